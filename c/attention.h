@@ -1,0 +1,71 @@
+/*
+ * attention.h: one attention head, every intermediate kept.
+ *
+ * Dimension legend (used on every tensor in this project):
+ *   n   query tokens            m   key/value tokens (m = n in self-attention)
+ *   d   model width (columns of X)
+ *   dk  query/key width         dv  value width (= output width)
+ *
+ * All matrices are float32, row-major: element [i][j] of an [r, c] matrix is at i*c + j.
+ *
+ *   Q = X · Wq        [n, dk]        K = Xkv · Wk   [m, dk]        V = Xkv · Wv  [m, dv]
+ *   S = scale · Q·Kᵀ  [n, m]   (before the mask; scale defaults to 1/sqrt(dk))
+ *   A = softmax_row(S + M)     [n, m]   M: 0 where query i may look at key j, -inf where not,
+ *                                       or any float added to the score
+ *   O = A · V         [n, dv]
+ *
+ * Semantics are PyTorch's scaled_dot_product_attention (CPU, 2.5+): a causal query i sees keys
+ * j <= i (top-left aligned when n != m); a row whose keys are all masked has A = 0 and O = 0.
+ *
+ * Memory: nothing here allocates. The caller owns every buffer; outputs come first in each
+ * argument list, then const inputs, then sizes. Output buffers must not overlap inputs.
+ * No function prints, exits or reads outside the sizes it is given.
+ */
+#ifndef ATTENTION_H
+#define ATTENTION_H
+
+/* Limits: they keep one forward call well under 100 ms in WebAssembly (about 0.5 GFLOP at
+ * the largest sizes) and its buffers under 10 MB. */
+#define ATTN_MAX_TOKENS 512 /* n and m */
+#define ATTN_MAX_WIDTH  256 /* d, dk and dv */
+
+typedef enum {
+    ATTN_OK = 0,
+    ATTN_ERR_SIZE = 1,      /* a size is below 1 or above its ATTN_MAX_* limit */
+    ATTN_ERR_NULL = 2,      /* a required buffer is NULL */
+    ATTN_ERR_NONFINITE = 3, /* X, Xkv, Wq, Wk, Wv, Q, K or V holds NaN or +-Infinity */
+    ATTN_ERR_MASK = 4,      /* the mask holds NaN or +Infinity (only -Infinity is allowed) */
+    ATTN_ERR_SCALE = 5      /* scale is zero, negative, NaN or infinite */
+} attn_status;
+
+/* Pass 0 of a head: the three projections.
+ *   Q = X·Wq, K = Xkv·Wk, V = Xkv·Wv.  For self-attention pass Xkv = X and m = n. */
+attn_status attn_project(float *Q,         /* [n, dk] out */
+                         float *K,         /* [m, dk] out */
+                         float *V,         /* [m, dv] out */
+                         const float *X,   /* [n, d] */
+                         const float *Xkv, /* [m, d] */
+                         const float *Wq,  /* [d, dk] */
+                         const float *Wk,  /* [d, dk] */
+                         const float *Wv,  /* [d, dv] */
+                         int n, int m, int d, int dk, int dv);
+
+/* Scaled dot-product attention from Q, K and V (the lesson's direct form).
+ *   Kt is scratch the caller provides: [dk, m], overwritten with Kᵀ.
+ *   mask may be NULL (no mask); causal != 0 adds -inf where j > i. Both may be given.
+ *   S is overwritten with scale·Q·Kᵀ (no mask), A with the weights, O with the output. */
+attn_status attn_sdpa(float *S,          /* [n, m] out */
+                      float *A,          /* [n, m] out */
+                      float *O,          /* [n, dv] out */
+                      float *Kt,         /* [dk, m] scratch */
+                      const float *Q,    /* [n, dk] */
+                      const float *K,    /* [m, dk] */
+                      const float *V,    /* [m, dv] */
+                      const float *mask, /* [n, m] additive, or NULL */
+                      int causal, float scale,
+                      int n, int m, int dk, int dv);
+
+/* The default scale, 1/sqrt(dk). */
+float attn_default_scale(int dk);
+
+#endif
