@@ -65,6 +65,13 @@ attn_status attn_sdpa(float *S,          /* [n, m] out */
                       int causal, float scale,
                       int n, int m, int dk, int dv);
 
+/* The additive mask a head uses: M[i][j] = mask[i][j] (0 when mask is NULL), and -Infinity
+ * where causal != 0 and j > i. attn_sdpa(..., mask = M, causal = 0, ...) then gives the same
+ * result as passing mask and causal separately; the explorer shows M. */
+attn_status attn_mask_build(float *M,          /* [n, m] out */
+                            const float *mask, /* [n, m] additive, or NULL */
+                            int causal, int n, int m);
+
 /* The default scale, 1/sqrt(dk). */
 float attn_default_scale(int dk);
 

@@ -1,0 +1,73 @@
+# Attention Explorer. `make help` lists the targets.
+# Build output goes to build/ and web/gen/ (both git-ignored); the build is deterministic.
+
+SHELL := /bin/bash
+PORT ?= 8000
+EMCC ?= emcc
+CLANG ?= clang
+FUZZ_RUNS ?= 200000
+
+WASM_FLAGS := -O3 -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=64MB \
+              -sTOTAL_STACK=65536 -sINITIAL_MEMORY=1MB -Ic
+SAN_FLAGS  := -std=c99 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=all -Ic
+CORE       := c/attention.c c/attention.h
+NODE_TESTS  = $(wildcard tests/*.test.mjs) $(wildcard tests/browser/*.test.mjs)
+
+.PHONY: all help run test test-c test-fuzz test-node bench setup setup-test clean
+
+all: setup web/gen/attention-wasm.js ## build the Wasm core (SIMD and scalar) and its JS embedding
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 12
+
+setup: ## check for (as root: install) emcc and node
+	@scripts/setup.sh build
+
+setup-test: ## check for (as root: install) clang, chromium and node_modules too
+	@scripts/setup.sh test
+
+build/attention-simd.wasm: $(CORE) c/wasm_exports.c
+	@mkdir -p build
+	$(EMCC) $(WASM_FLAGS) -msimd128 c/attention.c c/wasm_exports.c -o $@
+
+build/attention-scalar.wasm: $(CORE) c/wasm_exports.c
+	@mkdir -p build
+	$(EMCC) $(WASM_FLAGS) c/attention.c c/wasm_exports.c -o $@
+
+web/gen/attention-wasm.js: build/attention-simd.wasm build/attention-scalar.wasm scripts/embed-wasm.mjs
+	node scripts/embed-wasm.mjs build/attention-simd.wasm build/attention-scalar.wasm $@
+
+run: all ## serve the explorer on http://127.0.0.1:$(PORT)/ (PORT= to change)
+	node web/serve.mjs $(PORT)
+
+test: setup-test all test-c test-fuzz test-node ## build and run every test
+
+build/test_attention: $(CORE) tests/c/test_attention.c
+	@mkdir -p build
+	$(CLANG) $(SAN_FLAGS) c/attention.c tests/c/test_attention.c -lm -o $@
+
+test-c: setup-test build/test_attention ## native C tests under AddressSanitizer and UBSan
+	build/test_attention
+
+build/fuzz_attention: $(CORE) tests/c/fuzz_attention.c
+	@mkdir -p build
+	$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Ic c/attention.c tests/c/fuzz_attention.c -lm -o $@
+
+test-fuzz: setup-test build/fuzz_attention ## a bounded, seeded libFuzzer run of the C entry points
+	@mkdir -p build/fuzz-corpus
+	@set -o pipefail; build/fuzz_attention -seed=1 -runs=$(FUZZ_RUNS) -max_len=4096 build/fuzz-corpus \
+	  > build/fuzz.log 2>&1 || { tail -n 40 build/fuzz.log; echo "fuzz: failed, full log in build/fuzz.log"; exit 1; }
+	@grep -E '^Done' build/fuzz.log
+
+test-node: setup-test all ## Node tests: core, ONNX vectors, bad input, page modules, browser
+	node --test $(NODE_TESTS)
+
+build/bench_native: $(CORE) bench/bench_native.c
+	@mkdir -p build
+	cc -std=c99 -O2 -Ic c/attention.c bench/bench_native.c -lm -o $@
+
+bench: all build/bench_native ## time forward() in Wasm SIMD, scalar, native -O2 and plain JS
+	node bench/bench.mjs
+
+clean: ## remove build output
+	rm -rf build web/gen dist tests/out

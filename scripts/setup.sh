@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Checks (and, as root, installs) what `make` needs. Usage: scripts/setup.sh build|test
+#   build: emcc (Debian's emscripten), node 20+
+#   test:  also clang with its sanitizer and libFuzzer runtimes, Debian's chromium, node_modules
+set -eu
+need=${1:-build}
+apt_pkgs=()
+command -v node >/dev/null 2>&1 || apt_pkgs+=(nodejs npm)
+command -v emcc >/dev/null 2>&1 || apt_pkgs+=(emscripten)
+if [ "$need" = test ]; then
+  command -v clang >/dev/null 2>&1 || apt_pkgs+=(clang)
+  ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 \
+    || [ "$(uname -m)" != x86_64 ] || apt_pkgs+=(libclang-rt-14-dev)
+  [ -x /usr/bin/chromium ] || apt_pkgs+=(chromium)
+fi
+if [ ${#apt_pkgs[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "setup: installing ${apt_pkgs[*]} with apt-get" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${apt_pkgs[@]}" >/dev/null
+  else
+    echo "setup: missing ${apt_pkgs[*]}. Run this once, then make again:" >&2
+    echo "  sudo apt-get update && sudo apt-get install -y ${apt_pkgs[*]}" >&2
+    exit 1
+  fi
+fi
+major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "$major" -lt 20 ]; then
+  echo "setup: node $(node --version) is too old; Attention Explorer needs Node.js 20 or later" >&2
+  exit 1
+fi
+if [ "$need" = test ] && [ ! -f node_modules/playwright-core/package.json ]; then
+  echo "setup: installing playwright-core with npm ci (the browser is Debian's chromium)" >&2
+  npm ci --no-audit --no-fund >/dev/null
+fi

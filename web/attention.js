@@ -1,0 +1,380 @@
+// attention.js: the one module that owns the WebAssembly core's memory.
+//
+// It loads the C core (c/attention.c, compiled to Wasm and inlined as base64 in
+// gen/attention-wasm.js, so no separate file is fetched), checks every input in the caller's
+// terms, copies the inputs into Wasm memory, runs one head and hands back copies of every
+// intermediate. Works unchanged in browsers and in Node 20+.
+//
+// Shapes use the project legend: n query tokens, m key/value tokens, d model width,
+// dk query/key width, dv value width. Matrices are row-major Float32Arrays: [i][j] is at i*cols + j.
+// The full API is documented in README.md ("The JS API").
+
+import { SIMD_WASM_BASE64, SCALAR_WASM_BASE64 } from './gen/attention-wasm.js';
+
+export const LIMITS = Object.freeze({ maxTokens: 512, maxWidth: 256, maxHeads: 64 });
+
+// Buffer ids, in the order of the enum in c/wasm_exports.c.
+const BUFFERS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'mask', 'Q', 'K', 'V', 'Kt', 'S', 'M', 'A', 'O'];
+const BUF = Object.fromEntries(BUFFERS.map((name, i) => [name, i]));
+
+// attn_status codes from c/attention.h. forward() checks its input before calling the core,
+// so reaching one of these means a check here is missing: the message says so.
+const STATUS = {
+  1: 'a size is below 1 or past the limits',
+  2: 'a buffer is missing',
+  3: 'an input holds NaN or Infinity',
+  4: 'the mask holds NaN or +Infinity',
+  5: 'the scale is not a positive finite number',
+  [-1]: 'the WebAssembly memory could not grow',
+};
+
+function decodeBase64(text) {
+  const bin = atob(text);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return bytes;
+}
+
+/**
+ * Loads the core. `simd`: 'auto' (default) picks the SIMD build when WebAssembly.validate
+ * accepts it and the scalar build otherwise; true or false forces one.
+ * @returns {Promise<Attention>}
+ */
+export async function loadAttention({ simd = 'auto' } = {}) {
+  let bytes = decodeBase64(SIMD_WASM_BASE64);
+  let useSimd = simd === 'auto' ? WebAssembly.validate(bytes) : Boolean(simd);
+  if (!useSimd) bytes = decodeBase64(SCALAR_WASM_BASE64);
+  const { instance } = await WebAssembly.instantiate(bytes, {});
+  if (instance.exports._initialize) instance.exports._initialize();
+  return new Attention(instance.exports, useSimd);
+}
+
+// ------------------------------------------------------------------ input checking
+
+// A matrix argument: a nested array (rows of numbers, or of booleans for a mask), or
+// { shape: [rows, cols], data }. Returns { rows, cols, get(i, j) } without copying.
+function matrixOf(name, v) {
+  if (v && !Array.isArray(v) && typeof v === 'object' && 'shape' in v) {
+    const { shape, data } = v;
+    if (!Array.isArray(shape) || shape.length !== 2 || !shape.every((s) => Number.isInteger(s))) {
+      throw new Error(`${name}.shape must be [rows, cols] with whole numbers, got ${JSON.stringify(shape)}`);
+    }
+    const [rows, cols] = shape;
+    if (rows < 1 || cols < 1) throw new Error(`${name} is empty (shape [${rows}, ${cols}]): it needs at least one row and one column`);
+    if (!data || typeof data.length !== 'number') throw new Error(`${name}.data must be an array or Float32Array of ${rows}×${cols} values`);
+    if (data.length !== rows * cols) {
+      throw new Error(`${name}.data has ${data.length} values but shape [${rows}, ${cols}] needs ${rows * cols}`);
+    }
+    return { rows, cols, get: (i, j) => data[i * cols + j] };
+  }
+  if (!Array.isArray(v)) {
+    throw new Error(`${name} must be a matrix: an array of rows, like [[1, 0], [0, 1]], or { shape: [rows, cols], data }`);
+  }
+  if (v.length === 0) throw new Error(`${name} is empty: it needs at least one row and one column`);
+  if (!Array.isArray(v[0]) && !ArrayBuffer.isView(v[0])) {
+    throw new Error(`${name} must be an array of rows: ${name}[0] is ${describe(v[0])}, not an array`);
+  }
+  const cols = v[0].length;
+  if (cols === 0) throw new Error(`${name} is empty: its rows have no numbers`);
+  for (let i = 1; i < v.length; i++) {
+    const row = v[i];
+    if (!Array.isArray(row) && !ArrayBuffer.isView(row)) throw new Error(`${name}[${i}] is ${describe(row)}, not a row of numbers`);
+    if (row.length !== cols) {
+      throw new Error(`${name} is ragged: row ${i} has ${row.length} values but row 0 has ${cols}; every row needs the same length`);
+    }
+  }
+  return { rows: v.length, cols, get: (i, j) => v[i][j] };
+}
+
+function describe(x) {
+  if (typeof x === 'string') return JSON.stringify(x.length > 20 ? x.slice(0, 20) + '…' : x);
+  if (x === null || x === undefined || typeof x !== 'object') return String(x);
+  return Array.isArray(x) ? 'an array' : 'an object';
+}
+
+function checkSize(name, count, what, limit, fix) {
+  if (count > limit) throw new Error(`${name} has ${count} ${what} but at most ${limit} are supported: ${fix}`);
+}
+
+// Copies a checked matrix into heap at float offset `at`.
+function writeValues(name, mat, heap, at) {
+  const { rows, cols, get } = mat;
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      const x = get(i, j);
+      if (typeof x !== 'number') throw new Error(`${name}[${i}][${j}] is ${describe(x)}, not a number`);
+      if (!Number.isFinite(x)) {
+        throw new Error(`${name}[${i}][${j}] is ${x}: every value of ${name} must be a finite number`);
+      }
+      heap[at + i * cols + j] = x;
+    }
+  }
+}
+
+// A mask is all booleans (true = may attend, false = masked) or all numbers added to the
+// scores, where -Infinity removes a key. Written as the additive form the core takes.
+function writeMask(mat, heap, at) {
+  const { rows, cols, get } = mat;
+  const kind = typeof get(0, 0);
+  if (kind !== 'boolean' && kind !== 'number') {
+    throw new Error(`mask[0][0] is ${describe(get(0, 0))}: a mask holds booleans (true = may attend) or numbers added to the scores`);
+  }
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      const x = get(i, j);
+      if (typeof x !== kind) {
+        throw new Error(`mask mixes booleans and numbers (mask[${i}][${j}] is ${describe(x)}): use all booleans (true = may attend) or all numbers`);
+      }
+      if (kind === 'boolean') { heap[at + i * cols + j] = x ? 0 : -Infinity; continue; }
+      if (Number.isNaN(x) || x === Infinity) {
+        throw new Error(`mask[${i}][${j}] is ${x}: a mask's numbers are added to the scores, so they must be finite or -Infinity (which removes the key)`);
+      }
+      heap[at + i * cols + j] = x;
+    }
+  }
+}
+
+function checkScale(scale, dk) {
+  if (scale === undefined || scale === null) return 1 / Math.sqrt(dk);
+  if (typeof scale !== 'number' || !Number.isFinite(scale) || scale <= 0) {
+    throw new Error(`scale is ${describe(scale)}: it must be a positive finite number, or null for the default 1/√dk = ${(1 / Math.sqrt(dk)).toPrecision(4)}`);
+  }
+  return scale;
+}
+
+const FORWARD_KEYS = new Set(['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'mask', 'causal', 'scale']);
+
+// ------------------------------------------------------------------ the head
+
+class Attention {
+  constructor(exports, simd) {
+    this.exports = exports;
+    this.simd = simd;
+    this.heap = new Float32Array(exports.memory.buffer);
+    if (exports.ae_max_tokens() !== LIMITS.maxTokens || exports.ae_max_width() !== LIMITS.maxWidth) {
+      throw new Error('web/attention.js and the Wasm core disagree on the size limits: run `make` to rebuild gen/attention-wasm.js');
+    }
+  }
+
+  /** Bytes of Wasm memory in use: stays the same over repeated calls of the same size. */
+  memoryBytes() {
+    return this.exports.memory.buffer.byteLength;
+  }
+
+  /** Drops the instance; the object must not be used afterwards. */
+  dispose() {
+    this.exports = null;
+    this.heap = null;
+  }
+
+  // Float offset of a buffer in the heap, and the heap view, re-read because ae_prepare may
+  // have grown memory (which detaches the old view).
+  at(name) {
+    return this.exports.ae_buffer(BUF[name]) >> 2;
+  }
+
+  /**
+   * One head. See README.md for the arguments. Every array in the result is a copy: later
+   * calls never change it.
+   */
+  forward(args) {
+    if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
+    if (!args || typeof args !== 'object') throw new Error('forward needs an object: { X, Wq, Wk, Wv } or { Q, K, V }');
+    for (const key of Object.keys(args)) {
+      if (!FORWARD_KEYS.has(key)) throw new Error(`forward got an unknown input "${key}": the inputs are ${[...FORWARD_KEYS].join(', ')}`);
+    }
+    const direct = args.Q !== undefined || args.K !== undefined || args.V !== undefined;
+    const needed = direct ? ['Q', 'K', 'V'] : ['X', 'Wq', 'Wk', 'Wv'];
+    const other = direct ? ['X', 'Xkv', 'Wq', 'Wk', 'Wv'] : [];
+    const missing = needed.filter((k) => args[k] === undefined || args[k] === null);
+    if (missing.length) {
+      throw new Error(`forward needs X, Wq, Wk, Wv (projection form) or Q, K, V (direct form): ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`);
+    }
+    const mixed = other.filter((k) => args[k] !== undefined && args[k] !== null);
+    if (mixed.length) throw new Error(`give either Q, K, V or X, Wq, Wk, Wv, not both (${mixed.join(', ')} given with Q, K, V)`);
+    if (args.causal !== undefined && typeof args.causal !== 'boolean') {
+      throw new Error(`causal is ${describe(args.causal)}: it must be true or false`);
+    }
+    const causal = Boolean(args.causal);
+    return direct ? this.#direct(args, causal) : this.#projected(args, causal);
+  }
+
+  #projected(args, causal) {
+    const X = matrixOf('X', args.X), Wq = matrixOf('Wq', args.Wq), Wk = matrixOf('Wk', args.Wk), Wv = matrixOf('Wv', args.Wv);
+    const cross = args.Xkv !== undefined && args.Xkv !== null;
+    const Xkv = cross ? matrixOf('Xkv', args.Xkv) : X;
+    const n = X.rows, d = X.cols, dk = Wq.cols, dv = Wv.cols, m = Xkv.rows;
+    checkSize('X', n, 'rows (tokens)', LIMITS.maxTokens, 'use a shorter sequence');
+    checkSize('X', d, 'columns (features, d)', LIMITS.maxWidth, 'use a narrower model');
+    if (cross) checkSize('Xkv', m, 'rows (tokens)', LIMITS.maxTokens, 'use a shorter sequence');
+    checkSize('Wq', dk, 'columns (dk)', LIMITS.maxWidth, 'use a narrower head');
+    checkSize('Wv', dv, 'columns (dv)', LIMITS.maxWidth, 'use a narrower head');
+    for (const [name, W, what] of [['Wq', Wq, 'dk'], ['Wk', Wk, 'dk'], ['Wv', Wv, 'dv']]) {
+      if (W.rows !== d) throw new Error(`${name} has ${W.rows} rows but X has ${d} columns: ${name} must be [d][${what}] with d = ${d}, the width of X`);
+    }
+    if (Wk.cols !== dk) {
+      throw new Error(`Wk has ${Wk.cols} columns but Wq has ${dk}: queries and keys need the same width dk so their dot products are defined`);
+    }
+    if (cross && Xkv.cols !== d) throw new Error(`Xkv has ${Xkv.cols} columns but X has ${d}: Xkv must be [m][d] with the same width d = ${d}`);
+    const mask = this.#maskOf(args.mask, n, m);
+    const scale = checkScale(args.scale, dk);
+
+    this.#prepare(n, m, d, dk, dv);
+    const heap = this.heap;
+    writeValues('X', X, heap, this.at('X'));
+    if (cross) writeValues('Xkv', Xkv, heap, this.at('Xkv'));
+    writeValues('Wq', Wq, heap, this.at('Wq'));
+    writeValues('Wk', Wk, heap, this.at('Wk'));
+    writeValues('Wv', Wv, heap, this.at('Wv'));
+    if (mask) writeMask(mask, heap, this.at('mask'));
+    this.#check(this.exports.ae_forward(cross ? 1 : 0, mask ? 1 : 0, causal ? 1 : 0, scale));
+    return this.#result({ n, m, d, dk, dv, scale, causal, cross });
+  }
+
+  #direct(args, causal) {
+    const Q = matrixOf('Q', args.Q), K = matrixOf('K', args.K), V = matrixOf('V', args.V);
+    const n = Q.rows, dk = Q.cols, m = K.rows, dv = V.cols;
+    checkSize('Q', n, 'rows (queries)', LIMITS.maxTokens, 'use a shorter sequence');
+    checkSize('K', m, 'rows (keys)', LIMITS.maxTokens, 'use a shorter sequence');
+    checkSize('Q', dk, 'columns (dk)', LIMITS.maxWidth, 'use a narrower head');
+    checkSize('V', dv, 'columns (dv)', LIMITS.maxWidth, 'use a narrower head');
+    if (K.cols !== dk) throw new Error(`K has ${K.cols} columns but Q has ${dk}: queries and keys need the same width dk so their dot products are defined`);
+    if (V.rows !== m) throw new Error(`V has ${V.rows} rows but K has ${m}: V needs one row per key (m = ${m})`);
+    const mask = this.#maskOf(args.mask, n, m);
+    const scale = checkScale(args.scale, dk);
+
+    this.#prepare(n, m, 0, dk, dv);
+    const heap = this.heap;
+    writeValues('Q', Q, heap, this.at('Q'));
+    writeValues('K', K, heap, this.at('K'));
+    writeValues('V', V, heap, this.at('V'));
+    if (mask) writeMask(mask, heap, this.at('mask'));
+    this.#check(this.exports.ae_sdpa(mask ? 1 : 0, causal ? 1 : 0, scale));
+    return this.#result({ n, m, d: null, dk, dv, scale, causal, cross: false });
+  }
+
+  #maskOf(mask, n, m) {
+    if (mask === undefined || mask === null) return null;
+    const M = matrixOf('mask', mask);
+    if (M.rows !== n || M.cols !== m) {
+      throw new Error(`mask is ${M.rows} × ${M.cols} but the scores are ${n} × ${m} (queries × keys): give one entry per query and key`);
+    }
+    return M;
+  }
+
+  #prepare(n, m, d, dk, dv) {
+    this.#check(this.exports.ae_prepare(n, m, d, dk, dv));
+    if (this.heap.buffer !== this.exports.memory.buffer) this.heap = new Float32Array(this.exports.memory.buffer);
+  }
+
+  #check(status) {
+    if (status !== 0) throw new Error(`the attention core refused the input (${STATUS[status] ?? 'status ' + status}); please report this: forward() should have caught it first`);
+  }
+
+  #result({ n, m, d, dk, dv, scale, causal, cross }) {
+    const heap = this.heap;
+    const copy = (name, len) => { const at = this.at(name); return heap.slice(at, at + len); };
+    const X = d ? copy('X', n * d) : null;
+    return {
+      n, m, d, dk, dv, scale, causal,
+      X,
+      Xkv: d ? (cross ? copy('Xkv', m * d) : X) : null,
+      Wq: d ? copy('Wq', d * dk) : null,
+      Wk: d ? copy('Wk', d * dk) : null,
+      Wv: d ? copy('Wv', d * dv) : null,
+      Q: copy('Q', n * dk), K: copy('K', m * dk), V: copy('V', m * dv),
+      S: copy('S', n * m), M: copy('M', n * m), A: copy('A', n * m), O: copy('O', n * dv),
+    };
+  }
+
+  /**
+   * Several heads over ONNX-layout tensors, with grouped-query attention: each (batch, head)
+   * goes through forward() in the direct form. See README.md for the layouts.
+   * @returns {{ shape: number[], data: Float32Array }}
+   */
+  multiHead({ Q, K, V, qHeads, kvHeads, mask, causal = false, scale, ...rest }) {
+    for (const key of Object.keys(rest)) throw new Error(`multiHead got an unknown input "${key}"`);
+    const tensor = (name, t) => {
+      if (!t || !Array.isArray(t.shape) || !t.data || typeof t.data.length !== 'number') {
+        throw new Error(`${name} must be { shape: [...], data } with data in row-major order`);
+      }
+      const size = t.shape.reduce((a, b) => a * b, 1);
+      if (t.data.length !== size) throw new Error(`${name}.data has ${t.data.length} values but shape [${t.shape}] needs ${size}`);
+      return t;
+    };
+    Q = tensor('Q', Q); K = tensor('K', K); V = tensor('V', V);
+    const rank = Q.shape.length;
+    if (rank !== 3 && rank !== 4) throw new Error(`Q has rank ${rank}: multiHead takes 4-D [batch, heads, len, size] or 3-D [batch, len, heads·size] tensors`);
+    if (K.shape.length !== rank || V.shape.length !== rank) throw new Error(`Q, K and V must have the same rank (got ${Q.shape.length}, ${K.shape.length}, ${V.shape.length})`);
+    let batch, L, S, dk, dv;
+    if (rank === 4) {
+      [batch, qHeads, L, dk] = Q.shape; kvHeads = K.shape[1]; S = K.shape[2]; dv = V.shape[3];
+      if (K.shape[3] !== dk) throw new Error(`K's head size is ${K.shape[3]} but Q's is ${dk}: they must match`);
+      if (V.shape[1] !== kvHeads || V.shape[2] !== S) throw new Error(`V is [${V.shape}] but K is [${K.shape}]: V needs the same batch, heads and length as K`);
+    } else {
+      if (!Number.isInteger(qHeads) || !Number.isInteger(kvHeads) || qHeads < 1 || kvHeads < 1) {
+        throw new Error('3-D tensors need qHeads and kvHeads (whole numbers >= 1) to split the hidden axis into heads');
+      }
+      [batch, L] = Q.shape; S = K.shape[1];
+      if (Q.shape[2] % qHeads || K.shape[2] % kvHeads || V.shape[2] % kvHeads) {
+        throw new Error(`the hidden sizes (Q ${Q.shape[2]}, K ${K.shape[2]}, V ${V.shape[2]}) must divide by the head counts (${qHeads}, ${kvHeads})`);
+      }
+      dk = Q.shape[2] / qHeads; dv = V.shape[2] / kvHeads;
+      if (K.shape[2] / kvHeads !== dk) throw new Error(`K's head size is ${K.shape[2] / kvHeads} but Q's is ${dk}: they must match`);
+      if (V.shape[1] !== S) throw new Error(`V has length ${V.shape[1]} but K has ${S}: V needs one row per key`);
+    }
+    if (K.shape[0] !== batch || V.shape[0] !== batch) throw new Error(`Q, K and V need the same batch size (got ${Q.shape[0]}, ${K.shape[0]}, ${V.shape[0]})`);
+    if (qHeads % kvHeads) throw new Error(`qHeads (${qHeads}) must be a multiple of kvHeads (${kvHeads}) for grouped-query attention`);
+    checkSize('Q', batch * qHeads, 'heads in all (batch × heads)', LIMITS.maxHeads, 'split the batch');
+    const group = qHeads / kvHeads;
+
+    // Element (b, h, t, c) of a tensor with `size`-wide heads in either layout.
+    const index4 = (shape, b, h, t, c) => ((b * shape[1] + h) * shape[2] + t) * shape[3] + c;
+    const index3 = (shape, size, b, h, t, c) => (b * shape[1] + t) * shape[2] + h * size + c;
+    const at = rank === 4 ? (T, size, b, h, t, c) => index4(T.shape, b, h, t, c) : (T, size, b, h, t, c) => index3(T.shape, size, b, h, t, c);
+    const head = (T, size, len, b, h) => {
+      const out = new Float32Array(len * size);
+      for (let t = 0; t < len; t++) for (let c = 0; c < size; c++) out[t * size + c] = T.data[at(T, size, b, h, t, c)];
+      return { shape: [len, size], data: out };
+    };
+    const maskHead = mask ? this.#broadcastMask(tensor('mask', mask), batch, qHeads, L, S) : null;
+
+    const outShape = rank === 4 ? [batch, qHeads, L, dv] : [batch, L, qHeads * dv];
+    const Y = { shape: outShape, data: new Float32Array(outShape.reduce((a, b) => a * b, 1)) };
+    for (let b = 0; b < batch; b++) {
+      for (let h = 0; h < qHeads; h++) {
+        const kvh = Math.floor(h / group); // each KV head serves `group` consecutive query heads
+        const r = this.forward({
+          Q: head(Q, dk, L, b, h), K: head(K, dk, S, b, kvh), V: head(V, dv, S, b, kvh),
+          mask: maskHead ? maskHead(b, h) : undefined, causal, scale,
+        });
+        for (let t = 0; t < L; t++) for (let c = 0; c < dv; c++) Y.data[at(Y, dv, b, h, t, c)] = r.O[t * dv + c];
+      }
+    }
+    return Y;
+  }
+
+  // numpy broadcasting, right-aligned, of a mask against [batch, heads, L, S].
+  #broadcastMask(mask, batch, heads, L, S) {
+    const full = [batch, heads, L, S];
+    const r = mask.shape.length;
+    if (r < 2 || r > 4) throw new Error(`mask has rank ${r}: it must be 2-D [qLen, kvLen], 3-D [heads, qLen, kvLen] or 4-D`);
+    const shape = [...Array(4 - r).fill(1), ...mask.shape];
+    for (let a = 0; a < 4; a++) {
+      if (shape[a] !== 1 && shape[a] !== full[a]) {
+        throw new Error(`mask shape [${mask.shape}] does not broadcast to the scores [${full}]: each axis must be 1 or match`);
+      }
+    }
+    const stride = [shape[1] * shape[2] * shape[3], shape[2] * shape[3], shape[3], 1];
+    return (b, h) => {
+      const data = new Array(L * S);
+      const base = (shape[0] === 1 ? 0 : b) * stride[0] + (shape[1] === 1 ? 0 : h) * stride[1];
+      for (let i = 0; i < L; i++) {
+        for (let j = 0; j < S; j++) {
+          data[i * S + j] = mask.data[base + (shape[2] === 1 ? 0 : i) * stride[2] + (shape[3] === 1 ? 0 : j)];
+        }
+      }
+      return { shape: [L, S], data };
+    };
+  }
+}
