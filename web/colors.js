@@ -1,0 +1,101 @@
+// colors.js: colour scales for the heatmaps, chosen to stay readable with colour-vision
+// deficiencies (blue/orange diverging, yellow-green-blue sequential: no red/green contrast).
+// Pure: every function takes the theme; nothing reads the DOM.
+
+const THEMES = {
+  light: {
+    // negative (orange) ... 0 (near white) ... positive (blue)
+    diverging: ['#b35806', '#e08214', '#fdb863', '#fee0b6', '#f7f7f7', '#d1e5f0', '#92c5de', '#4393c3', '#2166ac'],
+    sequential: ['#ffffe5', '#edf8b1', '#c7e9b4', '#7fcdbb', '#41b6c4', '#1d91c0', '#225ea8', '#253494', '#081d58'],
+    masked: '#5c5c5c',
+  },
+  dark: {
+    diverging: ['#fdb863', '#e08214', '#a85a12', '#5a3a1e', '#262a30', '#1f3f5c', '#2f6fa3', '#67a9cf', '#b7dcf0'],
+    sequential: ['#1a1d2e', '#2c2a5a', '#3b528b', '#2c728e', '#21918c', '#28ae80', '#5ec962', '#addc30', '#fde725'],
+    masked: '#8a8a8a',
+  },
+};
+
+const cache = new Map();
+function rgbOf(hex) {
+  let c = cache.get(hex);
+  if (!c) {
+    c = [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16));
+    cache.set(hex, c);
+  }
+  return c;
+}
+
+function lerpStops(stops, t) {
+  const x = Math.min(1, Math.max(0, t)) * (stops.length - 1);
+  const k = Math.min(stops.length - 2, Math.floor(x));
+  const f = x - k;
+  const a = rgbOf(stops[k]), b = rgbOf(stops[k + 1]);
+  return [0, 1, 2].map((c) => Math.round(a[c] + (b[c] - a[c]) * f));
+}
+
+/** The colour of value v on a diverging scale centred on 0 that spans [-maxAbs, maxAbs]. */
+export function divergingRgb(v, maxAbs, theme = 'light') {
+  const s = maxAbs > 0 ? v / maxAbs : 0;
+  return lerpStops(THEMES[theme].diverging, 0.5 + 0.5 * s);
+}
+
+/** The colour of a weight in [0, 1] on the sequential scale. */
+export function sequentialRgb(v, theme = 'light') {
+  return lerpStops(THEMES[theme].sequential, v);
+}
+
+export function maskedRgb(theme = 'light') {
+  return rgbOf(THEMES[theme].masked);
+}
+
+/** Scale kinds per matrix: A holds weights in [0, 1]; every other matrix is signed. */
+export function scaleKind(name) {
+  return name === 'A' ? 'sequential' : name === 'M' ? 'mask' : 'diverging';
+}
+
+/** Colour for one value of a matrix; -Infinity (masked) has its own colour. */
+export function cellRgb(kind, v, maxAbs, theme) {
+  if (v === -Infinity) return maskedRgb(theme);
+  if (kind === 'sequential') return sequentialRgb(v, theme);
+  if (kind === 'mask') return rgbOf(THEMES[theme].diverging[4]); // 0: may look
+  return divergingRgb(v, maxAbs, theme);
+}
+
+// WCAG relative luminance and contrast ratio.
+function lum([r, g, b]) {
+  const f = (c) => {
+    c /= 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+}
+export function contrast(rgb1, rgb2) {
+  const a = lum(rgb1), b = lum(rgb2);
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}
+
+/** Black or white text, whichever contrasts more with the background (always >= 4.5:1). */
+export function textOn(rgb) {
+  return contrast(rgb, [0, 0, 0]) >= contrast(rgb, [255, 255, 255]) ? '#000' : '#fff';
+}
+
+export function css([r, g, b]) {
+  return 'rgb(' + r + ',' + g + ',' + b + ')';
+}
+
+/** CSS gradient for a legend bar. */
+export function legendGradient(kind, theme = 'light') {
+  const stops = kind === 'sequential' ? THEMES[theme].sequential : THEMES[theme].diverging;
+  return 'linear-gradient(to right,' + stops.join(',') + ')';
+}
+
+/** Largest |v| over the finite values (the half-width of a diverging scale). */
+export function maxAbsFinite(arr) {
+  let m = 0;
+  for (let k = 0; k < arr.length; k++) {
+    const a = Math.abs(arr[k]);
+    if (a > m && a !== Infinity) m = a;
+  }
+  return m;
+}

@@ -1,0 +1,168 @@
+// config.js: the config format, its strict parser, and the page state in the URL.
+//
+// THE CONFIG FORMAT (one JSON object; the same for the URL, files, the embed and the CLI)
+//
+//   {
+//     "tokens":   ["The", "cat", "sat", "on", "the"],   // n strings, shown literally (never as HTML)
+//     "features": ["thing", "action", "small word", "first token"],   // d names of X's columns
+//     "X":  [[...], ...],   // [n][d]  one row per token
+//     "Wq": [[...], ...],   // [d][dk] query projection
+//     "Wk": [[...], ...],   // [d][dk] key projection
+//     "Wv": [[...], ...],   // [d][dv] value projection
+//     "causal": true,       // optional, default true: token i may look only at tokens j <= i
+//     "scale": null         // optional, default null = 1/sqrt(dk); a number > 0 replaces it
+//   }                       //   (1 turns the scaling off)
+//
+// Direct form (the lesson's worked example): give "Q" [n][dk], "K" [n][dk] and "V" [n][dv]
+// instead of X, Wq, Wk, Wv (and no "features"). "tokens" and "features" are optional: they
+// default to "1", "2", ... and "f1", "f2", ....
+//
+// Rules: no other keys; every number finite; rows of one matrix the same length; shapes that
+// fit together; n <= limits.maxTokens, d, dk, dv <= limits.maxWidth, token names at most
+// MAX_NAME characters; the JSON text at most MAX_JSON characters (checked before parsing).
+
+export const MAX_JSON = 4_000_000;
+export const MAX_NAME = 40;
+export const DEFAULT_LIMITS = { maxTokens: 256, maxWidth: 256 };
+const KEYS = ['tokens', 'features', 'X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'causal', 'scale'];
+
+export class ConfigError extends Error {}
+const fail = (msg) => {
+  throw new ConfigError(msg);
+};
+
+function matrix(obj, key, rows, cols, limits) {
+  const a = obj[key];
+  if (!Array.isArray(a) || a.length === 0) fail(`"${key}" must be a non-empty array of rows, like [[1, 0], [0, 1]].`);
+  const rowLimit = key === 'X' || key.length === 1 ? limits.maxTokens : limits.maxWidth;
+  if (a.length > rowLimit) fail(`"${key}" has ${a.length} rows; the limit is ${rowLimit}.`);
+  if (rows != null && a.length !== rows) fail(`"${key}" has ${a.length} rows but must have ${rows} (${rowsWhy(key)}).`);
+  const c = Array.isArray(a[0]) ? a[0].length : 0;
+  if (cols != null && c !== cols) fail(`"${key}" has ${c} columns but must have ${cols} (${colsWhy(key)}).`);
+  if (c > limits.maxWidth) fail(`"${key}" has ${c} columns; the limit is ${limits.maxWidth}.`);
+  a.forEach((row, i) => {
+    if (!Array.isArray(row)) fail(`"${key}" row ${i + 1} is not an array of numbers.`);
+    if (row.length === 0) fail(`"${key}" row ${i + 1} is empty.`);
+    if (row.length !== c) fail(`"${key}" row ${i + 1} has ${row.length} numbers but row 1 has ${c}: every row needs the same length.`);
+    row.forEach((v, j) => {
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        fail(`"${key}" row ${i + 1}, column ${j + 1} is ${JSON.stringify(v) ?? String(v)}: every entry must be a finite number.`);
+    });
+  });
+  return a.map((row) => row.slice());
+}
+function rowsWhy(key) {
+  return { Wq: 'one row per column of X', Wk: 'one row per column of X', Wv: 'one row per column of X', K: 'one per token', V: 'one per token' }[key] || 'one per token';
+}
+function colsWhy(key) {
+  return { Wk: 'keys and queries have the same width, the columns of Wq', K: 'keys and queries have the same width, the columns of Q' }[key] || 'the same as the other rows';
+}
+
+function names(obj, key, count, what, make) {
+  if (obj[key] === undefined) return Array.from({ length: count }, (_, i) => make(i));
+  const a = obj[key];
+  if (!Array.isArray(a)) fail(`"${key}" must be an array of strings, one per ${what}.`);
+  if (a.length !== count) fail(`"${key}" has ${a.length} names but there are ${count} ${what}s.`);
+  return a.map((t, i) => {
+    if (typeof t !== 'string') fail(`"${key}" entry ${i + 1} must be a string.`);
+    if (t.length > MAX_NAME) fail(`"${key}" entry ${i + 1} is ${t.length} characters long; the limit is ${MAX_NAME}.`);
+    return t;
+  });
+}
+
+/**
+ * Parses and validates a config given as JSON text or as an object. Returns a new, normalised
+ * config { tokens, features, X, Wq, Wk, Wv, causal, scale } or { tokens, Q, K, V, causal, scale }.
+ * Throws ConfigError with a message that says what to fix.
+ */
+export function parseConfig(input, limits = DEFAULT_LIMITS) {
+  let obj = input;
+  if (typeof input === 'string') {
+    if (input.length > MAX_JSON) fail(`The config is ${input.length} characters long; the limit is ${MAX_JSON}.`);
+    try {
+      obj = JSON.parse(input);
+    } catch (e) {
+      fail(`The config is not valid JSON (${e.message}). Check quotes, commas and brackets.`);
+    }
+  }
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) fail('The config must be a JSON object like {"X": [[...]], "Wq": [[...]], ...}.');
+  const unknown = Object.keys(obj).filter((k) => !KEYS.includes(k));
+  if (unknown.length) fail(`Unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(k)).join(', ')}: the allowed keys are ${KEYS.join(', ')}.`);
+  if (obj.causal !== undefined && typeof obj.causal !== 'boolean') fail('"causal" must be true or false.');
+  if (obj.scale !== undefined && obj.scale !== null && !(typeof obj.scale === 'number' && Number.isFinite(obj.scale) && obj.scale > 0))
+    fail('"scale" must be null (meaning 1/√dk) or a number greater than 0.');
+  const causal = obj.causal ?? true;
+  const scale = obj.scale ?? null;
+  const direct = obj.Q !== undefined || obj.K !== undefined || obj.V !== undefined;
+  if (direct) {
+    const mixed = ['X', 'Wq', 'Wk', 'Wv', 'features'].filter((k) => obj[k] !== undefined);
+    if (mixed.length) fail(`Give either Q, K and V (direct form) or X, Wq, Wk and Wv, not both: remove ${mixed.join(', ')}.`);
+    for (const k of ['Q', 'K', 'V']) if (obj[k] === undefined) fail(`The direct form needs "Q", "K" and "V": "${k}" is missing.`);
+    const Q = matrix(obj, 'Q', null, null, limits);
+    const K = matrix(obj, 'K', Q.length, Q[0].length, limits);
+    const V = matrix(obj, 'V', Q.length, null, limits);
+    const tokens = names(obj, 'tokens', Q.length, 'token', (i) => String(i + 1));
+    return { tokens, Q, K, V, causal, scale };
+  }
+  for (const k of ['X', 'Wq', 'Wk', 'Wv']) if (obj[k] === undefined) fail(`"${k}" is missing: give X, Wq, Wk and Wv (or Q, K and V for the direct form).`);
+  const X = matrix(obj, 'X', null, null, limits);
+  const d = X[0].length;
+  const Wq = matrix(obj, 'Wq', d, null, limits);
+  const Wk = matrix(obj, 'Wk', d, Wq[0].length, limits);
+  const Wv = matrix(obj, 'Wv', d, null, limits);
+  const tokens = names(obj, 'tokens', X.length, 'token', (i) => String(i + 1));
+  const features = names(obj, 'features', d, 'feature (column of X)', (i) => 'f' + (i + 1));
+  return { tokens, features, X, Wq, Wk, Wv, causal, scale };
+}
+
+export const isDirect = (config) => config.Q !== undefined;
+
+/** The argument of attn.forward for a parsed config (scaleOverride replaces its scale). */
+export function forwardArgs(config, scaleOverride) {
+  const scale = scaleOverride ?? config.scale ?? undefined;
+  return isDirect(config)
+    ? { Q: config.Q, K: config.K, V: config.V, causal: config.causal, scale }
+    : { X: config.X, Wq: config.Wq, Wk: config.Wk, Wv: config.Wv, causal: config.causal, scale };
+}
+
+/** A deep copy that serialises back to the config format. */
+export function cloneConfig(config) {
+  return JSON.parse(JSON.stringify(config));
+}
+
+// ---------------------------------------------------------------------------------------------
+// URL state.
+//   ?preset=cat&step=softmax&follow=4&cell=A.4.1       an unchanged preset
+//   #config=<URI-encoded JSON>&step=mix&follow=2&cell=O.2.0   anything else
+// step is one of STEPS (absent = every step shown), follow a 0-based token row, cell
+// "<matrix>.<row>.<col>" (0-based) the selected cell. Parameters are read from both the
+// query and the hash (the hash wins), so either place works in a hand-written link.
+
+export const STEPS = ['project', 'score', 'scale', 'mask', 'softmax', 'mix'];
+export const MATRICES = ['X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O'];
+
+/** Reads { preset, configText, step, follow, cell } from location.search and location.hash. */
+export function readUrlState(search, hash) {
+  const p = new URLSearchParams(search || '');
+  const h = new URLSearchParams((hash || '').replace(/^#/, ''));
+  const get = (k) => (h.has(k) ? h.get(k) : p.get(k));
+  const out = { preset: get('preset'), configText: get('config'), step: null, follow: null, cell: null };
+  const step = get('step');
+  if (STEPS.includes(step)) out.step = step;
+  const follow = get('follow');
+  if (follow !== null && /^\d+$/.test(follow)) out.follow = Number(follow);
+  const cell = /^([A-Za-z]+)\.(\d+)\.(\d+)$/.exec(get('cell') || '');
+  if (cell && MATRICES.includes(cell[1])) out.cell = { m: cell[1], i: Number(cell[2]), j: Number(cell[3]) };
+  return out;
+}
+
+/** The search + hash part of a link for a state (the inverse of readUrlState). */
+export function writeUrlState({ preset, config, step, follow, cell }) {
+  const rest = new URLSearchParams();
+  if (step) rest.set('step', step);
+  if (follow != null) rest.set('follow', String(follow));
+  if (cell) rest.set('cell', `${cell.m}.${cell.i}.${cell.j}`);
+  const tail = rest.toString();
+  if (preset) return '?preset=' + encodeURIComponent(preset) + (tail ? '&' + tail : '');
+  return '#config=' + encodeURIComponent(JSON.stringify(config)) + (tail ? '&' + tail : '');
+}

@@ -1,0 +1,38 @@
+// format.js: the one number formatter of the page. A value reads the same in a matrix cell,
+// in its explanation, in the narration and in the follow-a-row sentence.
+//
+// Three decimals is the precision at which the lesson's worked example reads exactly as the
+// lesson prints it (weights 0.401 0.198 0.401, outputs 1.604 0.797, ...).
+
+export const DECIMALS = 3;
+const MINUS = '\u2212'; // a real minus sign, as wide as a digit's neighbours in tabular figures
+
+/** fmt(-0.5) -> "−0.500", fmt(-Infinity) -> "−∞"; never prints "−0.000". */
+export function fmt(v) {
+  if (v === -Infinity) return MINUS + '\u221e';
+  if (v === Infinity) return '\u221e';
+  if (Number.isNaN(v)) return 'NaN';
+  const a = Math.abs(v);
+  let s;
+  if (a >= 1e5) s = a.toExponential(2).replace('e+', 'e');
+  else s = a.toFixed(DECIMALS);
+  if (v < 0 && /[1-9]/.test(s.replace(/e.*$/, ''))) s = MINUS + s;
+  return s;
+}
+
+/** Short form for legends and axis ticks: at most 3 decimals, trailing zeros dropped. */
+export function fmtShort(v) {
+  return fmt(v).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+}
+
+/** Parses what a learner types: accepts "−" (U+2212) as well as "-", and "," as a decimal point. */
+export function parseNumber(text) {
+  const t = String(text).trim().replace(/\u2212/g, '-').replace(',', '.');
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t)) return NaN;
+  return Number(t);
+}
+
+/** A token as it appears in sentences: “cat” (2), numbered from 1 as in the lesson. */
+export function tokenRef(tokens, i) {
+  return '\u201c' + tokens[i] + '\u201d (' + (i + 1) + ')';
+}
