@@ -1,0 +1,100 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseConfig, ConfigError, readUrlState, writeUrlState, forwardArgs, MAX_JSON } from '../web/config.js';
+import { PRESETS } from '../web/presets.js';
+
+const good = () => JSON.parse(JSON.stringify(PRESETS.cat.config));
+const rejects = (cfg, re) => assert.throws(() => parseConfig(cfg), (e) => e instanceof ConfigError && re.test(e.message), String(re));
+
+test('every preset parses, and parsing is idempotent', () => {
+  for (const [name, p] of Object.entries(PRESETS)) {
+    const c = parseConfig(p.config);
+    assert.deepEqual(parseConfig(JSON.stringify(c)), c, name);
+  }
+});
+
+test('defaults: causal true, scale null, tokens and features numbered', () => {
+  const c = parseConfig({ X: [[1, 2]], Wq: [[1], [0]], Wk: [[1], [0]], Wv: [[1], [1]] });
+  assert.equal(c.causal, true);
+  assert.equal(c.scale, null);
+  assert.deepEqual(c.tokens, ['1']);
+  assert.deepEqual(c.features, ['f1', 'f2']);
+});
+
+test('unknown keys are rejected with the allowed list', () => rejects({ ...good(), colour: 'red' }, /Unknown key "colour".*allowed keys are tokens/));
+test('not JSON says so', () => rejects('{"X": [[1,]]}', /not valid JSON/));
+test('a non-object is rejected', () => rejects('[1,2]', /must be a JSON object/));
+test('non-finite numbers are rejected with their place', () => {
+  const c = good();
+  c.X[1][2] = 'NaN';
+  rejects(c, /"X" row 2, column 3 is "NaN": every entry must be a finite number/);
+  rejects('{"X": [[1e999]], "Wq": [[1]], "Wk": [[1]], "Wv": [[1]]}', /"X" row 1, column 1 is null|finite/);
+});
+test('ragged rows are rejected', () => {
+  const c = good();
+  c.X[3] = [1, 2];
+  rejects(c, /"X" row 4 has 2 numbers but row 1 has 4/);
+});
+test('shapes must fit: Wq rows = X columns, Wk columns = Wq columns', () => {
+  const c = good();
+  c.Wq = c.Wq.slice(0, 3);
+  rejects(c, /"Wq" has 3 rows but must have 4 \(one row per column of X\)/);
+  const d = good();
+  d.Wk = d.Wk.map((r) => r.slice(0, 2));
+  rejects(d, /"Wk" has 2 columns but must have 4 \(keys and queries have the same width/);
+});
+test('token names: one per row of X, strings, bounded length', () => {
+  rejects({ ...good(), tokens: ['a'] }, /"tokens" has 1 names but there are 5 tokens/);
+  rejects({ ...good(), tokens: ['a', 'b', 'c', 'd', 5] }, /"tokens" entry 5 must be a string/);
+  rejects({ ...good(), tokens: ['a', 'b', 'c', 'd', 'x'.repeat(41)] }, /limit is 40/);
+});
+test('causal and scale are type-checked', () => {
+  rejects({ ...good(), causal: 'yes' }, /"causal" must be true or false/);
+  rejects({ ...good(), scale: -1 }, /"scale" must be null/);
+  rejects({ ...good(), scale: 0 }, /"scale" must be null/);
+});
+test('direct form: Q, K, V together, not mixed with X', () => {
+  const we = PRESETS['worked-example'].config;
+  rejects({ ...we, X: [[1]] }, /either Q, K and V.*remove X/);
+  rejects({ Q: we.Q, V: we.V }, /"K" is missing/);
+  rejects({ ...we, K: [[1, 0]] }, /"K" has 1 rows but must have 3/);
+});
+test('size limits: tokens and widths, and the JSON length before parsing', () => {
+  const X = Array.from({ length: 9 }, () => [1]);
+  assert.throws(() => parseConfig({ X, Wq: [[1]], Wk: [[1]], Wv: [[1]] }, { maxTokens: 8, maxWidth: 8 }), /"X" has 9 rows; the limit is 8/);
+  assert.throws(() => parseConfig({ X: [[1, 1, 1]], Wq: [[1], [1], [1]], Wk: [[1], [1], [1]], Wv: [[1], [1], [1]] }, { maxTokens: 8, maxWidth: 2 }), /limit is 2/);
+  assert.throws(() => parseConfig(' '.repeat(MAX_JSON + 1)), /characters long; the limit/);
+});
+
+test('forwardArgs passes the config form and the scale override', () => {
+  const c = parseConfig(PRESETS.cat.config);
+  const a = forwardArgs(c);
+  assert.deepEqual(Object.keys(a).sort(), ['Wk', 'Wq', 'Wv', 'X', 'causal', 'scale']);
+  assert.equal(a.scale, undefined);
+  assert.equal(forwardArgs(c, 1).scale, 1);
+  assert.deepEqual(Object.keys(forwardArgs(parseConfig(PRESETS['worked-example'].config))).sort(), ['K', 'Q', 'V', 'causal', 'scale']);
+});
+
+test('URL state round-trips for a preset and for a custom config', () => {
+  const s1 = { preset: 'cat', step: 'softmax', follow: 4, cell: { m: 'A', i: 4, j: 1 } };
+  const u1 = writeUrlState(s1);
+  assert.equal(u1, '?preset=cat&step=softmax&follow=4&cell=A.4.1');
+  const r1 = readUrlState(u1, '');
+  assert.deepEqual({ preset: r1.preset, step: r1.step, follow: r1.follow, cell: r1.cell }, s1);
+
+  const config = parseConfig({ ...good(), tokens: ['<img src=x onerror=alert(1)>', 'a&b', '#', '%', '+ "q"'] });
+  const u2 = writeUrlState({ preset: null, config, step: 'mask', follow: 0, cell: null });
+  assert.ok(u2.startsWith('#config='));
+  const r2 = readUrlState('', u2);
+  assert.deepEqual(parseConfig(r2.configText), config);
+  assert.equal(r2.step, 'mask');
+  assert.equal(r2.follow, 0);
+});
+
+test('URL state ignores unknown steps and malformed cells; the hash wins over the query', () => {
+  const r = readUrlState('?preset=cat&step=dance&cell=Z.1.1', '#follow=x');
+  assert.equal(r.step, null);
+  assert.equal(r.cell, null);
+  assert.equal(r.follow, null);
+  assert.equal(readUrlState('?step=mix', '#step=mask').step, 'mask');
+});

@@ -1,0 +1,105 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadAttention } from '../web/attention.js';
+import { parseConfig, forwardArgs, STEPS } from '../web/config.js';
+import { PRESETS, syntheticConfig } from '../web/presets.js';
+import { fmt } from '../web/format.js';
+import { explainCell, narration, followSentence, displayed, matrixInfo, cellLabel } from '../web/explain.js';
+
+const attn = await loadAttention();
+function viewOf(cfg, step = null) {
+  const config = parseConfig(cfg);
+  return { config, r: attn.forward(forwardArgs(config)), raw: attn.forward(forwardArgs(config, 1)), step };
+}
+const rows = (a, cols) => Array.from({ length: a.length / cols }, (_, i) => Array.from(a.slice(i * cols, i * cols + cols), fmt));
+
+test("the worked-example preset shows the lesson's weights and outputs to 3 decimals", () => {
+  const { r } = viewOf(PRESETS['worked-example'].config);
+  assert.deepEqual(rows(r.A, 3), [['0.401', '0.198', '0.401'], ['0.198', '0.401', '0.401'], ['0.248', '0.248', '0.503']]);
+  assert.deepEqual(rows(r.O, 2), [['1.604', '0.797'], ['1.401', '1.203'], ['1.759', '1.000']]);
+});
+
+test('the cat preset: the last “the” gives about half its attention to “cat” and its output is mostly thing', () => {
+  const v = viewOf(PRESETS.cat.config);
+  const a = v.r.A.slice(4 * 5, 5 * 5);
+  assert.ok(a[1] >= 0.45 && a[1] <= 0.6, String(a[1]));
+  assert.equal(Math.max(...a), a[1]);
+  const o = Array.from(v.r.O.slice(4 * 4, 5 * 4));
+  assert.equal(o.indexOf(Math.max(...o)), 0, 'output dimension 1 (thing) is the largest');
+  assert.equal(matrixInfo(v, 'O').colLabels[0], 'thing');
+  const s = followSentence(v, 4);
+  assert.match(s, /^“the” \(5\) gives 0\.5\d\d of its attention to “cat” \(2\)\./);
+  assert.match(s, /mostly “thing”/);
+});
+
+test('the previous-token preset: every token after the first attends most to the one before it', () => {
+  const v = viewOf(PRESETS['previous-token'].config);
+  const n = v.r.n;
+  for (let i = 1; i < n; i++) {
+    const row = Array.from(v.r.A.slice(i * n, i * n + n));
+    assert.equal(row.indexOf(Math.max(...row)), i - 1, `row ${i}`);
+  }
+});
+
+test('Q[i][j] is explained as the sum of X[i][k]×Wq[k][j] terms with the core’s total', () => {
+  const v = viewOf(PRESETS.cat.config);
+  const e = explainCell(v, 'Q', 4, 0);
+  const terms = Array.from({ length: 4 }, (_, k) => `${fmt(v.r.X[16 + k])}×${fmt(v.r.Wq[k * 4])}`).join(' + ');
+  assert.ok(e.text.includes('= ' + terms + '\n= ' + fmt(v.r.Q[16])), e.text);
+  assert.deepEqual(e.sources, [{ m: 'X', row: 4 }, { m: 'Wq', col: 0 }]);
+  assert.equal(e.title, `Q[5][1] = ${fmt(v.r.Q[16])}`);
+});
+
+test('S[i][j] shows the dot product, the scale and the core’s scaled score; masked cells say why', () => {
+  const v = viewOf(PRESETS.cat.config);
+  const e = explainCell(v, 'S', 4, 1);
+  assert.match(e.text, /q₅·k₂ = .* = 3\.000\n× scale 0\.500 \(1\/√4\) = 1\.500$/);
+  assert.deepEqual(e.sources.slice(0, 2), [{ m: 'Q', row: 4 }, { m: 'K', row: 1 }]);
+  const masked = explainCell(v, 'S', 1, 2);
+  assert.equal(masked.title, 'S[2][3] = \u2212\u221e');
+  assert.match(masked.text, /“sat” \(3\) comes after “cat” \(2\): a token cannot see the future/);
+  // during the "score" step S is the unscaled Q·Kᵀ
+  const vs = { ...v, step: 'score' };
+  assert.equal(displayed(vs, 'S')[4 * 5 + 1], v.raw.S[4 * 5 + 1]);
+  assert.match(explainCell(vs, 'S', 4, 1).title, /= 3\.000$/);
+});
+
+test('A[i][j] is explained by the row softmax with exp terms, their sum and the core’s weight', () => {
+  const v = viewOf(PRESETS['worked-example'].config);
+  const e = explainCell(v, 'A', 0, 0);
+  assert.match(e.text, /Σ = 1\.000 \+ 0\.493 \+ 1\.000 = 2\.493/);
+  assert.match(e.text, /A\[1\]\[1\] = 1\.000 \/ 2\.493 = 0\.401$/);
+  const c = viewOf(PRESETS.cat.config);
+  assert.match(explainCell(c, 'A', 1, 3).text, /Exactly 0: .*masked to −∞/);
+  assert.match(explainCell(c, 'A', 1, 0).text, /3 masked keys add exp\(−∞\) = 0/);
+});
+
+test('O[i][j] is the weighted sum of a V column with an A row, masked keys left out', () => {
+  const v = viewOf(PRESETS['worked-example'].config);
+  const e = explainCell(v, 'O', 0, 0);
+  assert.match(e.text, /= 0\.401×1\.000 \+ 0\.198×0\.000 \+ 0\.401×3\.000\n= 1\.604$/);
+  assert.deepEqual(e.sources, [{ m: 'A', row: 0 }, { m: 'V', col: 0 }]);
+  const c = viewOf(PRESETS.cat.config);
+  assert.match(explainCell(c, 'O', 0, 2).text, /\(\+ 4 masked keys with weight 0\)/);
+});
+
+test('long sums are shortened to the largest terms but keep the total', () => {
+  const v = viewOf(syntheticConfig(64, 8));
+  const e = explainCell(v, 'O', 63, 0);
+  assert.match(e.text, /… \(56 smaller terms\)\n= /);
+  assert.ok(e.text.endsWith(fmt(v.r.O[63 * 8])));
+});
+
+test('narration follows the lesson, one sentence per step, with this head’s numbers', () => {
+  const v = viewOf(PRESETS.cat.config);
+  const words = { project: /Q = X·Wq, each token’s query, what it is looking for/, score: /dot product of every query with every key/, scale: /Divide by √d.*d = 4.*0\.500/, mask: /can’t see the future/, softmax: /positive and add up to 1/, mix: /weighted average of the value rows/ };
+  for (const s of STEPS) assert.match(narration(v, s), words[s]);
+  const we = viewOf(PRESETS['worked-example'].config);
+  assert.match(narration(we, 'mask'), /mask is off/);
+  assert.match(narration(viewOf({ ...PRESETS.cat.config, scale: 1 }), 'scale'), /Scaling is off.*saturates/);
+});
+
+test('cell labels for screen readers name the matrix, row, column and value', () => {
+  const v = viewOf(PRESETS.cat.config);
+  assert.equal(cellLabel(v, 'A', 4, 1, v.r.A[21]), `A row 5 the, column 2 cat: ${fmt(v.r.A[21])}`);
+});
