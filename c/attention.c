@@ -17,47 +17,90 @@
 
 static int size_ok(int x, int limit) { return x >= 1 && x <= limit; }
 
+/* Four floats side by side. GCC and Clang turn arithmetic on this type into one SIMD
+ * instruction (WebAssembly SIMD with -msimd128, SSE natively) or four scalar ones without SIMD.
+ * The compilers do not vectorise matmul's register tile on their own, and the tile is where
+ * the time goes, so it is written with this one language extension (GNU C vector_size). */
+typedef float f32x4 __attribute__((vector_size(16)));
+
+typedef int i32x4 __attribute__((vector_size(16)));
+
+static f32x4 load4(const float *p) { f32x4 v; memcpy(&v, p, sizeof v); return v; }
+static void store4(float *p, f32x4 v) { memcpy(p, &v, sizeof v); }
+static float hsum4(f32x4 v) { return (v[0] + v[1]) + (v[2] + v[3]); }
+/* lane-wise max: a comparison gives all ones in the lanes where it holds */
+static f32x4 max4(f32x4 a, f32x4 b)
+{
+    i32x4 gt = a > b;
+    return (f32x4)((gt & (i32x4)a) | (~gt & (i32x4)b));
+}
+static float hmax4(f32x4 v)
+{
+    float x = v[0] > v[1] ? v[0] : v[1], y = v[2] > v[3] ? v[2] : v[3];
+    return x > y ? x : y;
+}
+
+/* 1 when every x[i] is finite. x - x is 0 for a finite x and NaN for NaN or +-Infinity, so
+ * one running sum catches all three; four lanes keep it from being a serial chain. */
 static int all_finite(const float *x, long count)
 {
-    /* x - x is 0 for a finite x and NaN for NaN or +-Infinity: one test catches all three. */
-    float acc = 0.0f;
-    for (long i = 0; i < count; i++) acc += x[i] - x[i];
-    return acc == 0.0f;
+    f32x4 acc = {0};
+    long i = 0;
+    for (; i + 4 <= count; i += 4) { f32x4 v = load4(x + i); acc += v - v; }
+    float rest = hsum4(acc);
+    for (; i < count; i++) rest += x[i] - x[i];
+    return rest == 0.0f;
+}
+
+/* 1 when a mask holds no NaN and no +Infinity (finite values and -Infinity are allowed). */
+static int mask_ok(const float *mask, long count)
+{
+    i32x4 bad = {0};
+    long i = 0;
+    for (; i + 4 <= count; i += 4) { f32x4 v = load4(mask + i); bad |= (v != v) | (v == INFINITY); }
+    int any = bad[0] | bad[1] | bad[2] | bad[3];
+    for (; i < count; i++) any |= (mask[i] != mask[i]) | (mask[i] == INFINITY);
+    return !any;
 }
 
 /* C = A·B, with C [n, p], A [n, k], B [k, p].
- * The loop order is i-k-j: the innermost loop walks a row of B and a row of C with stride 1,
- * which the compiler turns into SIMD. Four rows of C are computed together so that each row
- * of B, once loaded, is used four times; a 4×8 tile of C stays in registers across the k loop. */
-static void matmul(float *C, const float *A, const float *B, int n, int k, int p)
+ * The loop order is i-k-j: the innermost work walks a row of B and a row of C with stride 1.
+ * A tile of TR rows × 8 columns of C stays in registers across the whole k loop, so each
+ * 8-wide piece of a B row is loaded once and used for TR rows, and C is written once.
+ * With trim != 0, the k loop of each tile stops after the last column where one of its rows
+ * of A is non-zero: adding 0·b changes nothing, and a causal A is zero above the diagonal. */
+static void matmul(float *C, const float *A, const float *B, int n, int k, int p, int trim)
 {
-    enum { TR = 4, TC = 8 };
+    enum { TR = 4 };
     int i = 0;
     for (; i + TR <= n; i += TR) {
         const float *a0 = A + (long)(i + 0) * k, *a1 = A + (long)(i + 1) * k;
         const float *a2 = A + (long)(i + 2) * k, *a3 = A + (long)(i + 3) * k;
         float *c0 = C + (long)(i + 0) * p, *c1 = C + (long)(i + 1) * p;
         float *c2 = C + (long)(i + 2) * p, *c3 = C + (long)(i + 3) * p;
+        int k_end = k;
+        while (trim && k_end > 0 && a0[k_end - 1] == 0.0f && a1[k_end - 1] == 0.0f &&
+               a2[k_end - 1] == 0.0f && a3[k_end - 1] == 0.0f)
+            k_end--;
         int j = 0;
-        for (; j + TC <= p; j += TC) {
-            float t0[TC] = {0}, t1[TC] = {0}, t2[TC] = {0}, t3[TC] = {0};
-            for (int t = 0; t < k; t++) {
-                const float *b = B + (long)t * p + j;
-                float x0 = a0[t], x1 = a1[t], x2 = a2[t], x3 = a3[t];
-                for (int u = 0; u < TC; u++) {
-                    t0[u] += x0 * b[u];
-                    t1[u] += x1 * b[u];
-                    t2[u] += x2 * b[u];
-                    t3[u] += x3 * b[u];
-                }
+        for (; j + 8 <= p; j += 8) {
+            f32x4 t00 = {0}, t01 = {0}, t10 = {0}, t11 = {0}, t20 = {0}, t21 = {0}, t30 = {0}, t31 = {0};
+            for (int t = 0; t < k_end; t++) {
+                const float *b_t = B + (long)t * p + j;
+                f32x4 b0 = load4(b_t), b1 = load4(b_t + 4);
+                t00 += b0 * a0[t]; t01 += b1 * a0[t];
+                t10 += b0 * a1[t]; t11 += b1 * a1[t];
+                t20 += b0 * a2[t]; t21 += b1 * a2[t];
+                t30 += b0 * a3[t]; t31 += b1 * a3[t];
             }
-            for (int u = 0; u < TC; u++) {
-                c0[j + u] = t0[u]; c1[j + u] = t1[u]; c2[j + u] = t2[u]; c3[j + u] = t3[u];
-            }
+            store4(c0 + j, t00); store4(c0 + j + 4, t01);
+            store4(c1 + j, t10); store4(c1 + j + 4, t11);
+            store4(c2 + j, t20); store4(c2 + j + 4, t21);
+            store4(c3 + j, t30); store4(c3 + j + 4, t31);
         }
         for (; j < p; j++) { /* the last p % 8 columns */
             float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-            for (int t = 0; t < k; t++) {
+            for (int t = 0; t < k_end; t++) {
                 float b = B[(long)t * p + j];
                 s0 += a0[t] * b; s1 += a1[t] * b; s2 += a2[t] * b; s3 += a3[t] * b;
             }
@@ -67,8 +110,10 @@ static void matmul(float *C, const float *A, const float *B, int n, int k, int p
     for (; i < n; i++) { /* the last n % 4 rows, plain i-k-j */
         const float *a_i = A + (long)i * k;
         float *c_i = C + (long)i * p;
+        int k_end = k;
+        while (trim && k_end > 0 && a_i[k_end - 1] == 0.0f) k_end--;
         for (int j = 0; j < p; j++) c_i[j] = 0.0f;
-        for (int t = 0; t < k; t++) {
+        for (int t = 0; t < k_end; t++) {
             const float *b_t = B + (long)t * p;
             float x = a_i[t];
             for (int j = 0; j < p; j++) c_i[j] += x * b_t[j];
@@ -76,15 +121,15 @@ static void matmul(float *C, const float *A, const float *B, int n, int k, int p
     }
 }
 
-/* y[j] = exp(x[j]) for x[j] <= 0, and exactly 0 for x[j] = -Infinity.
+/* y[j] = exp(x[j] - shift) for x[j] <= shift, and exactly 0 for x[j] = -Infinity.
  * Softmax calls this once per row, so it must vectorise: no calls, no branches. It splits
  * x = k·ln2 + r with |r| <= ln2/2, so exp(x) = 2^k · exp(r), takes exp(r) from a degree-6
  * Taylor polynomial (error below 2e-7, about one float ulp) and builds 2^k from its bits. */
-static void exp_nonpositive(float *y, const float *x, int len)
+static void exp_shifted(float *y, const float *x, float shift, int len)
 {
     const float log2e = 1.44269504f, ln2_hi = 0.693145752f, ln2_lo = 1.42860677e-6f;
     for (int j = 0; j < len; j++) {
-        float v = x[j];
+        float v = x[j] - shift;
         int underflow = v < -87.0f; /* also true for -Infinity: exp is 0 to float precision */
         v = underflow ? -87.0f : v;
         float kf = floorf(v * log2e + 0.5f);
@@ -95,6 +140,44 @@ static void exp_nonpositive(float *y, const float *x, int len)
         memcpy(&two_k, &bits, sizeof two_k);
         y[j] = underflow ? 0.0f : p * two_k;
     }
+}
+
+/* One query row of pass 3. s: the row of Q·Kᵀ, scaled in place into the row of S;
+ * a: the row of weights A; mask_i: the row of the additive mask, or NULL; keys j >= visible
+ * are removed (the causal mask). Vector loops over 4 keys, then a scalar tail. */
+static void softmax_row(float *a /* [m] */, float *s /* [m] */, const float *mask_i /* [m] */,
+                        int visible, float scale, int m)
+{
+    f32x4 max_4 = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    int j = 0;
+    for (; j + 4 <= visible; j += 4) {
+        f32x4 z = load4(s + j) * scale;
+        store4(s + j, z);
+        if (mask_i) z += load4(mask_i + j);
+        store4(a + j, z);
+        max_4 = max4(max_4, z);
+    }
+    float maxval = hmax4(max_4);
+    for (; j < visible; j++) {
+        s[j] *= scale;
+        a[j] = s[j] + (mask_i ? mask_i[j] : 0.0f);
+        maxval = a[j] > maxval ? a[j] : maxval;
+    }
+    for (; j < m; j++) s[j] *= scale;      /* S keeps every score; A gets 0 for these keys */
+    for (j = visible; j < m; j++) a[j] = 0.0f;
+    if (maxval == -INFINITY) {             /* every key masked: no distribution, weights are 0 */
+        for (j = 0; j < visible; j++) a[j] = 0.0f;
+        return;
+    }
+    /* Subtracting the row max changes nothing mathematically (it cancels in the ratio) but
+     * keeps every exponent <= 0, so exp cannot overflow even for scores in the thousands. */
+    exp_shifted(a, a, maxval, visible);
+    f32x4 sum_4 = {0};
+    for (j = 0; j + 4 <= visible; j += 4) sum_4 += load4(a + j);
+    float sum = hsum4(sum_4);
+    for (; j < visible; j++) sum += a[j];
+    float inv = 1.0f / sum; /* sum >= 1: the max term is exp(0) */
+    for (j = 0; j < visible; j++) a[j] *= inv;
 }
 
 /* ---------------------------------------------------------------- public API */
@@ -119,9 +202,9 @@ attn_status attn_project(float *Q, float *K, float *V, const float *X, const flo
         return ATTN_ERR_NONFINITE;
 
     /* pass 1: each token's query (what it looks for), key (what it offers), value (what it passes on) */
-    matmul(Q, X, Wq, n, d, dk);
-    matmul(K, Xkv, Wk, m, d, dk);
-    matmul(V, Xkv, Wv, m, d, dv);
+    matmul(Q, X, Wq, n, d, dk, 0);
+    matmul(K, Xkv, Wk, m, d, dk, 0);
+    matmul(V, Xkv, Wv, m, d, dv, 0);
     return ATTN_OK;
 }
 
@@ -129,14 +212,13 @@ attn_status attn_mask_build(float *M, const float *mask, int causal, int n, int 
 {
     if (!size_ok(n, ATTN_MAX_TOKENS) || !size_ok(m, ATTN_MAX_TOKENS)) return ATTN_ERR_SIZE;
     if (!M) return ATTN_ERR_NULL;
+    if (mask && !mask_ok(mask, (long)n * m)) return ATTN_ERR_MASK;
     for (int i = 0; i < n; i++) {
         float *M_i = M + (long)i * m;
-        for (int j = 0; j < m; j++) {
-            float v = mask ? mask[(long)i * m + j] : 0.0f;
-            if (v != v || v == INFINITY) return ATTN_ERR_MASK;
-            /* causal: query i may not look at a key j that comes after it (top-left aligned) */
-            M_i[j] = (causal && j > i) ? -INFINITY : v;
-        }
+        /* causal: query i may not look at a key j that comes after it (top-left aligned) */
+        int visible = causal ? (i + 1 < m ? i + 1 : m) : m;
+        for (int j = 0; j < visible; j++) M_i[j] = mask ? mask[(long)i * m + j] : 0.0f;
+        for (int j = visible; j < m; j++) M_i[j] = -INFINITY;
     }
     return ATTN_OK;
 }
@@ -152,45 +234,20 @@ attn_status attn_sdpa(float *S, float *A, float *O, float *Kt, const float *Q, c
     if (!(scale > 0.0f) || scale == INFINITY) return ATTN_ERR_SCALE; /* also rejects NaN */
     if (!all_finite(Q, (long)n * dk) || !all_finite(K, (long)m * dk) || !all_finite(V, (long)m * dv))
         return ATTN_ERR_NONFINITE;
-    if (mask) {
-        for (long t = 0; t < (long)n * m; t++)
-            if (mask[t] != mask[t] || mask[t] == INFINITY) return ATTN_ERR_MASK;
-    }
+    if (mask && !mask_ok(mask, (long)n * m)) return ATTN_ERR_MASK;
 
     /* pass 2: scores. Kᵀ is stored so that Q·Kᵀ is an ordinary row-by-row matmul. */
     for (int j = 0; j < m; j++)
         for (int c = 0; c < dk; c++) Kt[(long)c * m + j] = K[(long)j * dk + c];
-    matmul(S, Q, Kt, n, dk, m);
+    matmul(S, Q, Kt, n, dk, m, 0);
 
-    /* pass 3: per query row, scale, add the mask, softmax over the keys. A is used as the row's
-     * scratch for S + M before it becomes the weights. */
+    /* pass 3: per query row, scale, add the mask, softmax over the keys */
     for (int i = 0; i < n; i++) {
-        float *s_i = S + (long)i * m;
-        float *a_i = A + (long)i * m;
-        const float *mask_i = mask ? mask + (long)i * m : NULL;
-        float maxval = -INFINITY;
-        for (int j = 0; j < m; j++) {
-            s_i[j] *= scale;
-            float z = s_i[j] + (mask_i ? mask_i[j] : 0.0f);
-            if (causal && j > i) z = -INFINITY;
-            a_i[j] = z;
-            maxval = z > maxval ? z : maxval;
-        }
-        if (maxval == -INFINITY) { /* every key masked: no distribution exists, weights are 0 */
-            for (int j = 0; j < m; j++) a_i[j] = 0.0f;
-            continue;
-        }
-        /* Subtracting the row max changes nothing mathematically (it cancels in the ratio) but
-         * keeps every exponent <= 0, so exp cannot overflow even for scores in the thousands. */
-        for (int j = 0; j < m; j++) a_i[j] -= maxval;
-        exp_nonpositive(a_i, a_i, m);
-        float sum = 0.0f;
-        for (int j = 0; j < m; j++) sum += a_i[j];
-        float inv = 1.0f / sum; /* sum >= 1: the max term is exp(0) */
-        for (int j = 0; j < m; j++) a_i[j] *= inv;
+        int visible = causal ? (i + 1 < m ? i + 1 : m) : m; /* a causal query sees keys 0..i */
+        softmax_row(A + (long)i * m, S + (long)i * m, mask ? mask + (long)i * m : NULL, visible, scale, m);
     }
 
     /* pass 3, mix: each output row is the weighted average of the value rows */
-    matmul(O, A, V, n, m, dv);
+    matmul(O, A, V, n, m, dv, 1);
     return ATTN_OK;
 }

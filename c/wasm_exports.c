@@ -14,8 +14,9 @@
 
 #define EXPORT(name) __attribute__((export_name(#name)))
 
-/* Buffer ids, in arena order. web/attention.js keeps the same list (BUFFERS). */
-enum { B_X, B_XKV, B_WQ, B_WK, B_WV, B_MASK, B_Q, B_K, B_V, B_KT, B_S, B_M, B_A, B_O, B_COUNT };
+/* Buffer ids, in arena order: what a result returns first, then scratch (the caller's mask and
+ * Kᵀ), so that JS copies the results out with one slice. web/attention.js keeps the same list. */
+enum { B_X, B_XKV, B_WQ, B_WK, B_WV, B_Q, B_K, B_V, B_S, B_M, B_A, B_O, B_MASK, B_KT, B_COUNT };
 
 /* The arena is the Wasm heap itself: it starts at __heap_base (after the stack and static data,
  * placed by the linker) and grows with memory.grow, so the module needs no malloc and no imports. */

@@ -13,8 +13,9 @@ import { SIMD_WASM_BASE64, SCALAR_WASM_BASE64 } from './gen/attention-wasm.js';
 
 export const LIMITS = Object.freeze({ maxTokens: 512, maxWidth: 256, maxHeads: 64 });
 
-// Buffer ids, in the order of the enum in c/wasm_exports.c.
-const BUFFERS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'mask', 'Q', 'K', 'V', 'Kt', 'S', 'M', 'A', 'O'];
+// Buffer ids, in the order of the enum in c/wasm_exports.c (the arena order: the buffers a
+// result returns come first, one after another, then the scratch ones).
+const BUFFERS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O', 'mask', 'Kt'];
 const BUF = Object.fromEntries(BUFFERS.map((name, i) => [name, i]));
 
 // attn_status codes from c/attention.h. forward() checks its input before calling the core,
@@ -65,7 +66,7 @@ function matrixOf(name, v) {
     if (data.length !== rows * cols) {
       throw new Error(`${name}.data has ${data.length} values but shape [${rows}, ${cols}] needs ${rows * cols}`);
     }
-    return { rows, cols, get: (i, j) => data[i * cols + j] };
+    return { rows, cols, data, nested: null };
   }
   if (!Array.isArray(v)) {
     throw new Error(`${name} must be a matrix: an array of rows, like [[1, 0], [0, 1]], or { shape: [rows, cols], data }`);
@@ -83,7 +84,7 @@ function matrixOf(name, v) {
       throw new Error(`${name} is ragged: row ${i} has ${row.length} values but row 0 has ${cols}; every row needs the same length`);
     }
   }
-  return { rows: v.length, cols, get: (i, j) => v[i][j] };
+  return { rows: v.length, cols, data: null, nested: v };
 }
 
 function describe(x) {
@@ -96,17 +97,30 @@ function checkSize(name, count, what, limit, fix) {
   if (count > limit) throw new Error(`${name} has ${count} ${what} but at most ${limit} are supported: ${fix}`);
 }
 
-// Copies a checked matrix into heap at float offset `at`.
+function badValue(name, i, j, x) {
+  if (typeof x !== 'number') return new Error(`${name}[${i}][${j}] is ${describe(x)}, not a number`);
+  return new Error(`${name}[${i}][${j}] is ${x}: every value of ${name} must be a finite number`);
+}
+
+// Copies a matrix into heap at float offset `at`, checking that every value is a finite number.
+// This runs on every call, so it avoids per-element closures: flat data is checked then copied
+// in one heap.set; nested rows are copied row by row.
 function writeValues(name, mat, heap, at) {
-  const { rows, cols, get } = mat;
+  const { rows, cols, data, nested } = mat;
+  if (data) {
+    for (let t = 0; t < data.length; t++) {
+      const x = data[t];
+      if (typeof x !== 'number' || !Number.isFinite(x)) throw badValue(name, Math.floor(t / cols), t % cols, x);
+    }
+    heap.set(data, at);
+    return;
+  }
   for (let i = 0; i < rows; i++) {
+    const row = nested[i], base = at + i * cols;
     for (let j = 0; j < cols; j++) {
-      const x = get(i, j);
-      if (typeof x !== 'number') throw new Error(`${name}[${i}][${j}] is ${describe(x)}, not a number`);
-      if (!Number.isFinite(x)) {
-        throw new Error(`${name}[${i}][${j}] is ${x}: every value of ${name} must be a finite number`);
-      }
-      heap[at + i * cols + j] = x;
+      const x = row[j];
+      if (typeof x !== 'number' || !Number.isFinite(x)) throw badValue(name, i, j, x);
+      heap[base + j] = x;
     }
   }
 }
@@ -114,7 +128,8 @@ function writeValues(name, mat, heap, at) {
 // A mask is all booleans (true = may attend, false = masked) or all numbers added to the
 // scores, where -Infinity removes a key. Written as the additive form the core takes.
 function writeMask(mat, heap, at) {
-  const { rows, cols, get } = mat;
+  const { rows, cols, data, nested } = mat;
+  const get = data ? (i, j) => data[i * cols + j] : (i, j) => nested[i][j];
   const kind = typeof get(0, 0);
   if (kind !== 'boolean' && kind !== 'number') {
     throw new Error(`mask[0][0] is ${describe(get(0, 0))}: a mask holds booleans (true = may attend) or numbers added to the scores`);
@@ -151,6 +166,8 @@ class Attention {
     this.exports = exports;
     this.simd = simd;
     this.heap = new Float32Array(exports.memory.buffer);
+    this.sizes = [-1, -1, -1, -1, -1]; // n, m, d, dk, dv the arena is laid out for
+    this.offsets = new Array(BUFFERS.length).fill(0); // float offset of each buffer in heap
     if (exports.ae_max_tokens() !== LIMITS.maxTokens || exports.ae_max_width() !== LIMITS.maxWidth) {
       throw new Error('web/attention.js and the Wasm core disagree on the size limits: run `make` to rebuild gen/attention-wasm.js');
     }
@@ -167,12 +184,6 @@ class Attention {
     this.heap = null;
   }
 
-  // Float offset of a buffer in the heap, and the heap view, re-read because ae_prepare may
-  // have grown memory (which detaches the old view).
-  at(name) {
-    return this.exports.ae_buffer(BUF[name]) >> 2;
-  }
-
   /**
    * One head. See README.md for the arguments. Every array in the result is a copy: later
    * calls never change it.
@@ -180,18 +191,19 @@ class Attention {
   forward(args) {
     if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
     if (!args || typeof args !== 'object') throw new Error('forward needs an object: { X, Wq, Wk, Wv } or { Q, K, V }');
-    for (const key of Object.keys(args)) {
+    for (const key in args) {
       if (!FORWARD_KEYS.has(key)) throw new Error(`forward got an unknown input "${key}": the inputs are ${[...FORWARD_KEYS].join(', ')}`);
     }
-    const direct = args.Q !== undefined || args.K !== undefined || args.V !== undefined;
+    const direct = args.Q != null || args.K != null || args.V != null;
     const needed = direct ? ['Q', 'K', 'V'] : ['X', 'Wq', 'Wk', 'Wv'];
-    const other = direct ? ['X', 'Xkv', 'Wq', 'Wk', 'Wv'] : [];
-    const missing = needed.filter((k) => args[k] === undefined || args[k] === null);
-    if (missing.length) {
+    if (needed.some((k) => args[k] == null)) {
+      const missing = needed.filter((k) => args[k] == null);
       throw new Error(`forward needs X, Wq, Wk, Wv (projection form) or Q, K, V (direct form): ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`);
     }
-    const mixed = other.filter((k) => args[k] !== undefined && args[k] !== null);
-    if (mixed.length) throw new Error(`give either Q, K, V or X, Wq, Wk, Wv, not both (${mixed.join(', ')} given with Q, K, V)`);
+    if (direct && (args.X != null || args.Xkv != null || args.Wq != null || args.Wk != null || args.Wv != null)) {
+      const mixed = ['X', 'Xkv', 'Wq', 'Wk', 'Wv'].filter((k) => args[k] != null);
+      throw new Error(`give either Q, K, V or X, Wq, Wk, Wv, not both (${mixed.join(', ')} given with Q, K, V)`);
+    }
     if (args.causal !== undefined && typeof args.causal !== 'boolean') {
       throw new Error(`causal is ${describe(args.causal)}: it must be true or false`);
     }
@@ -220,13 +232,13 @@ class Attention {
     const scale = checkScale(args.scale, dk);
 
     this.#prepare(n, m, d, dk, dv);
-    const heap = this.heap;
-    writeValues('X', X, heap, this.at('X'));
-    if (cross) writeValues('Xkv', Xkv, heap, this.at('Xkv'));
-    writeValues('Wq', Wq, heap, this.at('Wq'));
-    writeValues('Wk', Wk, heap, this.at('Wk'));
-    writeValues('Wv', Wv, heap, this.at('Wv'));
-    if (mask) writeMask(mask, heap, this.at('mask'));
+    const heap = this.heap, off = this.offsets;
+    writeValues('X', X, heap, off[BUF.X]);
+    if (cross) writeValues('Xkv', Xkv, heap, off[BUF.Xkv]);
+    writeValues('Wq', Wq, heap, off[BUF.Wq]);
+    writeValues('Wk', Wk, heap, off[BUF.Wk]);
+    writeValues('Wv', Wv, heap, off[BUF.Wv]);
+    if (mask) writeMask(mask, heap, off[BUF.mask]);
     this.#check(this.exports.ae_forward(cross ? 1 : 0, mask ? 1 : 0, causal ? 1 : 0, scale));
     return this.#result({ n, m, d, dk, dv, scale, causal, cross });
   }
@@ -244,11 +256,11 @@ class Attention {
     const scale = checkScale(args.scale, dk);
 
     this.#prepare(n, m, 0, dk, dv);
-    const heap = this.heap;
-    writeValues('Q', Q, heap, this.at('Q'));
-    writeValues('K', K, heap, this.at('K'));
-    writeValues('V', V, heap, this.at('V'));
-    if (mask) writeMask(mask, heap, this.at('mask'));
+    const heap = this.heap, off = this.offsets;
+    writeValues('Q', Q, heap, off[BUF.Q]);
+    writeValues('K', K, heap, off[BUF.K]);
+    writeValues('V', V, heap, off[BUF.V]);
+    if (mask) writeMask(mask, heap, off[BUF.mask]);
     this.#check(this.exports.ae_sdpa(mask ? 1 : 0, causal ? 1 : 0, scale));
     return this.#result({ n, m, d: null, dk, dv, scale, causal, cross: false });
   }
@@ -262,28 +274,38 @@ class Attention {
     return M;
   }
 
+  // Lays out the arena for these sizes (skipped when they are the last call's), and re-reads
+  // the heap view: ae_prepare may have grown memory, which detaches the old view.
   #prepare(n, m, d, dk, dv) {
+    const last = this.sizes;
+    if (last[0] === n && last[1] === m && last[2] === d && last[3] === dk && last[4] === dv) return;
+    last.fill(-1);
     this.#check(this.exports.ae_prepare(n, m, d, dk, dv));
     if (this.heap.buffer !== this.exports.memory.buffer) this.heap = new Float32Array(this.exports.memory.buffer);
+    for (let b = 0; b < BUFFERS.length; b++) this.offsets[b] = this.exports.ae_buffer(b) >> 2;
+    last[0] = n; last[1] = m; last[2] = d; last[3] = dk; last[4] = dv;
   }
 
   #check(status) {
     if (status !== 0) throw new Error(`the attention core refused the input (${STATUS[status] ?? 'status ' + status}); please report this: forward() should have caught it first`);
   }
 
+  // The buffers lie one after another in the arena (c/wasm_exports.c), so one slice copies
+  // them all and each result array is a view into that private copy.
   #result({ n, m, d, dk, dv, scale, causal, cross }) {
-    const heap = this.heap;
-    const copy = (name, len) => { const at = this.at(name); return heap.slice(at, at + len); };
-    const X = d ? copy('X', n * d) : null;
+    const off = this.offsets, base = off[BUF.X];
+    const copy = this.heap.slice(base, off[BUF.O] + n * dv);
+    const view = (b, len) => copy.subarray(off[b] - base, off[b] - base + len);
+    const X = d ? view(BUF.X, n * d) : null;
     return {
       n, m, d, dk, dv, scale, causal,
       X,
-      Xkv: d ? (cross ? copy('Xkv', m * d) : X) : null,
-      Wq: d ? copy('Wq', d * dk) : null,
-      Wk: d ? copy('Wk', d * dk) : null,
-      Wv: d ? copy('Wv', d * dv) : null,
-      Q: copy('Q', n * dk), K: copy('K', m * dk), V: copy('V', m * dv),
-      S: copy('S', n * m), M: copy('M', n * m), A: copy('A', n * m), O: copy('O', n * dv),
+      Xkv: d ? (cross ? view(BUF.Xkv, m * d) : X) : null,
+      Wq: d ? view(BUF.Wq, d * dk) : null,
+      Wk: d ? view(BUF.Wk, d * dk) : null,
+      Wv: d ? view(BUF.Wv, d * dv) : null,
+      Q: view(BUF.Q, n * dk), K: view(BUF.K, m * dk), V: view(BUF.V, m * dv),
+      S: view(BUF.S, n * m), M: view(BUF.M, n * m), A: view(BUF.A, n * m), O: view(BUF.O, n * dv),
     };
   }
 
