@@ -1,0 +1,316 @@
+// Browser tests of the explorer page (headless Debian Chromium via playwright-core).
+// Deterministic: no timing asserts; every wait is for a redraw, never for a clock.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, open, settle, cellTexts, shot, shown } from './helpers.mjs';
+import { loadAttention } from '../../web/attention.js';
+import { parseConfig, forwardArgs, STEPS } from '../../web/config.js';
+import { PRESETS, syntheticConfig } from '../../web/presets.js';
+import { fmt, fmtShort } from '../../web/format.js';
+
+let env, attn;
+before(async () => {
+  env = await setup();
+  attn = await loadAttention();
+});
+after(() => env.close());
+
+const MATS = ['X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O'];
+
+/** Checks every drawn cell against attn.forward run in Node on the page's current config. */
+async function assertMatchesCore(page) {
+  const config = await page.evaluate(() => JSON.parse(JSON.stringify(__explorer.state.config)));
+  const r = attn.forward(forwardArgs(parseConfig(config)));
+  let checked = 0;
+  for (const m of MATS) {
+    if (!r[m]) continue;
+    const texts = await cellTexts(page, m);
+    assert.ok(texts.length > 0, `${m} is drawn`);
+    const cols = texts[0].length;
+    texts.forEach((row, i) =>
+      row.forEach((t, j) => {
+        const k = i * cols + j;
+        const want = m === 'S' && r.M[k] === -Infinity ? fmt(-Infinity) : m === 'M' ? fmtShort(r.M[k]) : fmt(r[m][k]);
+        assert.equal(t, want, `${m}[${i}][${j}]`);
+        checked++;
+      }),
+    );
+  }
+  return checked;
+}
+const explanation = (page) => page.locator('[data-role="explanation"]').textContent();
+const cell = (page, m, i, j) => page.locator(`[data-matrix="${m}"][data-row="${i}"][data-col="${j}"]`);
+
+for (const name of Object.keys(PRESETS)) {
+  test(`preset ${name} renders every matrix with the core's values and no foreign request`, async () => {
+    const { page, log, context } = await open(env, `?preset=${name}`);
+    const n = await assertMatchesCore(page);
+    assert.ok(n > 30);
+    assert.deepEqual(log.foreign, []);
+    assert.deepEqual(log.errors, []);
+    await shot(page, `preset-${name}`, { fullPage: true });
+    await context.close();
+  });
+}
+
+test("the worked example shows the lesson's table of weights and outputs", async () => {
+  const { page, context } = await open(env, '?preset=worked-example');
+  assert.deepEqual(await cellTexts(page, 'A'), [['0.401', '0.198', '0.401'], ['0.198', '0.401', '0.401'], ['0.248', '0.248', '0.503']]);
+  assert.deepEqual(await cellTexts(page, 'O'), [['1.604', '0.797'], ['1.401', '1.203'], ['1.759', '1.000']]);
+  await context.close();
+});
+
+test('masked scores show −∞, distinct from small numbers', async () => {
+  const { page, context } = await open(env, '?preset=cat');
+  const s = cell(page, 'S', 0, 1);
+  assert.equal(await s.textContent(), '\u2212\u221e');
+  assert.ok(await s.evaluate((e) => e.classList.contains('masked')));
+  assert.equal(await cell(page, 'M', 0, 1).textContent(), '\u2212\u221e');
+  assert.equal(await cell(page, 'A', 0, 1).textContent(), '0.000');
+  await context.close();
+});
+
+test('hovering a cell explains it with its numbers and lights up the cells that fed it', async () => {
+  const { page, context } = await open(env, '?preset=cat');
+  await cell(page, 'A', 4, 1).hover();
+  await settle(page);
+  const text = await explanation(page);
+  const a = await cell(page, 'A', 4, 1).textContent();
+  assert.match(text, /softmax of row 5 of S/);
+  assert.ok(text.endsWith('= ' + a), text);
+  assert.ok(await cell(page, 'S', 4, 3).evaluate((e) => e.classList.contains('src')));
+  assert.ok(!(await cell(page, 'S', 3, 3).evaluate((e) => e.classList.contains('src'))));
+  await cell(page, 'Q', 4, 0).hover();
+  await settle(page);
+  assert.match(await explanation(page), /Q\[5\]\[1\] = Σₖ X\[5\]\[k\]·Wq\[k\]\[1\]\n= 0\.000×0\.000 \+ 0\.000×0\.000 \+ 1\.000×2\.000 \+ 0\.000×0\.000\n= 2\.000/);
+  assert.ok(await cell(page, 'X', 4, 2).evaluate((e) => e.classList.contains('src')));
+  assert.ok(await cell(page, 'Wq', 2, 0).evaluate((e) => e.classList.contains('src')));
+  await cell(page, 'S', 1, 2).hover();
+  await settle(page);
+  assert.match(await explanation(page), /a token cannot see the future/);
+  await shot(page, 'hover-cat-S-masked');
+  await context.close();
+});
+
+test('keyboard: arrow keys move within a matrix, cells carry labels with values, the explanation follows focus', async () => {
+  const { page, context } = await open(env, '?preset=cat');
+  await cell(page, 'O', 0, 0).focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  await settle(page);
+  const focused = await page.evaluate(() => [document.activeElement.dataset.matrix, document.activeElement.dataset.row, document.activeElement.dataset.col, document.activeElement.getAttribute('aria-label')]);
+  assert.deepEqual(focused.slice(0, 3), ['O', '1', '1']);
+  assert.equal(focused[3], `O row 2 cat, column 2 action: ${await cell(page, 'O', 1, 1).textContent()}`);
+  assert.match(await explanation(page), /^Dimension 2 .* of “cat” \(2\)/);
+  assert.equal(await page.locator('[data-role="explanation"]').getAttribute('aria-live'), 'polite');
+  await context.close();
+});
+
+test('play and the step buttons go through the six steps with the lesson’s narration', async () => {
+  const { page, context } = await open(env, '?preset=cat', { reducedMotion: 'reduce' });
+  await page.click('#play');
+  await settle(page);
+  assert.equal(await page.evaluate(() => __explorer.state.step), 'project');
+  assert.equal(await page.locator('#play').textContent(), '❚❚ Pause');
+  await page.click('#play');
+  await settle(page);
+  assert.equal(await page.evaluate(() => __explorer.state.playing), false);
+  const expect = { project: /^1\. Project/, score: /^2\. Score/, scale: /^3\. Scale/, mask: /^4\. Mask/, softmax: /^5\. Softmax/, mix: /^6\. Mix/ };
+  for (const [k, s] of STEPS.entries()) {
+    assert.equal(await page.evaluate(() => __explorer.state.step), s);
+    assert.match(await page.locator('#narration').textContent(), expect[s]);
+    assert.match(page.url(), new RegExp('step=' + s));
+    await shot(page, `step-${k + 1}-${s}`);
+    if (s === 'score') assert.equal(await cell(page, 'S', 4, 1).textContent(), '3.000', 'unscaled Q·Kᵀ');
+    if (s === 'scale') assert.equal(await cell(page, 'S', 4, 1).textContent(), '1.500');
+    if (s === 'scale') assert.equal(await cell(page, 'S', 0, 1).textContent(), '1.500', 'not masked yet');
+    if (s === 'mask') assert.equal(await cell(page, 'S', 0, 1).textContent(), '\u2212\u221e');
+    const pending = await page.evaluate(() => [...document.querySelectorAll('.panel.pending')].map((e) => e.dataset.panel));
+    if (s === 'project') assert.deepEqual(pending, ['S', 'M', 'A', 'O']);
+    if (s === 'mix') assert.deepEqual(pending, []);
+    await page.click('#fwd');
+    await settle(page);
+  }
+  assert.equal(await page.evaluate(() => __explorer.state.step), null);
+  await page.click('#back');
+  await page.keyboard.press('[');
+  await settle(page);
+  assert.equal(await page.evaluate(() => __explorer.state.step), 'softmax');
+  await context.close();
+});
+
+test('clicking a token follows its row through Q, S, A and O with a sentence', async () => {
+  const { page, context } = await open(env, '?preset=cat');
+  await page.locator('#tokens [data-follow="4"]').click();
+  await settle(page);
+  const a = await cell(page, 'A', 4, 1).textContent();
+  assert.match(await page.locator('#follow-text').textContent(), new RegExp(`^“the” \\(5\\) gives ${a} of its attention to “cat” \\(2\\)`));
+  for (const m of ['Q', 'S', 'A', 'O']) assert.ok(await cell(page, m, 4, 0).evaluate((e) => e.classList.contains('follow')), m);
+  assert.match(page.url(), /follow=4/);
+  await shot(page, 'follow-the');
+  await context.close();
+});
+
+test('editing a value, the mask, the scaling and the tokens recomputes everything', async () => {
+  const { page, context } = await open(env, '?preset=cat');
+  // type a value
+  await cell(page, 'X', 4, 0).click();
+  await page.fill('#edit-value', '2');
+  await settle(page);
+  assert.equal(await cell(page, 'X', 4, 0).textContent(), '2.000');
+  await assertMatchesCore(page);
+  // drag to nudge (mouse), and the scroll wheel on the selected cell
+  const box = await cell(page, 'Wq', 2, 0).boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 50, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await settle(page);
+  assert.equal(await cell(page, 'Wq', 2, 0).textContent(), '2.500');
+  await cell(page, 'Wq', 2, 0).click();
+  await page.mouse.wheel(0, -100);
+  await settle(page);
+  assert.equal(await cell(page, 'Wq', 2, 0).textContent(), '2.600');
+  await assertMatchesCore(page);
+  // keyboard nudge
+  await cell(page, 'Wk', 0, 0).focus();
+  await page.keyboard.press('+');
+  await settle(page);
+  assert.equal(await cell(page, 'Wk', 0, 0).textContent(), '1.600');
+  // causal off: no −∞ anywhere
+  await page.click('#causal');
+  await settle(page);
+  assert.equal(await page.locator('[data-matrix="S"]', { hasText: '\u221e' }).count(), 0);
+  await assertMatchesCore(page);
+  // scaling off: S equals Q·Kᵀ
+  await page.click('#scaling');
+  await settle(page);
+  assert.equal(await page.evaluate(() => __explorer.state.config.scale), 1);
+  await assertMatchesCore(page);
+  // rename, add, remove tokens
+  await page.fill('#token-list [data-token="1"]', 'dog');
+  await settle(page);
+  assert.equal(await page.locator('#tokens [data-follow="1"]').textContent(), 'dog');
+  await page.click('#add-token');
+  await settle(page);
+  assert.equal((await cellTexts(page, 'A')).length, 6);
+  await assertMatchesCore(page);
+  await page.click('#token-list [data-remove="0"]');
+  await settle(page);
+  assert.equal((await cellTexts(page, 'A')).length, 5);
+  assert.equal(await page.locator('#tokens [data-follow="0"]').textContent(), 'dog');
+  await assertMatchesCore(page);
+  assert.match(page.url(), /#config=/);
+  // reset
+  await page.click('#reset');
+  await settle(page);
+  assert.match(page.url(), /\?preset=cat/);
+  await assertMatchesCore(page);
+  assert.equal(await cell(page, 'A', 4, 1).textContent(), fmt(attn.forward(forwardArgs(parseConfig(PRESETS.cat.config))).A[21]));
+  await context.close();
+});
+
+test('the URL holds head, step and selection: a copied link reopens the same view', async () => {
+  const { page, context } = await open(env, '?preset=cat&step=softmax&follow=4&cell=A.4.1');
+  assert.deepEqual(await page.evaluate(() => [__explorer.state.step, __explorer.state.follow, __explorer.state.sel]), ['softmax', 4, { m: 'A', i: 4, j: 1 }]);
+  assert.match(await explanation(page), /A\[5\]\[2\]/);
+  await cell(page, 'X', 1, 1).click();
+  await page.fill('#edit-value', '0.7');
+  await settle(page);
+  const link = page.url();
+  assert.match(link, /#config=.*&step=softmax&follow=4&cell=X\.1\.1$/);
+  const before = await cellTexts(page, 'O');
+  const second = await open(env, link.slice(env.url.length));
+  assert.deepEqual(await cellTexts(second.page, 'O'), before);
+  assert.deepEqual(await second.page.evaluate(() => [__explorer.state.step, __explorer.state.follow, __explorer.state.sel]), ['softmax', 4, { m: 'X', i: 1, j: 1 }]);
+  assert.equal(await cell(second.page, 'X', 1, 1).textContent(), '0.700');
+  await second.context.close();
+  await context.close();
+});
+
+const BAD = [
+  ['not JSON', '{"X": [[1,', /not valid JSON/],
+  ['an unknown key', JSON.stringify({ ...PRESETS.cat.config, colour: 1 }), /Unknown key "colour"/],
+  ['mismatched shapes', JSON.stringify({ ...PRESETS.cat.config, Wq: [[1]] }), /"Wq" has 1 rows but must have 4/],
+  ['a non-finite number', '{"X": [[1e999]], "Wq": [[1]], "Wk": [[1]], "Wv": [[1]]}', /finite number/],
+];
+for (const [what, text, re] of BAD) {
+  test(`a config with ${what} shows its message and the page still shows a head`, async () => {
+    const { page, log, context } = await open(env, '#config=' + encodeURIComponent(text));
+    const err = page.locator('#error');
+    assert.ok(await err.isVisible());
+    assert.match(await err.textContent(), re);
+    assert.ok((await cellTexts(page, 'A')).length > 0, 'the page is not blank');
+    assert.deepEqual(log.errors, []);
+    if (what === 'an unknown key') await shot(page, 'bad-config');
+    await context.close();
+  });
+}
+
+test('a bad config pasted into the editor is refused with its message, the head stays', async () => {
+  const { page, context } = await open(env, '?preset=cat');
+  await page.click('details.config summary');
+  await page.fill('#config-text', '{"tokens": ["a"], "X": [[1, 2]], "Wq": [[1]], "Wk": [[1]], "Wv": [[1]]}');
+  await page.click('#apply-config');
+  await settle(page);
+  assert.match(await page.locator('#error').textContent(), /"Wq" has 1 rows but must have 2/);
+  assert.equal((await cellTexts(page, 'A')).length, 5);
+  await context.close();
+});
+
+test('hostile token text stays text and runs nothing', async () => {
+  const evil = '<img src=x onerror=alert(1)>';
+  const cfg = { ...PRESETS.cat.config, tokens: [evil, '<script>alert(2)</script>', '"><b>x', 'on', '&amp;'] };
+  const { page, log, context } = await open(env, '#config=' + encodeURIComponent(JSON.stringify(cfg)));
+  await page.locator('#tokens [data-follow="0"]').click();
+  await cell(page, 'A', 0, 0).hover();
+  await settle(page);
+  assert.equal(await page.locator('#tokens [data-follow="0"]').textContent(), evil);
+  assert.equal(await page.locator('#tokens [data-follow="4"]').textContent(), '&amp;');
+  assert.ok((await page.locator('#follow-text').textContent()).startsWith(`“${evil}” (1)`));
+  assert.equal(await page.locator('body img, body script:not([src]), body b').count(), 0);
+  assert.deepEqual(log.dialogs, []);
+  assert.deepEqual(log.errors, []);
+  assert.ok(log.foreign.length === 0 && !(await page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/x')))));
+  await context.close();
+});
+
+test('256 tokens draw on canvas and hovering still explains any cell', async () => {
+  const cfg = syntheticConfig(256, 8);
+  const { page, context } = await open(env, '#config=' + encodeURIComponent(JSON.stringify(cfg)));
+  assert.equal(await page.locator('canvas[data-matrix-canvas="A"]').count(), 1);
+  await page.locator('canvas[data-matrix-canvas="A"]').scrollIntoViewIfNeeded();
+  const box = await page.locator('canvas[data-matrix-canvas="A"]').boundingBox();
+  // the cell under (row 200, col 10)
+  await page.mouse.move(box.x + (10.5 * box.width) / 256, box.y + (200.5 * box.height) / 256);
+  await settle(page);
+  const r = attn.forward(forwardArgs(parseConfig(cfg)));
+  assert.equal(await page.locator('#explain-title').textContent(), `A[201][11] = ${fmt(r.A[200 * 256 + 10])}`);
+  assert.match(await explanation(page), /= [0-9.]+$/);
+  // keyboard on the canvas
+  await page.locator('canvas[data-matrix-canvas="O"]').focus();
+  await page.keyboard.press('ArrowDown');
+  await settle(page);
+  assert.match(await page.locator('canvas[data-matrix-canvas="O"]').getAttribute('aria-label'), /O row 2 t2, column 1 v1: /);
+  await shot(page, 'n256');
+  await context.close();
+});
+
+test('phone width (360 px, touch) and the dark theme render and explain on tap', async () => {
+  const phone = await open(env, '?preset=cat&follow=4', { width: 360, height: 740 });
+  const w = await phone.page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(w <= 360, `no horizontal page scroll at 360 px (scrollWidth ${w})`);
+  await cell(phone.page, 'A', 4, 1).tap();
+  await settle(phone.page);
+  assert.match(await explanation(phone.page), /softmax of row 5/);
+  await shot(phone.page, 'phone-360');
+  await phone.context.close();
+
+  const dark = await open(env, '?preset=cat&step=softmax&follow=4', { colorScheme: 'dark' });
+  assert.equal(await dark.page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  await shot(dark.page, 'dark-softmax', { fullPage: true });
+  await dark.page.click('#theme');
+  await settle(dark.page);
+  assert.equal(await dark.page.evaluate(() => document.documentElement.dataset.theme), 'light');
+  await dark.context.close();
+});
