@@ -7,7 +7,7 @@ import { fmt, fmtShort, parseNumber } from './format.js';
 import { parseConfig, forwardArgs, isDirect, cloneConfig, readUrlState, writeUrlState, STEPS, MAX_NAME } from './config.js';
 import { PRESETS, DEFAULT_PRESET } from './presets.js';
 import { createHeatmap } from './heatmap.js';
-import { explainCell, narration, followSentence, matrixInfo, displayed, cellLabel, STEP_MATRICES } from './explain.js';
+import { explainCell, narration, followSentence, matrixInfo, displayed, labeler, STEP_MATRICES } from './explain.js';
 import { scaleKind, maxAbsFinite, legendGradient, css, maskedRgb, cellRgb } from './colors.js';
 
 const doc = document;
@@ -40,6 +40,7 @@ let attn = null;
 let view = null; // { config, r, raw, step }
 let panels = new Map(); // m -> { fig, hm, about, legend }
 let layoutKey = '';
+let labelFns = new Map(); // m -> label function, rebuilt with the panels
 let tokensKey = '';
 let frame = 0;
 let timer = 0;
@@ -157,13 +158,14 @@ function swatch(parent, rgb, text) {
 
 function drawValues() {
   for (const [m, p] of panels) {
+    const label = labelFns.get(m) || labelFns.set(m, labeler(view, m)).get(m);
     const values = displayed(view, m);
     const kind = scaleKind(m);
     const maxAbs = kind === 'diverging' ? maxAbsFinite(values) || 1 : 1;
     p.hm.update(values, {
       kind, maxAbs, theme: state.theme,
       format: m === 'M' ? fmtShort : fmt,
-      label: (i, j, v) => cellLabel(view, m, i, j, v),
+      label,
     });
     drawLegend(p.legend, kind, maxAbs, m === 'S' && values.some((v) => v === -Infinity));
   }
@@ -281,7 +283,7 @@ function syncControls() {
   const name = state.preset;
   byId('preset-note').textContent = name ? PRESETS[name].note : 'Your own head: changed from a preset or loaded from a config. “Reset” goes back to where it started.';
   const ta = byId('config-text');
-  if (doc.activeElement !== ta && !ta.dataset.bad) ta.value = JSON.stringify(state.config);
+  if (ta.closest('details').open && doc.activeElement !== ta && !ta.dataset.bad) ta.value = JSON.stringify(state.config);
 }
 
 function writeUrl() {
@@ -298,9 +300,10 @@ function render() {
   if (!view) return;
   view = { ...view, config: state.config, step: state.step };
   const c = state.config;
-  const key = JSON.stringify([isDirect(c), view.r.n, view.r.d, view.r.dk, view.r.dv, c.tokens.length <= MANY && c.tokens, c.features]);
+  const key = JSON.stringify([isDirect(c), view.r.n, view.r.d, view.r.dk, view.r.dv, c.tokens.length <= MANY && c.tokens, c.features, matrixInfo(view, 'O').colLabels]);
   if (key !== layoutKey) {
     layoutKey = key;
+    labelFns = new Map();
     buildPanels();
     dirty.values = true;
   }
@@ -319,6 +322,12 @@ function render() {
 function setStep(step) {
   state.step = step;
   schedule({ values: true, url: true });
+  // Bring the matrix this step produces into view (instantly when motion is reduced).
+  if (step) requestAnimationFrame(() => {
+    const p = panels.get(STEP_MATRICES[step][0]);
+    const smooth = !matchMedia('(prefers-reduced-motion: reduce)').matches;
+    if (p) p.fig.scrollIntoView({ block: 'nearest', behavior: smooth ? 'smooth' : 'auto' });
+  });
 }
 
 function stepBy(delta) {
@@ -594,6 +603,7 @@ function wire() {
   });
   const ta = byId('config-text');
   ta.addEventListener('input', () => (ta.dataset.bad = '1'));
+  ta.closest('details').addEventListener('toggle', () => schedule());
   byId('apply-config').addEventListener('click', () => {
     try {
       loadConfigText(ta.value);
@@ -677,6 +687,16 @@ async function main() {
 }
 
 // Exposed for the browser tests and the frame benchmark (read-only use).
-globalThis.__explorer = { state, get view() { return view; }, schedule, setValue: (m, i, j, v) => setValue(m, i, j, v) };
+globalThis.__explorer = {
+  state,
+  get view() { return view; },
+  setValue: (m, i, j, v) => setValue(m, i, j, v),
+  /** Runs the pending redraw now instead of at the next frame (for timing it). */
+  flush() {
+    if (frame) cancelAnimationFrame(frame);
+    frame = 0;
+    render();
+  },
+};
 
 main();

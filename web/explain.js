@@ -65,8 +65,13 @@ export function displayed(view, m) {
 }
 
 export function cellLabel(view, m, i, j, value) {
-  const info = matrixInfo(view, m);
-  return `${m} row ${i + 1} ${info.rowLabels[i]}, column ${j + 1} ${info.colLabels[j]}: ${fmt(value)}`;
+  return labeler(view, m)(i, j, value);
+}
+
+/** The screen-reader label function of one matrix (its axis names looked up once). */
+export function labeler(view, m) {
+  const { rowLabels, colLabels } = matrixInfo(view, m);
+  return (i, j, value) => `${m} row ${i + 1} ${rowLabels[i]}, column ${j + 1} ${colLabels[j]}: ${fmt(value)}`;
 }
 
 // Sum of products, shortened to the largest MAX_TERMS terms (by |product|) when long.

@@ -30,7 +30,7 @@ export function createHeatmap(doc, opts) {
   if (mode === 'cells') {
     el.setAttribute('role', 'grid');
     el.setAttribute('aria-label', caption);
-    el.style.gridTemplateColumns = `auto repeat(${cols}, minmax(3.6em, 1fr))`;
+    el.style.gridTemplateColumns = `auto repeat(${cols}, minmax(3.6em, max-content))`;
     const head = doc.createElement('div');
     head.setAttribute('role', 'row');
     head.className = 'hm-r';
@@ -106,16 +106,20 @@ export function createHeatmap(doc, opts) {
    */
   function update(values, { kind, maxAbs, theme, format, label }) {
     if (mode === 'cells') {
+      // Only cells whose value (or whose colour scale) changed are touched: an edit of one
+      // input changes a few rows, and the DOM work is most of a redraw.
+      const same = prev && prev.kind === kind && prev.maxAbs === maxAbs && prev.theme === theme && prev.label === label;
       for (let k = 0; k < cells.length; k++) {
         const v = values[k], c = cells[k];
+        if (same && Object.is(prev.values[k], v)) continue;
         const rgb = cellRgb(kind, v, maxAbs, theme);
-        const text = format(v);
-        if (c.textContent !== text) c.textContent = text;
+        c.textContent = format(v);
         c.style.background = css(rgb);
         c.style.color = textOn(rgb);
         c.classList.toggle('masked', v === -Infinity);
         c.setAttribute('aria-label', label(Math.floor(k / cols), k % cols, v));
       }
+      prev = { values: Float32Array.from(values), kind, maxAbs, theme, label };
     } else {
       const data = img.data;
       for (let k = 0; k < values.length; k++) {
@@ -131,6 +135,7 @@ export function createHeatmap(doc, opts) {
       lastValues = values;
     }
   }
+  let prev = null;
   let lastLabel = null, lastValues = null;
 
   /** Marks cells with a class: specs are { row }, { col } or { row, col }. Replaces earlier marks of that class. */

@@ -120,7 +120,7 @@ test('play and the step buttons go through the six steps with the lesson’s nar
     assert.equal(await page.evaluate(() => __explorer.state.step), s);
     assert.match(await page.locator('#narration').textContent(), expect[s]);
     assert.match(page.url(), new RegExp('step=' + s));
-    await shot(page, `step-${k + 1}-${s}`);
+    await shot(page, `step-${k + 1}-${s}`, { fullPage: true });
     if (s === 'score') assert.equal(await cell(page, 'S', 4, 1).textContent(), '3.000', 'unscaled Q·Kᵀ');
     if (s === 'scale') assert.equal(await cell(page, 'S', 4, 1).textContent(), '1.500');
     if (s === 'scale') assert.equal(await cell(page, 'S', 0, 1).textContent(), '1.500', 'not masked yet');
