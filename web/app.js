@@ -114,7 +114,7 @@ function buildPanels() {
     const list = ms.filter((m) => !(direct && m[0] === 'X') && !(direct && m[0] === 'W'));
     if (!list.length) continue;
     const group = root.appendChild(el('section', 'group'));
-    group.appendChild(el('h2', 'group-title', direct && title.startsWith('Input') ? 'Input' : title));
+    group.appendChild(el('h2', 'group-title', direct && title === '1. Project' ? '1. Q, K and V, given directly' : title));
     const row = group.appendChild(el('div', 'group-row'));
     for (const m of list) {
       const info = matrixInfo(view, m);

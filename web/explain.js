@@ -48,7 +48,7 @@ function valueDims(view, fallback) {
 function scoreTitle(view) {
   if (view.step === 'score') return 'scores Q·Kᵀ, not scaled yet';
   if (view.step === 'scale') return 'scaled scores, not masked yet';
-  return 'scaled scores, masked entries −∞';
+  return view.r.causal ? 'scaled scores, masked entries −∞' : 'scaled scores (no mask)';
 }
 
 const stepIndex = (step) => (step ? STEPS.indexOf(step) : STEPS.length);
