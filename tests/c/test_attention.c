@@ -523,7 +523,7 @@ static void a_zero_negative_or_nonfinite_scale_returns_attn_err_scale(void)
 /* Last, because a core that computes NaN here may also hit undefined behaviour that the
  * sanitizer stops on. Finite inputs whose scores overflow float32 have no finite answer:
  * the core must say so with an error code rather than hand back NaN weights. */
-static void scores_that_overflow_float32_give_an_error_code_never_nan_weights(void)
+static void scores_or_projections_past_flt_max_give_an_error_code_never_nan(void)
 {
     const float big = 1e20f;
     float *Q = fbuf(1, &big), *K = fbuf(2, NULL), *V = fbuf(2, NULL);
@@ -534,7 +534,29 @@ static void scores_that_overflow_float32_give_an_error_code_never_nan_weights(vo
         CHECK(A[0] >= 0.0f && A[0] <= 1.0f && A[1] >= 0.0f && A[1] <= 1.0f && isfinite(O[0]),
               "Q·Kᵀ = 1e40 (past FLT_MAX) returned ATTN_OK with A = [%g, %g], O = %g", A[0], A[1], O[0]);
     }
-    free(Q), free(K), free(V), free(S), free(A), free(O), free(Kt);
+
+    /* The same through a huge scale, and through a finite mask that pushes a score past FLT_MAX. */
+    Q[0] = 1e10f, K[0] = 1e10f;
+    st = attn_sdpa(S, A, O, Kt, Q, K, V, NULL, 0, 1e30f, 1, 2, 1, 1);
+    if (st == ATTN_OK) CHECK(A[0] >= 0.0f && A[0] <= 1.0f && isfinite(O[0]), "scale 1e30: ATTN_OK with A[0] = %g, O = %g", A[0], O[0]);
+    float *mask = fbuf(2, NULL);
+    mask[0] = FLT_MAX, mask[1] = 0.0f;
+    Q[0] = 1e19f, K[0] = 1e19f;
+    st = attn_sdpa(S, A, O, Kt, Q, K, V, mask, 0, 1.0f, 1, 2, 1, 1);
+    if (st == ATTN_OK) CHECK(A[0] >= 0.0f && A[0] <= 1.0f && isfinite(O[0]), "S + mask past FLT_MAX: ATTN_OK with A[0] = %g, O = %g", A[0], O[0]);
+
+    /* Projections: X·Wq = 1e60 has no float32 value either. */
+    const float x = 1e30f, one = 1.0f;
+    float *X = fbuf(1, &x), *Wq = fbuf(1, &x), *Wk = fbuf(1, &one), *Wv = fbuf(1, &one);
+    float *Qp = fbuf(1, NULL), *Kp = fbuf(1, NULL), *Vp = fbuf(1, NULL);
+    st = attn_project(Qp, Kp, Vp, X, X, Wq, Wk, Wv, 1, 1, 1, 1, 1);
+    if (st == ATTN_OK) {
+        /* ATTN_OK with an infinite Q is tolerable only if attn_sdpa then refuses it */
+        CHECK(isfinite(Qp[0]) || attn_sdpa(S, A, O, Kt, Qp, Kp, Vp, NULL, 0, 1.0f, 1, 1, 1, 1) != ATTN_OK,
+              "X·Wq = 1e60 gave Q = %g and attn_sdpa accepted it", Qp[0]);
+    }
+    free(Q), free(K), free(V), free(S), free(A), free(O), free(Kt), free(mask);
+    free(X), free(Wq), free(Wk), free(Wv), free(Qp), free(Kp), free(Vp);
 }
 
 int main(void)
@@ -553,7 +575,7 @@ int main(void)
     RUN(nan_or_infinity_in_any_input_returns_attn_err_nonfinite);
     RUN(a_mask_with_nan_or_plus_infinity_returns_attn_err_mask);
     RUN(a_zero_negative_or_nonfinite_scale_returns_attn_err_scale);
-    RUN(scores_that_overflow_float32_give_an_error_code_never_nan_weights);
+    RUN(scores_or_projections_past_flt_max_give_an_error_code_never_nan);
     printf("max |core - double reference| = %.3g\n", worst_diff);
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed ? 1 : 0;
