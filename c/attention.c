@@ -142,32 +142,31 @@ static void exp_shifted(float *y, const float *x, float shift, int len)
     }
 }
 
-/* One query row of pass 3. s: the row of Q·Kᵀ, scaled in place into the row of S;
- * a: the row of weights A; mask_i: the row of the additive mask, or NULL; keys j >= visible
- * are removed (the causal mask). Vector loops over 4 keys, then a scalar tail. */
-static void softmax_row(float *a /* [m] */, float *s /* [m] */, const float *mask_i /* [m] */,
-                        int visible, float scale, int m)
+/* One query row of pass 3. s: the row of scaled scores S (finite); a: the row of weights A;
+ * mask_i: the row of the additive mask, or NULL; keys j >= visible are removed (the causal
+ * mask). Vector loops over 4 keys, then a scalar tail. Returns 0, or 1 when s + mask
+ * overflows to +Infinity. */
+static int softmax_row(float *a /* [m] */, const float *s /* [m] */, const float *mask_i /* [m] */,
+                       int visible, int m)
 {
     f32x4 max_4 = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
     int j = 0;
     for (; j + 4 <= visible; j += 4) {
-        f32x4 z = load4(s + j) * scale;
-        store4(s + j, z);
+        f32x4 z = load4(s + j);
         if (mask_i) z += load4(mask_i + j);
         store4(a + j, z);
         max_4 = max4(max_4, z);
     }
     float maxval = hmax4(max_4);
     for (; j < visible; j++) {
-        s[j] *= scale;
         a[j] = s[j] + (mask_i ? mask_i[j] : 0.0f);
         maxval = a[j] > maxval ? a[j] : maxval;
     }
-    for (; j < m; j++) s[j] *= scale;      /* S keeps every score; A gets 0 for these keys */
     for (j = visible; j < m; j++) a[j] = 0.0f;
+    if (maxval == INFINITY) return 1;      /* a finite score plus a finite mask passed FLT_MAX */
     if (maxval == -INFINITY) {             /* every key masked: no distribution, weights are 0 */
         for (j = 0; j < visible; j++) a[j] = 0.0f;
-        return;
+        return 0;
     }
     /* Subtracting the row max changes nothing mathematically (it cancels in the ratio) but
      * keeps every exponent <= 0, so exp cannot overflow even for scores in the thousands. */
@@ -178,6 +177,7 @@ static void softmax_row(float *a /* [m] */, float *s /* [m] */, const float *mas
     for (; j < visible; j++) sum += a[j];
     float inv = 1.0f / sum; /* sum >= 1: the max term is exp(0) */
     for (j = 0; j < visible; j++) a[j] *= inv;
+    return 0;
 }
 
 /* ---------------------------------------------------------------- public API */
@@ -205,6 +205,8 @@ attn_status attn_project(float *Q, float *K, float *V, const float *X, const flo
     matmul(Q, X, Wq, n, d, dk, 0);
     matmul(K, Xkv, Wk, m, d, dk, 0);
     matmul(V, Xkv, Wv, m, d, dv, 0);
+    if (!all_finite(Q, (long)n * dk) || !all_finite(K, (long)m * dk) || !all_finite(V, (long)m * dv))
+        return ATTN_ERR_OVERFLOW;
     return ATTN_OK;
 }
 
@@ -240,11 +242,14 @@ attn_status attn_sdpa(float *S, float *A, float *O, float *Kt, const float *Q, c
     for (int j = 0; j < m; j++)
         for (int c = 0; c < dk; c++) Kt[(long)c * m + j] = K[(long)j * dk + c];
     matmul(S, Q, Kt, n, dk, m, 0);
+    for (long t = 0; t < (long)n * m; t++) S[t] *= scale;
+    if (!all_finite(S, (long)n * m)) return ATTN_ERR_OVERFLOW;
 
-    /* pass 3: per query row, scale, add the mask, softmax over the keys */
+    /* pass 3: per query row, add the mask and take the softmax over the keys */
     for (int i = 0; i < n; i++) {
         int visible = causal ? (i + 1 < m ? i + 1 : m) : m; /* a causal query sees keys 0..i */
-        softmax_row(A + (long)i * m, S + (long)i * m, mask ? mask + (long)i * m : NULL, visible, scale, m);
+        if (softmax_row(A + (long)i * m, S + (long)i * m, mask ? mask + (long)i * m : NULL, visible, m))
+            return ATTN_ERR_OVERFLOW;
     }
 
     /* pass 3, mix: each output row is the weighted average of the value rows */

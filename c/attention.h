@@ -35,7 +35,9 @@ typedef enum {
     ATTN_ERR_NULL = 2,      /* a required buffer is NULL */
     ATTN_ERR_NONFINITE = 3, /* X, Xkv, Wq, Wk, Wv, Q, K or V holds NaN or +-Infinity */
     ATTN_ERR_MASK = 4,      /* the mask holds NaN or +Infinity (only -Infinity is allowed) */
-    ATTN_ERR_SCALE = 5      /* scale is zero, negative, NaN or infinite */
+    ATTN_ERR_SCALE = 5,     /* scale is zero, negative, NaN or infinite */
+    ATTN_ERR_OVERFLOW = 6   /* finite inputs whose Q, K, V or scores pass FLT_MAX (about 3.4e38):
+                               no finite answer exists; the outputs are not meaningful */
 } attn_status;
 
 /* Pass 0 of a head: the three projections.

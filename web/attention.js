@@ -26,8 +26,10 @@ const STATUS = {
   3: 'an input holds NaN or Infinity',
   4: 'the mask holds NaN or +Infinity',
   5: 'the scale is not a positive finite number',
+  6: 'the values overflow float32',
   [-1]: 'the WebAssembly memory could not grow',
 };
+const OVERFLOW = 6;
 
 function decodeBase64(text) {
   const bin = atob(text);
@@ -76,10 +78,10 @@ function matrixOf(name, v) {
     throw new Error(`${name} must be an array of rows: ${name}[0] is ${describe(v[0])}, not an array`);
   }
   const cols = v[0].length;
-  if (cols === 0) throw new Error(`${name} is empty: its rows have no numbers`);
+  if (cols === 0) throw new Error(`${name} is empty: its rows have no numbers; it needs at least one column`);
   for (let i = 1; i < v.length; i++) {
     const row = v[i];
-    if (!Array.isArray(row) && !ArrayBuffer.isView(row)) throw new Error(`${name}[${i}] is ${describe(row)}, not a row of numbers`);
+    if (!Array.isArray(row) && !ArrayBuffer.isView(row)) throw new Error(`${name}[${i}] is ${describe(row)}, not a row of numbers: every row of ${name} must be an array`);
     if (row.length !== cols) {
       throw new Error(`${name} is ragged: row ${i} has ${row.length} values but row 0 has ${cols}; every row needs the same length`);
     }
@@ -98,7 +100,10 @@ function checkSize(name, count, what, limit, fix) {
 }
 
 function badValue(name, i, j, x) {
-  if (typeof x !== 'number') return new Error(`${name}[${i}][${j}] is ${describe(x)}, not a number`);
+  if (typeof x !== 'number') return new Error(`${name}[${i}][${j}] is ${describe(x)}, not a number: every value of ${name} must be a number`);
+  if (Number.isFinite(x)) {
+    return new Error(`${name}[${i}][${j}] is ${x}, past float32's range: every value of ${name} must lie within about ±3.4e38`);
+  }
   return new Error(`${name}[${i}][${j}] is ${x}: every value of ${name} must be a finite number`);
 }
 
@@ -110,7 +115,8 @@ function writeValues(name, mat, heap, at) {
   if (data) {
     for (let t = 0; t < data.length; t++) {
       const x = data[t];
-      if (typeof x !== 'number' || !Number.isFinite(x)) throw badValue(name, Math.floor(t / cols), t % cols, x);
+      // Math.fround: the core works in float32, where 1e39 is already Infinity
+      if (typeof x !== 'number' || !Number.isFinite(Math.fround(x))) throw badValue(name, Math.floor(t / cols), t % cols, x);
     }
     heap.set(data, at);
     return;
@@ -119,7 +125,7 @@ function writeValues(name, mat, heap, at) {
     const row = nested[i], base = at + i * cols;
     for (let j = 0; j < cols; j++) {
       const x = row[j];
-      if (typeof x !== 'number' || !Number.isFinite(x)) throw badValue(name, i, j, x);
+      if (typeof x !== 'number' || !Number.isFinite(Math.fround(x))) throw badValue(name, i, j, x);
       heap[base + j] = x;
     }
   }
@@ -141,8 +147,8 @@ function writeMask(mat, heap, at) {
         throw new Error(`mask mixes booleans and numbers (mask[${i}][${j}] is ${describe(x)}): use all booleans (true = may attend) or all numbers`);
       }
       if (kind === 'boolean') { heap[at + i * cols + j] = x ? 0 : -Infinity; continue; }
-      if (Number.isNaN(x) || x === Infinity) {
-        throw new Error(`mask[${i}][${j}] is ${x}: a mask's numbers are added to the scores, so they must be finite or -Infinity (which removes the key)`);
+      if (Number.isNaN(x) || Math.fround(x) === Infinity) {
+        throw new Error(`mask[${i}][${j}] is ${x}: a mask's numbers are added to the scores, so they must be finite within float32's range (about ±3.4e38) or -Infinity (which removes the key)`);
       }
       heap[at + i * cols + j] = x;
     }
@@ -151,8 +157,9 @@ function writeMask(mat, heap, at) {
 
 function checkScale(scale, dk) {
   if (scale === undefined || scale === null) return 1 / Math.sqrt(dk);
-  if (typeof scale !== 'number' || !Number.isFinite(scale) || scale <= 0) {
-    throw new Error(`scale is ${describe(scale)}: it must be a positive finite number, or null for the default 1/√dk = ${(1 / Math.sqrt(dk)).toPrecision(4)}`);
+  const f = Math.fround(scale);
+  if (typeof scale !== 'number' || !Number.isFinite(f) || f <= 0) {
+    throw new Error(`scale is ${describe(scale)}: it must be a positive finite number within float32's range (about 1.2e-38 to 3.4e38), or null for the default 1/√dk = ${(1 / Math.sqrt(dk)).toPrecision(4)}`);
   }
   return scale;
 }
@@ -239,7 +246,7 @@ class Attention {
     writeValues('Wk', Wk, heap, off[BUF.Wk]);
     writeValues('Wv', Wv, heap, off[BUF.Wv]);
     if (mask) writeMask(mask, heap, off[BUF.mask]);
-    this.#check(this.exports.ae_forward(cross ? 1 : 0, mask ? 1 : 0, causal ? 1 : 0, scale));
+    this.#check(this.exports.ae_forward(cross ? 1 : 0, mask ? 1 : 0, causal ? 1 : 0, scale), cross ? 'X, Xkv, Wq, Wk and Wv' : 'X, Wq, Wk and Wv');
     return this.#result({ n, m, d, dk, dv, scale, causal, cross });
   }
 
@@ -286,7 +293,10 @@ class Attention {
     last[0] = n; last[1] = m; last[2] = d; last[3] = dk; last[4] = dv;
   }
 
-  #check(status) {
+  #check(status, inputs = 'Q and K') {
+    if (status === OVERFLOW) {
+      throw new Error(`the values are too large: the projections or scores overflow float32 (past about 3.4e38); use smaller values in ${inputs}`);
+    }
     if (status !== 0) throw new Error(`the attention core refused the input (${STATUS[status] ?? 'status ' + status}); please report this: forward() should have caught it first`);
   }
 

@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// cli.js: print every matrix of one attention head from the command line, for course authors
+// who want the numbers. The same core, config format and number formatter as the page.
+//   node web/cli.js --help
+import { readFileSync } from 'node:fs';
+import { loadAttention } from './attention.js';
+import { parseConfig, forwardArgs, isDirect, ConfigError } from './config.js';
+import { PRESETS } from './presets.js';
+import { fmt } from './format.js';
+
+const HELP = `Usage: node web/cli.js [SOURCE] [OPTIONS]
+
+Prints Q, K, V, S, A and O of one attention head (and X, Wq, Wk, Wv when the config has them).
+
+SOURCE (default: --preset worked-example)
+  --preset NAME       one of: ${Object.keys(PRESETS).join(', ')}
+  --config FILE       a JSON config file (the format in README.md), or - for standard input
+
+OPTIONS
+  --format FORMAT     table (default: aligned tables, 3 decimals as on the page),
+                      json (every matrix as nested arrays, full float32 precision),
+                      csv (one matrix; pick it with --matrix)
+  --matrix NAME       only this matrix: X, Wq, Wk, Wv, Q, K, V, S, M, A or O
+  --causal, --no-causal   override the config's causal mask
+  --scale NUMBER      override the scale (1 turns the 1/sqrt(dk) scaling off)
+  --help              this text
+
+Examples
+  node web/cli.js                                  the lesson's worked example
+  node web/cli.js --preset cat --matrix A          the weights of "The cat sat on the"
+  node web/cli.js --config head.json --format json > head-out.json
+  node web/cli.js --preset cat --format csv --matrix O > O.csv`;
+
+const MATRICES = ['X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O'];
+
+function parseArgs(argv) {
+  const opts = { preset: null, config: null, format: 'table', matrix: null, causal: null, scale: null, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value: see --help`);
+      return argv[++i];
+    };
+    if (a === '--help' || a === '-h') opts.help = true;
+    else if (a === '--preset') opts.preset = value();
+    else if (a === '--config') opts.config = value();
+    else if (a === '--format') opts.format = value();
+    else if (a === '--matrix') opts.matrix = value();
+    else if (a === '--causal') opts.causal = true;
+    else if (a === '--no-causal') opts.causal = false;
+    else if (a === '--scale') opts.scale = Number(value());
+    else throw new Error(`unknown option "${a}": see --help`);
+  }
+  if (!['table', 'json', 'csv'].includes(opts.format)) throw new Error(`--format is "${opts.format}": use table, json or csv`);
+  if (opts.matrix && !MATRICES.includes(opts.matrix)) throw new Error(`--matrix is "${opts.matrix}": use one of ${MATRICES.join(', ')}`);
+  if (opts.format === 'csv' && !opts.matrix) throw new Error('--format csv writes one matrix: add --matrix A (or another name)');
+  if (opts.preset && opts.config) throw new Error('give --preset or --config, not both');
+  if (opts.preset && !PRESETS[opts.preset]) throw new Error(`no preset "${opts.preset}": use one of ${Object.keys(PRESETS).join(', ')}`);
+  if (opts.scale !== null && !(Number.isFinite(opts.scale) && opts.scale > 0)) throw new Error('--scale must be a number greater than 0');
+  return opts;
+}
+
+function loadConfig(opts) {
+  if (!opts.config) return parseConfig(PRESETS[opts.preset ?? 'worked-example'].config);
+  let text;
+  try {
+    text = readFileSync(opts.config === '-' ? 0 : opts.config, 'utf8');
+  } catch (e) {
+    throw new Error(`cannot read ${opts.config}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+  }
+  return parseConfig(text);
+}
+
+// Each matrix with its shape, row labels and column labels, in the lesson's words.
+function describeMatrices(config, r) {
+  const tokens = config.tokens;
+  const idx = (p, k) => Array.from({ length: k }, (_, i) => `${p}${i + 1}`);
+  const feats = config.features ?? (r.d ? idx('f', r.d) : []);
+  const out = {
+    Q: { rows: tokens, cols: idx('q', r.dk), data: r.Q, what: 'queries, query × dk' },
+    K: { rows: tokens, cols: idx('k', r.dk), data: r.K, what: 'keys, key × dk' },
+    V: { rows: tokens, cols: idx('v', r.dv), data: r.V, what: 'values, key × dv' },
+    S: { rows: tokens, cols: tokens, data: r.S, what: `scaled scores Q·Kᵀ × ${r.scale.toPrecision(4)}, query × key` },
+    M: { rows: tokens, cols: tokens, data: r.M, what: 'mask added to the scores, query × key' },
+    A: { rows: tokens, cols: tokens, data: r.A, what: 'weights, softmax of each row of S + M, query × key' },
+    O: { rows: tokens, cols: idx('o', r.dv), data: r.O, what: 'output A·V, query × dv' },
+  };
+  if (r.d) {
+    Object.assign(out, {
+      X: { rows: tokens, cols: feats, data: r.X, what: 'input, token × feature' },
+      Wq: { rows: feats, cols: idx('q', r.dk), data: r.Wq, what: 'query projection, d × dk' },
+      Wk: { rows: feats, cols: idx('k', r.dk), data: r.Wk, what: 'key projection, d × dk' },
+      Wv: { rows: feats, cols: idx('v', r.dv), data: r.Wv, what: 'value projection, d × dv' },
+    });
+  }
+  return out;
+}
+
+const rowsOf = ({ rows, cols, data }) => rows.map((_, i) => Array.from(data.subarray(i * cols.length, (i + 1) * cols.length)));
+
+function table(name, m) {
+  const cells = rowsOf(m).map((row) => row.map(fmt));
+  const w = Math.max(...m.cols.map((c) => c.length), ...cells.flat().map((c) => c.length));
+  const lw = Math.max(...m.rows.map((t) => t.length));
+  const lines = [`${name}: ${m.rows.length} × ${m.cols.length}, ${m.what}`];
+  lines.push(' '.repeat(lw) + '  ' + m.cols.map((c) => c.padStart(w)).join('  '));
+  cells.forEach((row, i) => lines.push(m.rows[i].padEnd(lw) + '  ' + row.map((c) => c.padStart(w)).join('  ')));
+  return lines.join('\n');
+}
+
+const csvField = (s) => (/[",\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s);
+const jsonNumber = (v) => (v === -Infinity ? '-Infinity' : v);
+
+async function main() {
+  let opts;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error(`cli: ${e.message}`);
+    return 2;
+  }
+  if (opts.help) {
+    console.log(HELP);
+    return 0;
+  }
+  let config, r;
+  try {
+    config = loadConfig(opts);
+    if (opts.causal !== null) config.causal = opts.causal;
+    const attn = await loadAttention();
+    r = attn.forward(forwardArgs(config, opts.scale));
+  } catch (e) {
+    console.error(`cli: ${e instanceof ConfigError ? 'the config is not valid: ' : ''}${e.message}`);
+    return 1;
+  }
+  const all = describeMatrices(config, r);
+  const names = opts.matrix ? [opts.matrix] : MATRICES.filter((k) => all[k]);
+  if (opts.matrix && !all[opts.matrix]) {
+    console.error(`cli: this config is in the direct form (Q, K, V): it has no ${opts.matrix}`);
+    return 1;
+  }
+  if (opts.format === 'json') {
+    const json = { n: r.n, m: r.m, d: r.d, dk: r.dk, dv: r.dv, scale: r.scale, causal: r.causal, tokens: config.tokens };
+    // -Infinity (masked entries of M) is not JSON: it is written as the string "-Infinity".
+    for (const k of names) json[k] = rowsOf(all[k]).map((row) => row.map(jsonNumber));
+    console.log(JSON.stringify(json));
+  } else if (opts.format === 'csv') {
+    const m = all[opts.matrix];
+    console.log(['', ...m.cols].map(csvField).join(','));
+    rowsOf(m).forEach((row, i) => console.log([m.rows[i], ...row.map(String)].map(csvField).join(',')));
+  } else {
+    const head = isDirect(config) ? 'direct form: Q, K and V given' : `d = ${r.d}`;
+    console.log(`${config.tokens.length} tokens, ${head}, dk = ${r.dk}, dv = ${r.dv}, scale = ${fmt(r.scale)}, causal mask ${r.causal ? 'on' : 'off'}\n`);
+    console.log(names.map((k) => table(k, all[k])).join('\n\n'));
+  }
+  return 0;
+}
+
+process.exitCode = await main();
