@@ -6,6 +6,7 @@ PORT ?= 8000
 EMCC ?= emcc
 CLANG ?= clang
 FUZZ_RUNS ?= 200000
+FUZZ_SECONDS ?= 120
 
 WASM_FLAGS := -O3 -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=64MB \
               -sTOTAL_STACK=65536 -sINITIAL_MEMORY=1MB -Ic
@@ -53,9 +54,9 @@ build/fuzz_attention: $(CORE) tests/c/fuzz_attention.c
 	@mkdir -p build
 	$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Ic c/attention.c tests/c/fuzz_attention.c -lm -o $@
 
-test-fuzz: setup-test build/fuzz_attention ## a bounded, seeded libFuzzer run of the C entry points
-	@mkdir -p build/fuzz-corpus
-	@set -o pipefail; build/fuzz_attention -seed=1 -runs=$(FUZZ_RUNS) -max_len=4096 build/fuzz-corpus \
+test-fuzz: setup-test build/fuzz_attention ## a bounded, seeded libFuzzer run of the C entry points (FUZZ_RUNS, FUZZ_SECONDS)
+	@rm -rf build/fuzz-corpus && mkdir -p build/fuzz-corpus
+	@set -o pipefail; build/fuzz_attention -seed=1 -runs=$(FUZZ_RUNS) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/fuzz-corpus \
 	  > build/fuzz.log 2>&1 || { tail -n 40 build/fuzz.log; echo "fuzz: failed, full log in build/fuzz.log"; exit 1; }
 	@grep -E '^Done' build/fuzz.log
 
@@ -66,8 +67,9 @@ build/bench_native: $(CORE) bench/bench_native.c
 	@mkdir -p build
 	cc -std=c99 -O2 -Ic c/attention.c bench/bench_native.c -lm -o $@
 
-bench: all build/bench_native ## time forward() in Wasm SIMD, scalar, native -O2 and plain JS
+bench: setup-test all build/bench_native ## time forward() (Wasm SIMD, scalar, native -O2, plain JS) and the page's frames
 	node bench/bench.mjs
+	node tests/browser/frame-bench.mjs
 
 clean: ## remove build output
 	rm -rf build web/gen dist tests/out
