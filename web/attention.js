@@ -30,6 +30,7 @@ const STATUS = {
   [-1]: 'the WebAssembly memory could not grow',
 };
 const OVERFLOW = 6;
+const SLAB_FLOATS = 65536;
 
 function decodeBase64(text) {
   const bin = atob(text);
@@ -175,6 +176,8 @@ class Attention {
     this.heap = new Float32Array(exports.memory.buffer);
     this.sizes = [-1, -1, -1, -1, -1]; // n, m, d, dk, dv the arena is laid out for
     this.offsets = new Array(BUFFERS.length).fill(0); // float offset of each buffer in heap
+    this.slab = new Float32Array(SLAB_FLOATS);  // where small results are copied to (#copyOut)
+    this.slabUsed = 0;
     if (exports.ae_max_tokens() !== LIMITS.maxTokens || exports.ae_max_width() !== LIMITS.maxWidth) {
       throw new Error('web/attention.js and the Wasm core disagree on the size limits: run `make` to rebuild gen/attention-wasm.js');
     }
@@ -300,11 +303,25 @@ class Attention {
     if (status !== 0) throw new Error(`the attention core refused the input (${STATUS[status] ?? 'status ' + status}); please report this: forward() should have caught it first`);
   }
 
+  // A fresh JS copy of heap[start, end). Small copies are carved one after another from a
+  // shared 256 KB slab rather than each getting its own ArrayBuffer (allocating one costs
+  // more than a small head itself); a region is never handed out twice, so no result ever
+  // changes. A slab is freed when no result that points into it is left.
+  #copyOut(start, end) {
+    const len = end - start;
+    if (len > SLAB_FLOATS / 8) return this.heap.slice(start, end);
+    if (this.slabUsed + len > SLAB_FLOATS) { this.slab = new Float32Array(SLAB_FLOATS); this.slabUsed = 0; }
+    const copy = this.slab.subarray(this.slabUsed, this.slabUsed + len);
+    copy.set(this.heap.subarray(start, end));
+    this.slabUsed += (len + 3) & ~3;
+    return copy;
+  }
+
   // The buffers lie one after another in the arena (c/wasm_exports.c), so one slice copies
   // them all and each result array is a view into that private copy.
   #result({ n, m, d, dk, dv, scale, causal, cross }) {
     const off = this.offsets, base = off[BUF.X];
-    const copy = this.heap.slice(base, off[BUF.O] + n * dv);
+    const copy = this.#copyOut(base, off[BUF.O] + n * dv);
     const view = (b, len) => copy.subarray(off[b] - base, off[b] - base + len);
     const X = d ? view(BUF.X, n * d) : null;
     return {
