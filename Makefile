@@ -47,8 +47,13 @@ build/test_attention: $(CORE) tests/c/test_attention.c
 	@mkdir -p build
 	$(CLANG) $(SAN_FLAGS) c/attention.c tests/c/test_attention.c -lm -o $@
 
-test-c: setup-test build/test_attention ## native C tests under AddressSanitizer and UBSan
+build/test_backward: $(CORE) c/attention_backward.c tests/c/test_backward.c
+	@mkdir -p build
+	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c tests/c/test_backward.c -lm -o $@
+
+test-c: setup-test build/test_attention build/test_backward ## native C tests under AddressSanitizer and UBSan
 	build/test_attention
+	build/test_backward
 
 build/fuzz_attention: $(CORE) tests/c/fuzz_attention.c
 	@mkdir -p build

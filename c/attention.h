@@ -77,4 +77,42 @@ attn_status attn_mask_build(float *M,          /* [n, m] out */
 /* The default scale, 1/sqrt(dk). */
 float attn_default_scale(int dk);
 
+/* ---------------------------------------------------------------- backward (attention_backward.c) */
+
+/* The gradients of one self-attention head (Xkv = X, m = n), given dO = dLoss/dO.
+ * It differentiates the forward passes in reverse order:
+ *   pass 3  O = A·V              ->  dA = dO·Vᵀ,  dV = Aᵀ·dO
+ *   pass 3  A = softmax_row(S+M) ->  dS[i][j] = A[i][j]·(dA[i][j] - sum_k A[i][k]·dA[i][k])
+ *   pass 2  S = scale·Q·Kᵀ       ->  dQ = scale·dS·K,  dK = scale·dSᵀ·Q
+ *   pass 1  Q, K, V = X·W        ->  dWq += Xᵀ·dQ, dWk += Xᵀ·dK, dWv += Xᵀ·dV,
+ *                                    dX = dQ·Wqᵀ + dK·Wkᵀ + dV·Wvᵀ
+ * Q, K, V and A are the forward call's outputs; mask, causal and scale must be the ones it used.
+ * Removed keys (mask -Infinity, or j > i when causal) get dS exactly 0, so nothing flows
+ * through them; a fully masked row (A all 0) gives that query zero gradient.
+ * dWq, dWk and dWv are ACCUMULATED (+=): zero them before the first sequence of a batch.
+ * dX is OVERWRITTEN; pass NULL to skip it (training with a fixed X does not need it).
+ * dQ, dK, dV, dA and dS are scratch the caller provides, OVERWRITTEN with those gradients.
+ * The mask itself is treated as a constant: no gradient is computed for it. */
+attn_status attn_backward(float *dX,         /* [n, d] out (overwritten), or NULL */
+                          float *dWq,        /* [d, dk] accumulated */
+                          float *dWk,        /* [d, dk] accumulated */
+                          float *dWv,        /* [d, dv] accumulated */
+                          float *dQ,         /* [n, dk] scratch, overwritten */
+                          float *dK,         /* [n, dk] scratch, overwritten */
+                          float *dV,         /* [n, dv] scratch, overwritten */
+                          float *dA,         /* [n, n] scratch, overwritten */
+                          float *dS,         /* [n, n] scratch, overwritten */
+                          const float *dO,   /* [n, dv] dLoss/dO */
+                          const float *X,    /* [n, d] */
+                          const float *Wq,   /* [d, dk] */
+                          const float *Wk,   /* [d, dk] */
+                          const float *Wv,   /* [d, dv] */
+                          const float *Q,    /* [n, dk] from the forward call */
+                          const float *K,    /* [n, dk] from the forward call */
+                          const float *V,    /* [n, dv] from the forward call */
+                          const float *A,    /* [n, n] from the forward call */
+                          const float *mask, /* [n, n] additive, or NULL */
+                          int causal, float scale,
+                          int n, int d, int dk, int dv);
+
 #endif
