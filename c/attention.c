@@ -52,6 +52,17 @@ static int all_finite(const float *x, long count)
     return rest == 0.0f;
 }
 
+/* x *= scale, and 1 when every result is finite (the all_finite test, in the same pass). */
+static int scale_all_finite(float *x, long count, float scale)
+{
+    f32x4 acc = {0};
+    long i = 0;
+    for (; i + 4 <= count; i += 4) { f32x4 v = load4(x + i) * scale; store4(x + i, v); acc += v - v; }
+    float rest = hsum4(acc);
+    for (; i < count; i++) { x[i] *= scale; rest += x[i] - x[i]; }
+    return rest == 0.0f;
+}
+
 /* 1 when a mask holds no NaN and no +Infinity (finite values and -Infinity are allowed). */
 static int mask_ok(const float *mask, long count)
 {
@@ -121,25 +132,24 @@ static void matmul(float *C, const float *A, const float *B, int n, int k, int p
     }
 }
 
-/* y[j] = exp(x[j] - shift) for x[j] <= shift, and exactly 0 for x[j] = -Infinity.
- * Softmax calls this once per row, so it must vectorise: no calls, no branches. It splits
- * x = k·ln2 + r with |r| <= ln2/2, so exp(x) = 2^k · exp(r), takes exp(r) from a degree-6
+/* exp(v) for v <= 0, four at a time, and exactly 0 for v = -Infinity.
+ * Softmax calls this for every weight, so it avoids calls and branches. It splits
+ * v = k·ln2 + r with |r| <= ln2/2, so exp(v) = 2^k · exp(r), takes exp(r) from a degree-6
  * Taylor polynomial (error below 2e-7, about one float ulp) and builds 2^k from its bits. */
-static void exp_shifted(float *y, const float *x, float shift, int len)
+static f32x4 exp4_nonpositive(f32x4 v)
 {
     const float log2e = 1.44269504f, ln2_hi = 0.693145752f, ln2_lo = 1.42860677e-6f;
-    for (int j = 0; j < len; j++) {
-        float v = x[j] - shift;
-        int underflow = v < -87.0f; /* also true for -Infinity: exp is 0 to float precision */
-        v = underflow ? -87.0f : v;
-        float kf = floorf(v * log2e + 0.5f);
-        float r = (v - kf * ln2_hi) - kf * ln2_lo;
-        float p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720))))));
-        int bits = ((int)kf + 127) << 23; /* 2^k for k in [-126, 0] */
-        float two_k;
-        memcpy(&two_k, &bits, sizeof two_k);
-        y[j] = underflow ? 0.0f : p * two_k;
-    }
+    const f32x4 floor_v = {-87.0f, -87.0f, -87.0f, -87.0f};
+    i32x4 underflow = v < floor_v; /* also true for -Infinity: exp is 0 to float precision */
+    v = (f32x4)((underflow & (i32x4)floor_v) | (~underflow & (i32x4)v));
+    f32x4 t = v * log2e + 0.5f;              /* k = floor(t), t in [-125.0, 0.5] */
+    i32x4 k = __builtin_convertvector(t, i32x4); /* rounds toward zero ... */
+    k += __builtin_convertvector(k, f32x4) > t;  /* ... so step down where that rounded up */
+    f32x4 kf = __builtin_convertvector(k, f32x4);
+    f32x4 r = (v - kf * ln2_hi) - kf * ln2_lo;
+    f32x4 p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720))))));
+    i32x4 two_k = (k + 127) << 23;           /* the float 2^k, k in [-126, 0] */
+    return (f32x4)(~underflow & (i32x4)(p * (f32x4)two_k));
 }
 
 /* One query row of pass 3. s: the row of scaled scores S (finite); a: the row of weights A;
@@ -170,13 +180,23 @@ static int softmax_row(float *a /* [m] */, const float *s /* [m] */, const float
     }
     /* Subtracting the row max changes nothing mathematically (it cancels in the ratio) but
      * keeps every exponent <= 0, so exp cannot overflow even for scores in the thousands. */
-    exp_shifted(a, a, maxval, visible);
     f32x4 sum_4 = {0};
-    for (j = 0; j + 4 <= visible; j += 4) sum_4 += load4(a + j);
-    float sum = hsum4(sum_4);
-    for (; j < visible; j++) sum += a[j];
-    float inv = 1.0f / sum; /* sum >= 1: the max term is exp(0) */
-    for (j = 0; j < visible; j++) a[j] *= inv;
+    for (j = 0; j + 4 <= visible; j += 4) {
+        f32x4 e = exp4_nonpositive(load4(a + j) - maxval);
+        store4(a + j, e);
+        sum_4 += e;
+    }
+    if (j < visible) { /* the last visible % 4 keys, padded with -Infinity, whose exp is 0 */
+        float tail[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+        memcpy(tail, a + j, sizeof(float) * (size_t)(visible - j));
+        f32x4 e = exp4_nonpositive(load4(tail) - maxval);
+        store4(tail, e);
+        memcpy(a + j, tail, sizeof(float) * (size_t)(visible - j));
+        sum_4 += e;
+    }
+    float inv = 1.0f / hsum4(sum_4); /* the sum is >= 1: the max term is exp(0) */
+    for (j = 0; j + 4 <= visible; j += 4) store4(a + j, load4(a + j) * inv);
+    for (; j < visible; j++) a[j] *= inv;
     return 0;
 }
 
@@ -242,8 +262,7 @@ attn_status attn_sdpa(float *S, float *A, float *O, float *Kt, const float *Q, c
     for (int j = 0; j < m; j++)
         for (int c = 0; c < dk; c++) Kt[(long)c * m + j] = K[(long)j * dk + c];
     matmul(S, Q, Kt, n, dk, m, 0);
-    for (long t = 0; t < (long)n * m; t++) S[t] *= scale;
-    if (!all_finite(S, (long)n * m)) return ATTN_ERR_OVERFLOW;
+    if (!scale_all_finite(S, (long)n * m, scale)) return ATTN_ERR_OVERFLOW;
 
     /* pass 3: per query row, add the mask and take the softmax over the keys */
     for (int i = 0; i < n; i++) {
