@@ -14,9 +14,9 @@ SAN_FLAGS  := -std=c99 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined
 CORE       := c/attention.c c/attention.h
 NODE_TESTS  = $(wildcard tests/*.test.mjs) $(wildcard tests/browser/*.test.mjs)
 
-.PHONY: all help run test test-c test-fuzz test-node bench setup setup-test clean
+.PHONY: all help run test test-c test-fuzz test-node bench setup setup-test clean dist
 
-all: setup web/gen/attention-wasm.js ## build the Wasm core (SIMD and scalar) and its JS embedding
+all: setup web/gen/attention-wasm.js web/gen/explorer-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 12
@@ -37,6 +37,12 @@ build/attention-scalar.wasm: $(CORE) c/wasm_exports.c
 
 web/gen/attention-wasm.js: build/attention-simd.wasm build/attention-scalar.wasm scripts/embed-wasm.mjs
 	node scripts/embed-wasm.mjs build/attention-simd.wasm build/attention-scalar.wasm $@
+
+web/gen/explorer-css.js: web/style.css scripts/embed-css.mjs
+	node scripts/embed-css.mjs web/style.css $@
+
+dist: all ## write dist/: one offline attention-explorer.js (Wasm inside) and an index.html that opens from file://
+	node scripts/build-dist.mjs
 
 run: all ## serve the explorer on http://127.0.0.1:$(PORT)/ (PORT= to change)
 	node web/serve.mjs $(PORT)
@@ -65,7 +71,7 @@ test-fuzz: setup-test build/fuzz_attention ## a bounded, seeded libFuzzer run of
 	  > build/fuzz.log 2>&1 || { tail -n 40 build/fuzz.log; echo "fuzz: failed, full log in build/fuzz.log"; exit 1; }
 	@grep -E '^Done' build/fuzz.log
 
-test-node: setup-test all ## Node tests: core, ONNX vectors, bad input, page modules, browser
+test-node: setup-test all dist ## Node tests: core, ONNX vectors, bad input, page modules, browser
 	node --test $(NODE_TESTS)
 
 build/bench_native: $(CORE) bench/bench_native.c
