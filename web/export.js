@@ -190,7 +190,7 @@ const pyNum = (v) => {
   const s = String(v);
   return /[.e]/.test(s) ? s : s + '.';
 };
-const pyMatrix = (rows) => '[' + rows.map((row) => '[' + row.map(pyNum).join(', ') + ']').join(',\n' + ' '.repeat(18)) + ']';
+const pyMatrix = (rows, name) => '[' + rows.map((row) => '[' + row.map(pyNum).join(', ') + ']').join(',\n' + ' '.repeat(name.length + 17)) + ']';
 // JSON's string escapes are valid Python string literals; U+2028/2029 are escaped as well.
 const pyStr = (s) => JSON.stringify(s).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 const r3 = (arr, rows, cols) => {
@@ -219,16 +219,16 @@ export function pytorchScript(config, r) {
   L.push('# Run it (pip install torch) and compare with the page: it prints the same numbers.');
   L.push('import torch');
   L.push('');
-  L.push(`tokens = [${config.tokens.map(pyStr).join(', ')}]`);
+  L.push(`tokens = [${config.tokens.map(pyStr).join(', ')}]  # one row per token`);
   if (direct) {
-    L.push(`Q = torch.tensor(${pyMatrix(config.Q)})   # (n, dk)`);
-    L.push(`K = torch.tensor(${pyMatrix(config.K)})   # (n, dk)`);
-    L.push(`V = torch.tensor(${pyMatrix(config.V)})   # (n, dv)`);
+    L.push(`Q = torch.tensor(${pyMatrix(config.Q, 'Q')})   # (n, dk)`);
+    L.push(`K = torch.tensor(${pyMatrix(config.K, 'K')})   # (n, dk)`);
+    L.push(`V = torch.tensor(${pyMatrix(config.V, 'V')})   # (n, dv)`);
   } else {
-    L.push(`X = torch.tensor(${pyMatrix(config.X)})   # (n, d): one row per token`);
-    L.push(`Wq = torch.tensor(${pyMatrix(config.Wq)})  # (d, dk)`);
-    L.push(`Wk = torch.tensor(${pyMatrix(config.Wk)})  # (d, dk)`);
-    L.push(`Wv = torch.tensor(${pyMatrix(config.Wv)})  # (d, dv)`);
+    L.push(`X = torch.tensor(${pyMatrix(config.X, 'X')})   # (n, d): one row per token`);
+    L.push(`Wq = torch.tensor(${pyMatrix(config.Wq, 'Wq')})  # (d, dk)`);
+    L.push(`Wk = torch.tensor(${pyMatrix(config.Wk, 'Wk')})  # (d, dk)`);
+    L.push(`Wv = torch.tensor(${pyMatrix(config.Wv, 'Wv')})  # (d, dv)`);
     L.push('');
     L.push('Q, K, V = X @ Wq, X @ Wk, X @ Wv              # 1. project');
   }

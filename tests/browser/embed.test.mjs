@@ -1,0 +1,347 @@
+// Browser tests of the <attention-explorer> element and dist/ (headless Debian Chromium).
+// Every page is served with the strict CSP of the issue, and every test checks that no CSP
+// violation, console error, dialog or request to another origin happened. Deterministic: every
+// wait is for a redraw or an event, never for a clock.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { launch, ROOT, shot } from './helpers.mjs';
+import { startServer } from '../../web/serve.mjs';
+import { loadAttention } from '../../web/attention.js';
+import { parseConfig, forwardArgs, MAX_JSON } from '../../web/config.js';
+import { PRESETS } from '../../web/presets.js';
+import { fmt } from '../../web/format.js';
+
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+const PAGES = ROOT + 'tests/out/embed/';
+let browser, strict, other, otherCors, attn;
+
+before(async () => {
+  mkdirSync(PAGES, { recursive: true });
+  strict = await startServer({ root: ROOT, port: 0, headers: { 'content-security-policy': CSP } });
+  other = await startServer({ root: ROOT, port: 0 }); // another origin, no CORS header
+  otherCors = await startServer({ root: ROOT, port: 0, headers: { 'access-control-allow-origin': '*' } });
+  browser = await launch();
+  attn = await loadAttention();
+});
+after(async () => {
+  await browser.close();
+  await Promise.all([strict.close(), other.close(), otherCors.close()]);
+});
+
+/** Writes tests/out/embed/NAME.html: the element module, optional host CSS, then `body`. */
+function page(name, body, { css = '', script = '/web/attention-explorer.js' } = {}) {
+  if (css) writeFileSync(PAGES + name + '.css', css);
+  writeFileSync(
+    PAGES + name + '.html',
+    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${name}</title><link rel="icon" href="/web/favicon.svg">\n` +
+      (css ? `<link rel="stylesheet" href="${name}.css">\n` : '') +
+      `<script type="module" src="${script}"></script></head>\n<body>\n${body}\n</body></html>\n`,
+  );
+  return `tests/out/embed/${name}.html`;
+}
+
+/** Opens a URL, recording CSP violations, console errors, dialogs and foreign requests. */
+async function open(url, { width = 1100, height = 900, colorScheme = 'light', ready = 'attention-explorer', count = 1 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, colorScheme, acceptDownloads: true });
+  const p = await context.newPage();
+  const log = { foreign: [], errors: [], dialogs: [], requests: [] };
+  const origin = url.startsWith('file:') ? 'file://' : new URL(url).origin;
+  p.on('request', (req) => {
+    const u = req.url();
+    log.requests.push(u);
+    if (!u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:')) log.foreign.push(u);
+  });
+  p.on('pageerror', (e) => log.errors.push(String(e)));
+  p.on('console', (m) => m.type() === 'error' && log.errors.push(m.text()));
+  p.on('dialog', (d) => (log.dialogs.push(d.message()), d.dismiss()));
+  await p.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  await p.goto(url);
+  if (ready) await p.waitForFunction(([sel, n]) => [...document.querySelectorAll(sel)].filter((e) => e.dataset.ready).length >= n, [ready, count]);
+  await settle(p);
+  return { page: p, context, log };
+}
+const settle = (p) => p.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+
+async function clean(p, log, what = '') {
+  assert.deepEqual(await p.evaluate(() => window.__violations), [], `no CSP violation ${what}`);
+  assert.deepEqual(log.errors, [], `no console error ${what}`);
+  assert.deepEqual(log.dialogs, [], `no dialog ${what}`);
+  assert.deepEqual(log.foreign, [], `no request leaves the origin ${what}`);
+}
+
+/** The text of every cell of matrix m inside element `host` (Playwright's CSS pierces open shadow roots). */
+function cells(p, host, m) {
+  return p.locator(`${host} [data-matrix="${m}"][data-row]`).evaluateAll((els) => {
+    const rows = [];
+    for (const c of els) (rows[+c.dataset.row] ||= [])[+c.dataset.col] = c.textContent;
+    return rows;
+  });
+}
+const coreOf = (cfg) => attn.forward(forwardArgs(parseConfig(cfg)));
+const shownA = (r) => Array.from({ length: r.n }, (_, i) => Array.from({ length: r.m }, (_, j) => fmt(r.A[i * r.m + j])));
+
+test('the element renders in a plain page under the strict CSP: the core values, step and follow from attributes', async () => {
+  const url = strict.url + page('plain', '<h1>A lesson</h1>\n<attention-explorer id="a" preset="cat" step="softmax" follow="4"></attention-explorer>');
+  const { page: p, log, context } = await open(url);
+  const r = coreOf(PRESETS.cat.config);
+  assert.deepEqual(await cells(p, '#a', 'A'), shownA(r));
+  assert.equal(await p.evaluate(() => document.getElementById('a').step), 'softmax');
+  assert.equal(await p.evaluate(() => document.getElementById('a').follow), 4);
+  assert.match(await p.locator('#a #follow-text').textContent(), /^“the” \(5\) gives 0\.528 of its attention to “cat” \(2\)/);
+  assert.ok(await p.locator('#a figure[data-panel="A"]').evaluate((e) => e.classList.contains('current')));
+  // the light DOM holds nothing of the explorer: it is all in the shadow root
+  assert.equal(await p.evaluate(() => document.querySelectorAll('[data-matrix]').length), 0);
+  assert.equal(await p.evaluate(() => document.getElementById('a').shadowRoot.adoptedStyleSheets.length), 1);
+  await clean(p, log);
+  await shot(p, 'embed-plain', { fullPage: true });
+  await context.close();
+});
+
+test('the page itself (web/index.html) works under the strict CSP with no violation', async () => {
+  const { page: p, log, context } = await open(strict.url + 'web/index.html?preset=cat&follow=4', { ready: 'html' });
+  assert.deepEqual(await cells(p, 'html', 'A'), shownA(coreOf(PRESETS.cat.config)));
+  await clean(p, log);
+  await context.close();
+});
+
+test('two instances stay independent: attributes, properties, learner clicks and events', async () => {
+  const url = strict.url + page('two', '<attention-explorer id="one" preset="cat"></attention-explorer>\n<attention-explorer id="two" preset="worked-example" step="mix"></attention-explorer>');
+  const { page: p, log, context } = await open(url, { count: 2 });
+  await p.evaluate(() => {
+    window.__events = [];
+    for (const id of ['one', 'two']) {
+      for (const t of ['explorer-step', 'explorer-select', 'explorer-change']) document.getElementById(id).addEventListener(t, (e) => window.__events.push([id, t, JSON.stringify(e.detail)]));
+    }
+  });
+  assert.deepEqual(await cells(p, '#one', 'A'), shownA(coreOf(PRESETS.cat.config)));
+  assert.deepEqual(await cells(p, '#two', 'A'), [['0.401', '0.198', '0.401'], ['0.198', '0.401', '0.401'], ['0.248', '0.248', '0.503']]);
+  // a learner clicks step 2 in the first one: only it moves, and it says so
+  await p.locator('#one [data-step="score"]').click();
+  await p.locator('#one [data-follow="2"]').first().click();
+  await settle(p);
+  assert.deepEqual(await p.evaluate(() => [one.step, two.step, one.follow, two.follow]), ['score', 'mix', 2, null]);
+  // a learner edits a value in the second one
+  await p.locator('#two [data-matrix="Q"][data-row="0"][data-col="0"]').click();
+  await p.locator('#two #edit-value').fill('2');
+  await settle(p);
+  assert.equal(await p.evaluate(() => two.config.Q[0][0]), 2);
+  assert.equal(await p.evaluate(() => one.config.X[0][0]), 0);
+  const ev = await p.evaluate(() => window.__events);
+  assert.deepEqual(ev.filter((e) => e[1] === 'explorer-step'), [['one', 'explorer-step', '{"step":"score"}']]);
+  assert.ok(ev.some((e) => e[0] === 'one' && e[1] === 'explorer-select' && JSON.parse(e[2]).follow === 2));
+  assert.ok(ev.some((e) => e[0] === 'two' && e[1] === 'explorer-change' && JSON.parse(e[2]).config.Q[0][0] === 2));
+  assert.ok(!ev.some((e) => e[0] === 'one' && e[1] === 'explorer-change'));
+  // properties from JS: causal, preset, config, step, theme
+  await p.evaluate(() => {
+    one.causal = false;
+    two.theme = 'dark';
+    two.step = null;
+  });
+  await settle(p);
+  const r = coreOf({ ...PRESETS.cat.config, causal: false });
+  assert.deepEqual(await cells(p, '#one', 'A'), shownA(r));
+  assert.deepEqual(await p.evaluate(() => [one.theme, two.theme, two.step, one.causal, two.causal]), ['light', 'dark', null, false, false]);
+  await p.evaluate(() => (one.config = { tokens: ['x', 'y'], Q: [[1, 0], [0, 1]], K: [[1, 0], [0, 1]], V: [[1, 2], [3, 4]], causal: false }));
+  await settle(p);
+  assert.equal((await cells(p, '#one', 'A')).length, 2);
+  assert.equal((await cells(p, '#two', 'A')).length, 3);
+  await p.evaluate(() => (one.preset = 'previous-token'));
+  await settle(p);
+  assert.equal((await cells(p, '#one', 'A')).length, 6);
+  await clean(p, log);
+  await shot(p, 'embed-two', { fullPage: true });
+  await context.close();
+});
+
+const HOSTILE_CSS = `
+* { all: unset !important; font-size: 40px !important; color: red !important; }
+html, body { display: block !important; }
+div, span, section, button, figure, p { display: none !important; }
+attention-explorer { font: italic 30px/3 serif; color: red; text-transform: uppercase; letter-spacing: 9px; text-align: right; }
+:root { --bg: red; --fg: lime; --line: red; --panel: red; }
+`;
+
+test('host CSS cannot break it: hostile selectors and inherited styles stop at the shadow root', async () => {
+  const read = (p) =>
+    p.locator('attention-explorer').evaluate((host) => {
+      const c = host.shadowRoot.querySelector('[data-matrix="A"][data-row="4"][data-col="1"]');
+      const s = getComputedStyle(c);
+      const ex = getComputedStyle(host.shadowRoot.querySelector('#explanation'));
+      const box = c.getBoundingClientRect();
+      return { text: c.textContent, font: s.fontFamily + ' ' + s.fontSize + ' ' + s.fontStyle, tt: ex.textTransform, ls: ex.letterSpacing, color: ex.color, bg: s.backgroundColor, w: Math.round(box.width), h: Math.round(box.height), display: s.display };
+    });
+  const body = '<attention-explorer preset="cat"></attention-explorer>';
+  const a = await open(strict.url + page('host-plain', body));
+  const b = await open(strict.url + page('host-hostile', body, { css: HOSTILE_CSS }));
+  const want = await read(a.page);
+  const got = await read(b.page);
+  assert.deepEqual(got, want);
+  assert.equal(got.text, '0.528');
+  await clean(b.page, b.log);
+  await shot(b.page, 'embed-hostile-css');
+  await a.context.close();
+  await b.context.close();
+});
+
+test('classroom mode hides the controls it is not given and refuses edits; the dark theme; unknown modes say so', async () => {
+  const url = strict.url + page('classroom', [
+    '<attention-explorer id="c" preset="cat" step="softmax" follow="4" controls="steps follow explain"></attention-explorer>',
+    '<attention-explorer id="d" preset="worked-example" theme="dark" controls="steps explain export"></attention-explorer>',
+    '<attention-explorer id="lab" mode="sqrt-dk-lab"></attention-explorer>',
+  ].join('\n'));
+  const { page: p, log, context } = await open(url, { count: 3 });
+  for (const sel of ['#c #preset', '#c #theme', '#c #copy-link', '#c .edit', '#c .exports']) assert.equal(await p.locator(sel).isVisible(), false, sel);
+  for (const sel of ['#c #play', '#c [data-follow="0"] >> nth=0', '#c .inspector']) assert.equal(await p.locator(sel).isVisible(), true, sel);
+  assert.equal(await p.locator('#c .cell.editable').count(), 0, 'no editable cells');
+  await p.locator('#c [data-matrix="X"][data-row="0"][data-col="0"]').click();
+  await p.keyboard.press('+');
+  await settle(p);
+  assert.equal(await p.evaluate(() => c.config.X[0][0]), 0, 'keys do not edit');
+  assert.equal(await p.locator('#c #editor').isVisible(), false);
+  assert.equal(await p.evaluate(() => getComputedStyle(d.shadowRoot.querySelector('.ae')).backgroundColor), 'rgb(20, 23, 28)');
+  assert.equal(await p.evaluate(() => d.dataset.theme), 'dark');
+  assert.match(await p.locator('#lab .error').textContent(), /there is no mode “sqrt-dk-lab” in this version\. The modes are “explorer”/);
+  await clean(p, log, '(an unknown mode is a message, not an error)');
+  await shot(p, 'embed-classroom', { fullPage: true });
+  await p.locator('#d').screenshot({ path: ROOT + 'tests/out/screenshots/embed-dark.png' });
+  await context.close();
+});
+
+test('360 px wide: no horizontal scroll of the page, the element lays itself out for its own width', async () => {
+  const url = strict.url + page('narrow', '<attention-explorer preset="cat" step="softmax" follow="4"></attention-explorer>');
+  const { page: p, log, context } = await open(url, { width: 360, height: 760 });
+  const w = await p.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(w <= 360, `scrollWidth ${w}`);
+  await clean(p, log);
+  await shot(p, 'embed-360', { fullPage: true });
+  await context.close();
+});
+
+test('dist/index.html works from file:// with no request but its own two files', async () => {
+  const { page: p, log, context } = await open('file://' + ROOT + 'dist/index.html');
+  assert.deepEqual(await cells(p, 'attention-explorer', 'A'), shownA(coreOf(PRESETS.cat.config)));
+  assert.deepEqual(log.requests.map((u) => u.replace('file://' + ROOT, '')), ['dist/index.html', 'dist/attention-explorer.js']);
+  await p.locator('attention-explorer [data-step="mix"]').click();
+  await settle(p);
+  assert.equal(await p.evaluate(() => document.querySelector('attention-explorer').step), 'mix');
+  await clean(p, log);
+  await context.close();
+});
+
+test('dist/attention-explorer.js also works as a module, and inside <iframe sandbox="allow-scripts">', async () => {
+  const mod = strict.url + page('dist-module', '<attention-explorer preset="worked-example"></attention-explorer>', { script: '/dist/attention-explorer.js' });
+  const a = await open(mod);
+  assert.deepEqual(await cells(a.page, 'attention-explorer', 'A'), [['0.401', '0.198', '0.401'], ['0.198', '0.401', '0.401'], ['0.248', '0.248', '0.503']]);
+  await clean(a.page, a.log);
+  await a.context.close();
+
+  const url = strict.url + page('sandbox', '<iframe sandbox="allow-scripts" src="/dist/index.html" width="1000" height="700" title="Attention Explorer"></iframe>');
+  const { page: p, log, context } = await open(url, { ready: null });
+  const frame = p.frameLocator('iframe');
+  await frame.locator('attention-explorer[data-ready]').waitFor();
+  const texts = await frame.locator('attention-explorer [data-matrix="A"][data-row="4"]').allTextContents();
+  assert.deepEqual(texts, shownA(coreOf(PRESETS.cat.config))[4]);
+  assert.equal(await p.frames()[1].evaluate(() => origin), 'null', 'the frame really is sandboxed');
+  await frame.locator('attention-explorer [data-step="score"]').click();
+  assert.equal(await frame.locator('attention-explorer #narration').textContent().then((t) => t.startsWith('2. Score.')), true);
+  await clean(p, log);
+  await context.close();
+});
+
+/** PNG header: signature, then IHDR width and height (big-endian). */
+function pngSize(bytes) {
+  const sig = [137, 80, 78, 71, 13, 10, 26, 10];
+  assert.deepEqual(Array.from(bytes.slice(0, 8)), sig, 'PNG signature');
+  const dv = new DataView(Uint8Array.from(bytes).buffer);
+  return [dv.getUint32(16), dv.getUint32(20)];
+}
+
+test('exports: PNG, SVG, CSV and JSON hold the right content, and the buttons download them', async () => {
+  const url = strict.url + page('exports', '<attention-explorer id="e" preset="cat"></attention-explorer>');
+  const { page: p, log, context } = await open(url);
+  const r = coreOf(PRESETS.cat.config);
+  const got = await p.evaluate(async () => {
+    const bytes = async (b) => Array.from(new Uint8Array(await b.arrayBuffer()));
+    const pngA = await e.exportPNG('A');
+    const pngAll = await e.exportPNG();
+    return { pngA: await bytes(pngA), typeA: pngA.type, pngAll: await bytes(pngAll), svgA: e.exportSVG('A'), svgAll: e.exportSVG(), csvA: e.exportCSV('A'), jsonO: e.exportJSON('O'), json: e.exportJSON() };
+  });
+  assert.equal(got.typeA, 'image/png');
+  const [wa, ha] = pngSize(got.pngA);
+  const [wv, hv] = pngSize(got.pngAll);
+  assert.ok(wa >= 200 && ha >= 150 && wv > wa && hv > ha, `PNG sizes ${wa}×${ha}, ${wv}×${hv}`);
+  for (let k = 0; k < r.A.length; k++) assert.ok(got.svgA.includes(`>${fmt(r.A[k])}</text>`));
+  for (const m of ['X', 'Wq', 'Q', 'S', 'M', 'A', 'O']) assert.ok(got.svgAll.includes(`>${m}: `), m);
+  const csv = got.csvA.trim().split('\r\n').slice(1).map((l) => l.split(',').slice(1).map(Number));
+  assert.deepEqual(csv.flat(), Array.from(r.A));
+  assert.deepEqual(JSON.parse(got.jsonO).values.flat(), Array.from(r.O));
+  assert.deepEqual(JSON.parse(got.json).matrices.A.values.flat(), Array.from(r.A));
+
+  // The buttons: choose A, download CSV and PNG; copy as PyTorch shows the script.
+  await p.locator('#e details.exports summary').click();
+  await p.locator('#e #export-what').selectOption('A');
+  const [csvDl] = await Promise.all([p.waitForEvent('download'), p.locator('#e #export-csv').click()]);
+  assert.equal(csvDl.suggestedFilename(), 'cat-A.csv');
+  assert.equal(readFileSync(await csvDl.path(), 'utf8'), got.csvA);
+  const [pngDl] = await Promise.all([p.waitForEvent('download'), p.locator('#e #export-png').click()]);
+  assert.deepEqual(pngSize(readFileSync(await pngDl.path())), [wa, ha]);
+  await p.locator('#e #export-what').selectOption('');
+  const [svgDl] = await Promise.all([p.waitForEvent('download'), p.locator('#e #export-svg').click()]);
+  assert.equal(svgDl.suggestedFilename(), 'cat.svg');
+  await p.locator('#e #export-torch').click();
+  await p.locator('#e #export-text').waitFor();
+  const py = await p.locator('#e #export-text').inputValue();
+  assert.match(py, /^A = torch\.softmax\(S, dim=-1\)/m);
+  assert.match(py, /print\('A', r3\(A\)\)  # \[\[1\.0, 0\.0, 0\.0, 0\.0, 0\.0\], \[0\.5, 0\.5,/);
+  await clean(p, log);
+  await shot(p, 'embed-exports');
+  await context.close();
+});
+
+test('hostile configs show their errors and run nothing; src loads same-origin and CORS-allowed configs, and says why it cannot load others', async () => {
+  const evil = '<img src=x onerror=alert(1)>';
+  const attr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  const tokensEvil = JSON.stringify({ ...PRESETS.cat.config, tokens: [evil, '<script>alert(2)</script>', '"><b>x', 'on', '&amp;'] });
+  writeFileSync(PAGES + 'good.json', JSON.stringify(PRESETS['worked-example'].config));
+  writeFileSync(PAGES + 'huge.json', '{"X": [' + '[0],'.repeat(MAX_JSON / 4) + '[0]]}');
+  const body = [
+    `<attention-explorer id="t" config="${attr(tokensEvil)}"></attention-explorer>`,
+    `<attention-explorer id="k" config="${attr(JSON.stringify({ ...PRESETS.cat.config, constructor: 1 }))}"></attention-explorer>`,
+    `<attention-explorer id="j" config="${attr('{"X": [[1,')}"></attention-explorer>`,
+    `<attention-explorer id="big" config="${attr(JSON.stringify(PRESETS.cat.config) + ' '.repeat(MAX_JSON))}"></attention-explorer>`,
+    `<attention-explorer id="same" src="good.json"></attention-explorer>`,
+    `<attention-explorer id="huge" src="huge.json"></attention-explorer>`,
+    `<attention-explorer id="p" preset="__proto__"></attention-explorer>`,
+  ].join('\n');
+  const { page: p, log, context } = await open(strict.url + page('hostile', body), { count: 7 });
+  const err = (id) => p.locator(`#${id} #error`).textContent();
+  assert.equal(await p.locator('#t [data-follow="0"]').first().textContent(), evil);
+  assert.equal(await p.evaluate(() => t.shadowRoot.querySelectorAll('img, script, b').length), 0);
+  assert.match(await err('k'), /Unknown key "constructor"/);
+  assert.match(await err('j'), /not valid JSON/);
+  assert.match(await err('big'), new RegExp(`characters long; the limit is ${MAX_JSON}`));
+  assert.deepEqual(await cells(p, '#same', 'A'), [['0.401', '0.198', '0.401'], ['0.198', '0.401', '0.401'], ['0.248', '0.248', '0.503']]);
+  assert.match(await err('huge'), new RegExp(`bytes; the limit is ${MAX_JSON}\\. It was not loaded`));
+  assert.match(await err('p'), /There is no preset called “__proto__”/);
+  // a config set from JS is checked the same way
+  assert.match(await p.evaluate(() => { try { t.config = '{"X": [[NaN]]}'; } catch (e) { return e.message; } }), /not valid JSON/);
+  await clean(p, log);
+  await context.close();
+
+  // Cross-origin src, on a page without CSP (so that CORS, not the CSP, decides).
+  const o = other.url.replace('127.0.0.1', 'localhost'); // a different origin from the page
+  const c = otherCors.url.replace('127.0.0.1', 'localhost');
+  const url = other.url + page('cors', [
+    `<attention-explorer id="denied" src="${o}tests/out/embed/good.json"></attention-explorer>`,
+    `<attention-explorer id="allowed" src="${c}tests/out/embed/good.json"></attention-explorer>`,
+  ].join('\n'));
+  const q = await open(url, { count: 2 });
+  assert.match(await q.page.locator('#denied #error').textContent(), /Could not load the config from “http:\/\/localhost:\d+\/tests\/out\/embed\/good\.json”\. A config on another site loads only if that site allows it \(CORS/);
+  assert.deepEqual(await cells(q.page, '#allowed', 'A'), [['0.401', '0.198', '0.401'], ['0.198', '0.401', '0.401'], ['0.248', '0.248', '0.503']]);
+  assert.deepEqual(q.log.dialogs, []);
+  await q.context.close();
+});
