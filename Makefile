@@ -57,9 +57,14 @@ build/test_backward: $(CORE) c/attention_backward.c tests/c/test_backward.c
 	@mkdir -p build
 	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c tests/c/test_backward.c -lm -o $@
 
-test-c: setup-test build/test_attention build/test_backward ## native C tests under AddressSanitizer and UBSan
+build/test_labs: $(CORE) tests/c/test_labs.c
+	@mkdir -p build
+	$(CLANG) $(SAN_FLAGS) c/attention.c tests/c/test_labs.c -lm -o $@
+
+test-c: setup-test build/test_attention build/test_backward build/test_labs ## native C tests under AddressSanitizer and UBSan
 	build/test_attention
 	build/test_backward
+	build/test_labs
 
 build/fuzz_attention: $(CORE) tests/c/fuzz_attention.c
 	@mkdir -p build

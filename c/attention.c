@@ -275,3 +275,96 @@ attn_status attn_sdpa(float *S, float *A, float *O, float *Kt, const float *Q, c
     matmul(O, A, V, n, m, dv, 1);
     return ATTN_OK;
 }
+
+/* ---------------------------------------------------------------- one softmax row (the labs) */
+
+attn_status attn_softmax_stable(float *a, float *e, float *shift, float *sum, const float *s, int m)
+{
+    if (!size_ok(m, ATTN_MAX_TOKENS)) return ATTN_ERR_SIZE;
+    if (!a || !s) return ATTN_ERR_NULL;
+    if (!mask_ok(s, m)) return ATTN_ERR_NONFINITE; /* -Infinity (a removed key) is allowed */
+    /* pass 1: the row max. Starting at -INFINITY means a row of removed keys keeps it there. */
+    float maxval = -INFINITY;
+    for (int j = 0; j < m; j++) maxval = s[j] > maxval ? s[j] : maxval;
+    if (shift) *shift = maxval;
+    if (maxval == -INFINITY) { /* every key removed: no distribution, weights are 0 */
+        for (int j = 0; j < m; j++) { a[j] = 0.0f; if (e) e[j] = 0.0f; }
+        if (sum) *sum = 0.0f;
+        return ATTN_OK;
+    }
+    /* pass 2: the weights, by the very function every head uses. */
+    softmax_row(a, s, NULL, m, m);
+    if (!e && !sum) return ATTN_OK;
+    /* pass 3 (for showing them): the terms exp(s − max). Every exponent is <= 0, so every term
+     * is <= 1: nothing can overflow, however large the scores. exp(s − max) = exp(s)·exp(−max)
+     * and the factor exp(−max) cancels in the ratio, so the weights equal exp(s)/Σexp(s). */
+    float total = 0.0f;
+    for (int j = 0; j < m; j += 4) {
+        float four[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+        int len = m - j < 4 ? m - j : 4;
+        memcpy(four, s + j, sizeof(float) * (size_t)len);
+        f32x4 t = exp4_nonpositive(load4(four) - maxval);
+        store4(four, t);
+        for (int k = 0; k < len; k++) {
+            if (e) e[j + k] = four[k];
+            total += four[k];
+        }
+    }
+    if (sum) *sum = total;
+    return ATTN_OK;
+}
+
+attn_status attn_softmax_naive(float *a, float *e, float *sum, const float *s, int m)
+{
+    if (!size_ok(m, ATTN_MAX_TOKENS)) return ATTN_ERR_SIZE;
+    if (!a || !s) return ATTN_ERR_NULL;
+    if (!mask_ok(s, m)) return ATTN_ERR_NONFINITE; /* -Infinity (a removed key) is allowed */
+    /* The textbook formula, on purpose without the max subtraction: expf(x) passes FLT_MAX
+     * (about 3.4e38) for x above about 88.72 and becomes +Infinity; the sum is then +Infinity
+     * and Infinity/Infinity is NaN. volatile keeps the compiler from rewriting the division. */
+    float total = 0.0f;
+    for (int j = 0; j < m; j++) { a[j] = expf(s[j]); total += a[j]; }
+    if (e) for (int j = 0; j < m; j++) e[j] = a[j];
+    if (sum) *sum = total;
+    volatile float denom = total;
+    for (int j = 0; j < m; j++) a[j] = a[j] / denom;
+    return ATTN_OK;
+}
+
+attn_status attn_softmax_backward(float *ds, const float *a, const float *da, int m)
+{
+    if (!size_ok(m, ATTN_MAX_TOKENS)) return ATTN_ERR_SIZE;
+    if (!ds || !a || !da) return ATTN_ERR_NULL;
+    if (!all_finite(a, m) || !all_finite(da, m)) return ATTN_ERR_NONFINITE;
+    /* forward: a[j] = exp(s[j]) / Σₖ exp(s[k])
+     * so ∂a[j]/∂s[k] = a[j]·(δⱼₖ − a[k]) and ds[k] = Σⱼ da[j]·a[j]·(δⱼₖ − a[k])
+     *                                             = a[k]·(da[k] − Σⱼ a[j]·da[j]).  */
+    float dot = 0.0f;
+    for (int j = 0; j < m; j++) dot += a[j] * da[j];
+    for (int k = 0; k < m; k++) ds[k] = a[k] * (da[k] - dot);
+    return ATTN_OK;
+}
+
+attn_status attn_softmax_stats(float *max_weight, float *entropy, float *grad_norm, const float *a, int m)
+{
+    if (!size_ok(m, ATTN_MAX_TOKENS)) return ATTN_ERR_SIZE;
+    if (!max_weight || !entropy || !grad_norm || !a) return ATTN_ERR_NULL;
+    if (!all_finite(a, m)) return ATTN_ERR_NONFINITE;
+    /* The Jacobian J = diag(a) − a·aᵀ of the softmax has
+     *   ‖J‖²_F = Σⱼ (a[j] − a[j]²)² + Σ_{j≠k} a[j]²a[k]² = Σ a² − 2·Σ a³ + (Σ a²)²,
+     * which is 0 for a one-hot row (no gradient flows back to the scores) and largest for a
+     * uniform one. Sums in double: the cancellation near one-hot would lose float's digits. */
+    double mx = 0.0, h = 0.0, s2 = 0.0, s3 = 0.0;
+    for (int j = 0; j < m; j++) {
+        double p = a[j];
+        mx = p > mx ? p : mx;
+        if (p > 0.0) h -= p * log(p); /* 0·log 0 = 0: a weight of exactly 0 adds nothing */
+        s2 += p * p;
+        s3 += p * p * p;
+    }
+    double j2 = s2 - 2.0 * s3 + s2 * s2;
+    *max_weight = (float)mx;
+    *entropy = (float)h;
+    *grad_norm = (float)sqrt(j2 > 0.0 ? j2 : 0.0);
+    return ATTN_OK;
+}

@@ -77,6 +77,51 @@ attn_status attn_mask_build(float *M,          /* [n, m] out */
 /* The default scale, 1/sqrt(dk). */
 float attn_default_scale(int dk);
 
+/* ---------------------------------------------------------------- one softmax row (the labs)
+ * The explorer's labs show what the softmax of one row does, computed here and not in JS.
+ * s is a row of m scores; -Infinity removes a key; NaN or +Infinity returns ATTN_ERR_NONFINITE. */
+
+/* The softmax every head uses: a[j] = exp(s[j] − max) / Σₖ exp(s[k] − max), max = the row max.
+ * Correct for scores in the thousands. Optional outputs (NULL to skip): e [m] the shifted
+ * terms exp(s[j] − max), *shift the max subtracted, *sum Σ e. A row with every key removed
+ * gives a = 0 (and *sum = 0). */
+attn_status attn_softmax_stable(float *a,       /* [m] out */
+                                float *e,       /* [m] out, or NULL */
+                                float *shift,   /* out, or NULL */
+                                float *sum,     /* out, or NULL */
+                                const float *s, /* [m] */
+                                int m);
+
+/* The textbook formula computed directly in float32, WITHOUT subtracting the max, to show why
+ * every real softmax does: a[j] = exp(s[j]) / Σₖ exp(s[k]). exp overflows to +Infinity for a
+ * score above about 88.7, the sum becomes +Infinity and Infinity/Infinity is NaN. Those Inf
+ * and NaN values are written as they come (the status is ATTN_OK): they are the lesson.
+ * Optional outputs: e [m] the terms exp(s[j]), *sum their sum. Never use it for real work. */
+attn_status attn_softmax_naive(float *a,       /* [m] out: may hold NaN */
+                               float *e,       /* [m] out, or NULL: may hold +Infinity */
+                               float *sum,     /* out, or NULL */
+                               const float *s, /* [m] */
+                               int m);
+
+/* The backward pass of one softmax row (a vector-Jacobian product): given a = softmax(s) and
+ * da = dLoss/da, writes ds = dLoss/ds, ds[k] = a[k]·(da[k] − Σⱼ a[j]·da[j]). ds is OVERWRITTEN. */
+attn_status attn_softmax_backward(float *ds,       /* [m] out */
+                                  const float *a,  /* [m] weights from a softmax */
+                                  const float *da, /* [m] dLoss/da */
+                                  int m);
+
+/* Three numbers that say how saturated a row of weights is:
+ *   *max_weight  the largest weight (1 = one-hot)
+ *   *entropy     −Σ a·ln a in nats: ln m for a uniform row, 0 for a one-hot one
+ *   *grad_norm   ‖J‖_F, the Frobenius norm of the softmax Jacobian J = diag(a) − a·aᵀ at this
+ *                row: how much gradient can flow back to the scores. It is √(m−1)/m for a
+ *                uniform row and goes to 0 as the row goes one-hot (the gradient vanishes). */
+attn_status attn_softmax_stats(float *max_weight, /* out */
+                               float *entropy,    /* out */
+                               float *grad_norm,  /* out */
+                               const float *a,    /* [m] weights (finite, each in [0, 1]) */
+                               int m);
+
 /* ---------------------------------------------------------------- backward (attention_backward.c) */
 
 /* The gradients of one self-attention head (Xkv = X, m = n), given dO = dLoss/dO.

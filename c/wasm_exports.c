@@ -91,3 +91,43 @@ EXPORT(ae_forward) int ae_forward(int has_xkv, int has_mask, int causal, float s
     if (st != ATTN_OK) return st;
     return ae_sdpa(has_mask, causal, scale);
 }
+
+/* ================================================================ labs: one softmax row
+ * The labs (web/labs/) call the one-row softmax functions of attention.h. Their buffers are
+ * static, outside the arena, so a lab call never moves or resizes a head's buffers (and never
+ * grows memory). JS writes a row into LAB_IN (and LAB_GRAD), calls one function with the row
+ * length m <= ATTN_MAX_TOKENS, and copies LAB_OUT, LAB_TERMS and LAB_SCALARS out. */
+enum { LAB_IN, LAB_GRAD, LAB_OUT, LAB_TERMS, LAB_SCALARS, LAB_COUNT };
+static float lab_rows[LAB_COUNT][ATTN_MAX_TOKENS];
+
+EXPORT(ae_lab_buffer) float *ae_lab_buffer(int which)
+{
+    return which >= 0 && which < LAB_COUNT ? lab_rows[which] : 0;
+}
+
+/* LAB_IN: scores -> LAB_OUT weights, LAB_TERMS exp(s − max), LAB_SCALARS [max, sum] */
+EXPORT(ae_softmax_stable) int ae_softmax_stable(int m)
+{
+    return attn_softmax_stable(lab_rows[LAB_OUT], lab_rows[LAB_TERMS], &lab_rows[LAB_SCALARS][0],
+                               &lab_rows[LAB_SCALARS][1], lab_rows[LAB_IN], m);
+}
+
+/* LAB_IN: scores -> LAB_OUT weights (may be NaN), LAB_TERMS exp(s) (may be +Inf), LAB_SCALARS [0, sum] */
+EXPORT(ae_softmax_naive) int ae_softmax_naive(int m)
+{
+    lab_rows[LAB_SCALARS][0] = 0.0f;
+    return attn_softmax_naive(lab_rows[LAB_OUT], lab_rows[LAB_TERMS], &lab_rows[LAB_SCALARS][1], lab_rows[LAB_IN], m);
+}
+
+/* LAB_IN: weights, LAB_GRAD: dLoss/dweights -> LAB_OUT dLoss/dscores */
+EXPORT(ae_softmax_backward) int ae_softmax_backward(int m)
+{
+    return attn_softmax_backward(lab_rows[LAB_OUT], lab_rows[LAB_IN], lab_rows[LAB_GRAD], m);
+}
+
+/* LAB_IN: weights -> LAB_SCALARS [max weight, entropy, ‖Jacobian‖_F] */
+EXPORT(ae_softmax_stats) int ae_softmax_stats(int m)
+{
+    float *out = lab_rows[LAB_SCALARS];
+    return attn_softmax_stats(&out[0], &out[1], &out[2], lab_rows[LAB_IN], m);
+}

@@ -336,6 +336,89 @@ class Attention {
     };
   }
 
+  // ---------------------------------------------------------------- one softmax row (the labs)
+  // c/wasm_exports.c's lab section: static row buffers outside the arena. Every result is a copy.
+
+  /**
+   * The softmax of one row of scores, computed by the core. `naive: false` (default) is the
+   * max-subtracted softmax every head uses; `naive: true` is exp(s)/Σexp(s) straight in float32,
+   * which really gives Infinity and NaN for scores above about 88.7 (that is what it is for).
+   * scores: an array or Float32Array of 1..512 numbers; -Infinity removes a key.
+   * @returns {Float32Array} the weights (a copy)
+   */
+  softmaxRow(scores, { naive = false } = {}) {
+    return this.softmaxSteps(scores, { naive }).weights;
+  }
+
+  /**
+   * The same, with the intermediate numbers: { weights, terms, shift, sum } where terms[j] is
+   * exp(s[j] − shift) (stable; shift = the row max) or exp(s[j]) (naive; shift = 0) and sum = Σ terms.
+   * Every array is a copy.
+   */
+  softmaxSteps(scores, { naive = false } = {}) {
+    const m = this.#labRow('scores', scores, { allowMinusInf: true });
+    this.#labCheck(naive ? this.exports.ae_softmax_naive(m) : this.exports.ae_softmax_stable(m), 'scores');
+    const out = this.#labView(2, m), terms = this.#labView(3, m), sc = this.#labView(4, 2);
+    return { weights: out.slice(), terms: terms.slice(), shift: sc[0], sum: sc[1] };
+  }
+
+  /**
+   * The backward pass of one softmax row: given weights a = softmax(s) and grad = dLoss/da,
+   * returns dLoss/ds (a Float32Array copy), ds[k] = a[k]·(grad[k] − Σ a·grad).
+   */
+  softmaxBackward(weights, grad) {
+    const m = this.#labRow('weights', weights);
+    if (!grad || typeof grad.length !== 'number' || grad.length !== m) {
+      throw new Error(`grad must hold one number per weight (${m}), got ${grad && typeof grad.length === 'number' ? grad.length : describe(grad)}`);
+    }
+    this.#labWrite('grad', grad, 1);
+    this.#labCheck(this.exports.ae_softmax_backward(m), 'weights and grad');
+    return this.#labView(2, m).slice();
+  }
+
+  /**
+   * How saturated a row of weights is: { maxWeight, entropy (nats), gradNorm } where gradNorm is
+   * the Frobenius norm of the softmax Jacobian diag(a) − a·aᵀ at this row (0 when one-hot).
+   */
+  softmaxStats(weights) {
+    const m = this.#labRow('weights', weights);
+    this.#labCheck(this.exports.ae_softmax_stats(m), 'weights');
+    const sc = this.#labView(4, 3);
+    return { maxWeight: sc[0], entropy: sc[1], gradNorm: sc[2] };
+  }
+
+  // A fresh view of lab buffer `which` (memory growth by forward() detaches older views).
+  #labView(which, len) {
+    if (this.heap.buffer !== this.exports.memory.buffer) this.heap = new Float32Array(this.exports.memory.buffer);
+    const at = this.exports.ae_lab_buffer(which) >> 2;
+    return this.heap.subarray(at, at + len);
+  }
+
+  #labWrite(name, values, which, allowMinusInf = false) {
+    const view = this.#labView(which, values.length);
+    for (let j = 0; j < values.length; j++) {
+      const x = values[j];
+      if (typeof x !== 'number' || Number.isNaN(x) || (!(allowMinusInf && x === -Infinity) && !Number.isFinite(Math.fround(x)))) {
+        throw new Error(`${name}[${j}] is ${describe(x)}: every value must be a finite number within float32's range (about ±3.4e38)${allowMinusInf ? ' or -Infinity (a removed key)' : ''}`);
+      }
+      view[j] = x;
+    }
+  }
+
+  #labRow(name, values, { allowMinusInf = false } = {}) {
+    if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
+    if (!values || typeof values.length !== 'number' || typeof values === 'string') throw new Error(`${name} must be an array of numbers, got ${describe(values)}`);
+    const m = values.length;
+    if (m < 1) throw new Error(`${name} is empty: give at least one number`);
+    checkSize(name, m, 'values', LIMITS.maxTokens, 'use a shorter row');
+    this.#labWrite(name, values, 0, allowMinusInf);
+    return m;
+  }
+
+  #labCheck(status, inputs) {
+    if (status !== 0) throw new Error(`the attention core refused ${inputs} (${STATUS[status] ?? 'status ' + status})`);
+  }
+
   /**
    * Several heads over ONNX-layout tensors, with grouped-query attention: each (batch, head)
    * goes through forward() in the direct form. See README.md for the layouts.
