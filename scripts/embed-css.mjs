@@ -2,7 +2,8 @@
 // shadow root, as a string the element adopts as a constructable stylesheet (no <style> element,
 // no fetch, so it works under style-src 'self', from file:// and inside one bundled file).
 //   :root -> :host, html[data-theme=...] -> :host([data-theme=...]), body -> .ae (the wrapper),
-//   @media (max-width) -> @container (the element's width, not the window's, decides the layout).
+//   @media (max-width) -> @container (the element's width, not the window's, decides the layout),
+//   rem -> px (the host page's root font size must not resize the element).
 // Usage: node scripts/embed-css.mjs web/style.css OUT.js
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -18,6 +19,8 @@ const css = readFileSync(cssPath, 'utf8')
   .replace(/html\[data-theme='dark'\]\s*\{/g, ":host([data-theme='dark']) {")
   .replace(/\bbody\s*\{/g, '.ae {')
   .replace(/@media \(max-width:/g, '@container (max-width:')
+  // rem follows the host page's root font size: fix it at the browser default the page assumes
+  .replace(/(\d*\.?\d+)rem\b/g, (_, n) => +(Number(n) * 16).toFixed(2) + 'px')
   .replace(/\n\s*\n/g, '\n')
   .trim();
 // The host page's inherited styles (font, colour, line height, text-transform ...) stop at .ae.

@@ -172,7 +172,8 @@ test('host CSS cannot break it: hostile selectors and inherited styles stop at t
       const s = getComputedStyle(c);
       const ex = getComputedStyle(host.shadowRoot.querySelector('#explanation'));
       const box = c.getBoundingClientRect();
-      return { text: c.textContent, font: s.fontFamily + ' ' + s.fontSize + ' ' + s.fontStyle, tt: ex.textTransform, ls: ex.letterSpacing, color: ex.color, bg: s.backgroundColor, w: Math.round(box.width), h: Math.round(box.height), display: s.display };
+      const sizes = ['#narration', 'h2', '.pname', '.legend'].map((q) => getComputedStyle(host.shadowRoot.querySelector(q)).fontSize).join(' ');
+      return { text: c.textContent, font: s.fontFamily + ' ' + s.fontSize + ' ' + s.fontStyle, tt: ex.textTransform, ls: ex.letterSpacing, color: ex.color, bg: s.backgroundColor, w: Math.round(box.width), h: Math.round(box.height), display: s.display, sizes };
     });
   const body = '<attention-explorer preset="cat"></attention-explorer>';
   const a = await open(strict.url + page('host-plain', body));
