@@ -12,6 +12,7 @@ WASM_FLAGS := -O3 -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM
               -sTOTAL_STACK=65536 -sINITIAL_MEMORY=1MB -Ic
 SAN_FLAGS  := -std=c99 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=all -Ic
 CORE       := c/attention.c c/attention.h
+TRAIN      := c/attention_backward.c c/train.c c/train.h
 NODE_TESTS  = $(wildcard tests/*.test.mjs) $(wildcard tests/browser/*.test.mjs)
 
 .PHONY: all help run test test-c test-fuzz test-node bench setup setup-test clean dist
@@ -27,13 +28,13 @@ setup: ## check for (as root: install) emcc and node
 setup-test: ## check for (as root: install) clang, chromium and node_modules too
 	@scripts/setup.sh test
 
-build/attention-simd.wasm: $(CORE) c/wasm_exports.c
+build/attention-simd.wasm: $(CORE) $(TRAIN) c/wasm_exports.c
 	@mkdir -p build
-	$(EMCC) $(WASM_FLAGS) -msimd128 c/attention.c c/wasm_exports.c -o $@
+	$(EMCC) $(WASM_FLAGS) -msimd128 c/attention.c c/attention_backward.c c/train.c c/wasm_exports.c -o $@
 
-build/attention-scalar.wasm: $(CORE) c/wasm_exports.c
+build/attention-scalar.wasm: $(CORE) $(TRAIN) c/wasm_exports.c
 	@mkdir -p build
-	$(EMCC) $(WASM_FLAGS) c/attention.c c/wasm_exports.c -o $@
+	$(EMCC) $(WASM_FLAGS) c/attention.c c/attention_backward.c c/train.c c/wasm_exports.c -o $@
 
 web/gen/attention-wasm.js: build/attention-simd.wasm build/attention-scalar.wasm scripts/embed-wasm.mjs
 	node scripts/embed-wasm.mjs build/attention-simd.wasm build/attention-scalar.wasm $@
@@ -57,14 +58,19 @@ build/test_backward: $(CORE) c/attention_backward.c tests/c/test_backward.c
 	@mkdir -p build
 	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c tests/c/test_backward.c -lm -o $@
 
+build/test_train: $(CORE) $(TRAIN) tests/c/test_train.c
+	@mkdir -p build
+	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c c/train.c tests/c/test_train.c -lm -o $@
+
 build/test_labs: $(CORE) tests/c/test_labs.c
 	@mkdir -p build
 	$(CLANG) $(SAN_FLAGS) c/attention.c tests/c/test_labs.c -lm -o $@
 
-test-c: setup-test build/test_attention build/test_backward build/test_labs ## native C tests under AddressSanitizer and UBSan
+test-c: setup-test build/test_attention build/test_backward build/test_labs build/test_train ## native C tests under AddressSanitizer and UBSan
 	build/test_attention
 	build/test_backward
 	build/test_labs
+	build/test_train
 
 build/fuzz_attention: $(CORE) tests/c/fuzz_attention.c
 	@mkdir -p build
@@ -83,8 +89,9 @@ build/bench_native: $(CORE) bench/bench_native.c
 	@mkdir -p build
 	cc -std=c99 -O2 -Ic c/attention.c bench/bench_native.c -lm -o $@
 
-bench: setup-test all build/bench_native ## time forward() (Wasm SIMD, scalar, native -O2, plain JS) and the page's frames
+bench: setup-test all build/bench_native ## time forward() (Wasm SIMD, scalar, native -O2, plain JS), training steps/s and the page's frames
 	node bench/bench.mjs
+	node bench/bench-train.mjs
 	node tests/browser/frame-bench.mjs
 
 clean: ## remove build output

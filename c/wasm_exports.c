@@ -92,6 +92,152 @@ EXPORT(ae_forward) int ae_forward(int has_xkv, int has_mask, int causal, float s
     return ae_sdpa(has_mask, causal, scale);
 }
 
+/* ================================================================ training (c/train.h)
+ *
+ * Trainers live in a fixed number of static slots, each with its own memory block sized by
+ * TRAIN_MAX_MEMORY_BYTES. They sit in the module's static data (before __heap_base), so they
+ * never move and the forward arena above is unaffected. JS owns a slot from ae_train_create
+ * until ae_train_free. ae_train_buffer(slot, which) says where each of its arrays starts;
+ * those addresses never change, but the heap view in JS must still be re-read after any call
+ * that may grow memory (the forward arena's ae_prepare). */
+#include "train.h"
+
+#define TRAIN_SLOTS 8
+#define TRAIN_LOSS_CHUNK 4096 /* most steps one ae_train_steps call may take */
+
+/* Buffer ids for ae_train_buffer; web/attention.js keeps the same list. */
+enum { T_WQ, T_WK, T_WV, T_WOUT, T_DWQ, T_DWK, T_DWV, T_DWOUT, T_LOSSES, T_EVAL, T_EX_TOKENS, T_EX_TARGETS,
+       T_EX_RIGHT, T_EX_X, T_COUNT };
+/* Info ids for ae_train_info. */
+enum { I_N, I_D, I_DK, I_DV, I_VOCAB, I_POSITIONS, I_STEP, I_BATCH, I_OPTIMIZER, I_COUNT };
+
+static struct {
+    int used;
+    train_state t;
+    float losses[TRAIN_LOSS_CHUNK];
+    float eval[3]; /* loss, attention on the right key, accuracy */
+    int ex_tokens[TRAIN_MAX_TOKENS], ex_targets[TRAIN_MAX_TOKENS], ex_right[TRAIN_MAX_TOKENS];
+    float ex_X[TRAIN_MAX_TOKENS * TRAIN_MAX_D];
+    _Alignas(16) unsigned char memory[TRAIN_MAX_MEMORY_BYTES];
+} slots[TRAIN_SLOTS];
+
+static train_state *trainer(int slot) { return slot >= 0 && slot < TRAIN_SLOTS && slots[slot].used ? &slots[slot].t : 0; }
+
+EXPORT(ae_train_task_count) int ae_train_task_count(void) { return TRAIN_TASK_COUNT; }
+EXPORT(ae_train_task_name) const char *ae_train_task_name(int task) { return train_task_name(task); }
+EXPORT(ae_train_token_name) const char *ae_train_token_name(int task, int token) { return train_token_name(task, token); }
+EXPORT(ae_train_max_head) int ae_train_max_head(void) { return TRAIN_MAX_HEAD; }
+EXPORT(ae_train_max_batch) int ae_train_max_batch(void) { return TRAIN_MAX_BATCH; }
+EXPORT(ae_train_loss_chunk) int ae_train_loss_chunk(void) { return TRAIN_LOSS_CHUNK; }
+EXPORT(ae_train_eval_sequences) int ae_train_eval_sequences(void) { return TRAIN_EVAL_SEQUENCES; }
+
+/* A slot number >= 0, or minus a status code (-TRAIN_ERR_MEMORY when every slot is taken). */
+EXPORT(ae_train_create) int ae_train_create(int task, int dk, int dv, unsigned seed)
+{
+    for (int s = 0; s < TRAIN_SLOTS; s++) {
+        if (slots[s].used) continue;
+        int st = train_init(&slots[s].t, slots[s].memory, (long)sizeof slots[s].memory, task, dk, dv, seed);
+        if (st != ATTN_OK) return -st;
+        slots[s].used = 1;
+        return s;
+    }
+    return -TRAIN_ERR_MEMORY;
+}
+
+EXPORT(ae_train_free) void ae_train_free(int slot)
+{
+    if (trainer(slot)) slots[slot].used = 0;
+}
+
+EXPORT(ae_train_set) int ae_train_set(int slot, float lr, int optimizer, int batch)
+{
+    train_state *t = trainer(slot);
+    return t ? train_set(t, lr, optimizer, batch) : ATTN_ERR_NULL;
+}
+
+/* k <= TRAIN_LOSS_CHUNK steps; their losses go to buffer T_LOSSES. */
+EXPORT(ae_train_steps) int ae_train_steps(int slot, int k)
+{
+    train_state *t = trainer(slot);
+    if (!t) return ATTN_ERR_NULL;
+    if (k < 0 || k > TRAIN_LOSS_CHUNK) return TRAIN_ERR_SHAPE;
+    return train_steps(t, k, slots[slot].losses);
+}
+
+EXPORT(ae_train_reset) void ae_train_reset(int slot)
+{
+    if (trainer(slot)) train_reset(&slots[slot].t);
+}
+
+EXPORT(ae_train_reroll) void ae_train_reroll(int slot, unsigned seed)
+{
+    if (trainer(slot)) train_reroll(&slots[slot].t, seed);
+}
+
+/* Writes loss, attention on the right key and accuracy to buffer T_EVAL. */
+EXPORT(ae_train_evaluate) int ae_train_evaluate(int slot)
+{
+    train_state *t = trainer(slot);
+    if (!t) return ATTN_ERR_NULL;
+    float *e = slots[slot].eval;
+    return train_evaluate(t, &e[0], &e[1], &e[2]);
+}
+
+/* Writes one shown sequence to the T_EX_* buffers; returns its length, or minus a status. */
+EXPORT(ae_train_example) int ae_train_example(int slot, unsigned seed)
+{
+    train_state *t = trainer(slot);
+    if (!t) return -ATTN_ERR_NULL;
+    return train_example(t, seed, slots[slot].ex_tokens, slots[slot].ex_targets, slots[slot].ex_right, slots[slot].ex_X);
+}
+
+EXPORT(ae_train_loss) float ae_train_loss(int slot)
+{
+    train_state *t = trainer(slot);
+    return t ? t->loss : 0.0f;
+}
+
+EXPORT(ae_train_info) int ae_train_info(int slot, int which)
+{
+    train_state *t = trainer(slot);
+    if (!t) return -1;
+    switch (which) {
+    case I_N: return t->n;
+    case I_D: return t->d;
+    case I_DK: return t->dk;
+    case I_DV: return t->dv;
+    case I_VOCAB: return t->vocab;
+    case I_POSITIONS: return t->positions;
+    case I_STEP: return (int)t->step;
+    case I_BATCH: return t->batch;
+    case I_OPTIMIZER: return t->optimizer;
+    default: return -1;
+    }
+}
+
+EXPORT(ae_train_buffer) void *ae_train_buffer(int slot, int which)
+{
+    train_state *t = trainer(slot);
+    if (!t) return 0;
+    switch (which) {
+    case T_WQ: return t->Wq;
+    case T_WK: return t->Wk;
+    case T_WV: return t->Wv;
+    case T_WOUT: return t->Wout;
+    case T_DWQ: return t->dWq;
+    case T_DWK: return t->dWk;
+    case T_DWV: return t->dWv;
+    case T_DWOUT: return t->dWout;
+    case T_LOSSES: return slots[slot].losses;
+    case T_EVAL: return slots[slot].eval;
+    case T_EX_TOKENS: return slots[slot].ex_tokens;
+    case T_EX_TARGETS: return slots[slot].ex_targets;
+    case T_EX_RIGHT: return slots[slot].ex_right;
+    case T_EX_X: return slots[slot].ex_X;
+    default: return 0;
+    }
+}
+
 /* ================================================================ labs: one softmax row
  * The labs (web/labs/) call the one-row softmax functions of attention.h. Their buffers are
  * static, outside the arena, so a lab call never moves or resizes a head's buffers (and never

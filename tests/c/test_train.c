@@ -1,0 +1,86 @@
+/*
+ * test_train.c: native tests of c/train.h under AddressSanitizer and UBSan. The trainer gets a
+ * heap block of exactly train_memory_bytes(), so a buffer laid out one element short, or a write
+ * past one, is caught. Prints one line per test and "N passed, M failed".
+ */
+#include "train.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures, passed, failed;
+#define CHECK(cond, ...)                                                          \
+    do {                                                                          \
+        if (!(cond) && failures++ < 5) {                                          \
+            printf("    %s:%d: ", __FILE__, __LINE__);                            \
+            printf(__VA_ARGS__);                                                  \
+            printf("\n");                                                         \
+        }                                                                         \
+    } while (0)
+#define RUN(test)                                                                 \
+    do {                                                                          \
+        failures = 0;                                                             \
+        test();                                                                   \
+        if (failures) failed++, printf("FAIL %s (%d failed checks)\n", #test, failures); \
+        else passed++, printf("ok   %s\n", #test);                                \
+    } while (0)
+
+static void memory_needed_is_within_the_static_bound_for_every_task_and_head_size(void)
+{
+    for (int task = 0; task < TRAIN_TASK_COUNT; task++)
+        for (int dk = 1; dk <= TRAIN_MAX_HEAD; dk++)
+            for (int dv = 1; dv <= TRAIN_MAX_HEAD; dv++) {
+                long b = train_memory_bytes(task, dk, dv);
+                CHECK(b > 0 && b <= TRAIN_MAX_MEMORY_BYTES, "task %d dk %d dv %d needs %ld > %d", task, dk, dv, b,
+                      TRAIN_MAX_MEMORY_BYTES);
+            }
+    CHECK(train_memory_bytes(TRAIN_TASK_COUNT, 8, 8) == 0, "an unknown task needs no memory");
+    CHECK(train_memory_bytes(0, 0, 8) == 0 && train_memory_bytes(0, 8, TRAIN_MAX_HEAD + 1) == 0, "bad head sizes");
+}
+
+static void init_refuses_bad_tasks_sizes_and_short_memory(void)
+{
+    train_state t;
+    long b = train_memory_bytes(0, 8, 8);
+    unsigned char *mem = malloc((size_t)b);
+    CHECK(train_init(&t, mem, b, -1, 8, 8, 1) == TRAIN_ERR_TASK, "task -1");
+    CHECK(train_init(&t, mem, b, 0, 0, 8, 1) == TRAIN_ERR_SHAPE, "dk 0");
+    CHECK(train_init(&t, mem, b - 1, 0, 8, 8, 1) == TRAIN_ERR_MEMORY, "one byte short");
+    CHECK(train_init(&t, NULL, b, 0, 8, 8, 1) == ATTN_ERR_NULL, "no memory");
+    CHECK(train_init(&t, mem, b, 0, 8, 8, 1) == ATTN_OK, "good init");
+    CHECK(train_set(&t, 0.0f, TRAIN_ADAM, 16) == TRAIN_ERR_LR && train_set(&t, NAN, TRAIN_ADAM, 16) == TRAIN_ERR_LR, "lr");
+    CHECK(train_set(&t, 0.01f, TRAIN_ADAM, 0) == TRAIN_ERR_SHAPE && train_set(&t, 0.01f, 7, 16) == TRAIN_ERR_SHAPE, "batch, optimizer");
+    CHECK(t.lr == 0.02f && t.batch == 16, "a refused train_set changes nothing");
+    free(mem);
+}
+
+/* Exactly sized memory at an odd address (train_init aligns it), every task, a few hundred steps. */
+static void every_task_learns_its_pattern_in_exactly_sized_unaligned_memory(void)
+{
+    for (int task = 0; task < TRAIN_TASK_COUNT; task++) {
+        long b = train_memory_bytes(task, 8, 8);
+        unsigned char *block = malloc((size_t)b + 1);
+        train_state t;
+        CHECK(train_init(&t, block + 1, b, task, 8, 8, 1) == ATTN_OK, "init");
+        train_set(&t, 0.01f, TRAIN_ADAM, 16);
+        float loss0, attn0, acc, loss, attn;
+        train_evaluate(&t, &loss0, &attn0, &acc);
+        CHECK(train_steps(&t, 300, NULL) == ATTN_OK, "steps");
+        train_evaluate(&t, &loss, &attn, &acc);
+        printf("    %s: held-out loss %.3f -> %.4f, attention on the right key %.3f -> %.3f after 300 steps\n",
+               train_task_name(task), loss0, loss, attn0, attn);
+        CHECK(loss < 0.1f && attn >= 0.9f, "%s: loss %g attention %g", train_task_name(task), loss, attn);
+        free(block);
+    }
+}
+
+int main(void)
+{
+    RUN(memory_needed_is_within_the_static_bound_for_every_task_and_head_size);
+    RUN(init_refuses_bad_tasks_sizes_and_short_memory);
+    RUN(every_task_learns_its_pattern_in_exactly_sized_unaligned_memory);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

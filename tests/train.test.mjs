@@ -1,0 +1,150 @@
+// train.test.mjs: training a head through the public API of web/attention.js (createTrainer).
+// Deterministic: every trainer is seeded; no test depends on timing (speed is in
+// bench/bench-train.mjs). The gradients themselves are checked against float64 central
+// differences in tests/c/test_backward.c.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadAttention } from '../web/attention.js';
+import { parseConfig, forwardArgs } from '../web/config.js';
+
+const attn = await loadAttention();
+
+// The targets the issue asks for, stated once: within STEPS steps of batch 16 at the default
+// learning rate (Adam, 0.01), the held-out loss is below LOSS and at least ATTENTION of each
+// query's attention is on its right key, on average over the held-out sequences.
+const STEPS = 300, LOSS = 0.1, ATTENTION = 0.9;
+
+function stepsToTarget(trainer, limit) {
+  for (let s = 10; s <= limit; s += 10) {
+    trainer.step(10);
+    const e = trainer.evaluate();
+    if (e.loss < LOSS && e.attentionOnRight >= ATTENTION) return { steps: s, ...e };
+  }
+  return null;
+}
+
+for (const task of ['previous-token', 'find-the-noun']) {
+  test(`${task}: loss below ${LOSS} and >= ${ATTENTION} of the attention on the right key within ${STEPS} steps (seeds 1, 2, 3)`, () => {
+    for (const seed of [1, 2, 3]) {
+      const t = attn.createTrainer({ task, seed });
+      const start = t.evaluate();
+      assert.ok(start.attentionOnRight < 0.5, `seed ${seed}: the untrained head already puts ${start.attentionOnRight} on the right key`);
+      const reached = stepsToTarget(t, STEPS);
+      assert.ok(reached, `seed ${seed}: not reached in ${STEPS} steps; now ${JSON.stringify(t.evaluate())}`);
+      console.log(`# ${task} seed ${seed}: ${reached.steps} steps, held-out loss ${reached.loss.toFixed(4)}, attention on the right key ${reached.attentionOnRight.toFixed(3)}, accuracy ${reached.accuracy}`);
+      t.dispose();
+    }
+  });
+}
+
+test('training is deterministic for a seed: the same losses and weights twice', () => {
+  const a = attn.createTrainer({ task: 'previous-token', seed: 7 });
+  const b = attn.createTrainer({ task: 'previous-token', seed: 7 });
+  assert.deepEqual(a.step(40), b.step(40));
+  assert.deepEqual(a.weights(), b.weights());
+  assert.deepEqual(a.evaluate(), b.evaluate());
+  a.dispose();
+  b.dispose();
+});
+
+test('reset() returns the same initial weights and replays the same losses; reroll(seed) draws new ones', () => {
+  const t = attn.createTrainer({ task: 'find-the-noun', seed: 3 });
+  const init = t.weights();
+  const first = t.step(25);
+  assert.notDeepEqual(t.weights(), init);
+  assert.equal(t.steps, 25);
+  t.reset();
+  assert.equal(t.steps, 0);
+  assert.ok(Number.isNaN(t.loss));
+  assert.deepEqual(t.weights(), init);
+  assert.deepEqual(t.step(25), first);
+  t.reroll(4);
+  assert.equal(t.seed, 4);
+  assert.notDeepEqual(t.weights(), init);
+  t.reroll(3);
+  assert.deepEqual(t.weights(), init);
+  t.dispose();
+});
+
+test('gradients() are the ones the step used: with SGD, W after = W before - lr·dW', () => {
+  const lr = 0.05;
+  const t = attn.createTrainer({ task: 'previous-token', seed: 2, optimizer: 'sgd', lr });
+  for (const g of Object.values(t.gradients())) assert.ok(g.every((x) => x === 0), 'gradients are 0 before the first step');
+  t.step(3);
+  const before = t.weights();
+  t.step(1);
+  const after = t.weights(), grad = t.gradients();
+  let moved = 0;
+  for (const name of ['Wq', 'Wk', 'Wv', 'Wout']) {
+    const g = grad['d' + name];
+    for (let e = 0; e < g.length; e++) {
+      // Math.fround: the update is computed in float32
+      assert.equal(after[name][e], Math.fround(before[name][e] - Math.fround(Math.fround(lr) * g[e])), `${name}[${e}]`);
+      moved += g[e] !== 0;
+    }
+  }
+  assert.ok(moved > 0, 'some gradient is non-zero');
+  t.dispose();
+});
+
+test("example() is a config the page accepts, and forward() on it shows the trained head: the lesson's last \"the\" looks at \"cat\"", () => {
+  const t = attn.createTrainer({ task: 'find-the-noun', seed: 1 });
+  t.step(1000); // past the target: "the" competes with the first "the", so give it time to sharpen
+  const config = t.example();
+  assert.deepEqual(config.tokens, ['the', 'cat', 'sat', 'on', 'the']);
+  assert.deepEqual(t.answers(), { target: [null, null, null, null, 'cat'], right: [null, null, null, null, 1] });
+  const parsed = parseConfig(JSON.stringify(config));
+  assert.deepEqual(parsed.features, t.features);
+  const r = attn.forward(forwardArgs(parsed));
+  const n = config.tokens.length;
+  assert.ok(r.A[4 * n + 1] >= ATTENTION, `A[the][cat] = ${r.A[4 * n + 1]}`);
+  t.dispose();
+});
+
+test('previous-token: example() rows attend to the token before them once trained', () => {
+  const t = attn.createTrainer({ task: 'previous-token', seed: 1 });
+  t.step(STEPS);
+  const config = t.example({ seed: 5 });
+  assert.equal(config.tokens.length, 8);
+  assert.equal(config.X[0].length, 6 + 8, 'X is one-hot token (6) then one-hot position (8)');
+  const r = attn.forward(forwardArgs(parseConfig(config)));
+  const { right } = t.answers({ seed: 5 });
+  for (let i = 1; i < 8; i++) assert.ok(r.A[i * 8 + right[i]] > 0.8, `row ${i}: ${r.A[i * 8 + right[i]]} on token ${right[i]}`);
+  t.dispose();
+});
+
+test('bad options throw errors that name the option and the fix', () => {
+  assert.throws(() => attn.createTrainer({ task: 'copy' }), /task is "copy": the built-in tasks are "previous-token", "find-the-noun"/);
+  assert.throws(() => attn.createTrainer({ dk: 0 }), /dk is 0: .*from 1 to 16/);
+  assert.throws(() => attn.createTrainer({ lr: -1 }), /lr is -1: the learning rate must be a positive finite number/);
+  assert.throws(() => attn.createTrainer({ optimizer: 'rmsprop' }), /optimizer is "rmsprop": it must be "adam" or "sgd"/);
+  assert.throws(() => attn.createTrainer({ batch: 1000 }), /batch is 1000/);
+  assert.throws(() => attn.createTrainer({ seed: -1 }), /seed is -1/);
+  assert.throws(() => attn.createTrainer({ steps: 3 }), /unknown option "steps"/);
+  const t = attn.createTrainer({});
+  assert.throws(() => t.step(1.5), /k is 1.5/);
+  t.dispose();
+  assert.throws(() => t.step(), /disposed/);
+});
+
+test('a learning rate far too high stops training with an error, and reset() recovers', () => {
+  const t = attn.createTrainer({ task: 'previous-token', seed: 1, optimizer: 'sgd', lr: 1e30 });
+  assert.throws(() => t.step(20), /training stopped at step \d+: .*lower the learning rate/);
+  t.set({ lr: 0.01, optimizer: 'adam' });
+  t.reset();
+  const losses = t.step(5);
+  assert.ok(losses.every(Number.isFinite));
+  t.dispose();
+});
+
+test('trainers live in 8 slots: the ninth throws until one is disposed; forward() still works beside them', async () => {
+  const own = await loadAttention();
+  const trainers = Array.from({ length: 8 }, (_, s) => own.createTrainer({ seed: s }));
+  assert.throws(() => own.createTrainer({}), /every trainer slot is in use: dispose\(\) a trainer first/);
+  trainers[3].dispose();
+  trainers[3] = own.createTrainer({ seed: 3 });
+  const r = own.forward({ X: [[1, 0], [0, 1]], Wq: [[1, 0], [0, 1]], Wk: [[1, 0], [0, 1]], Wv: [[1, 0], [0, 1]], causal: true });
+  assert.deepEqual(Array.from(r.A.slice(0, 2)), [1, 0]);
+  trainers[0].step(2);
+  for (const t of trainers) t.dispose();
+});
