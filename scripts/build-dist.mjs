@@ -31,6 +31,28 @@ const names = (list) =>
     return [m[1], m[2] || m[1]];
   });
 
+// Drops whole-line comments (// ... and /* ... */ blocks that start a line) outside template
+// literals, to keep the file small; a line's backticks tell whether a template is open.
+function stripComments(lines) {
+  const out = [];
+  let template = false, block = false;
+  for (const line of lines) {
+    if (block) {
+      if (line.includes('*/')) block = false;
+      continue;
+    }
+    if (!template && /^\s*\/\//.test(line)) continue;
+    if (!template && /^\s*\/\*/.test(line)) {
+      if (!/\*\/\s*$/.test(line)) block = true;
+      continue;
+    }
+    if (!template && line.trim() === '') continue;
+    if (((line.match(/(?<!\\)`/g) || []).length) % 2) template = !template;
+    out.push(line);
+  }
+  return out;
+}
+
 const modules = new Map(); // absolute path -> { id, code } in dependency order
 const visiting = new Set();
 
@@ -68,7 +90,7 @@ function load(file) {
     if (/^\s*(import|export)\b(?!\.)/.test(line) && !/^\s*(\/\/|\*)/.test(line)) fail(file, `this form cannot be bundled: ${line.trim()}`);
     return line;
   });
-  const body = lines.join('\n');
+  const body = stripComments(lines).join('\n');
   if (/\bimport\s*\(|\bimport\.meta\b/.test(body.replace(/\/\/.*$/gm, ''))) fail(file, 'dynamic import() and import.meta cannot be bundled');
   const exportsList = [...exported.map(([a, b]) => `${JSON.stringify(b)}: ${a}`), ...deps.map(([d, a, b]) => `${JSON.stringify(b)}: __m[${JSON.stringify(d)}][${JSON.stringify(a)}]`)];
   const code = `// ---- ${id}\n__m[${JSON.stringify(id)}] = (function () {\n${body.trimEnd()}\nreturn Object.freeze({ ${exportsList.join(', ')} });\n})();\n`;

@@ -89,7 +89,7 @@ export const MARKUP = `
     <label>What <select id="export-what"><option value="">the whole view</option></select></label>
     <button type="button" id="export-png">PNG</button>
     <button type="button" id="export-svg">SVG</button>
-    <button type="button" id="export-csv">CSV</button>
+    <button type="button" id="export-csv" title="CSV holds one matrix: choose it under “What”">CSV</button>
     <button type="button" id="export-json">JSON</button>
     <button type="button" id="export-torch">Copy as PyTorch</button>
   </div>

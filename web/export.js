@@ -8,7 +8,7 @@
 //                            works under a strict CSP and from file://)
 //   pytorchScript            "copy as PyTorch": the lesson's code, rebuilding this head
 
-import { fmt } from './format.js';
+import { fmt, fmtShort } from './format.js';
 import { isDirect } from './config.js';
 import { matrixInfo, displayed } from './explain.js';
 import { scaleKind, maxAbsFinite, cellRgb, css, textOn } from './colors.js';
@@ -99,7 +99,7 @@ export function layoutHeatmap(view, m, theme = 'light', x0 = 0, y0 = 0) {
       const v = values[i * info.cols + j];
       const rgb = cellRgb(kind, v, maxAbs, theme);
       ops.push({ t: 'rect', x: gx + j * cw, y: gy + i * ch, w: numbers ? cw - 2 : cw, h: numbers ? ch - 2 : ch, fill: css(rgb) });
-      if (numbers) ops.push({ t: 'text', x: gx + j * cw + (cw - 2) / 2, y: gy + i * ch + 14.5, text: fmt(v), fill: textOn(rgb), size: 11, anchor: 'middle' });
+      if (numbers) ops.push({ t: 'text', x: gx + j * cw + (cw - 2) / 2, y: gy + i * ch + 14.5, text: m === 'M' ? fmtShort(v) : fmt(v), fill: textOn(rgb), size: 11, anchor: 'middle' });
     }
   }
   return { w: LABEL_W + info.cols * cw, h: TITLE_H + HEAD_H + info.rows * ch, ops };
