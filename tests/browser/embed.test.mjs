@@ -58,6 +58,13 @@ async function open(url, { width = 1100, height = 900, colorScheme = 'light', re
   await p.addInitScript(() => {
     window.__violations = [];
     document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    // counts Wasm instantiations: every element on a page shares one core
+    window.__instantiations = 0;
+    const inst = WebAssembly.instantiate;
+    WebAssembly.instantiate = function (...args) {
+      window.__instantiations++;
+      return inst.apply(this, args);
+    };
   });
   await p.goto(url);
   if (ready) await p.waitForFunction(([sel, n]) => [...document.querySelectorAll(sel)].filter((e) => e.dataset.ready).length >= n, [ready, count]);
@@ -111,6 +118,7 @@ test('the page itself (web/index.html) works under the strict CSP with no violat
 test('two instances stay independent: attributes, properties, learner clicks and events', async () => {
   const url = strict.url + page('two', '<attention-explorer id="one" preset="cat"></attention-explorer>\n<attention-explorer id="two" preset="worked-example" step="mix"></attention-explorer>');
   const { page: p, log, context } = await open(url, { count: 2 });
+  assert.equal(await p.evaluate(() => window.__instantiations), 1, 'one core for both elements');
   await p.evaluate(() => {
     window.__events = [];
     for (const id of ['one', 'two']) {
