@@ -1,0 +1,137 @@
+// Browser tests of the labs (web/labs.html), headless Debian Chromium via playwright-core.
+// Deterministic: seeded inputs, no timing asserts; every wait is for a redraw.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, open, shot } from './helpers.mjs';
+
+let env;
+before(async () => { env = await setup(); });
+after(() => env.close());
+
+const text = (page, sel) => page.locator(sel).first().textContent();
+const urlParams = (page) => new URL(page.url()).searchParams;
+const MODES = ['sqrt-dk-lab', 'stability-lab', 'misconceptions-lab', 'predict-lab', 'multihead-lab', 'cross-lab'];
+
+for (const mode of MODES) {
+  test(`${mode} renders with no errors, no foreign request, light, dark and at 360 px`, async () => {
+    for (const [opts, name] of [[{}, mode], [{ colorScheme: 'dark' }, mode + '-dark'], [{ width: 360, height: 780 }, mode + '-360']]) {
+      const { page, log, context } = await open(env, `labs.html?mode=${mode}`, opts);
+      assert.equal(await page.locator(`[data-lab="${mode}"]`).count(), 1);
+      assert.deepEqual(log.errors, []);
+      assert.deepEqual(log.foreign, []);
+      if (opts.width === 360) {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        assert.ok(overflow <= 1, `the page scrolls sideways by ${overflow} px at 360 px`);
+      }
+      await shot(page, 'lab-' + name, { fullPage: true });
+      await context.close();
+    }
+  });
+}
+
+test('sqrt-dk lab: dk = 64 shows a raw std near 8 and a scaled one near 1; dk and re-roll change the numbers and the URL', async () => {
+  const { page, context } = await open(env, 'labs.html?mode=sqrt-dk-lab&dk=64&n=64&seed=3');
+  const std = async (side) => Number((await text(page, `[data-side="${side}"] [data-stat="measured std"]`)).replace('\u2212', '-'));
+  const raw = await std('raw'), scaled = await std('scaled');
+  assert.ok(Math.abs(raw - 8) < 0.8, `raw std ${raw}`);
+  assert.ok(Math.abs(scaled - 1) < 0.1, `scaled std ${scaled}`);
+  await page.fill('[data-control="dk"]', '256');
+  await page.press('[data-control="dk"]', 'Enter');
+  await page.locator('[data-control="dk"]').blur();
+  const raw256 = await std('raw');
+  assert.ok(Math.abs(raw256 - 16) < 1.6, `raw std at dk = 256: ${raw256}`);
+  assert.equal(urlParams(page).get('dk'), '256');
+  const before = await text(page, '[data-side="raw"] [data-stat="measured std"]');
+  await page.click('[data-control="reroll"]');
+  assert.equal(urlParams(page).get('seed'), '4');
+  assert.notEqual(await text(page, '[data-side="raw"] [data-stat="measured std"]'), before);
+  // the URL reopens the same numbers
+  const again = await open(env, 'labs.html' + new URL(page.url()).search);
+  assert.equal(await text(again.page, '[data-side="raw"] [data-stat="measured std"]'), await text(page, '[data-side="raw"] [data-stat="measured std"]'));
+  await again.context.close();
+  await context.close();
+});
+
+test('stability lab: at 1000 the naive column shows NaN and Infinity, the stable one does not; the selector and own scores change it', async () => {
+  const { page, context } = await open(env, 'labs.html?mode=stability-lab&top=1000');
+  const table = await page.locator('.lab-table').first().textContent();
+  assert.match(table, /NaN/);
+  assert.match(table, /∞/);
+  assert.match(await text(page, '[data-role="verdict"]'), /NaN/);
+  await page.selectOption('[data-control="top"]', '10');
+  assert.equal(await text(page, '[data-role="verdict"]'), 'Both ways agree.');
+  assert.equal(urlParams(page).get('top'), '10');
+  await page.fill('[data-control="scores"]', '90, 1');
+  await page.click('[data-control="apply"]');
+  assert.match(await text(page, '[data-role="verdict"]'), /1 NaN weight/);
+  assert.equal(urlParams(page).get('scores'), '90,1');
+  await page.fill('[data-control="scores"]', '90, x');
+  await page.click('[data-control="apply"]');
+  assert.match(await text(page, '[data-role="scores-error"]'), /not a number/);
+  await context.close();
+});
+
+test('misconceptions lab: dim=0 columns sum to 1 and rows do not; the value switch changes the output', async () => {
+  const { page, context } = await open(env, 'labs.html?mode=misconceptions-lab&preset=cat&values=lesson');
+  const nums = (t) => t.replace(/\u2212/g, '-').trim().split(/\s+/).filter(Boolean).map(Number);
+  const cols = nums((await text(page, '[data-role="wrong-col-sums"]')).replace('column sums', ''));
+  assert.ok(cols.length === 5 && cols.every((c) => Math.abs(c - 1) < 0.002), `column sums ${cols}`);
+  const rows = nums((await text(page, '[data-role="wrong-row-sums"]')).replace('row sums', ''));
+  assert.ok(rows.some((r) => Math.abs(r - 1) > 0.1), `row sums ${rows}`);
+  const o = await page.locator('[data-matrix="O-values"][data-row="2"][data-col="0"]').textContent();
+  await page.selectOption('[data-control="values"]', 'silent');
+  assert.notEqual(await page.locator('[data-matrix="O-values"][data-row="2"][data-col="0"]').textContent(), o);
+  assert.equal(urlParams(page).get('values'), 'silent');
+  await context.close();
+});
+
+test('predict lab: a guess for a hidden weight is scored and explained; the lesson questions take answers', async () => {
+  const { page, context } = await open(env, 'labs.html?mode=predict-lab&preset=cat&hide=A&target=cell&row=4&col=1');
+  assert.equal(await page.locator('[data-matrix="hidden"][data-row="4"][data-col="1"]').textContent(), '?');
+  await page.fill('[data-control="guess"]', '0.5');
+  await page.click('[data-control="reveal"]');
+  assert.match(await text(page, '[data-role="points"]'), /^9\d \/ 100$/);
+  assert.equal(await page.locator('[data-matrix="hidden"][data-row="4"][data-col="1"]').textContent(), '0.528');
+  assert.match(await text(page, '[data-role="result"]'), /0\.528/);
+  await page.fill('[data-control="guess"]', '0');
+  await page.click('[data-control="reveal"]');
+  assert.match(await text(page, '[data-role="points"]'), /^\d \/ 100$/);
+  // a lesson question
+  await page.selectOption('[data-control="exercise"]', 'q2');
+  assert.equal(urlParams(page).get('exercise'), 'q2');
+  await page.fill('[data-control="field-0"]', '0.47');
+  await page.fill('[data-control="field-1"]', '0.47');
+  await page.fill('[data-control="field-2"]', '0.06');
+  await page.click('[data-control="reveal"]');
+  assert.equal(await text(page, '[data-role="points"]'), '100 / 100');
+  assert.match(await text(page, '[data-role="lesson-answer"]'), /0\.468, 0\.468, 0\.063/);
+  await shot(page, 'lab-predict-q2-revealed', { fullPage: true });
+  await context.close();
+});
+
+test('multihead lab: heads and grouped-query attention change the panels and the shapes', async () => {
+  const { page, context } = await open(env, 'labs.html?mode=multihead-lab&heads=2&seed=1');
+  assert.equal(await page.locator('[data-head]').count(), 2);
+  assert.match(await text(page, '[data-role="shapes"]'), /\(4, 2\)/);
+  await page.selectOption('[data-control="heads"]', '4');
+  assert.equal(await page.locator('[data-head]').count(), 4);
+  assert.match(await text(page, '[data-role="shapes"]'), /\(5, 1\)/);
+  await page.check('[data-control="gqa"]');
+  assert.match(await text(page, '[data-role="shapes"]'), /only 2 key\/value heads/);
+  assert.equal(urlParams(page).get('gqa'), '1');
+  await context.close();
+});
+
+test('cross lab: rows are the translation, columns the source; causal hides a match', async () => {
+  const { page, context } = await open(env, 'labs.html?mode=cross-lab&pair=black-cat');
+  const cols = await page.locator('[data-figure="A-cross"] .hm-col').allTextContents();
+  const rows = await page.locator('[data-figure="A-cross"] .hm-rowlab').allTextContents();
+  assert.deepEqual(cols, ['the', 'black', 'cat', 'sleeps']);
+  assert.deepEqual(rows, ['le', 'chat', 'noir', 'dort']);
+  const before = await page.locator('[data-matrix="A-cross"][data-row="1"][data-col="2"]').textContent();
+  await page.check('[data-control="causal"]');
+  assert.notEqual(await page.locator('[data-matrix="A-cross"][data-row="1"][data-col="2"]').textContent(), before);
+  assert.match(await text(page, '.lab-text'), /“chat” cannot see “cat”/);
+  assert.equal(urlParams(page).get('causal'), '1');
+  await context.close();
+});

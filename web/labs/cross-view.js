@@ -1,0 +1,38 @@
+// cross-view.js: cross-attention on the page. mountCrossLab(root, { attn, doc, state, onState }).
+import { fmt } from '../format.js';
+import { computeCross, explainCross, PAIRS, MODE, defaultState, writeState } from './cross.js';
+import { select, checkbox, matrixFigure, paragraphs, labShell, h } from './ui.js';
+
+export function mountCrossLab(root, { attn, doc = root.ownerDocument, state = defaultState(), onState } = {}) {
+  const lab = labShell(root, {
+    doc, kind: MODE, state, writeState, onState,
+    title: 'Cross-attention: queries from one sentence, keys and values from another',
+    lede: 'In self-attention Q, K and V all come from the same sequence. In cross-attention (translation, vision-language models) the queries come from one sequence and the keys and values from another; the formula is unchanged. Here the French translation asks, the English source answers.',
+    render: (s, out) => render(attn, doc, s, out),
+  });
+  lab.controls.append(
+    select(doc, 'Sentence pair', Object.entries(PAIRS).map(([k, p]) => [k, `${p.source.join(' ')} → ${p.target.join(' ')}`]), state.pair, (v) => lab.set({ pair: v }), 'pair'),
+    checkbox(doc, 'causal mask', state.causal, (c) => lab.set({ causal: c }), 'causal'),
+  );
+  lab.redraw();
+  return lab;
+}
+
+function render(attn, doc, s, out) {
+  const x = computeCross(attn, s);
+  const { r, rowLabels: tgt, colLabels: src, concepts } = x;
+  out.append(
+    h(doc, 'div', { class: 'lab-row' },
+      matrixFigure(doc, { name: 'A', id: 'A-cross', rows: r.n, cols: r.m, rowLabels: tgt, colLabels: src, values: r.A, about: 'rows: French queries; columns: English keys' }).el,
+      matrixFigure(doc, { name: 'S', id: 'S-cross', rows: r.n, cols: r.m, rowLabels: tgt, colLabels: src, values: maskedScores(r), about: 'scaled scores; −∞ where masked' }).el,
+      matrixFigure(doc, { name: 'O', id: 'O-cross', rows: r.n, cols: r.dv, rowLabels: tgt, colLabels: concepts, values: r.O, about: 'each French word’s output: the meaning it read from the English' }).el),
+    paragraphs(doc, explainCross(x, s, fmt)),
+    h(doc, 'p', { class: 'muted small', text: `Shapes: X (translation) (${r.n}, ${r.d}), Xkv (source) (${r.m}, ${r.d}); Q = X·Wq (${r.n}, ${r.dk}); K = Xkv·Wk and V = Xkv·Wv (${r.m}, ${r.dk}); S and A (${r.n}, ${r.m}); O (${r.n}, ${r.dv}). Each word is a mix of the concepts ${concepts.join(', ')}; Wq = Wk = 3·I and Wv = I, so a word matches the source word with the same meaning.` }),
+  );
+}
+
+function maskedScores(r) {
+  const out = new Float32Array(r.S.length);
+  for (let k = 0; k < out.length; k++) out[k] = r.M[k] === -Infinity ? -Infinity : r.S[k];
+  return out;
+}

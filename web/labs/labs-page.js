@@ -1,0 +1,46 @@
+// labs-page.js: the standalone labs page (web/labs.html). Reads ?mode=<lab>&... from the URL,
+// mounts that lab, and keeps the URL in step with its state (history.replaceState), so a link
+// reopens exactly what the learner sees.
+import { loadAttention } from '../attention.js';
+import { LABS, labOf, mountLab, queryOf } from './index.js';
+
+const doc = document;
+const root = doc.getElementById('lab-root');
+const nav = doc.getElementById('lab-nav');
+const themeBtn = doc.getElementById('theme');
+
+function setTheme(dark) {
+  doc.documentElement.dataset.theme = dark ? 'dark' : 'light';
+  themeBtn.setAttribute('aria-pressed', String(dark));
+}
+
+async function main() {
+  const params = new URLSearchParams(location.search);
+  if (params.get('theme') === 'dark' || (params.get('theme') !== 'light' && matchMedia('(prefers-color-scheme: dark)').matches)) setTheme(true);
+  else setTheme(false);
+  const mode = labOf(params.get('mode')) ? params.get('mode') : LABS[0].mode;
+  for (const lab of LABS) {
+    const a = doc.createElement('a');
+    a.href = '?mode=' + lab.mode;
+    a.textContent = lab.title;
+    a.className = 'lab-link';
+    if (lab.mode === mode) a.setAttribute('aria-current', 'page');
+    nav.append(a);
+  }
+  const attn = await loadAttention();
+  const onState = (state) => history.replaceState(null, '', queryOf(state) + location.hash);
+  let lab = mountLab(mode, root, { attn, doc, params, onState });
+  themeBtn.addEventListener('click', () => {
+    setTheme(doc.documentElement.dataset.theme !== 'dark');
+    lab.redraw();
+  });
+  doc.documentElement.dataset.ready = 'true';
+  window.__lab = lab;
+}
+
+main().catch((err) => {
+  const box = doc.getElementById('error');
+  box.hidden = false;
+  box.textContent = 'The labs could not start: ' + err.message;
+  doc.documentElement.dataset.ready = 'true';
+});

@@ -1,0 +1,120 @@
+// misconceptions.js: three of the lesson's misconceptions, each shown with numbers from the core.
+// Pure (no DOM).
+//   1. "Normalising over the wrong axis (dim=0) is a classic bug that still runs and still gives
+//      numbers between 0 and 1": the columns of S + M go through the core's softmax.
+//   2. "A token attends only to other tokens": the diagonal of A.
+//   3. "The attention weights say which tokens are important": V and O beside A.
+
+import { PRESETS } from '../presets.js';
+import { parseConfig, forwardArgs } from '../config.js';
+import { oneOf } from './random.js';
+
+export const MODE = 'misconceptions-lab';
+export const PRESET_CHOICES = ['worked-example', 'cat', 'previous-token'];
+export const VALUE_CHOICES = ['lesson', 'silent'];
+
+export function defaultState() {
+  return { preset: 'worked-example', values: 'silent' };
+}
+export function readState(params) {
+  const d = defaultState();
+  return { preset: oneOf(params, 'preset', PRESET_CHOICES, d.preset), values: oneOf(params, 'values', VALUE_CHOICES, d.values) };
+}
+export function writeState(s) {
+  return { mode: MODE, preset: s.preset, values: s.values };
+}
+
+export function presetHead(attn, preset) {
+  const config = parseConfig(PRESETS[preset].config);
+  return { config, r: attn.forward(forwardArgs(config)) };
+}
+
+const sums = (M, rows, cols, byRow) => {
+  const out = new Array(byRow ? rows : cols).fill(0);
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) out[byRow ? i : j] += M[i * cols + j];
+  return out;
+};
+
+/**
+ * Softmax over dim=0: each COLUMN of S + M (the masked scores) through the core's softmax.
+ * Returns the wrong weights, their column and row sums, and the right weights' row sums.
+ */
+export function wrongAxis(attn, preset) {
+  const { config, r } = presetHead(attn, preset);
+  const { n, m } = r;
+  const wrong = new Float32Array(n * m);
+  for (let j = 0; j < m; j++) {
+    const col = new Float32Array(n);
+    for (let i = 0; i < n; i++) col[i] = r.M[i * m + j] === -Infinity ? -Infinity : r.S[i * m + j] + r.M[i * m + j];
+    const a = attn.softmaxRow(col);
+    for (let i = 0; i < n; i++) wrong[i * m + j] = a[i];
+  }
+  const rowSums = sums(wrong, n, m, true);
+  const worst = rowSums.reduce((b, s, i) => (Math.abs(s - 1) > Math.abs(rowSums[b] - 1) ? i : b), 0);
+  return {
+    config, r, wrong, colSums: sums(wrong, n, m, false), rowSums, rightRowSums: sums(r.A, n, m, true), worst,
+  };
+}
+
+export function explainWrongAxis(w, fmtv) {
+  const t = w.config.tokens, i = w.worst;
+  return [
+    `softmax(S, dim=0) normalises each column: every column of these weights adds up to 1, and every weight still lies between 0 and 1, so nothing crashes and nothing looks odd.`,
+    `But a column is one key shared out among the queries. Row ${i + 1} (“${t[i]}”) now adds up to ${fmtv(w.rowSums[i])}, not 1, so its output O = A·V is no longer a weighted average of the value rows: it is scaled by ${fmtv(w.rowSums[i])} and can leave their range.`,
+    `The quick test from the lesson catches it: weights.sum(-1) should be all ones. Here it is [${w.rowSums.map(fmtv).join(', ')}]; with dim=-1 it is [${w.rightRowSums.map(fmtv).join(', ')}].`,
+  ];
+}
+
+/** The diagonal of A: how much each token attends to itself. */
+export function diagonal(attn, preset) {
+  const { config, r } = presetHead(attn, preset);
+  const diag = [], topIsSelf = [];
+  for (let i = 0; i < Math.min(r.n, r.m); i++) {
+    const row = r.A.subarray(i * r.m, (i + 1) * r.m);
+    diag.push(row[i]);
+    topIsSelf.push(row[i] === Math.max(...row));
+  }
+  return { config, r, diag, topIsSelf };
+}
+
+export function explainDiagonal(d, fmtv) {
+  const t = d.config.tokens;
+  const nonzero = d.diag.filter((w) => w > 0).length;
+  const self = d.topIsSelf.map((b, i) => (b ? `“${t[i]}”` : null)).filter(Boolean);
+  const out = [`A token also attends to itself: ${nonzero} of ${d.diag.length} diagonal weights are above 0 (${d.diag.map(fmtv).join(', ')}).`];
+  if (self.length) out.push(`For ${self.join(', ')} the largest weight of the row is on the token itself.`);
+  if (d.r.causal) out.push('With the causal mask the first token can only see itself, so its diagonal weight is exactly 1.');
+  return out;
+}
+
+// The lesson's worked example; "silent" gives token 3 a value of zero.
+const WORKED = { Q: [[1, 0], [0, 1], [1, 1]], V: [[1, 0], [0, 2], [3, 1]] };
+export const VALUE_ROW = 2; // the query whose row is taken apart (token 3)
+
+/** A, V and O of the worked example, and row VALUE_ROW's contributions A[i][j]·V[j]. */
+export function valuesMatter(attn, values) {
+  const V = WORKED.V.map((row, j) => (values === 'silent' && j === 2 ? [0, 0] : row.slice()));
+  const r = attn.forward({ Q: WORKED.Q, K: WORKED.Q, V });
+  const i = VALUE_ROW;
+  const contributions = [];
+  for (let j = 0; j < r.m; j++) {
+    const w = r.A[i * r.m + j];
+    const v = Array.from(r.V.subarray(j * r.dv, (j + 1) * r.dv));
+    contributions.push({ j, weight: w, value: v, part: v.map((x) => w * x), size: Math.hypot(...v.map((x) => w * x)) });
+  }
+  return { config: { tokens: ['1', '2', '3'] }, r, row: i, contributions, values };
+}
+
+export function explainValues(v, fmtv) {
+  const c = v.contributions;
+  const top = c.reduce((b, x) => (x.weight > b.weight ? x : b));
+  const most = c.reduce((b, x) => (x.size > b.size ? x : b));
+  const out = [`Token ${v.row + 1} puts its largest weight, ${fmtv(top.weight)}, on token ${top.j + 1}.`];
+  if (top.j !== most.j) {
+    out.push(`Yet token ${top.j + 1}’s value is [${top.value.map(fmtv).join(', ')}], so it adds [${top.part.map(fmtv).join(', ')}] to the output: nothing. The output [${Array.from(v.r.O.subarray(v.row * v.r.dv, (v.row + 1) * v.r.dv)).map(fmtv).join(', ')}] comes mostly from token ${most.j + 1} (weight ${fmtv(most.weight)}).`);
+  } else {
+    out.push(`Here its value [${top.value.map(fmtv).join(', ')}] also contributes most to the output. Switch to “token 3’s value is zero” to see a large weight that moves nothing.`);
+  }
+  out.push('The weights say how the output at one position mixes the values of the others. They are one part of the computation, not a full explanation: the values (and later layers) matter too.');
+  return out;
+}

@@ -1,0 +1,98 @@
+// predict-view.js: predict, then reveal. mountPredictLab(root, { attn, doc, state, onState }).
+import { fmt } from '../format.js';
+import { PRESETS } from '../presets.js';
+import { displayed, matrixInfo } from '../explain.js';
+import {
+  presetView, target, parseGuess, scoreGuess, explainTarget, EXERCISES, exerciseAnswer, scoreExercise,
+  PRESET_CHOICES, HIDE_CHOICES, MODE, defaultState, writeState,
+} from './predict.js';
+import { h, select, button, matrixFigure, paragraphs, labShell } from './ui.js';
+
+// What a learner sees to predict each hidden matrix from.
+const GIVEN = { A: ['S'], S: ['Q', 'K'], O: ['A', 'V'] };
+const HIDE_NAMES = { A: 'A (the weights)', S: 'S (the scaled scores)', O: 'O (the output)' };
+
+export function mountPredictLab(root, { attn, doc = root.ownerDocument, state = defaultState(), onState } = {}) {
+  let revealed = null; // { text } once the learner pressed Reveal; cleared by any other change
+  const lab = labShell(root, {
+    doc, kind: MODE, state, writeState, onState,
+    title: 'Predict, then reveal',
+    lede: 'Hide a matrix, guess a cell or a row from what comes before it, then reveal: the page says how close you were and explains the numbers. Or try the lesson’s three knowledge-check questions.',
+    render: (s, out) => (s.exercise ? renderExercise(attn, doc, s, out, () => revealed, reveal) : renderPreset(attn, doc, s, out, () => revealed, reveal, lab)),
+  });
+  const baseSet = lab.set;
+  lab.set = (patch) => { revealed = null; baseSet(patch); };
+  function reveal(text) { revealed = { text }; lab.redraw(); }
+  lab.controls.append(select(doc, 'Exercise', [['', 'Your own prediction on a preset'], ...Object.entries(EXERCISES).map(([k, e]) => [k, 'Lesson: ' + e.title])], state.exercise, (v) => lab.set({ exercise: v }), 'exercise'));
+  lab.redraw();
+  return lab;
+}
+
+function guessBox(doc, label, value, count, onReveal, role = 'guess') {
+  const input = h(doc, 'input', { attrs: { type: 'text', 'data-control': role, 'aria-label': label, inputmode: 'decimal', autocomplete: 'off', placeholder: count > 1 ? `${count} numbers, e.g. ${Array(count).fill('0.2').join(' ')}` : 'e.g. 0.25' } });
+  input.value = value ?? '';
+  const go = () => onReveal(input.value);
+  input.addEventListener('keydown', (ev) => ev.key === 'Enter' && go());
+  return h(doc, 'div', { class: 'bar lab-guess' }, h(doc, 'label', { class: 'lab-field' }, label + ' ', input), button(doc, 'Reveal', go, 'reveal'));
+}
+
+function renderPreset(attn, doc, s, out, getRevealed, reveal, lab) {
+  const view = presetView(attn, s.preset);
+  const info = matrixInfo(view, s.hide);
+  const t = target(view, s);
+  const opts = h(doc, 'div', { class: 'bar' },
+    select(doc, 'Preset', PRESET_CHOICES.map((p) => [p, PRESETS[p].title]), s.preset, (v) => lab.set({ preset: v }), 'preset'),
+    select(doc, 'Hide', HIDE_CHOICES.map((m) => [m, HIDE_NAMES[m]]), s.hide, (v) => lab.set({ hide: v }), 'hide'),
+    select(doc, 'Guess', [['cell', 'one cell'], ['row', 'a whole row']], s.target, (v) => lab.set({ target: v }), 'target'),
+    select(doc, 'Row', info.rowLabels.map((l, i) => [i, `${i + 1} ${l}`]), t.i, (v) => lab.set({ row: Number(v) }), 'row'),
+    s.target === 'cell' ? select(doc, 'Column', info.colLabels.map((l, j) => [j, `${j + 1} ${l}`]), t.j, (v) => lab.set({ col: Number(v) }), 'col') : null);
+  out.append(opts);
+  const rev = getRevealed();
+  const what = t.kind === 'cell' ? `${s.hide}[${t.i + 1}][${t.j + 1}] (row “${info.rowLabels[t.i]}”, column “${info.colLabels[t.j]}”)` : `row ${t.i + 1} of ${s.hide} (“${info.rowLabels[t.i]}”, ${info.cols} numbers)`;
+  out.append(h(doc, 'p', { class: 'lab-task', attrs: { 'data-role': 'task' }, text: `Predict ${what} from ${GIVEN[s.hide].join(' and ')}.` + (s.hide === 'S' ? ' Masked scores are −∞ (type -inf).' : '') }));
+
+  const mats = h(doc, 'div', { class: 'lab-row' });
+  for (const m of GIVEN[s.hide]) {
+    const mi = matrixInfo(view, m);
+    mats.append(matrixFigure(doc, { name: m, id: 'given-' + m, rows: mi.rows, cols: mi.cols, rowLabels: mi.rowLabels, colLabels: mi.colLabels, values: displayed(view, m), about: mi.about }).el);
+  }
+  const hid = matrixFigure(doc, { name: s.hide, id: 'hidden', rows: info.rows, cols: info.cols, rowLabels: info.rowLabels, colLabels: info.colLabels, values: displayed(view, s.hide), about: rev ? info.about : 'hidden: make your guess, then reveal', hidden: !rev });
+  for (let j = 0; j < info.cols; j++) if (t.kind === 'row' || j === t.j) hid.hm.cell(t.i, j).classList.add('lab-target');
+  mats.append(hid.el);
+  out.append(mats, guessBox(doc, t.kind === 'cell' ? 'Your guess' : `Your guess for the ${info.cols} numbers`, rev?.text, t.values.length, reveal));
+  if (!rev) return;
+  const g = parseGuess(rev.text, t.values.length);
+  if (!g.ok) {
+    out.append(h(doc, 'p', { class: 'lab-error', attrs: { role: 'alert', 'data-role': 'guess-error' }, text: g.error }));
+    return;
+  }
+  const sc = scoreGuess(t.values, g.values, t.range);
+  out.append(h(doc, 'div', { class: 'lab-result', attrs: { 'data-role': 'result', 'aria-live': 'polite' } },
+    h(doc, 'p', { class: 'lab-verdict' }, h(doc, 'span', { class: 'lab-points', attrs: { 'data-role': 'points' }, text: `${sc.points} / 100` }), ` — ${sc.verdict}.`),
+    h(doc, 'p', { text: `You guessed ${g.values.map(fmt).join(', ')}; the core computed ${t.values.map(fmt).join(', ')}. ${t.values.length > 1 ? 'Mean distance' : 'Distance'}: ${fmt(sc.error)}.` }),
+    paragraphs(doc, [explainTarget(view, t)], 'lab-text explanation')));
+}
+
+function renderExercise(attn, doc, s, out, getRevealed, reveal) {
+  const ex = EXERCISES[s.exercise];
+  const rev = getRevealed();
+  out.append(h(doc, 'h3', { text: ex.title }), h(doc, 'p', { class: 'lab-task', attrs: { 'data-role': 'task' }, text: ex.question }));
+  const inputs = ex.fields.map((f, k) => {
+    const i = h(doc, 'input', { attrs: { type: 'text', inputmode: 'decimal', 'data-control': 'field-' + k, autocomplete: 'off' } });
+    if (rev) i.value = rev.text[k] ?? '';
+    return h(doc, 'label', { class: 'lab-field' }, f + ' ', i);
+  });
+  const go = () => reveal(inputs.map((l) => l.querySelector('input').value));
+  out.append(h(doc, 'div', { class: 'lab-fields' }, ...inputs), h(doc, 'div', { class: 'bar' }, button(doc, 'Reveal', go, 'reveal')));
+  if (!rev) return;
+  const guesses = rev.text.map((x) => parseGuess(x, 1));
+  const answer = exerciseAnswer(attn, s.exercise);
+  const values = guesses.map((g) => (g.ok ? g.values[0] : NaN));
+  const sc = scoreExercise(answer, values);
+  out.append(h(doc, 'div', { class: 'lab-result', attrs: { 'data-role': 'result', 'aria-live': 'polite' } },
+    h(doc, 'p', { class: 'lab-verdict' }, h(doc, 'span', { class: 'lab-points', attrs: { 'data-role': 'points' }, text: `${sc.points} / 100` }), ` — ${sc.count} of ${sc.right.length} right.`),
+    h(doc, 'ul', {}, ...ex.fields.map((f, k) => h(doc, 'li', { class: sc.right[k] ? 'lab-ok' : 'lab-bad', text: `${f}: you said ${guesses[k].ok ? fmt(values[k]) : '(nothing)'}, the core gives ${fmt(answer.values[k])} ${sc.right[k] ? '✓' : '✗'}` }))),
+    h(doc, 'p', { class: 'label', text: 'Explanation (from the lesson)' }),
+    h(doc, 'p', { attrs: { 'data-role': 'lesson-answer' }, text: ex.explanation }),
+    h(doc, 'p', { class: 'muted small', text: answer.note })));
+}

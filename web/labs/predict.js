@@ -1,0 +1,146 @@
+// predict.js: predict, then reveal. Pure (no DOM). The learner hides a matrix of a preset,
+// types a guess for one cell or one row, and reveals: the score says how close the guess was and
+// the explanation is the explorer's own (web/explain.js). The lesson's three knowledge-check
+// questions are built-in exercises whose answers come from the core, with the lesson's
+// explanations.
+
+import { PRESETS } from '../presets.js';
+import { parseConfig, forwardArgs } from '../config.js';
+import { explainCell, followSentence, displayed, matrixInfo } from '../explain.js';
+import { parseNumber } from '../format.js';
+import { intParam, oneOf } from './random.js';
+import { computeSqrtDk } from './sqrtdk.js';
+
+export const MODE = 'predict-lab';
+export const PRESET_CHOICES = ['cat', 'worked-example', 'previous-token'];
+export const HIDE_CHOICES = ['A', 'S', 'O'];
+export const TARGETS = ['cell', 'row'];
+export const EXERCISE_CHOICES = ['', 'q1', 'q2', 'q3'];
+
+export function defaultState() {
+  return { preset: 'cat', hide: 'A', target: 'cell', row: 4, col: 1, exercise: '' };
+}
+export function readState(params) {
+  const d = defaultState();
+  return {
+    preset: oneOf(params, 'preset', PRESET_CHOICES, d.preset),
+    hide: oneOf(params, 'hide', HIDE_CHOICES, d.hide),
+    target: oneOf(params, 'target', TARGETS, d.target),
+    row: intParam(params, 'row', 0, 255, d.row),
+    col: intParam(params, 'col', 0, 255, d.col),
+    exercise: oneOf(params, 'exercise', EXERCISE_CHOICES, d.exercise),
+  };
+}
+export function writeState(s) {
+  const o = { mode: MODE };
+  if (s.exercise) return { ...o, exercise: s.exercise };
+  return { ...o, preset: s.preset, hide: s.hide, target: s.target, row: s.row, ...(s.target === 'cell' ? { col: s.col } : {}) };
+}
+
+/** The preset's head and the explorer's view of it (as web/explain.js expects). */
+export function presetView(attn, preset) {
+  const config = parseConfig(PRESETS[preset].config);
+  const r = attn.forward(forwardArgs(config));
+  const raw = attn.forward(forwardArgs(config, 1));
+  return { config, r, raw, step: null };
+}
+
+/** The hidden values: one cell or one row of the matrix as the explorer shows it. */
+export function target(view, { hide, target: kind, row, col }) {
+  const info = matrixInfo(view, hide);
+  const i = Math.min(row, info.rows - 1), j = Math.min(col, info.cols - 1);
+  const all = displayed(view, hide);
+  const values = kind === 'row' ? Array.from(all.subarray(i * info.cols, (i + 1) * info.cols)) : [all[i * info.cols + j]];
+  let lo = Infinity, hi = -Infinity;
+  for (const v of all) if (Number.isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+  return { m: hide, kind, i, j, values, info, range: hide === 'A' ? 1 : Math.max(hi - lo, 1e-6) };
+}
+
+/** Reads a guess of `count` numbers ("0.5, 0.25 0.25"; "−∞" or "-inf" for a masked score). */
+export function parseGuess(text, count) {
+  const parts = String(text).trim().split(/[\s;]+|,\s+|,(?=\S)(?!\d{3}\b)/).filter(Boolean);
+  if (parts.length !== count) return { ok: false, error: `Type ${count} number${count > 1 ? 's' : ''}${count > 1 ? ', separated by spaces or commas' : ''}: you typed ${parts.length}.` };
+  const values = parts.map((p) => (/^([-−]\s*(∞|inf(inity)?))$/i.test(p) ? -Infinity : parseNumber(p)));
+  const bad = values.findIndex(Number.isNaN);
+  if (bad >= 0) return { ok: false, error: `“${parts[bad]}” is not a number.` };
+  return { ok: true, values };
+}
+
+/**
+ * How close a guess is. error: mean |guess − truth| over the cells (a −∞ cell counts 0 when
+ * guessed −∞ and the whole range otherwise); points: 100 for exact, falling linearly to 0 at
+ * an error of half the range of the hidden matrix (half of 1 for weights).
+ */
+export function scoreGuess(truth, guess, range) {
+  const tol = range / 2;
+  const errs = truth.map((t, k) => {
+    const g = guess[k];
+    if (t === -Infinity || g === -Infinity) return t === g ? 0 : range;
+    return Math.abs(g - t);
+  });
+  const error = errs.reduce((a, b) => a + b, 0) / errs.length;
+  const rel = error / tol;
+  const points = Math.max(0, Math.round(100 * (1 - rel)));
+  const verdict = rel <= 0.02 ? 'spot on' : rel <= 0.1 ? 'close' : rel <= 0.3 ? 'in the right area' : 'off';
+  return { error, points, verdict, errors: errs };
+}
+
+/** The explanation shown after the reveal (the explorer's own words for that cell or row). */
+export function explainTarget(view, t) {
+  if (t.kind === 'cell') return explainCell(view, t.m, t.i, t.j).text;
+  const sentences = [];
+  if (t.m === 'A') sentences.push(`Row ${t.i + 1} of A is the softmax of row ${t.i + 1} of the scores, so it adds up to 1.`);
+  sentences.push(followSentence(view, t.i));
+  return sentences.join(' ');
+}
+
+// ---------------------------------------------------------------- the lesson's knowledge check
+
+export const EXERCISES = {
+  q1: {
+    title: 'Question 1',
+    question: 'For n = 5 tokens and dk = 16, what are the shapes of Q Kᵀ and of the softmax output, and what does each row of the latter sum to?',
+    fields: ['rows of Q Kᵀ', 'columns of Q Kᵀ', 'rows of the softmax output', 'columns of the softmax output', 'each row of the softmax output sums to'],
+    explanation: 'Both have shape (5, 5). Each row of the softmax output sums to 1.',
+  },
+  q2: {
+    title: 'Question 2',
+    question: 'Scores for one query are [2, 2, 0]. Without computing exp exactly, which token gets the largest weight and which gets the smallest? Compute the weights approximately (e² ≈ 7.39).',
+    fields: ['weight of token 1', 'weight of token 2', 'weight of token 3'],
+    explanation: 'Tokens 1 and 2 tie for the largest weight and token 3 gets the smallest. exp: 7.39, 7.39, 1; the sum is 15.78, so the weights are about [0.468, 0.468, 0.063].',
+  },
+  q3: {
+    title: 'Question 3',
+    question: 'A head has dk = 64. Roughly how large is the standard deviation of a raw dot product of random unit-variance vectors, and what does scaling do to it?',
+    fields: ['std of the raw dot products', 'std after dividing by √dk'],
+    explanation: 'About √64 = 8. Dividing by √64 brings the standard deviation back to about 1, which keeps the softmax from saturating.',
+  },
+};
+
+/** The true answers of an exercise, measured by the core, and a note on where they came from. */
+export function exerciseAnswer(attn, id) {
+  if (id === 'q1') {
+    const rand = (k) => Array.from({ length: 5 }, (_, i) => Array.from({ length: 16 }, (_, c) => Math.sin(1 + i * 16 + c + k * 97)));
+    const r = attn.forward({ Q: rand(0), K: rand(1), V: rand(2) });
+    let worst = 0; // the largest |row sum − 1|
+    for (let i = 0; i < r.n; i++) {
+      let s = 0;
+      for (let j = 0; j < r.m; j++) s += r.A[i * r.m + j];
+      worst = Math.max(worst, Math.abs(s - 1));
+    }
+    return { values: [r.n, r.m, r.n, r.m, 1], note: `The core ran a head with Q and K of shape (5, 16): S and A came out (${r.n}, ${r.m}); its rows of A sum to 1 within ${worst.toExponential(1)}.`, tolerance: [0, 0, 0, 0, 0.01] };
+  }
+  if (id === 'q2') {
+    const a = attn.softmaxRow([2, 2, 0]);
+    return { values: Array.from(a), note: 'The core’s softmax of [2, 2, 0].', tolerance: [0.05, 0.05, 0.05] };
+  }
+  const r = computeSqrtDk(attn, { dk: 64, n: 64, seed: 1 }, { bins: 1 });
+  return { values: [r.raw.std, r.scaled.std], note: `Measured by the core on 64 random unit-variance queries and keys (${r.samples} dot products, seed 1).`, tolerance: [1, 0.15] };
+}
+
+/** Scores an exercise: each field is right when within its tolerance (relative for q3). */
+export function scoreExercise(answer, guess) {
+  const right = answer.values.map((v, k) => Math.abs(guess[k] - v) <= answer.tolerance[k] + 1e-9);
+  const count = right.filter(Boolean).length;
+  return { right, count, points: Math.round((100 * count) / right.length) };
+}

@@ -1,0 +1,56 @@
+// stability-view.js: the stability lab on the page. mountStabilityLab(root, { attn, doc, state, onState }).
+import { fmt, fmtShort } from '../format.js';
+import { computeStability, sweepTops, explainStability, parseScores, rowOf, TOPS, MODE, defaultState, writeState } from './stability.js';
+import { h, select, button, table, paragraphs, labShell } from './ui.js';
+
+const fmtv = (v) => (Number.isNaN(v) ? 'NaN' : fmt(v));
+
+export function mountStabilityLab(root, { attn, doc = root.ownerDocument, state = defaultState(), onState } = {}) {
+  const lab = labShell(root, {
+    doc, kind: MODE, state, writeState, onState,
+    title: 'Numerical stability: subtract the row max',
+    lede: 'Softmax implementations subtract the row maximum before exponentiating. Make the scores grow to the hundreds and thousands and see both ways computed by the C core in float32: the textbook exp(s)/Σexp(s) and the max-subtracted one.',
+    render: (s, out) => render(attn, doc, s, out, lab),
+  });
+  const tops = select(doc, 'Largest score', TOPS.map((t) => [t, String(t)]), TOPS.includes(state.top) ? state.top : 1000, (v) => {
+    input.value = '';
+    lab.set({ top: Number(v), scores: null });
+  }, 'top');
+  const input = h(doc, 'input', { attrs: { type: 'text', 'data-control': 'scores', 'aria-label': 'Your own scores', placeholder: 'e.g. 1000, 990, 500, 0', inputmode: 'decimal' } });
+  if (state.scores) input.value = state.scores.join(', ');
+  const err = h(doc, 'span', { class: 'lab-error', attrs: { role: 'alert', 'data-role': 'scores-error' } });
+  const apply = () => {
+    const p = parseScores(input.value);
+    err.textContent = p.ok ? '' : p.error;
+    input.setAttribute('aria-invalid', String(!p.ok));
+    if (p.ok) lab.set({ scores: p.scores });
+  };
+  input.addEventListener('keydown', (ev) => ev.key === 'Enter' && apply());
+  lab.controls.append(tops, h(doc, 'label', { class: 'lab-field' }, 'or your own scores ', input), button(doc, 'Use these scores', apply, 'apply'), err);
+  lab.redraw();
+  return lab;
+}
+
+function render(attn, doc, s, out) {
+  const r = computeStability(attn, s);
+  const bad = (v) => !Number.isFinite(v);
+  const rows = r.scores.map((sc, j) => [
+    `key ${j + 1}`, fmtShort(sc),
+    fmtv(r.naive.terms[j]), fmtv(r.naive.weights[j]),
+    fmtShort(sc - r.stable.shift), fmtv(r.stable.terms[j]), fmtv(r.stable.weights[j]),
+  ]);
+  rows.push(['sum', '', fmtv(r.naive.sum), fmtv(Array.from(r.naive.weights).reduce((a, b) => a + b, 0)), '', fmtv(r.stable.sum), fmtv(r.stableSum)]);
+  const cls = (i, j) => {
+    const v = i < r.scores.length ? [null, null, r.naive.terms[i], r.naive.weights[i], null, r.stable.terms[i], r.stable.weights[i]][j] : [null, null, r.naive.sum, Array.from(r.naive.weights).reduce((a, b) => a + b, 0), null, null, null][j];
+    return v != null && bad(v) ? 'lab-bad' : j >= 2 && j <= 3 ? 'lab-naive' : '';
+  };
+  out.append(
+    h(doc, 'p', { class: 'lab-verdict ' + (r.naiveBroken ? 'lab-bad' : 'lab-ok'), attrs: { 'data-role': 'verdict' }, text: r.naiveBroken ? `Naive: ${r.nanCount} NaN weight${r.nanCount === 1 ? '' : 's'}. Stable: correct.` : 'Both ways agree.' }),
+    table(doc, ['', 'score s', 'naive exp(s)', 'naive weight', 's − max', 'exp(s − max)', 'stable weight'], rows, { caption: `Scores [${rowOf(s).map(fmtShort).join(', ')}], float32, from the core`, cellClass: cls }),
+    paragraphs(doc, explainStability(r, fmtv)),
+  );
+  const sw = sweepTops(attn);
+  out.append(h(doc, 'h3', { text: 'Where the naive softmax breaks' }), table(doc, ['largest score', 'naive exp(largest)', 'naive', 'stable largest weight'],
+    sw.map((x) => [fmtShort(x.top), fmtv(x.largestTerm), x.naiveOk ? 'finite' : 'Inf / NaN', fmtv(x.stableMax)]),
+    { caption: 'The row top × [1, 0.99, 0.5, 0] for each top score', cellClass: (i, j) => (j === 2 && !sw[i].naiveOk ? 'lab-bad' : '') }));
+}
