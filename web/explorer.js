@@ -173,6 +173,7 @@ export function mountExplorer(root, options = {}) {
   let frame = 0;
   let timer = 0;
   let lastUrl = '';
+  let cellExtra = null; // showHead's extra for the cell explanations (a trained head's gradients)
   let destroyed = false;
   const dirty = { compute: false, values: false, url: false };
   const cleanups = [];
@@ -343,7 +344,7 @@ export function mountExplorer(root, options = {}) {
 
   function drawMarksAndText() {
     const activeCell = valid(state.hover) || valid(state.sel);
-    const ex = activeCell ? explainCell(view, activeCell.m, activeCell.i, activeCell.j) : null;
+    const ex = activeCell ? explainCell(view, activeCell.m, activeCell.i, activeCell.j, cellExtra) : null;
     const src = groupSpecs(ex ? ex.sources : []);
     const follow = state.follow;
     for (const [m, p] of panels) {
@@ -621,6 +622,21 @@ export function mountExplorer(root, options = {}) {
       const cfg = parseConfig(input, LIM);
       replaceHead(() => loadConfig(cfg));
     },
+    /**
+     * New numbers for the head (a config, parsed strictly; throws ConfigError) that keep the
+     * step, the followed row and the selected or hovered cell wherever they still fit: for a head
+     * that changes under the learner, e.g. while it trains (web/train-panel.js). `extra` goes to
+     * every cell explanation (explain.js explainCell's fifth argument) until the next showHead.
+     */
+    showHead(input, extra = null) {
+      const cfg = parseConfig(input, LIM);
+      state.preset = null;
+      state.base = cfg;
+      state.config = cloneConfig(cfg);
+      cellExtra = extra;
+      if (state.follow != null && state.follow >= cfg.tokens.length) state.follow = null;
+      schedule({ compute: true, url: true });
+    },
     setCausal(on) {
       if (!state.config || state.config.causal === Boolean(on)) return;
       state.config.causal = Boolean(on);
@@ -718,7 +734,12 @@ export function mountExplorer(root, options = {}) {
     });
     listen(box, 'focusin', (ev) => {
       const t = ev.target;
-      if (t.classList.contains('cell')) select({ m: t.dataset.matrix, i: +t.dataset.row, j: +t.dataset.col });
+      if (t.classList.contains('cell')) {
+        // Focus can land on any cell (a screen reader's cursor, a script): the arrow keys
+        // move on from the cell that has focus, not from the last one they visited.
+        panels.get(t.dataset.matrix)?.hm.setCursor(+t.dataset.row, +t.dataset.col);
+        select({ m: t.dataset.matrix, i: +t.dataset.row, j: +t.dataset.col });
+      }
       else if (t.dataset.matrixCanvas) {
         const p = panels.get(t.dataset.matrixCanvas);
         p.hm.setCursor(p.hm.cursor.i, p.hm.cursor.j);

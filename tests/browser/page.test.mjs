@@ -103,6 +103,11 @@ test('keyboard: arrow keys move within a matrix, cells carry labels with values,
   assert.equal(focused[3], `O row 2 cat, column 2 action: ${await cell(page, 'O', 1, 1).textContent()}`);
   assert.match(await explanation(page), /^Dimension 2 .* of “cat” \(2\)/);
   assert.equal(await page.locator('[data-role="explanation"]').getAttribute('aria-live'), 'polite');
+  // Focus that lands on a cell some other way (a screen reader, a script) moves on from there.
+  await cell(page, 'A', 4, 1).focus();
+  await page.keyboard.press('ArrowRight');
+  const moved = await page.evaluate(() => [document.activeElement.dataset.matrix, document.activeElement.dataset.row, document.activeElement.dataset.col]);
+  assert.deepEqual(moved, ['A', '4', '2']);
   await context.close();
 });
 
