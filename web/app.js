@@ -1,11 +1,14 @@
 // app.js: the page's entry. It mounts one explorer (web/explorer.js) on the page, with its state
 // in the page's URL, and exposes it to the browser tests and the frame benchmark.
+// ?mode=train puts the training panel (web/train-panel.js) above the explorer instead.
 import { mountExplorer } from './explorer.js';
 
-const explorer = mountExplorer(document, {
-  container: document.getElementById('explorer'),
-  url: true,
-});
-
-// Exposed for the browser tests and the frame benchmark (read-only use).
-globalThis.__explorer = explorer;
+if (new URLSearchParams(location.search).get('mode') === 'train') {
+  import('./train-panel.js').then((m) => m.startTrainPage(document)); // sets __explorer and __train
+} else {
+  // Exposed for the browser tests and the frame benchmark (read-only use).
+  globalThis.__explorer = mountExplorer(document, {
+    container: document.getElementById('explorer'),
+    url: true,
+  });
+}

@@ -95,8 +95,10 @@ const colOf = (a, j, rows, cols) => Array.from({ length: rows }, (_, k) => a[k *
 /**
  * Explains one cell: { title, text, sources } where sources lists the cells that fed it (or,
  * for an input, the cells it feeds) as { m, row } (a whole row), { m, col } or { m, row, col }.
+ * extra (optional), for a head being trained (web/train.js trainedExtra): { trained: { step },
+ * gradients: { Wq, Wk, Wv } | null } with the last step's ∂loss/∂W, flat and row-major.
  */
-export function explainCell(view, m, i, j) {
+export function explainCell(view, m, i, j, extra = null) {
   const { r, raw, config } = view;
   const t = config.tokens;
   const v = displayed(view, m)[i * matrixInfo(view, m).cols + j];
@@ -107,6 +109,12 @@ export function explainCell(view, m, i, j) {
 
   switch (m) {
     case 'X':
+      if (extra && extra.trained)
+        return {
+          title: head,
+          text: `Feature “${config.features[j]}” of ${tokenRef(t, i)}: 1 if the token (or its position) is “${config.features[j]}”, else 0. The inputs are fixed; only the weights learn. It feeds row ${i + 1} of Q, K and V.`,
+          sources: [{ m: 'Q', row: i }, { m: 'K', row: i }, { m: 'V', row: i }],
+        };
       return {
         title: head,
         text: `Feature “${config.features[j]}” of ${tokenRef(t, i)}. An input: select it, then type a number, drag sideways or use the scroll wheel to change it. It feeds row ${i + 1} of Q, K and V.`,
@@ -119,7 +127,9 @@ export function explainCell(view, m, i, j) {
       const kind = { Wq: 'query', Wk: 'key', Wv: 'value' }[m];
       return {
         title: head,
-        text: `How much feature “${config.features[i]}” adds to ${kind} dimension ${j + 1}. A learned weight (hand-picked here); you can edit it. It feeds column ${j + 1} of ${out}.`,
+        text: extra && extra.trained
+          ? `How much feature “${config.features[i]}” adds to ${kind} dimension ${j + 1}. It feeds column ${j + 1} of ${out}.\n${trainedWeight(extra, m, i, j, matrixInfo(view, m).cols)}`
+          : `How much feature “${config.features[i]}” adds to ${kind} dimension ${j + 1}. A learned weight (hand-picked here); you can edit it. It feeds column ${j + 1} of ${out}.`,
         sources: [{ m: 'X', col: i }, { m: out, col: j }],
       };
     }
@@ -216,6 +226,17 @@ export function explainCell(view, m, i, j) {
     }
   }
   return { title: head, text: '', sources: [] };
+}
+
+// A trained weight: where it came from and, after a step, its gradient.
+function trainedWeight(extra, m, i, j, cols) {
+  const { step } = extra.trained;
+  const g = extra.gradients && extra.gradients[m];
+  if (!step || !g) return 'Random at step 0: gradient descent has not changed it yet.';
+  const v = g[i * cols + j];
+  const dir = v > 0 ? 'down' : v < 0 ? 'up' : 'nowhere';
+  const gs = v !== 0 && Math.abs(v) < 0.001 ? v.toExponential(2).replace(/-/g, '\u2212') : fmt(v);
+  return `Learned by gradient descent: this is its value after step ${step}.\n∂loss/∂${m}[${i + 1}][${j + 1}] = ${gs} on step ${step}’s batch (before its update): raising this weight by a small ε changes the loss by about ${gs}·ε, so this step’s gradient pushes it ${dir}.`;
 }
 
 function scaleWords(view) {

@@ -1,0 +1,208 @@
+// Browser tests of "Watch a head learn" (?mode=train) in headless Chromium. Deterministic:
+// training is driven step by step (the Single step button, or the panel's step(k) that the
+// button calls), never by the clock; every wait is for a redraw.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, open, settle, cellTexts, shot, shown } from './helpers.mjs';
+
+let env;
+before(async () => {
+  env = await setup();
+});
+after(() => env.close());
+
+const WEIGHTS = ['Wq', 'Wk', 'Wv'];
+const cell = (page, m, i, j) => page.locator(`[data-matrix="${m}"][data-row="${i}"][data-col="${j}"]`);
+const explanation = (page) => page.locator('[data-role="explanation"]').textContent();
+
+async function openTrain(query = '?mode=train', opts) {
+  const o = await open(env, query, opts);
+  await o.page.waitForFunction(() => globalThis.__train);
+  await redraw(o.page);
+  return o;
+}
+/** Takes k steps as the Single step button does, then waits for the redraw. */
+async function steps(page, k) {
+  await page.evaluate((k) => __train.step(k), k);
+  await redraw(page);
+}
+async function redraw(page) {
+  await page.evaluate(() => __train.flush());
+  await settle(page);
+}
+const stepShown = async (page) => Number((await page.locator('#train-steps').textContent()).replace('Step ', ''));
+const lossShown = async (page) => Number((await page.locator('#train-loss').textContent()).replace('loss ', ''));
+const matrices = async (page, list) => Object.fromEntries(await Promise.all(list.map(async (m) => [m, await cellTexts(page, m)])));
+
+test('training in the page: the loss shown falls, A changes from step 0 and “the” learns to look at “cat”', async () => {
+  const { page, context, log } = await openTrain('?mode=train&task=find-the-noun&seed=1');
+  assert.equal(await stepShown(page), 0);
+  assert.match(await page.locator('#train-says').textContent(), /^step 0: not trained yet/);
+  const start = await matrices(page, ['A', ...WEIGHTS]);
+  assert.deepEqual(await page.evaluate(() => __explorer.state.config.tokens), ['the', 'cat', 'sat', 'on', 'the']);
+  await shot(page, 'train-start');
+
+  for (let k = 0; k < 3; k++) await page.click('#train-step'); // the button itself
+  await redraw(page);
+  assert.equal(await stepShown(page), 3);
+  const early = await lossShown(page);
+  assert.ok(early > 1, `the untrained loss is about ln(10) per guess, shown ${early}`);
+
+  await steps(page, 57);
+  assert.equal(await stepShown(page), 60);
+  await shot(page, 'train-mid');
+  await steps(page, 240);
+  assert.equal(await stepShown(page), 300);
+  const late = await lossShown(page);
+  assert.ok(late < early / 10, `loss fell from ${early} to ${late}`);
+
+  const end = await matrices(page, ['A', ...WEIGHTS]);
+  for (const m of ['A', ...WEIGHTS]) assert.notDeepEqual(end[m], start[m], `${m} changed`);
+  const onCat = shown(end.A[4][1]);
+  assert.ok(onCat > 0.8 && onCat > shown(start.A[4][1]), `“the” (5) puts ${onCat} on “cat”, was ${start.A[4][1]}`);
+  assert.match(await page.locator('#train-says').textContent(), new RegExp(`^step 300: loss .*“the” \\(5\\) puts ${end.A[4][1]} of its attention on “cat” \\(2\\)`));
+  // The loss curve is drawn with labelled axes, its line ending at the last step.
+  assert.ok((await page.locator('#train-curve path.loss-line').getAttribute('d')).split('L').length > 100);
+  assert.deepEqual(await page.locator('#train-curve .axis-title').allTextContents(), ['training step', 'loss']);
+  await shot(page, 'train-trained');
+  await page.locator('[data-panel="A"]').scrollIntoViewIfNeeded();
+  await shot(page, 'train-trained-A');
+  assert.deepEqual(log.errors, []);
+  assert.deepEqual(log.foreign, []);
+  await context.close();
+});
+
+test('Reset returns the same step-0 weights; New random weights draws others, and Reset keeps those', async () => {
+  const { page, context } = await openTrain('?mode=train&task=previous-token&seed=3');
+  const start = await matrices(page, ['A', ...WEIGHTS]);
+  await steps(page, 80);
+  assert.notDeepEqual((await matrices(page, ['A'])).A, start.A);
+  await page.click('#train-reset');
+  await redraw(page);
+  assert.equal(await stepShown(page), 0);
+  assert.deepEqual(await matrices(page, ['A', ...WEIGHTS]), start);
+  assert.match(page.url(), /seed=3&.*steps=0/);
+
+  await page.click('#train-reroll');
+  await redraw(page);
+  const seed = await page.evaluate(() => __train.state.seed);
+  assert.notEqual(seed, 3);
+  const rolled = await matrices(page, WEIGHTS);
+  assert.notDeepEqual(rolled, { Wq: start.Wq, Wk: start.Wk, Wv: start.Wv });
+  await steps(page, 20);
+  await page.click('#train-reset');
+  await redraw(page);
+  assert.deepEqual(await matrices(page, WEIGHTS), rolled);
+  assert.match(page.url(), new RegExp(`seed=${seed}&`));
+  await context.close();
+});
+
+test('the URL of a step reopens the same weights, the same step, row and cell (with a learning-rate change on the way)', async () => {
+  const { page, context } = await openTrain('?mode=train&task=find-the-noun&seed=2');
+  await steps(page, 40);
+  await page.selectOption('#train-lr', '0.03');
+  await steps(page, 35);
+  await page.click('[data-step="softmax"]');
+  await page.click('#tokens [data-follow="4"]');
+  await cell(page, 'A', 4, 1).click();
+  await redraw(page);
+  const url = page.url();
+  assert.match(url, /task=find-the-noun&seed=2&opt=adam&lr=0.01,40:0.03&steps=75&step=softmax&follow=4&cell=A.4.1/);
+  const before = await matrices(page, ['A', 'O', ...WEIGHTS]);
+  const says = await page.locator('#train-says').textContent();
+
+  const again = await openTrain(url.slice(env.url.length));
+  assert.equal(await stepShown(again.page), 75);
+  assert.deepEqual(await matrices(again.page, ['A', 'O', ...WEIGHTS]), before);
+  assert.equal(await again.page.locator('#train-says').textContent(), says);
+  const s = await again.page.evaluate(() => ({ step: __explorer.state.step, follow: __explorer.state.follow, sel: __explorer.state.sel }));
+  assert.deepEqual(s, { step: 'softmax', follow: 4, sel: { m: 'A', i: 4, j: 1 } });
+  assert.equal(await again.page.locator('#train-lr').inputValue(), '0.03');
+  await again.context.close();
+  await context.close();
+});
+
+test('hovering a weight cell shows its gradient ∂loss/∂W beside its value; stepping keeps the hover, follow and step', async () => {
+  const { page, context } = await openTrain('?mode=train&task=find-the-noun&seed=1&step=softmax&follow=4');
+  await cell(page, 'Wq', 0, 2).hover();
+  await redraw(page);
+  assert.match(await explanation(page), /Random at step 0/);
+  await steps(page, 10); // the mouse stays on the cell
+  const text = await explanation(page);
+  const value = await cell(page, 'Wq', 0, 2).textContent();
+  assert.equal(await page.locator('#explain-title').textContent(), `Wq[1][3] = ${value}`);
+  assert.match(text, /value after step 10\./);
+  const g = await page.evaluate(() => __train.trainer.gradients().dWq[0 * __train.trainer.dk + 2]);
+  const m = /∂loss\/∂Wq\[1\]\[3\] = (\S+) on step 10’s batch/.exec(text);
+  assert.ok(m, text);
+  assert.ok(Math.abs(Number(m[1].replace(/\u2212/g, '-')) - g) <= Math.max(5e-4, Math.abs(g) * 5e-3), `${m[1]} vs ${g}`);
+  const s = await page.evaluate(() => ({ step: __explorer.state.step, follow: __explorer.state.follow }));
+  assert.deepEqual(s, { step: 'softmax', follow: 4 });
+  await shot(page, 'train-gradient');
+  await context.close();
+});
+
+test('Train and Pause from the keyboard; the task, speed and optimizer controls; the other task', async () => {
+  const { page, context } = await openTrain('?mode=train&task=previous-token&seed=1');
+  assert.match(await page.locator('#train-goal').textContent(), /previous-token head/);
+  await page.selectOption('#train-speed', '5');
+  await page.focus('#train-run');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => __train.trainer.steps >= 20); // waits for frames, asserts no timing
+  assert.equal(await page.locator('#train-run').getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.locator('#train-run').textContent(), '❚❚ Pause');
+  await page.keyboard.press('Enter');
+  await redraw(page);
+  assert.equal(await page.locator('#train-run').getAttribute('aria-pressed'), 'false');
+  const n = await stepShown(page);
+  assert.equal(n % 5, 0, 'five steps a frame');
+  await settle(page);
+  assert.equal(await stepShown(page), n, 'paused: no more steps');
+  assert.match(page.url(), new RegExp(`steps=${n}&speed=5`));
+
+  await page.selectOption('#train-opt', 'sgd');
+  await redraw(page);
+  assert.equal(await stepShown(page), 0, 'a new optimizer starts again at step 0');
+  await page.selectOption('#train-task', 'find-the-noun');
+  await redraw(page);
+  assert.match(await page.locator('#train-goal').textContent(), /last “the”/);
+  assert.match(page.url(), /task=find-the-noun&seed=1&opt=sgd/);
+  await context.close();
+});
+
+test('too high a learning rate stops training with a message, and no NaN reaches the matrices', async () => {
+  // SGD at 10 on find-the-noun, seed 1, diverges at step 39 (deterministic).
+  const { page, context, log } = await openTrain('?mode=train&task=find-the-noun&seed=1&opt=sgd&lr=10');
+  await steps(page, 100);
+  assert.equal(await stepShown(page), 39);
+  assert.match(await page.locator('#train-error').textContent(), /^Training stopped at step 39: the weights became NaN or Infinity; lower the learning rate \(now 10\) and press Reset\. The matrices below show the last weights that were still numbers\./);
+  const texts = await matrices(page, ['Q', 'K', 'V', 'O', ...WEIGHTS]);
+  for (const m in texts) for (const row of texts[m]) for (const t of row) assert.ok(Number.isFinite(shown(t)), `${m}: ${t}`);
+  await page.selectOption('#train-lr', '0.1');
+  await page.click('#train-reset');
+  await redraw(page);
+  assert.equal(await stepShown(page), 0);
+  assert.ok(!(await page.locator('#train-error').isVisible()));
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+test('bad link parameters are reported and the defaults are used', async () => {
+  const { page, context, log } = await openTrain('?mode=train&task=poetry&steps=abc');
+  assert.match(await page.locator('#train-error').textContent(), /no task “poetry”.*steps=abc/);
+  assert.equal(await page.locator('#train-task').inputValue(), 'find-the-noun');
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+test('a phone (360 px) and the dark theme: the panel fits and reads', async () => {
+  const phone = await openTrain('?mode=train&task=find-the-noun&seed=1&steps=60', { width: 360, height: 800 });
+  const over = await phone.page.evaluate(() => document.querySelector('.train').scrollWidth - document.querySelector('.train').clientWidth);
+  assert.ok(over <= 0, `the training panel overflows by ${over}px`);
+  await shot(phone.page, 'train-360', { fullPage: false });
+  await phone.context.close();
+  const dark = await openTrain('?mode=train&task=previous-token&seed=1&steps=150', { colorScheme: 'dark' });
+  assert.equal(await dark.page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  await shot(dark.page, 'train-dark');
+  await dark.context.close();
+});

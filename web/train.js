@@ -1,0 +1,308 @@
+// train.js: the pure part of "Watch a head learn" (?mode=train). No DOM, no Wasm: the tasks'
+// words, the training settings and their URL form, the learning-rate schedule a link replays,
+// the loss curve's geometry and the sentences the panel says. web/train-panel.js draws them.
+//
+// A training run is deterministic for (task, seed, optimizer, learning-rate schedule): the same
+// settings replay the same steps to the same weights. So a link records those and the step
+// count, never the weights:
+//
+//   ?mode=train&task=find-the-noun&seed=1&opt=adam&lr=0.01&steps=120&ex=0&step=softmax&follow=4&cell=A.4.1
+//
+// lr is a schedule when the learner changed it while training: "0.01,50:0.03" means 0.01 from
+// step 0 and 0.03 from step 50 on. ex picks the sentence shown (the trainer's example seed);
+// step, follow and cell are the explorer's own (web/config.js).
+
+import { fmt, tokenRef } from './format.js';
+import { STEPS, MATRICES } from './config.js';
+
+export const MODE = 'train';
+
+export const TASKS = {
+  'find-the-noun': {
+    title: 'Find the noun',
+    goal: 'The last “the” should predict the noun of its sentence (cat, dog, bird or fox), so its row of A should put its weight on that noun, as “the” looks at “cat” in the lesson’s “the cat sat on the”.',
+  },
+  'previous-token': {
+    title: 'Copy the previous token',
+    goal: 'Every token should predict the token just before it, so each row of A should put its weight one step left of the diagonal: a previous-token head.',
+  },
+};
+export const TASK_NAMES = Object.keys(TASKS);
+
+export const LR_CHOICES = [0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1];
+export const SPEEDS = [1, 2, 5, 10, 20];
+export const OPTIMIZERS = { adam: 'Adam', sgd: 'SGD' };
+/** Steps a link may ask the page to replay on load (about a second of Wasm at worst). */
+export const MAX_STEPS = 20000;
+/** The share of attention on the right key at which the pattern counts as learned (docs/api.md). */
+export const TARGET = 0.9;
+
+export const DEFAULTS = Object.freeze({ task: 'find-the-noun', seed: 1, optimizer: 'adam', lr: 0.01, steps: 0, ex: 0, speed: 1 });
+
+const isSeed = (s) => /^\d{1,10}$/.test(s) && Number(s) <= 0xffffffff;
+const isLr = (v) => Number.isFinite(v) && v > 0 && v <= 10;
+
+// ------------------------------------------------------------------ learning-rate schedule
+// A schedule is a list of { at, lr } sorted by at, the first at 0, no two neighbours equal.
+
+/** The learning rate in force at step `step` (the step about to be taken). */
+export function lrAt(schedule, step) {
+  let lr = schedule[0].lr;
+  for (const s of schedule) if (s.at <= step) lr = s.lr;
+  return lr;
+}
+
+/** The schedule after the learner sets `lr` at step `step` (later changes are forgotten). */
+export function setLr(schedule, step, lr) {
+  const kept = schedule.filter((s) => s.at < step);
+  if (!kept.length || kept[kept.length - 1].lr !== lr) kept.push({ at: step, lr });
+  return kept.length ? kept : [{ at: 0, lr }];
+}
+
+/** How to replay `steps` steps: [{ lr, count }] in order. */
+export function replayPlan(schedule, steps) {
+  const plan = [];
+  schedule.forEach((s, k) => {
+    const end = Math.min(steps, k + 1 < schedule.length ? schedule[k + 1].at : steps);
+    if (end > s.at) plan.push({ lr: s.lr, count: end - s.at });
+  });
+  return plan;
+}
+
+export function scheduleText(schedule) {
+  return schedule.map((s) => (s.at === 0 ? String(s.lr) : `${s.at}:${s.lr}`)).join(',');
+}
+
+/** Parses "0.01,50:0.03"; null when any part is malformed. */
+export function parseSchedule(text) {
+  const out = [];
+  for (const part of String(text).split(',')) {
+    const m = /^(?:(\d{1,6}):)?(\d*\.?\d+(?:e-?\d+)?)$/i.exec(part.trim());
+    if (!m) return null;
+    const at = m[1] ? Number(m[1]) : 0, lr = Number(m[2]);
+    if (!isLr(lr) || (out.length === 0) !== (at === 0) || (out.length && at <= out[out.length - 1].at)) return null;
+    if (!out.length || out[out.length - 1].lr !== lr) out.push({ at, lr });
+  }
+  return out.length ? out : null;
+}
+
+// ------------------------------------------------------------------ URL state
+
+/**
+ * Reads the training state from location.search and .hash (the hash wins):
+ * { task, seed, optimizer, schedule, steps, ex, speed, step, follow, cell, notes } where notes
+ * lists, in the learner's words, every parameter that was not used and why.
+ */
+export function readTrainUrl(search, hash = '') {
+  const p = new URLSearchParams(search || '');
+  const h = new URLSearchParams((hash || '').replace(/^#/, ''));
+  const get = (k) => (h.has(k) ? h.get(k) : p.get(k));
+  const notes = [];
+  const s = { task: DEFAULTS.task, seed: DEFAULTS.seed, optimizer: DEFAULTS.optimizer, schedule: [{ at: 0, lr: DEFAULTS.lr }], steps: 0, ex: 0, speed: DEFAULTS.speed, step: null, follow: null, cell: null, notes };
+  const task = get('task');
+  if (task != null) {
+    if (TASKS[task]) s.task = task;
+    else notes.push(`There is no task “${task}”; the tasks are ${TASK_NAMES.join(', ')}. Showing “${s.task}”.`);
+  }
+  for (const [key, name] of [['seed', 'seed'], ['ex', 'ex']]) {
+    const v = get(key);
+    if (v == null) continue;
+    if (isSeed(v)) s[name] = Number(v);
+    else notes.push(`${key}=${v} is not a whole number from 0 to 4294967295; using ${s[name]}.`);
+  }
+  const opt = get('opt');
+  if (opt != null) {
+    if (OPTIMIZERS[opt]) s.optimizer = opt;
+    else notes.push(`opt=${opt} is not an optimizer (adam or sgd); using ${s.optimizer}.`);
+  }
+  const lr = get('lr');
+  if (lr != null) {
+    const sch = parseSchedule(lr);
+    if (sch) s.schedule = sch;
+    else notes.push(`lr=${lr} is not a learning rate (a number above 0 and at most 10, or a schedule like 0.01,50:0.03); using ${DEFAULTS.lr}.`);
+  }
+  const steps = get('steps');
+  if (steps != null) {
+    if (/^\d{1,9}$/.test(steps) && Number(steps) <= MAX_STEPS) s.steps = Number(steps);
+    else notes.push(`steps=${steps} is not a whole number from 0 to ${MAX_STEPS}; starting at step 0.`);
+  }
+  const speed = Number(get('speed'));
+  if (SPEEDS.includes(speed)) s.speed = speed;
+  const step = get('step');
+  if (STEPS.includes(step)) s.step = step;
+  const follow = get('follow');
+  if (follow != null && /^\d{1,3}$/.test(follow)) s.follow = Number(follow);
+  const cell = /^([A-Za-z]+)\.(\d{1,3})\.(\d{1,3})$/.exec(get('cell') || '');
+  if (cell && MATRICES.includes(cell[1])) s.cell = { m: cell[1], i: Number(cell[2]), j: Number(cell[3]) };
+  return s;
+}
+
+/** The query string of a training state (the inverse of readTrainUrl), readable in the address bar. */
+export function writeTrainUrl({ task, seed, optimizer, schedule, steps, ex = 0, speed = DEFAULTS.speed, step = null, follow = null, cell = null }) {
+  let q = `?mode=${MODE}&task=${task}&seed=${seed}&opt=${optimizer}&lr=${scheduleText(schedule)}&steps=${steps}`;
+  if (ex) q += `&ex=${ex}`;
+  if (speed !== DEFAULTS.speed) q += `&speed=${speed}`;
+  if (step) q += `&step=${step}`;
+  if (follow != null) q += `&follow=${follow}`;
+  if (cell) q += `&cell=${cell.m}.${cell.i}.${cell.j}`;
+  return q;
+}
+
+// ------------------------------------------------------------------ the loss curve
+
+/** A round number at least x: 1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten. */
+export function niceCeil(x) {
+  if (!(x > 0)) return 1;
+  const p = 10 ** Math.floor(Math.log10(x));
+  for (const k of [1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10]) if (k * p >= x * (1 - 1e-9)) return Math.round(k * p * 1e9) / 1e9;
+  return 10 * p;
+}
+
+/**
+ * The loss curve as SVG geometry for a plot box of `width` × `height` px (axes included):
+ * { plot: { x, y, w, h }, path, xMax, yMax, xTicks: [{ pos, label }], yTicks, last: { x, y } | null }.
+ * `losses` holds one batch loss per step (losses[k] measured before step k+1's update). The x
+ * axis runs from 0 to a round number of steps at least `minSteps`; when there are more steps than
+ * pixels, each pixel column shows the mean of its steps. Non-finite losses end the line.
+ */
+export function lossCurve(losses, { width = 320, height = 160, minSteps = 100, initialLoss = null } = {}) {
+  const plot = { x: 44, y: 8, w: Math.max(10, width - 56), h: Math.max(10, height - 42) };
+  const n = losses.length;
+  let top = initialLoss ?? 0;
+  for (let k = 0; k < n; k++) if (Number.isFinite(losses[k]) && losses[k] > top) top = losses[k];
+  const yMax = niceCeil(top || 1);
+  const xMax = niceCeil(Math.max(n, minSteps));
+  const X = (step) => plot.x + (step / xMax) * plot.w;
+  const Y = (v) => plot.y + plot.h - (Math.min(v, yMax) / yMax) * plot.h;
+  const r1 = (v) => Math.round(v * 10) / 10;
+  const cols = Math.max(1, Math.floor(plot.w));
+  const per = Math.max(1, Math.ceil(n / cols));
+  const pts = [];
+  for (let k = 0; k < n; k += per) {
+    let sum = 0, c = 0;
+    for (let q = k; q < Math.min(n, k + per); q++) {
+      if (!Number.isFinite(losses[q])) break;
+      sum += losses[q];
+      c++;
+    }
+    if (!c) break;
+    pts.push([X(k + (c + 1) / 2), Y(sum / c)]); // step k+1 .. k+c, centred
+  }
+  const path = pts.map(([x, y], k) => (k ? 'L' : 'M') + r1(x) + ' ' + r1(y)).join(' ');
+  // As many ticks as give round labels: 150 steps in fives (0, 30, ...), not quarters (37.5).
+  const ticks = (max, counts, unit) => {
+    const count = counts.find((c) => Math.abs(Math.round((max / c) * unit) - (max / c) * unit) < 1e-6) || counts[0];
+    return Array.from({ length: count + 1 }, (_, k) => (max * k) / count);
+  };
+  const label = (v) => String(Math.round(v * 1000) / 1000);
+  return {
+    plot,
+    path,
+    xMax,
+    yMax,
+    xTicks: ticks(xMax, [4, 5, 3, 2], 1).map((v) => ({ pos: r1(X(v)), label: label(v) })),
+    yTicks: ticks(yMax, [2, 5, 3, 4], 10 / 10 ** Math.floor(Math.log10(yMax))).map((v) => ({ pos: r1(Y(v)), label: label(v) })),
+    last: pts.length ? { x: r1(pts[pts.length - 1][0]), y: r1(pts[pts.length - 1][1]) } : null,
+  };
+}
+
+// ------------------------------------------------------------------ the small copy of A
+
+/**
+ * Geometry of the panel's small copy of A (n × m weights, row-major) with `right[i]`, the key
+ * query i should attend to, outlined: the pattern training should fill in.
+ * { width, height, cells: [{ x, y, size, i, j, v, masked }], rowLabels, colLabels: [{ x, y, text }],
+ *   targets: [{ x, y, size }] }. Masked cells (j > i, causal) have masked: true.
+ */
+export function miniGrid(A, n, m, tokens, right, { size = 22, label = 44 } = {}) {
+  const cells = [], targets = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < m; j++) cells.push({ x: label + j * size, y: label + i * size, size, i, j, v: A[i * m + j], masked: j > i });
+    if (right[i] != null) targets.push({ x: label + right[i] * size, y: label + i * size, size });
+  }
+  const cut = (t) => (t.length > 5 ? t.slice(0, 4) + '…' : t);
+  return {
+    width: label + m * size + 2,
+    height: label + n * size + 2,
+    cells,
+    targets,
+    rowLabels: tokens.slice(0, n).map((t, i) => ({ x: label - 4, y: label + i * size + size / 2, text: cut(t) })),
+    colLabels: tokens.slice(0, m).map((t, j) => ({ x: label + j * size + size / 2, y: label - 6, text: cut(t) })),
+  };
+}
+
+// ------------------------------------------------------------------ what the panel says
+
+/**
+ * The query whose attention the narration reports, and the key it should attend to, for a
+ * sequence with `right[i]` (the key query i should attend to, or null): the last query that has
+ * one (the last “the” for find-the-noun, the last token for previous-token).
+ */
+export function focusQuery(right) {
+  for (let i = right.length - 1; i >= 0; i--) if (right[i] != null) return { i, j: right[i] };
+  return null;
+}
+
+/** Mean over the queries that have a right key of A[i][right[i]] (A is n × m, row-major). */
+export function attentionOnRight(A, m, right) {
+  let sum = 0, c = 0;
+  right.forEach((j, i) => {
+    if (j == null) return;
+    sum += A[i * m + j];
+    c++;
+  });
+  return c ? sum / c : NaN;
+}
+
+/** Row i of softmax(O·Wout): the read-out's probabilities for the next token at position i. */
+export function predict(O, dv, Wout, vocabSize, i) {
+  const logits = new Float64Array(vocabSize);
+  for (let v = 0; v < vocabSize; v++) {
+    let s = 0;
+    for (let k = 0; k < dv; k++) s += O[i * dv + k] * Wout[k * vocabSize + v];
+    logits[v] = s;
+  }
+  const max = Math.max(...logits);
+  let sum = 0;
+  for (let v = 0; v < vocabSize; v++) sum += (logits[v] = Math.exp(logits[v] - max));
+  return Array.from(logits, (e) => e / sum);
+}
+
+const lossText = (loss) => (Number.isFinite(loss) ? (loss >= 0.01 ? loss.toFixed(2) : loss.toFixed(3)) : '—');
+
+/**
+ * The one-line status: “step 120: loss 0.08; “the” (5) puts 0.910 of its attention on “cat” (2)”,
+ * from the example shown ({ tokens, A, m, right, target, prob }) where prob is the read-out's
+ * probability of the target at the focus query.
+ */
+export function narrate({ step, loss, task, tokens, A, m, right, probOfTarget = null, target = null }) {
+  const head = step === 0 ? 'step 0: not trained yet (random weights)' : `step ${step}: loss ${lossText(loss)}`;
+  const f = focusQuery(right);
+  if (!f) return head + '.';
+  const w = A[f.i * m + f.j];
+  let s = `${head}; ${tokenRef(tokens, f.i)} puts ${fmt(w)} of its attention on ${tokenRef(tokens, f.j)}`;
+  if (task === 'previous-token') {
+    const mean = attentionOnRight(A, m, right);
+    s += `, the token before it (every token: ${fmt(mean)} on its previous token, on average)`;
+  }
+  if (probOfTarget != null && target != null) s += `, and predicts “${target}” with probability ${fmt(probOfTarget)}`;
+  s += '.';
+  const learned = task === 'previous-token' ? attentionOnRight(A, m, right) >= TARGET : w >= TARGET;
+  if (learned && step > 0) s += ' The pattern has emerged.';
+  return s;
+}
+
+/** The sentence under the loss curve saying what the curve is. */
+export function curveCaption(steps, losses) {
+  if (!steps) return 'No steps yet: press Train or Single step. The curve shows the loss of each step’s batch of sequences.';
+  const first = losses[0], last = losses[losses.length - 1];
+  return `The loss of each step’s batch: ${lossText(first)} at step 1, ${lossText(last)} at step ${steps}. Lower is better: the model is less surprised by the right next token.`;
+}
+
+/**
+ * The weight explanation's extra: the last step's gradients of Wq, Wk and Wv (flat, row-major)
+ * and the step, in the shape web/explain.js explainCell takes as its optional fifth argument.
+ */
+export function trainedExtra(step, grads) {
+  return { trained: { step }, gradients: step > 0 && grads ? { Wq: grads.dWq, Wk: grads.dWk, Wv: grads.dWv } : null };
+}
