@@ -50,19 +50,19 @@ run: all ## serve the explorer on http://127.0.0.1:$(PORT)/ (PORT= to change)
 
 test: setup-test all test-c test-fuzz test-node ## build and run every test
 
-build/test_attention: $(CORE) tests/c/test_attention.c
+build/test_attention: $(CORE) tests/c/test_attention.c tests/c/check.h
 	@mkdir -p build
 	$(CLANG) $(SAN_FLAGS) c/attention.c tests/c/test_attention.c -lm -o $@
 
-build/test_backward: $(CORE) c/attention_backward.c tests/c/test_backward.c
+build/test_backward: $(CORE) c/attention_backward.c tests/c/test_backward.c tests/c/check.h
 	@mkdir -p build
 	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c tests/c/test_backward.c -lm -o $@
 
-build/test_train: $(CORE) $(TRAIN) tests/c/test_train.c
+build/test_train: $(CORE) $(TRAIN) tests/c/test_train.c tests/c/check.h
 	@mkdir -p build
 	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c c/train.c tests/c/test_train.c -lm -o $@
 
-build/test_labs: $(CORE) tests/c/test_labs.c
+build/test_labs: $(CORE) tests/c/test_labs.c tests/c/check.h
 	@mkdir -p build
 	$(CLANG) $(SAN_FLAGS) c/attention.c tests/c/test_labs.c -lm -o $@
 

@@ -25,63 +25,7 @@
 
 /* ---------------------------------------------------------------- the harness */
 
-static int tests_passed, tests_failed;
-static int current_failures;
-
-#define CHECK(cond, ...)                                                  \
-    do {                                                                  \
-        if (!(cond)) {                                                    \
-            if (current_failures++ < 5) {                                 \
-                printf("    %s:%d: ", __FILE__, __LINE__);                \
-                printf(__VA_ARGS__);                                      \
-                printf("\n");                                             \
-            }                                                             \
-        }                                                                 \
-    } while (0)
-
-#define RUN(test)                                                         \
-    do {                                                                  \
-        current_failures = 0;                                             \
-        test();                                                           \
-        if (current_failures) {                                           \
-            tests_failed++;                                               \
-            printf("FAIL %s (%d failed checks)\n", #test, current_failures); \
-        } else {                                                          \
-            tests_passed++;                                               \
-            printf("ok   %s\n", #test);                                   \
-        }                                                                 \
-        fflush(stdout);                                                   \
-    } while (0)
-
-/* An exactly sized float buffer filled with NaN (or copied from src when given). */
-static float *fbuf(long count, const float *src)
-{
-    float *p = malloc((size_t)(count > 0 ? count : 1) * sizeof(float));
-    if (!p) {
-        printf("out of memory\n");
-        exit(2);
-    }
-    for (long i = 0; i < count; i++) p[i] = src ? src[i] : NAN;
-    return p;
-}
-
-/* mulberry32, the same seeded PRNG the other tests use. */
-static uint32_t rng_state;
-static void rng_seed(uint32_t s) { rng_state = s; }
-static double rng_next(void)
-{
-    uint32_t t = (rng_state += 0x6d2b79f5u);
-    t = (t ^ (t >> 15)) * (t | 1u);
-    t ^= t + (t ^ (t >> 7)) * (t | 61u);
-    return (double)(t ^ (t >> 14)) / 4294967296.0;
-}
-static int rng_int(int lo, int hi) { return lo + (int)(rng_next() * (hi - lo + 1)); }
-static float *rand_matrix(long count, double lo, double hi)
-{
-    float *p = fbuf(count, NULL);
-    for (long i = 0; i < count; i++) p[i] = (float)(lo + (hi - lo) * rng_next());
-    return p;
-}
+#include "check.h"
 
 /* ---------------------------------------------------------------- the float64 reference loss */
 
@@ -324,6 +268,5 @@ int main(void)
     RUN(bad_sizes_null_buffers_and_bad_scales_return_error_codes);
     printf("max relative error vs float64 central differences (240 random shapes):");
     for (int t = 0; t < 4; t++) printf(" %s %.2g%s", grad_name[t], worst[t], t < 3 ? "," : "\n");
-    printf("%d passed, %d failed\n", tests_passed, tests_failed);
-    return tests_failed ? 1 : 0;
+    return print_summary();
 }

@@ -19,51 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int tests_passed, tests_failed, current_failures;
+#include "check.h"
+
 static double worst_diff;
-
-#define CHECK(cond, ...)                                                  \
-    do {                                                                  \
-        if (!(cond)) {                                                    \
-            if (current_failures++ < 5) {                                 \
-                printf("    %s:%d: ", __FILE__, __LINE__);                \
-                printf(__VA_ARGS__);                                      \
-                printf("\n");                                             \
-            }                                                             \
-        }                                                                 \
-    } while (0)
-
-#define RUN(test)                                                         \
-    do {                                                                  \
-        current_failures = 0;                                             \
-        test();                                                           \
-        if (current_failures) {                                           \
-            tests_failed++;                                               \
-            printf("FAIL %s (%d failed checks)\n", #test, current_failures); \
-        } else {                                                          \
-            tests_passed++;                                               \
-            printf("ok   %s\n", #test);                                   \
-        }                                                                 \
-        fflush(stdout);                                                   \
-    } while (0)
-
-static float *fbuf(int count, const float *src)
-{
-    float *p = malloc((size_t)(count > 0 ? count : 1) * sizeof(float));
-    if (!p) { printf("out of memory\n"); exit(2); }
-    for (int i = 0; i < count; i++) p[i] = src ? src[i] : NAN;
-    return p;
-}
-
-/* mulberry32, the same seeded PRNG the JS tests use. */
-static uint32_t rng_state;
-static double rng_next(void)
-{
-    uint32_t t = (rng_state += 0x6d2b79f5u);
-    t = (t ^ (t >> 15)) * (t | 1u);
-    t ^= t + (t ^ (t >> 7)) * (t | 61u);
-    return (double)(t ^ (t >> 14)) / 4294967296.0;
-}
 
 static int close_enough(double got, double want)
 {
@@ -242,6 +200,5 @@ int main(void)
     RUN(stats_give_max_entropy_and_jacobian_norm_for_uniform_one_hot_and_random_rows);
     RUN(bad_sizes_null_buffers_and_nan_or_plus_infinity_return_error_codes);
     printf("max |core - double reference| = %.3g\n", worst_diff);
-    printf("%d passed, %d failed\n", tests_passed, tests_failed);
-    return tests_failed ? 1 : 0;
+    return print_summary();
 }

@@ -10,22 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures, passed, failed;
-#define CHECK(cond, ...)                                                          \
-    do {                                                                          \
-        if (!(cond) && failures++ < 5) {                                          \
-            printf("    %s:%d: ", __FILE__, __LINE__);                            \
-            printf(__VA_ARGS__);                                                  \
-            printf("\n");                                                         \
-        }                                                                         \
-    } while (0)
-#define RUN(test)                                                                 \
-    do {                                                                          \
-        failures = 0;                                                             \
-        test();                                                                   \
-        if (failures) failed++, printf("FAIL %s (%d failed checks)\n", #test, failures); \
-        else passed++, printf("ok   %s\n", #test);                                \
-    } while (0)
+#include "check.h"
 
 static void memory_needed_is_within_the_static_bound_for_every_task_and_head_size(void)
 {
@@ -81,6 +66,5 @@ int main(void)
     RUN(memory_needed_is_within_the_static_bound_for_every_task_and_head_size);
     RUN(init_refuses_bad_tasks_sizes_and_short_memory);
     RUN(every_task_learns_its_pattern_in_exactly_sized_unaligned_memory);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return print_summary();
 }
