@@ -4,7 +4,13 @@
 import { mountExplorer } from './explorer.js';
 
 if (new URLSearchParams(location.search).get('mode') === 'train') {
-  import('./train-panel.js').then((m) => m.startTrainPage(document)); // sets __explorer and __train
+  import('./train-panel.js')
+    .then((m) => m.startTrainPage(document)) // sets __explorer and __train
+    .catch((e) => {
+      const p = document.getElementById('explorer').appendChild(document.createElement('p'));
+      p.className = 'error';
+      p.textContent = 'Training could not start: ' + e.message;
+    });
 } else {
   // Exposed for the browser tests and the frame benchmark (read-only use).
   globalThis.__explorer = mountExplorer(document, {

@@ -29,7 +29,7 @@ export const TASKS = {
 };
 export const TASK_NAMES = Object.keys(TASKS);
 
-export const LR_CHOICES = [0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1];
+export const LR_CHOICES = [0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1, 3, 10];
 export const SPEEDS = [1, 2, 5, 10, 20];
 export const OPTIMIZERS = { adam: 'Adam', sgd: 'SGD' };
 /** Steps a link may ask the page to replay on load (about a second of Wasm at worst). */
