@@ -1,9 +1,16 @@
 // app.js: the page's entry. It mounts one explorer (web/explorer.js) on the page, with its state
 // in the page's URL, and exposes it to the browser tests and the frame benchmark.
-// ?mode=train puts the training panel (web/train-panel.js) above the explorer instead.
+// ?mode=train puts the training panel (web/train-panel.js) above the explorer instead, and
+// ?mode=<name>-lab opens that lab on the labs page (web/labs.html) with the same parameters.
 import { mountExplorer } from './explorer.js';
 
-if (new URLSearchParams(location.search).get('mode') === 'train') {
+const mode = new URLSearchParams(location.search).get('mode') || 'explorer';
+for (const a of document.querySelectorAll('.page-modes [data-mode]')) {
+  if (a.dataset.mode === mode) a.setAttribute('aria-current', 'page');
+}
+if (/^[a-z0-9-]+-lab$/.test(mode)) {
+  location.replace('labs.html' + location.search + location.hash);
+} else if (mode === 'train') {
   import('./train-panel.js')
     .then((m) => m.startTrainPage(document)) // sets __explorer and __train
     .catch((e) => {
