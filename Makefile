@@ -21,7 +21,7 @@ NODE_TESTS  = $(wildcard tests/*.test.mjs) $(wildcard tests/browser/*.test.mjs)
 
 .PHONY: all help run test test-c test-fuzz test-node bench setup setup-test clean dist
 
-all: setup web/gen/attention-wasm.js web/gen/explorer-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
+all: setup web/gen/attention-wasm.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 12
@@ -60,7 +60,13 @@ web/gen/attention-wasm.js: build/attention-simd.wasm build/attention-scalar.wasm
 web/gen/explorer-css.js: web/style.css scripts/embed-css.mjs
 	node scripts/embed-css.mjs web/style.css $@
 
-dist: all ## write dist/: one offline attention-explorer.js (Wasm inside) and an index.html that opens from file://
+web/gen/labs-css.js: web/labs/labs.css scripts/embed-css.mjs
+	node scripts/embed-css.mjs web/labs/labs.css $@ LABS_CSS
+
+web/gen/train-css.js: web/train.css scripts/embed-css.mjs
+	node scripts/embed-css.mjs web/train.css $@ TRAIN_CSS
+
+dist: all ## write dist/: one offline attention-explorer.js (Wasm inside), index.html and lab.html that open from file://
 	node scripts/build-dist.mjs
 
 run: all ## serve the explorer on http://127.0.0.1:$(PORT)/ (PORT= to change)

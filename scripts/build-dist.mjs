@@ -1,12 +1,13 @@
 // Writes dist/: attention-explorer.js, the <attention-explorer> element and the core in ONE file
-// (the Wasm is already inlined as base64 by scripts/embed-wasm.mjs), and index.html, a page that
-// opens by double-click from file://.
+// (the Wasm is already inlined as base64 by scripts/embed-wasm.mjs), and index.html and lab.html,
+// pages that open by double-click from file:// (the explorer; a lab).
 //
 // The bundle has no import or export statement, so it runs both as a classic script (which
 // Chromium allows from file://, where it blocks module imports) and as a module
 // (<script type="module">). Each module becomes a function in dependency order; its imports
 // become reads of the modules already run. Only the plain forms the house style uses are
-// accepted (named imports and exports, relative paths); anything else stops the build.
+// accepted (named imports, also over several lines, namespace imports, named exports, relative
+// paths); anything else stops the build.
 // Deterministic: the same sources give the same bytes.
 // Usage: node scripts/build-dist.mjs [ENTRY] [OUTDIR]
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -68,8 +69,13 @@ function load(file) {
     if (!spec.startsWith('./') && !spec.startsWith('../')) fail(file, `only relative imports can be bundled, not “${spec}”`);
     return load(resolve(dirname(file), spec));
   };
-  const lines = src.split('\n').map((line) => {
+  // A named import over several lines becomes one line (its names hold no comments or strings).
+  const joined = src.replace(/^import\s*\{[^}]*\}\s*from\s*'[^']+';[ \t]*$/gm, (imp) => imp.replace(/\s*\n\s*/g, ' '));
+  const lines = joined.split('\n').map((line) => {
     let m;
+    if ((m = /^import\s*\*\s*as\s+([A-Za-z_$][\w$]*)\s+from\s*'([^']+)';\s*$/.exec(line))) {
+      return `const ${m[1]} = __m[${JSON.stringify(dep(m[2]))}];`;
+    }
     if ((m = /^import\s*\{([^}]*)\}\s*from\s*'([^']+)';\s*$/.exec(line))) {
       const d = dep(m[2]);
       return `const { ${names(m[1]).map(([a, b]) => (a === b ? a : `${a}: ${b}`)).join(', ')} } = __m[${JSON.stringify(d)}];`;
@@ -134,6 +140,24 @@ const page = `<!doctype html>
 <body>
 <attention-explorer preset="cat" step="softmax" follow="4"></attention-explorer>
 <noscript><p>The explorer needs JavaScript and WebAssembly.</p></noscript>
+<p><a href="lab.html">A lab: why divide by √dk?</a> (the element's mode="sqrt-dk-lab")</p>
+</body>
+</html>
+`;
+// A lab in the same file: the element's mode attribute (docs/embedding.md lists the modes).
+const labPage = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>Why divide by √dk? (offline)</title>
+<script src="attention-explorer.js"></script>
+</head>
+<body>
+<attention-explorer mode="sqrt-dk-lab" params="dk=64&amp;n=32&amp;seed=1"></attention-explorer>
+<noscript><p>The lab needs JavaScript and WebAssembly.</p></noscript>
+<p><a href="index.html">The explorer</a></p>
 </body>
 </html>
 `;
@@ -141,4 +165,5 @@ const page = `<!doctype html>
 mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, 'attention-explorer.js'), bundle);
 writeFileSync(join(outDir, 'index.html'), page);
-console.log(`dist: ${relative(ROOT, join(outDir, 'attention-explorer.js'))} (${bundle.length} bytes, ${modules.size} modules) and index.html`);
+writeFileSync(join(outDir, 'lab.html'), labPage);
+console.log(`dist: ${relative(ROOT, join(outDir, 'attention-explorer.js'))} (${Buffer.byteLength(bundle)} bytes, ${modules.size} modules), index.html and lab.html`);

@@ -16,44 +16,58 @@
 //   controls  the control groups to show, e.g. "steps follow explain" ("classroom mode");
 //             groups: presets theme steps follow explain edit config export (default: all)
 //   theme     light | dark | auto (default: the reader's prefers-color-scheme)
-//   mode      explorer (default); reserved for labs that register themselves with registerMode()
+//   mode      explorer (default), a lab (sqrt-dk-lab stability-lab misconceptions-lab predict-lab
+//             multihead-lab cross-lab) or train (web/element-modes.js); more with registerMode()
+//   params    a lab's or train's state: the query string of its page without the mode,
+//             e.g. mode="sqrt-dk-lab" params="dk=128&n=16&seed=3" (web/labs.html?mode=sqrt-dk-lab&dk=128...)
 // Events (bubbling, composed; detail in brackets):
 //   explorer-step [{ step }]   explorer-select [{ cell, follow }]   explorer-change [{ config }]
-//   explorer-error [{ message }]   explorer-ready
+//   explorer-error [{ message }]   explorer-ready   explorer-state [{ mode, params }] (labs, train)
 // Configs from attributes and src are untrusted: parsed strictly (config.js), size-checked
 // before parsing, shown only as text.
 
 import { mountExplorer, sharedCore, CONTROLS } from './explorer.js';
 import { EXPLORER_CSS } from './gen/explorer-css.js';
 import { MAX_JSON, STEPS } from './config.js';
+import { MODES as BUILT_IN_MODES } from './element-modes.js';
 
 export { loadAttention, LIMITS } from './attention.js';
 export { mountExplorer, sharedCore };
 
-const ATTRIBUTES = ['preset', 'config', 'src', 'step', 'follow', 'causal', 'controls', 'theme', 'mode'];
+const ATTRIBUTES = ['preset', 'config', 'src', 'step', 'follow', 'causal', 'controls', 'theme', 'mode', 'params'];
 
-// Modes: name -> mount(container, element) returning { destroy() }. "explorer" is built in.
+// Modes: name -> { mount, css }. "explorer" is built in; the labs and "train" come from
+// web/element-modes.js. mount(container, element, { doc, params, emit }) returns
+// { destroy(), ready?, params?(), redraw?(), setTheme?(theme), pause?() }; css is adopted on top
+// of the explorer's stylesheet while the mode is shown.
 const MODES = new Map();
-/** Lets a lab add a mode: registerMode('sqrt-dk-lab', (container, element) => ({ destroy() {} })). */
-export function registerMode(name, mount) {
+/** Adds a mode: registerMode('my-lab', (container, element, ctx) => ({ destroy() {} }), { css }). */
+export function registerMode(name, mount, { css = '' } = {}) {
   if (!/^[a-z][a-z0-9-]*$/.test(name) || name === 'explorer') throw new Error(`registerMode: “${name}” is not a free mode name (lower-case letters, digits and dashes)`);
-  MODES.set(name, mount);
+  MODES.set(name, { mount, css });
 }
+for (const [name, m] of BUILT_IN_MODES) registerMode(name, m.mount, { css: m.css });
 
-// One stylesheet per document, shared by every element in it.
+// One stylesheet per document and CSS text, shared by every element in it.
 const SHEETS = new WeakMap();
-function adoptStyles(shadow, doc) {
-  if ('adoptedStyleSheets' in shadow && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
-    let sheet = SHEETS.get(doc);
-    if (!sheet) {
-      sheet = new doc.defaultView.CSSStyleSheet();
-      sheet.replaceSync(EXPLORER_CSS);
-      SHEETS.set(doc, sheet);
-    }
-    shadow.adoptedStyleSheets = [sheet];
+const constructable = (shadow) => 'adoptedStyleSheets' in shadow && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype;
+function adoptStyles(shadow, doc, extra = '') {
+  const texts = [EXPLORER_CSS, extra].filter(Boolean);
+  if (constructable(shadow)) {
+    if (!SHEETS.has(doc)) SHEETS.set(doc, new Map());
+    const cache = SHEETS.get(doc);
+    shadow.adoptedStyleSheets = texts.map((text) => {
+      if (!cache.has(text)) {
+        const sheet = new doc.defaultView.CSSStyleSheet();
+        sheet.replaceSync(text);
+        cache.set(text, sheet);
+      }
+      return cache.get(text);
+    });
   } else {
     // Old browsers without constructable stylesheets (needs style-src 'unsafe-inline' under a CSP).
-    shadow.appendChild(doc.createElement('style')).textContent = EXPLORER_CSS;
+    for (const old of shadow.querySelectorAll('style')) old.remove();
+    for (const text of texts) shadow.prepend(doc.createElement('style')).textContent = text;
   }
 }
 
@@ -100,6 +114,7 @@ export class AttentionExplorer extends Base {
   }
 
   #app = null; // the explorer's API (or a lab's), once mounted
+  #modeApp = null; // the same when it is a mode's (a lab or train), else null
   #box = null; // the .ae wrapper inside the shadow root
   #srcToken = 0;
   #mounting = false;
@@ -118,6 +133,7 @@ export class AttentionExplorer extends Base {
 
   disconnectedCallback() {
     if (this.#app && this.#app.setStep && this.#app.state.playing) this.#app.setStep(this.#app.state.step); // stops play
+    else if (this.#app && this.#app.pause) this.#app.pause(); // stops training
   }
 
   #emit(type, detail) {
@@ -127,8 +143,25 @@ export class AttentionExplorer extends Base {
   #unmount() {
     if (this.#app) this.#app.destroy();
     this.#app = null;
+    this.#modeApp = null;
     this.#box.textContent = '';
     delete this.dataset.ready;
+    if (this.#darkQuery) this.#darkQuery.removeEventListener('change', this.#onDark);
+    this.#darkQuery = null;
+  }
+
+  // A lab's theme: the theme attribute, or with "auto" the reader's system setting (followed live).
+  // The explorer and train modes set data-theme themselves.
+  #darkQuery = null;
+  #onDark = () => this.#labTheme();
+  #labTheme() {
+    const t = this.getAttribute('theme');
+    if (t !== 'light' && t !== 'dark' && !this.#darkQuery) {
+      this.#darkQuery = this.ownerDocument.defaultView.matchMedia('(prefers-color-scheme: dark)');
+      this.#darkQuery.addEventListener('change', this.#onDark);
+    }
+    this.dataset.theme = t === 'light' || t === 'dark' ? t : this.#darkQuery.matches ? 'dark' : 'light';
+    this.#modeApp?.redraw?.();
   }
 
   #message(text) {
@@ -145,13 +178,31 @@ export class AttentionExplorer extends Base {
     const mode = this.getAttribute('mode') || 'explorer';
     if (mode !== 'explorer') {
       const lab = MODES.get(mode);
+      adoptStyles(this.shadowRoot, this.ownerDocument, lab ? lab.css : '');
       if (!lab) {
         const known = ['explorer', ...MODES.keys()].map((m) => `“${m}”`).join(', ');
         return this.#message(`<attention-explorer>: there is no mode “${mode}” in this version. The modes are ${known}; leave mode out for the explorer.`);
       }
-      this.#app = lab(this.#box, this);
+      const token = ++this.#srcToken;
+      const app = lab.mount(this.#box, this, {
+        doc: this.ownerDocument,
+        params: this.getAttribute('params') || '',
+        emit: (type, detail) => this.#emit(type, detail),
+      });
+      this.#app = this.#modeApp = app;
+      if (!app.setTheme) this.#labTheme();
+      try {
+        await app.ready;
+      } catch (e) {
+        if (token === this.#srcToken) this.#message(`<attention-explorer>: the ${mode} mode could not start: ${e.message}`);
+        return;
+      }
+      if (token !== this.#srcToken || this.#app !== app) return; // remounted meanwhile
+      this.dataset.ready = 'true';
+      this.#emit('ready', { mode });
       return;
     }
+    adoptStyles(this.shadowRoot, this.ownerDocument);
     this.#mounting = true;
     const token = ++this.#srcToken;
     const initial = {
@@ -190,6 +241,7 @@ export class AttentionExplorer extends Base {
   attributeChangedCallback(name, old, value) {
     const app = this.#app;
     if (name === 'mode') return this.isConnected && old !== value && this.#mount();
+    if (this.#modeApp) return this.#modeAttribute(name, old, value);
     if (!app || !app.setPreset || this.#mounting) return; // the mount reads every attribute
     try {
       switch (name) {
@@ -223,6 +275,18 @@ export class AttentionExplorer extends Base {
     }
   }
 
+  /** A lab's or train's attribute: params restarts it, theme recolours it, train passes step and follow on. */
+  #modeAttribute(name, old, value) {
+    const app = this.#modeApp;
+    if (name === 'params') {
+      if (old !== value && value !== app.params?.()) this.#mount();
+    } else if (name === 'theme') {
+      if (app.setTheme) app.setTheme(value);
+      else this.#labTheme();
+    } else if (app.explorer && name === 'step') app.explorer.setStep(STEPS.includes(value) ? value : null);
+    else if (app.explorer && name === 'follow') app.explorer.setFollow(parseFollow(value));
+  }
+
   // Properties. Simple ones reflect to their attribute; reading gives the live state (what the
   // learner sees now), which may have moved on from the attribute.
   get preset() { return this.#app?.state?.preset ?? this.getAttribute('preset'); }
@@ -240,6 +304,9 @@ export class AttentionExplorer extends Base {
   get mode() { return this.getAttribute('mode') || 'explorer'; }
   set mode(v) { this.setAttribute('mode', String(v)); }
   get src() { return this.getAttribute('src'); }
+  /** A lab's or train's state now, as the params attribute takes it ("dk=64&n=32&seed=1"). */
+  get params() { return this.#modeApp?.params ? this.#modeApp.params() : this.getAttribute('params') || ''; }
+  set params(v) { this.setAttribute('params', String(v)); }
   set src(v) { this.setAttribute('src', String(v)); }
   /** The head as the config format (a copy); setting takes an object or JSON text (untrusted: parsed strictly, throws on error). */
   get config() { return this.#app?.config ? this.#app.config() : null; }

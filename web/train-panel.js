@@ -15,7 +15,7 @@ const SVG = 'http://www.w3.org/2000/svg';
 const CURVE = { width: 360, height: 170 };
 // What of the explorer stays on while training: no presets or editing (the weights belong to
 // the trainer, and a link replays them from the seed), no "Copy link" (the panel has its own).
-const EXPLORER_CONTROLS = ['theme', 'steps', 'follow', 'explain', 'export'];
+export const EXPLORER_CONTROLS = ['theme', 'steps', 'follow', 'explain', 'export'];
 
 // Constant markup (no user text ever goes through innerHTML).
 const MARKUP = `
@@ -158,7 +158,7 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
   function drawMini(r, tokens, right) {
     const svg = $('train-a');
     const g = miniGrid(r.A, r.n, r.m, tokens, right);
-    const theme = doc.documentElement.dataset.theme === 'dark' ? 'dark' : 'light';
+    const theme = explorer.state.theme; // the page's, or the <attention-explorer> element's
     svg.setAttribute('viewBox', `0 0 ${g.width} ${g.height}`);
     svg.setAttribute('width', String(g.width));
     svg.textContent = '';

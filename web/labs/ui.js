@@ -18,7 +18,15 @@ export function h(doc, tag, props = {}, ...children) {
   return el;
 }
 
-export const themeOf = (doc) => (doc.documentElement.dataset.theme === 'dark' ? 'dark' : 'light');
+// The theme a lab draws in: its host's when it lives in an <attention-explorer> (the element
+// carries data-theme), else the page's. labShell's redraw sets `drawing` around its synchronous
+// render, so the views' figures need no theme argument.
+let drawing = null;
+const themeAt = (node) => {
+  const el = node.getRootNode?.().host || node.ownerDocument.documentElement;
+  return el.dataset.theme === 'dark' ? 'dark' : 'light';
+};
+export const themeOf = (doc) => drawing || (doc.documentElement.dataset.theme === 'dark' ? 'dark' : 'light');
 
 /** A labelled <select>; onChange gets the chosen value (a string). */
 export function select(doc, label, options, value, onChange, name) {
@@ -171,7 +179,12 @@ export function labShell(root, { doc, title, lede, kind, state, writeState, onSt
     },
     redraw() {
       out.replaceChildren();
-      render(api.state, out);
+      drawing = themeAt(root);
+      try {
+        render(api.state, out);
+      } finally {
+        drawing = null;
+      }
     },
     destroy() { el.remove(); },
   };
