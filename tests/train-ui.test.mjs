@@ -5,8 +5,10 @@ import assert from 'node:assert/strict';
 import {
   readTrainUrl, writeTrainUrl, parseSchedule, scheduleText, setLr, lrAt, replayPlan, lossCurve, niceCeil,
   narrate, focusQuery, attentionOnRight, predict, miniGrid, trainedExtra, curveCaption, DEFAULTS, MAX_STEPS, TASK_NAMES,
+  readoutInfo, readoutLabel, explainReadout, predictionRow, predictionBars, predictionCaption,
 } from '../web/train.js';
 import { explainCell } from '../web/explain.js';
+import { fmt } from '../web/format.js';
 import { loadAttention } from '../web/attention.js';
 import { parseConfig, forwardArgs } from '../web/config.js';
 
@@ -185,4 +187,49 @@ test('hovering a trained weight explains its gradient ∂loss/∂W beside its va
   // Without the extra, the explorer's own words are unchanged.
   assert.match(explainCell(view, 'Wk', 1, 2).text, /hand-picked here/);
   t.dispose();
+});
+
+test('the read-out Wout is labelled in plain words: output dims down, words across, its shape written out', () => {
+  const info = readoutInfo(3, ['A', 'B']);
+  assert.deepEqual([info.rows, info.cols], [3, 2]);
+  assert.deepEqual(info.rowLabels, ['v1', 'v2', 'v3']);
+  assert.deepEqual(info.colLabels, ['A', 'B']);
+  assert.equal(info.shape, '3 × 2, output dim × word');
+  assert.match(info.about, /turns each output row .* into a score for every word; the softmax of those scores is the prediction/);
+  assert.equal(readoutLabel(3, ['A', 'B'])(2, 1, -0.5), 'Wout row 3 v3, column 2 B: \u22120.500');
+});
+
+test('a read-out cell explains its value, and after a step the trainer’s gradient ∂loss/∂Wout with its direction', async () => {
+  const attn = await loadAttention();
+  const t = attn.createTrainer({ task: 'find-the-noun', seed: 1 });
+  const V = t.vocab.length;
+  const cat = t.vocab.indexOf('cat');
+  let ex = explainReadout({ Wout: t.weights().Wout, dWout: null, step: 0, dv: t.dv, vocab: t.vocab, i: 2, j: cat });
+  assert.equal(ex.title, `Wout[3][${cat + 1}] = ${fmt(t.weights().Wout[2 * V + cat])}`);
+  assert.match(ex.text, /output dimension v3 adds to the score of “cat”/);
+  assert.match(ex.text, /Random at step 0/);
+  assert.doesNotMatch(ex.text, /∂loss/);
+  t.step(5);
+  const g = t.gradients().dWout[2 * V + cat];
+  assert.ok(g !== 0);
+  ex = explainReadout({ Wout: t.weights().Wout, dWout: t.gradients().dWout, step: 5, dv: t.dv, vocab: t.vocab, i: 2, j: cat });
+  assert.match(ex.text, /value after step 5\./);
+  assert.match(ex.text, g > 0 ? /pushes it down/ : /pushes it up/);
+  const shownG = new RegExp(`∂loss/∂Wout\\[3\\]\\[${cat + 1}\\] = (\\S+) on step 5`).exec(ex.text)[1].replace(/\u2212/g, '-');
+  assert.ok(Math.abs(Number(shownG) - g) <= Math.max(5e-4, Math.abs(g) * 5e-3), `${shownG} vs ${g}`);
+  t.dispose();
+});
+
+test('the prediction bars: the followed row, else the focus query, else the last; one bar per word in vocabulary order', () => {
+  assert.equal(predictionRow(1, [null, null, 0, null], 4), 1);
+  assert.equal(predictionRow(null, [null, null, 0, null], 4), 2);
+  assert.equal(predictionRow(9, [null, null, 0, null], 4), 2, 'a follow past the sentence is ignored');
+  assert.equal(predictionRow(null, [null, null], 2), 1);
+  const bars = predictionBars([0.1, 0.7, 0.2], ['A', 'B', 'C'], 'C');
+  assert.deepEqual(bars.map((b) => b.word), ['A', 'B', 'C']);
+  assert.deepEqual(bars.map((b) => b.text), ['0.100', '0.700', '0.200']);
+  assert.deepEqual(bars.map((b) => [b.top, b.target]), [[false, false], [true, false], [false, true]]);
+  assert.equal(bars[1].frac, 0.7);
+  assert.equal(predictionCaption(['the', 'cat'], 0, 'cat'), 'Next word after “the” (1): softmax of its scores. The right answer is “cat”.');
+  assert.match(predictionCaption(['the', 'cat'], 1, null), /no target/);
 });

@@ -8,8 +8,11 @@ import { mountExplorer, sharedCore } from './explorer.js';
 import {
   TASKS, TASK_NAMES, LR_CHOICES, SPEEDS, OPTIMIZERS, MAX_STEPS,
   readTrainUrl, writeTrainUrl, lrAt, setLr, replayPlan, lossCurve, miniGrid, narrate, curveCaption, focusQuery, predict, trainedExtra,
+  readoutInfo, readoutLabel, explainReadout, predictionRow, predictionBars, predictionCaption,
 } from './train.js';
-import { cellRgb, maskedRgb, css } from './colors.js';
+import { cellRgb, maskedRgb, css, legendGradient, maxAbsFinite } from './colors.js';
+import { createHeatmap } from './heatmap.js';
+import { fmt, fmtShort } from './format.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const CURVE = { width: 360, height: 170 };
@@ -55,6 +58,19 @@ const MARKUP = `
   </figure>
 </div>
 <p id="train-says" class="train-says" aria-live="polite"></p>
+<div class="train-readout">
+  <figure class="train-wout">
+    <figcaption><span class="pname">Wout</span><span id="train-wout-shape" class="shape"></span><span id="train-wout-about" class="about"></span></figcaption>
+    <div id="train-wout" class="scroller"></div>
+    <div id="train-wout-legend" class="legend"></div>
+    <p id="train-wout-title" class="explain-title"></p>
+    <p id="train-wout-explain" class="train-explain note"></p>
+  </figure>
+  <figure class="train-pred">
+    <figcaption id="train-pred-cap" class="note"></figcaption>
+    <ol id="train-pred" class="train-probs"></ol>
+  </figure>
+</div>
 <div id="train-error" class="error" role="alert" hidden></div>`;
 
 /**
@@ -84,6 +100,10 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
   let trainer = null;
   let frame = 0, loop = 0;
   let initialLoss = null; // the first batch's loss: fixes the curve's y axis from the start
+  // The read-out's heatmap (rebuilt when the task changes its shape) and the cell it explains:
+  // the one under the pointer, else the one with keyboard focus, else none.
+  let wout = null;
+  const ro = { hover: null, focus: null };
 
   function create() {
     if (trainer) trainer.dispose();
@@ -171,6 +191,63 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
     for (const l of g.colLabels) svgEl(svg, 'text', { x: l.x, y: l.y, 'text-anchor': 'start', class: 'tick', transform: `rotate(-55 ${l.x} ${l.y})` }, l.text);
   }
 
+  const theme = () => explorer.state.theme; // the page's theme (or an <attention-explorer> element's)
+
+  /** The read-out Wout as a heatmap (the explorer's renderer and formatter) with its explanation. */
+  function drawReadout(Wout) {
+    const info = readoutInfo(trainer.dv, trainer.vocab);
+    if (!wout || wout.rows !== info.rows || wout.cols !== info.cols || wout.vocab !== trainer.vocab.join('\n')) {
+      const box = $('train-wout');
+      box.textContent = '';
+      wout = createHeatmap(doc, { m: 'Wout', rows: info.rows, cols: info.cols, rowLabels: info.rowLabels, colLabels: info.colLabels, caption: info.caption, mode: 'cells' });
+      wout.vocab = trainer.vocab.join('\n');
+      wout.label = readoutLabel(trainer.dv, trainer.vocab);
+      box.appendChild(wout.el);
+      ro.hover = ro.focus = null;
+      $('train-wout-shape').textContent = info.shape;
+      $('train-wout-about').textContent = info.about;
+    }
+    const maxAbs = maxAbsFinite(Wout) || 1;
+    wout.update(Wout, { kind: 'diverging', maxAbs, theme: theme(), format: fmt, label: wout.label });
+    const legend = $('train-wout-legend');
+    legend.textContent = '';
+    const span = (cls, text) => Object.assign(legend.appendChild(doc.createElement('span')), { className: cls, textContent: text });
+    span('lo', fmtShort(-maxAbs));
+    span('bar', '').style.background = legendGradient('diverging', theme());
+    span('hi', fmtShort(maxAbs));
+    span('mid', 'centre 0');
+    const c = ro.hover || ro.focus;
+    wout.setMarks('cur', c ? [{ row: c.i, col: c.j }] : []);
+    const ex = c
+      ? explainReadout({ Wout, dWout: trainer.steps ? trainer.gradients().dWout : null, step: trainer.steps, dv: trainer.dv, vocab: trainer.vocab, i: c.i, j: c.j })
+      : { title: '', text: 'Hover or focus a cell of Wout (arrow keys move) to see what it does and, after a step, its gradient.' };
+    $('train-wout-title').textContent = ex.title;
+    $('train-wout-title').hidden = !ex.title;
+    $('train-wout-explain').textContent = ex.text;
+  }
+
+  /** One row's next-word probabilities as a bar list (textContent only). */
+  function drawPrediction(probs, tokens, i, target) {
+    $('train-pred-cap').textContent = predictionCaption(tokens, i, target);
+    const list = $('train-pred');
+    list.textContent = '';
+    for (const b of predictionBars(probs, trainer.vocab, target)) {
+      const li = list.appendChild(doc.createElement('li'));
+      li.className = (b.target ? 'target ' : '') + (b.top ? 'top' : '');
+      li.setAttribute('aria-label', `${b.word}: ${b.text}${b.target ? ', the right answer' : ''}`);
+      li.appendChild(doc.createElement('span')).className = 'word';
+      li.firstChild.textContent = b.word;
+      const track = li.appendChild(doc.createElement('span'));
+      track.className = 'track';
+      const bar = track.appendChild(doc.createElement('span'));
+      bar.className = 'fill';
+      bar.style.width = (b.frac * 100).toFixed(1) + '%';
+      const v = li.appendChild(doc.createElement('span'));
+      v.className = 'p';
+      v.textContent = b.text;
+    }
+  }
+
   function draw() {
     frame = 0;
     const steps = trainer.steps;
@@ -201,11 +278,17 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
       const f = focusQuery(right);
       let probOfTarget = null;
       const Wout = trainer.weights().Wout;
-      if (f && target[f.i] != null && Wout.every(Number.isFinite)) {
+      const finite = Wout.every(Number.isFinite);
+      if (f && target[f.i] != null && finite) {
         const probs = predict(r.O, r.dv, Wout, trainer.vocab.length, f.i);
         probOfTarget = probs[trainer.vocab.indexOf(target[f.i])];
       }
       drawMini(r, tokens, right);
+      if (finite) {
+        drawReadout(Wout);
+        const i = predictionRow(explorer.state.follow, right, r.n);
+        drawPrediction(predict(r.O, r.dv, Wout, trainer.vocab.length, i), tokens, i, target[i]);
+      }
       $('train-says').textContent = narrate({ step: steps, loss: trainer.loss, task: st.task, tokens, A: r.A, m: r.m, right, probOfTarget, target: f ? target[f.i] : null });
     }
     if (!st.playing) writeUrl();
@@ -270,7 +353,42 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
     return o;
   }
 
+  function wireReadout() {
+    const box = $('train-wout');
+    const set = (key, c) => {
+      const old = ro[key];
+      if (old === c || (old && c && old.i === c.i && old.j === c.j)) return;
+      ro[key] = c;
+      schedule();
+    };
+    box.addEventListener('pointermove', (ev) => {
+      if (ev.pointerType !== 'touch' && wout) set('hover', wout.cellAt(ev));
+    });
+    box.addEventListener('pointerleave', () => set('hover', null));
+    box.addEventListener('click', (ev) => {
+      const c = wout && wout.cellAt(ev);
+      if (c) wout.setCursor(c.i, c.j), set('focus', c);
+    });
+    box.addEventListener('focusin', (ev) => {
+      const t = ev.target;
+      if (!wout || !t.classList.contains('cell')) return;
+      const c = { i: +t.dataset.row, j: +t.dataset.col };
+      wout.setCursor(c.i, c.j);
+      set('focus', c);
+    });
+    box.addEventListener('keydown', (ev) => {
+      const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], Home: [0, -1e9], End: [0, 1e9] };
+      if (!wout || !moves[ev.key] || !ev.target.classList.contains('cell')) return;
+      ev.preventDefault();
+      ev.stopPropagation(); // the explorer's arrow keys step through its own steps
+      const { i, j } = wout.cursor;
+      wout.setCursor(i + moves[ev.key][0], j + moves[ev.key][1]);
+      wout.focusCursor(); // focusin selects it
+    });
+  }
+
   function wire() {
+    wireReadout();
     for (const name of TASK_NAMES) addOption($('train-task'), name, TASKS[name].title);
     for (const lr of LR_CHOICES) addOption($('train-lr'), String(lr), String(lr));
     for (const s of SPEEDS) addOption($('train-speed'), String(s), s === 1 ? '1 step a frame' : `${s} steps a frame`);
@@ -341,6 +459,8 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
     play,
     pause,
     writeUrl,
+    /** Redraws on the next frame (the explorer's follow changed: the prediction row follows it). */
+    redraw: schedule,
     /** Runs the pending redraws now (the tests call it instead of waiting for frames). */
     flush() {
       explorer.flush();
@@ -375,7 +495,11 @@ export async function startTrainPage(doc) {
     url: false,
     controls: EXPLORER_CONTROLS,
     initial: { step: initial.step, follow: initial.follow },
-    emit: (type) => (type === 'step' || type === 'select') && panel && panel.writeUrl(),
+    emit: (type) => {
+      if (!panel || (type !== 'step' && type !== 'select')) return;
+      panel.writeUrl();
+      if (type === 'select') panel.redraw();
+    },
   });
   globalThis.__explorer = explorer;
   await explorer.ready;

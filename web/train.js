@@ -254,7 +254,13 @@ export function attentionOnRight(A, m, right) {
   return c ? sum / c : NaN;
 }
 
-/** Row i of softmax(O·Wout): the read-out's probabilities for the next token at position i. */
+/**
+ * Row i of softmax(O·Wout): the read-out's probabilities for the next token at position i.
+ * The trainer has no export for logits or probabilities, so the page computes them here from
+ * float32 values the core gave: O from the core's forward pass over the trainer's example and
+ * Wout from trainer.weights(), the same sum and softmax the C training step does (c/train.c),
+ * accumulated in float64 (it differs from the C float32 only far below the 3 decimals shown).
+ */
 export function predict(O, dv, Wout, vocabSize, i) {
   const logits = new Float64Array(vocabSize);
   for (let v = 0; v < vocabSize; v++) {
@@ -305,4 +311,82 @@ export function curveCaption(steps, losses) {
  */
 export function trainedExtra(step, grads) {
   return { trained: { step }, gradients: step > 0 && grads ? { Wq: grads.dWq, Wk: grads.dWk, Wv: grads.dWv } : null };
+}
+
+// ------------------------------------------------------------------ the read-out Wout
+
+/** The names of the head's output dimensions: the columns of O, the rows of Wout (v1, v2, ...). */
+export const outputDims = (dv) => Array.from({ length: dv }, (_, k) => 'v' + (k + 1));
+
+/**
+ * What the panel says about the read-out Wout [dv × vocab] and its heatmap's axes:
+ * { rows, cols, rowLabels, colLabels, shape, about, caption }.
+ */
+export function readoutInfo(dv, vocab) {
+  return {
+    rows: dv,
+    cols: vocab.length,
+    rowLabels: outputDims(dv),
+    colLabels: vocab.slice(),
+    shape: `${dv} × ${vocab.length}, output dim × word`,
+    about: 'The read-out turns each output row (a row of O) into a score for every word; the softmax of those scores is the prediction. It learns along with Wq, Wk and Wv.',
+    caption: `Wout: ${dv} × ${vocab.length}, output dim × word`,
+  };
+}
+
+/** The screen-reader label of one read-out cell. */
+export function readoutLabel(dv, vocab) {
+  const rows = outputDims(dv);
+  return (i, j, v) => `Wout row ${i + 1} ${rows[i]}, column ${j + 1} ${vocab[j]}: ${fmt(v)}`;
+}
+
+/**
+ * The explanation of read-out cell (i, j): { title, text }. Wout and dWout are the trainer's flat
+ * [dv × vocab] copies (weights(), gradients()); at step 0 there is no gradient yet.
+ */
+export function explainReadout({ Wout, dWout = null, step, dv, vocab, i, j }) {
+  const V = vocab.length;
+  const v = Wout[i * V + j];
+  const dim = outputDims(dv)[i];
+  const lines = [
+    `How much output dimension ${dim} adds to the score of “${vocab[j]}”: a token’s score for “${vocab[j]}” is its row of O times column ${j + 1} of Wout, so this weight multiplies the token’s ${dim} (column ${i + 1} of O). A higher score makes the prediction “${vocab[j]}” more likely.`,
+  ];
+  if (!step || !dWout) lines.push('Random at step 0: gradient descent has not changed it yet.');
+  else {
+    const g = dWout[i * V + j];
+    const dir = g > 0 ? 'down' : g < 0 ? 'up' : 'nowhere';
+    const gs = g !== 0 && Math.abs(g) < 0.001 ? g.toExponential(2).replace(/-/g, '\u2212') : fmt(g);
+    lines.push(`Learned by gradient descent: this is its value after step ${step}.`);
+    lines.push(`∂loss/∂Wout[${i + 1}][${j + 1}] = ${gs} on step ${step}’s batch (before its update): raising this weight by a small ε changes the loss by about ${gs}·ε, so this step’s gradient pushes it ${dir}.`);
+  }
+  return { title: `Wout[${i + 1}][${j + 1}] = ${fmt(v)}`, text: lines.join('\n') };
+}
+
+/**
+ * The query whose next-word prediction the panel shows: the followed token if there is one,
+ * else the task's focus query (focusQuery), else the last token.
+ */
+export function predictionRow(follow, right, n) {
+  if (follow != null && follow >= 0 && follow < n) return follow;
+  const f = focusQuery(right);
+  return f ? f.i : n - 1;
+}
+
+/**
+ * The bar list of one row's next-word probabilities, in vocabulary order (so bars stay put while
+ * training): [{ word, p, text, frac, top, target }] where frac is the bar's length (p itself, on a
+ * 0..1 axis), top marks the most likely word and target the word it should predict (if any).
+ */
+export function predictionBars(probs, vocab, target = null) {
+  let top = 0;
+  for (let k = 1; k < probs.length; k++) if (probs[k] > probs[top]) top = k;
+  return vocab.map((word, k) => ({ word, p: probs[k], text: fmt(probs[k]), frac: Math.min(1, Math.max(0, probs[k])), top: k === top, target: word === target }));
+}
+
+/** The heading of the bar list: whose prediction it is and what it should be. */
+export function predictionCaption(tokens, i, target) {
+  const who = tokenRef(tokens, i);
+  return target == null
+    ? `Next word after ${who}: softmax of its scores (this position has no target in the task).`
+    : `Next word after ${who}: softmax of its scores. The right answer is “${target}”.`;
 }

@@ -229,3 +229,16 @@ test('the dist file runs mode="train" under the strict CSP', async () => {
   await clean(p, log);
   await context.close();
 });
+
+test('360 px wide: a lab and the training panel lay themselves out for the element’s width, with no horizontal scroll of the page', async () => {
+  const url = strict.url + page('narrow-modes', '<attention-explorer id="m" mode="multihead-lab"></attention-explorer>\n<attention-explorer id="t" mode="train"></attention-explorer>');
+  const { page: p, log, context } = await open(url, { width: 360, height: 760, count: 2 });
+  const w = await p.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(w <= 360, `scrollWidth ${w}`);
+  // train.css's narrow layout (@media (max-width: 700px) -> @container): one column
+  assert.equal(await p.locator('#t .train-grid').evaluate((e) => getComputedStyle(e).gridTemplateColumns.split(' ').length), 1);
+  await clean(p, log);
+  await p.locator('#m').screenshot({ path: ROOT + 'tests/out/screenshots/embed-mode-360-multihead-lab.png' });
+  await p.locator('#t').screenshot({ path: ROOT + 'tests/out/screenshots/embed-mode-360-train.png' });
+  await context.close();
+});

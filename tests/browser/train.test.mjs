@@ -3,7 +3,7 @@
 // button calls), never by the clock; every wait is for a redraw.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, open, settle, cellTexts, shot, shown } from './helpers.mjs';
+import { setup, open, settle, cellTexts, shot, shown, SHOTS } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -195,14 +195,104 @@ test('bad link parameters are reported and the defaults are used', async () => {
   await context.close();
 });
 
+/** The read-out's cells as numbers, and the trainer's own Wout [dv × vocab] (flat). */
+const readoutShown = async (page) => (await cellTexts(page, 'Wout')).map((row) => row.map(shown));
+const readoutTrainer = (page) => page.evaluate(() => Array.from(__train.trainer.weights().Wout));
+function assertShowsValues(cells, flat, what) {
+  const cols = cells[0].length;
+  assert.equal(cells.length * cols, flat.length, `${what}: one cell per weight`);
+  let worst = 0;
+  cells.forEach((row, i) => row.forEach((v, j) => (worst = Math.max(worst, Math.abs(v - flat[i * cols + j])))));
+  assert.ok(worst <= 5e-4, `${what}: cells differ from the trainer's Wout by up to ${worst}`);
+}
+
+test('the read-out Wout is drawn with the trainer’s values, changes with training and returns to step 0 on Reset', async () => {
+  const { page, context, log } = await openTrain('?mode=train&task=find-the-noun&seed=1');
+  const vocab = await page.evaluate(() => __train.trainer.vocab);
+  const dv = await page.evaluate(() => __train.trainer.dv);
+  assert.equal(await page.locator('#train-wout-shape').textContent(), `${dv} × ${vocab.length}, output dim × word`);
+  assert.match(await page.locator('#train-wout-about').textContent(), /turns each output row .* into a score for every word; the softmax of those scores is the prediction/);
+  assert.deepEqual(await page.locator('#train-wout [role="columnheader"]').allTextContents(), vocab);
+  assert.deepEqual(await page.locator('#train-wout [role="rowheader"]').allTextContents(), Array.from({ length: dv }, (_, k) => `v${k + 1}`));
+  const start = await readoutShown(page);
+  assertShowsValues(start, await readoutTrainer(page), 'step 0');
+
+  // The bars: the followed/last token's probabilities, one per word, adding up to 1.
+  const bars = async () => (await page.locator('#train-pred li .p').allTextContents()).map(shown);
+  const p0 = await bars();
+  assert.equal(p0.length, vocab.length);
+  assert.ok(Math.abs(p0.reduce((a, b) => a + b) - 1) < 0.01);
+  assert.match(await page.locator('#train-pred-cap').textContent(), /after “the” \(5\).*right answer is “cat”/);
+
+  await steps(page, 150);
+  const trained = await readoutShown(page);
+  assert.notDeepEqual(trained, start);
+  assertShowsValues(trained, await readoutTrainer(page), 'step 150');
+  const p1 = await bars();
+  const cat = vocab.indexOf('cat');
+  assert.ok(p1[cat] > 0.5 && p1[cat] > p0[cat], `P(cat) ${p0[cat]} -> ${p1[cat]}`);
+  // The bar list and the narration say the same probability of “cat”.
+  assert.match(await page.locator('#train-says').textContent(), new RegExp(`predicts “cat” with probability ${(await page.locator('#train-pred li .p').nth(cat).textContent())}`));
+  await shot(page, 'train-readout');
+
+  // Following another token moves the bars to its row.
+  await page.click('#tokens [data-follow="1"]');
+  await redraw(page);
+  assert.match(await page.locator('#train-pred-cap').textContent(), /after “cat” \(2\).*no target/);
+
+  await page.click('#train-reset');
+  await redraw(page);
+  assert.deepEqual(await readoutShown(page), start);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+test('hovering or focusing a read-out cell explains it: its value, and after a step its gradient ∂loss/∂Wout', async () => {
+  const { page, context } = await openTrain('?mode=train&task=find-the-noun&seed=1');
+  const wcell = (i, j) => page.locator(`#train-wout [data-matrix="Wout"][data-row="${i}"][data-col="${j}"]`);
+  const title = () => page.locator('#train-wout-title').textContent();
+  const text = () => page.locator('#train-wout-explain').textContent();
+  await wcell(2, 1).hover();
+  await redraw(page);
+  assert.equal(await title(), `Wout[3][2] = ${await wcell(2, 1).textContent()}`);
+  assert.match(await text(), /output dimension v3 adds to the score of “cat”/);
+  assert.match(await text(), /Random at step 0/);
+  await steps(page, 10); // the mouse stays on the cell
+  assert.equal(await title(), `Wout[3][2] = ${await wcell(2, 1).textContent()}`);
+  const vocab = await page.evaluate(() => __train.trainer.vocab.length);
+  const g = await page.evaluate((V) => __train.trainer.gradients().dWout[2 * V + 1], vocab);
+  const m = /∂loss\/∂Wout\[3\]\[2\] = (\S+) on step 10’s batch/.exec(await text());
+  assert.ok(m, await text());
+  assert.ok(Math.abs(shown(m[1].replace(/e\u2212/, 'e-')) - g) <= Math.max(5e-4, Math.abs(g) * 5e-3), `${m[1]} vs ${g}`);
+  assert.match(await wcell(2, 1).getAttribute('class'), /\bcur\b/);
+
+  // The keyboard: focus a cell, the arrows move (and the explorer's step stays where it was).
+  await page.mouse.move(0, 0);
+  const stepBefore = await page.evaluate(() => __explorer.state.step);
+  await wcell(0, 0).focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  await redraw(page);
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.row + ',' + document.activeElement.dataset.col), '1,1');
+  assert.match(await title(), /^Wout\[2\]\[2\] = /);
+  assert.equal(await page.evaluate(() => __explorer.state.step), stepBefore);
+  assert.match(await wcell(1, 1).getAttribute('aria-label'), /^Wout row 2 v2, column 2 cat: /);
+  await page.locator('.train-readout').scrollIntoViewIfNeeded();
+  await shot(page, 'train-readout-focus');
+  await context.close();
+});
+
 test('a phone (360 px) and the dark theme: the panel fits and reads', async () => {
   const phone = await openTrain('?mode=train&task=find-the-noun&seed=1&steps=60', { width: 360, height: 800 });
   const over = await phone.page.evaluate(() => document.querySelector('.train').scrollWidth - document.querySelector('.train').clientWidth);
   assert.ok(over <= 0, `the training panel overflows by ${over}px`);
   await shot(phone.page, 'train-360', { fullPage: false });
+  await phone.page.locator('.train-readout').scrollIntoViewIfNeeded();
+  await shot(phone.page, 'train-readout-360', { fullPage: false });
   await phone.context.close();
   const dark = await openTrain('?mode=train&task=previous-token&seed=1&steps=150', { colorScheme: 'dark' });
   assert.equal(await dark.page.evaluate(() => document.documentElement.dataset.theme), 'dark');
   await shot(dark.page, 'train-dark');
+  await dark.page.locator('.train-readout').screenshot({ path: SHOTS + 'train-readout-dark.png' });
   await dark.context.close();
 });
