@@ -50,7 +50,7 @@ function render(attn, doc, s, out, lab) {
         ['entropy (nats)', fmt(st.entropy), `mean ${fmt(r[key].mean.entropy)} (uniform: ln ${s.n} = ${fmt(r.maxEntropy)})`],
         ['gradient size ‖J‖', fmt(st.gradNorm), `median ${fmt(r[key].medianGradNorm)}`],
         [`nearly one-hot (largest > ${ONE_HOT})`, st.maxWeight > ONE_HOT ? 'yes' : 'no', `${r[key].oneHot} of ${s.n}`],
-      ])));
+      ], { cellClass: (i, j) => (j === 2 ? 'note' : '') })));
   }
   out.append(h(doc, 'h3', { text: 'What the softmax does to a row' }), h(doc, 'div', { class: 'bar' }, picker), rows);
 
