@@ -21,7 +21,7 @@ NODE_TESTS  = $(wildcard tests/*.test.mjs) $(wildcard tests/browser/*.test.mjs)
 
 .PHONY: all help run test test-c test-fuzz test-node bench setup setup-test clean dist
 
-all: setup web/gen/attention-wasm.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
+all: setup web/gen/wasm-source.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 12
@@ -54,8 +54,8 @@ build/attention-simd.wasm: $(WASM_SRC:c/%.c=build/simd/%.o)
 build/attention-scalar.wasm: $(WASM_SRC:c/%.c=build/scalar/%.o)
 	$(EMCC) -O2 $(WASM_LINK) $^ -o $@
 
-web/gen/attention-wasm.js: build/attention-simd.wasm build/attention-scalar.wasm scripts/embed-wasm.mjs
-	node scripts/embed-wasm.mjs build/attention-simd.wasm build/attention-scalar.wasm $@
+web/gen/wasm-source.js: build/attention-simd.wasm build/attention-scalar.wasm scripts/embed-wasm.mjs
+	node scripts/embed-wasm.mjs build/attention-simd.wasm build/attention-scalar.wasm web/gen
 
 web/gen/explorer-css.js: web/style.css scripts/embed-css.mjs
 	node scripts/embed-css.mjs web/style.css $@

@@ -54,6 +54,10 @@ function stripComments(lines) {
   return out;
 }
 
+// Modules replaced in the bundle: the page loads only the Wasm build its engine runs with a
+// dynamic import(), which one classic-script file cannot do, so the bundle holds both builds.
+const ALIASES = { 'web/gen/wasm-source.js': 'web/gen/wasm-source-inline.js' };
+
 const modules = new Map(); // absolute path -> { id, code } in dependency order
 const visiting = new Set();
 
@@ -67,7 +71,8 @@ function load(file) {
   const exported = []; // [local, exported]
   const dep = (spec) => {
     if (!spec.startsWith('./') && !spec.startsWith('../')) fail(file, `only relative imports can be bundled, not “${spec}”`);
-    return load(resolve(dirname(file), spec));
+    const target = resolve(dirname(file), spec);
+    return load(ALIASES[relative(ROOT, target)] ? resolve(ROOT, ALIASES[relative(ROOT, target)]) : target);
   };
   // A named import over several lines becomes one line (its names hold no comments or strings).
   const joined = src.replace(/^import\s*\{[^}]*\}\s*from\s*'[^']+';[ \t]*$/gm, (imp) => imp.replace(/\s*\n\s*/g, ' '));

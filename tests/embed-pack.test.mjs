@@ -16,7 +16,7 @@ let dir, app;
 
 before(() => {
   // `make test` builds these before the tests; run alone, this test builds them first.
-  if (!['web/gen/attention-wasm.js', 'web/gen/explorer-css.js', 'dist/attention-explorer.js'].every((f) => existsSync(ROOT + f))) {
+  if (!['web/gen/wasm-source.js', 'web/gen/explorer-css.js', 'dist/attention-explorer.js'].every((f) => existsSync(ROOT + f))) {
     execFileSync('make', ['-s', 'all', 'dist'], { cwd: ROOT, stdio: 'inherit' });
   }
   dir = mkdtempSync(join(tmpdir(), 'ae-pack-'));
@@ -30,7 +30,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('npm pack + install into an empty folder: the package holds the Wasm and the element, and no dev files', () => {
   const pkg = join(app, 'node_modules', 'attention-explorer');
-  for (const f of ['web/attention.js', 'web/gen/attention-wasm.js', 'web/gen/explorer-css.js', 'web/attention-explorer.js', 'dist/attention-explorer.js', 'dist/index.html', 'docs/embedding.md']) {
+  for (const f of ['web/attention.js', 'web/gen/wasm-source.js', 'web/gen/explorer-css.js', 'web/attention-explorer.js', 'dist/attention-explorer.js', 'dist/index.html', 'docs/embedding.md']) {
     assert.ok(existsSync(join(pkg, f)), f);
   }
   assert.ok(!existsSync(join(pkg, 'tests')) && !existsSync(join(pkg, 'c')) && !existsSync(join(pkg, 'node_modules')));

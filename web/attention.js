@@ -1,7 +1,7 @@
 // attention.js: the one module that owns the WebAssembly core's memory.
 //
-// It loads the C core (c/attention.c, compiled to Wasm and inlined as base64 in
-// gen/attention-wasm.js, so no separate file is fetched), checks every input in the caller's
+// It loads the C core (c/*.c, compiled to Wasm and inlined as base64 in ES modules under gen/,
+// so no .wasm file has to be found or fetched), checks every input in the caller's
 // terms, copies the inputs into Wasm memory, runs one head and hands back copies of every
 // intermediate. Works unchanged in browsers and in Node 20+.
 //
@@ -9,7 +9,7 @@
 // dk query/key width, dv value width. Matrices are row-major Float32Arrays: [i][j] is at i*cols + j.
 // The full API is documented in README.md ("The JS API").
 
-import { SIMD_WASM_BASE64, SCALAR_WASM_BASE64 } from './gen/attention-wasm.js';
+import { wasmBase64 } from './gen/wasm-source.js';
 
 export const LIMITS = Object.freeze({ maxTokens: 512, maxWidth: 256, maxHeads: 64 });
 
@@ -32,6 +32,10 @@ const STATUS = {
 const OVERFLOW = 6;
 const SLAB_FLOATS = 65536;
 
+// A 29-byte module whose one function returns i8x16.splat(0): WebAssembly.validate accepts it
+// only where the engine has SIMD, so the SIMD build is chosen without loading it first.
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]);
+
 function decodeBase64(text) {
   const bin = atob(text);
   const bytes = new Uint8Array(bin.length);
@@ -45,9 +49,8 @@ function decodeBase64(text) {
  * @returns {Promise<Attention>}
  */
 export async function loadAttention({ simd = 'auto' } = {}) {
-  let bytes = decodeBase64(SIMD_WASM_BASE64);
-  let useSimd = simd === 'auto' ? WebAssembly.validate(bytes) : Boolean(simd);
-  if (!useSimd) bytes = decodeBase64(SCALAR_WASM_BASE64);
+  const useSimd = simd === 'auto' ? WebAssembly.validate(SIMD_PROBE) : Boolean(simd);
+  const bytes = decodeBase64(await wasmBase64(useSimd));
   const { instance } = await WebAssembly.instantiate(bytes, {});
   if (instance.exports._initialize) instance.exports._initialize();
   return new Attention(instance.exports, useSimd);
@@ -179,7 +182,7 @@ class Attention {
     this.slab = new Float32Array(SLAB_FLOATS);  // where small results are copied to (#copyOut)
     this.slabUsed = 0;
     if (exports.ae_max_tokens() !== LIMITS.maxTokens || exports.ae_max_width() !== LIMITS.maxWidth) {
-      throw new Error('web/attention.js and the Wasm core disagree on the size limits: run `make` to rebuild gen/attention-wasm.js');
+      throw new Error('web/attention.js and the Wasm core disagree on the size limits: run `make` to rebuild web/gen/');
     }
   }
 

@@ -29,3 +29,15 @@ test('the explorer page links to training and the labs and marks the current mod
   ]);
   await context.close();
 });
+
+test('the page downloads only the Wasm build its engine runs (SIMD in Chromium)', async () => {
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  const wasm = [];
+  page.on('request', (r) => /attention-wasm-/.test(r.url()) && wasm.push(new URL(r.url()).pathname));
+  await page.goto(env.url + '?preset=cat');
+  await page.waitForSelector('html[data-ready="true"]');
+  await page.waitForSelector('[data-matrix="A"]');
+  assert.deepEqual(wasm, ['/gen/attention-wasm-simd.js']);
+  await context.close();
+});
