@@ -1,6 +1,8 @@
 // bench.mjs: `make bench`. Times one causal self-attention head, forward() through the public
 // API, for the sizes of the issue, in: the Wasm SIMD build, the Wasm scalar build, the same C
-// built natively with -O2 (build/bench_native) and plain JS (bench/plain.js). Prints a table
+// built natively with -O2 (build/bench_native) and plain JS (bench/plain.js); the SIMD build
+// also with forward(args, { outputs: ['O'] }), which like onnxruntime-web hands back only the
+// output instead of copying out every intermediate (about 1 MB at n = 256). Prints a table
 // with GFLOP/s and ratios from this one run. Medians of 31 samples of about 10 ms each.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +50,7 @@ for (const [n, d, dk] of SIZES) {
   const args = { X: { shape: [n, d], data: X }, Wq: { shape: [d, dk], data: Wq }, Wk: { shape: [d, dk], data: Wk }, Wv: { shape: [d, dv], data: Wv }, causal: true };
   const us = {
     'wasm-simd': median(() => simd.forward(args)),
+    'simd, O only': median(() => simd.forward(args, { outputs: ['O'] })),
     'wasm-scalar': median(() => scalar.forward(args)),
     'native-O2': native.get(`${n},${d},${dk}`),
     'plain-js': median(() => plainHead(X, Wq, Wk, Wv, n, d, dk, dv)),
@@ -57,11 +60,11 @@ for (const [n, d, dk] of SIZES) {
 
 const f = (x, w) => String(x).padStart(w);
 console.log(`forward() per call, median (µs), and GFLOP/s; ${simd.simd ? 'SIMD' : 'no SIMD'} available; Node ${process.version}`);
-console.log(`${'(n,d,dk)'.padEnd(14)}${f('wasm-simd', 18)}${f('wasm-scalar', 18)}${f('native -O2', 18)}${f('plain JS', 18)}${f('js/simd', 9)}${f('scalar/simd', 12)}`);
+console.log(`${'(n,d,dk)'.padEnd(14)}${f('wasm-simd', 18)}${f('simd, O only', 18)}${f('wasm-scalar', 18)}${f('native -O2', 18)}${f('plain JS', 18)}${f('js/simd', 9)}${f('scalar/simd', 12)}`);
 for (const { n, d, dk, dv, us } of rows) {
   const g = (t) => (flops(n, d, dk, dv) / (t * 1e3)).toFixed(1);
   const cell = (t) => f(`${t.toFixed(t < 10 ? 2 : 0)} ${g(t)}`, 18);
-  console.log(`${`(${n},${d},${dk})`.padEnd(14)}${cell(us['wasm-simd'])}${cell(us['wasm-scalar'])}${cell(us['native-O2'])}${cell(us['plain-js'])}` +
+  console.log(`${`(${n},${d},${dk})`.padEnd(14)}${cell(us['wasm-simd'])}${cell(us['simd, O only'])}${cell(us['wasm-scalar'])}${cell(us['native-O2'])}${cell(us['plain-js'])}` +
     `${f((us['plain-js'] / us['wasm-simd']).toFixed(1) + '×', 9)}${f((us['wasm-scalar'] / us['wasm-simd']).toFixed(1) + '×', 12)}`);
 }
 console.log('Anchor: run ../shared/anchors/run.sh right after this and compare ratios from the same machine state.');

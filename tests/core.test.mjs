@@ -534,3 +534,15 @@ test('the SIMD and scalar builds give the same results within tolerance', async 
   }
   t.diagnostic(`max |SIMD - scalar|: ${worstBetween.toExponential(3)}`);
 });
+
+test("forward(args, { outputs: ['A', 'O'] }) copies out only A and O, with the same values as a full call", () => {
+  const cfg = { ...LESSON, causal: true };
+  const full = attn.forward(cfg);
+  const some = attn.forward(cfg, { outputs: ['A', 'O'] });
+  assert.deepEqual(Array.from(some.A), Array.from(full.A));
+  assert.deepEqual(Array.from(some.O), Array.from(full.O));
+  for (const k of ['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M']) assert.equal(some[k], null, `${k} was copied`);
+  assert.equal(some.n, 3);
+  assert.throws(() => attn.forward(cfg, { outputs: ['Z'] }), /outputs must be an array of names from X, Xkv/);
+  assert.deepEqual(Array.from(attn.forward(cfg).A), Array.from(full.A)); // the next call copies everything again
+});

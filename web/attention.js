@@ -168,11 +168,14 @@ function checkScale(scale, dk) {
   return scale;
 }
 
+const RESULT_ARRAYS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O'];
 const FORWARD_KEYS = new Set(['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'mask', 'causal', 'scale']);
 
 // ------------------------------------------------------------------ the head
 
 class Attention {
+  #outputs = null; // forward's `outputs` for the call under way (null: every array)
+
   constructor(exports, simd) {
     this.exports = exports;
     this.simd = simd;
@@ -199,9 +202,11 @@ class Attention {
 
   /**
    * One head. See README.md for the arguments. Every array in the result is a copy: later
-   * calls never change it.
+   * calls never change it. `outputs` (optional) names the arrays to copy out, e.g. ['O'] or
+   * ['A', 'O']; the others are null. Copying every intermediate of a 256-token head moves
+   * about 1 MB, a quarter of the call, so a caller that needs only the output can skip it.
    */
-  forward(args) {
+  forward(args, { outputs = null } = {}) {
     if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
     if (!args || typeof args !== 'object') throw new Error('forward needs an object: { X, Wq, Wk, Wv } or { Q, K, V }');
     for (const key in args) {
@@ -220,6 +225,10 @@ class Attention {
     if (args.causal !== undefined && typeof args.causal !== 'boolean') {
       throw new Error(`causal is ${describe(args.causal)}: it must be true or false`);
     }
+    if (outputs !== null && (!Array.isArray(outputs) || outputs.some((k) => !RESULT_ARRAYS.includes(k)))) {
+      throw new Error(`outputs must be an array of names from ${RESULT_ARRAYS.join(', ')}, or left out for all of them`);
+    }
+    this.#outputs = outputs;
     const causal = Boolean(args.causal);
     return direct ? this.#direct(args, causal) : this.#projected(args, causal);
   }
@@ -323,6 +332,7 @@ class Attention {
   // The buffers lie one after another in the arena (c/wasm_exports.c), so one slice copies
   // them all and each result array is a view into that private copy.
   #result({ n, m, d, dk, dv, scale, causal, cross }) {
+    if (this.#outputs) return this.#someResults({ n, m, d, dk, dv, scale, causal, cross });
     const off = this.offsets, base = off[BUF.X];
     const copy = this.#copyOut(base, off[BUF.O] + n * dv);
     const view = (b, len) => copy.subarray(off[b] - base, off[b] - base + len);
@@ -337,6 +347,18 @@ class Attention {
       Q: view(BUF.Q, n * dk), K: view(BUF.K, m * dk), V: view(BUF.V, m * dv),
       S: view(BUF.S, n * m), M: view(BUF.M, n * m), A: view(BUF.A, n * m), O: view(BUF.O, n * dv),
     };
+  }
+
+  // Only the arrays named in forward's `outputs`, each copied on its own; the others are null.
+  #someResults({ n, m, d, dk, dv, scale, causal, cross }) {
+    const len = { X: n * d, Xkv: m * d, Wq: d * dk, Wk: d * dk, Wv: d * dv, Q: n * dk, K: m * dk, V: m * dv, S: n * m, M: n * m, A: n * m, O: n * dv };
+    const r = { n, m, d, dk, dv, scale, causal };
+    for (const k of RESULT_ARRAYS) {
+      const has = d || !['X', 'Xkv', 'Wq', 'Wk', 'Wv'].includes(k);
+      const b = k === 'Xkv' && !cross ? BUF.X : BUF[k];
+      r[k] = has && this.#outputs.includes(k) ? this.#copyOut(this.offsets[b], this.offsets[b] + len[k]) : null;
+    }
+    return r;
   }
 
   // ---------------------------------------------------------------- one softmax row (the labs)
