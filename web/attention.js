@@ -206,7 +206,8 @@ class Attention {
    * ['A', 'O']; the others are null. Copying every intermediate of a 256-token head moves
    * about 1 MB, a quarter of the call, so a caller that needs only the output can skip it.
    */
-  forward(args, { outputs = null } = {}) {
+  forward(args, options) {
+    const outputs = options && options.outputs !== undefined ? options.outputs : null;
     if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
     if (!args || typeof args !== 'object') throw new Error('forward needs an object: { X, Wq, Wk, Wv } or { Q, K, V }');
     for (const key in args) {
