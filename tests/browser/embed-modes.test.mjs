@@ -5,13 +5,11 @@
 // redraw, an element's data-ready or a click's result, never for a clock.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { launch, ROOT, shot } from './helpers.mjs';
+import { launch, ROOT, shot, settle } from './helpers.mjs';
+import { CSP, pageWriter, openEmbed, clean } from './embed-helpers.mjs';
 import { startServer } from '../../web/serve.mjs';
 import { LAB_MODES } from '../../web/labs/index.js';
 
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-const PAGES = ROOT + 'tests/out/embed-modes/';
 // Host CSS that would wreck the labs if it reached them.
 const HOSTILE = `* { font-size: 40px !important; color: red !important; text-transform: uppercase; letter-spacing: 3px; }
 section, table, figure, h2, .lab, .train, svg { display: none !important; }
@@ -20,7 +18,6 @@ body { font-family: serif; line-height: 3; }`;
 let browser, strict;
 
 before(async () => {
-  mkdirSync(PAGES, { recursive: true });
   strict = await startServer({ root: ROOT, port: 0, headers: { 'content-security-policy': CSP } });
   browser = await launch();
 });
@@ -29,57 +26,8 @@ after(async () => {
   await strict.close();
 });
 
-/** Writes tests/out/embed-modes/NAME.html: the element's script, optional host CSS, then `body`. */
-function page(name, body, { css = '', script = '<script type="module" src="/web/attention-explorer.js"></script>' } = {}) {
-  if (css) writeFileSync(PAGES + name + '.css', css);
-  writeFileSync(
-    PAGES + name + '.html',
-    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${name}</title><link rel="icon" href="/web/favicon.svg">\n` +
-      (css ? `<link rel="stylesheet" href="${name}.css">\n` : '') +
-      `${script}</head>\n<body>\n${body}\n</body></html>\n`,
-  );
-  return `tests/out/embed-modes/${name}.html`;
-}
-
-/** Opens a URL and waits for `count` ready elements, recording violations, errors, dialogs and requests. */
-async function open(url, { width = 1100, height = 900, colorScheme = 'light', count = 1 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, colorScheme });
-  const p = await context.newPage();
-  const log = { foreign: [], errors: [], dialogs: [], requests: [] };
-  const origin = url.startsWith('file:') ? 'file://' : new URL(url).origin;
-  p.on('request', (req) => {
-    const u = req.url();
-    log.requests.push(u);
-    if (!u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:')) log.foreign.push(u);
-  });
-  p.on('pageerror', (e) => log.errors.push(String(e)));
-  p.on('console', (m) => m.type() === 'error' && log.errors.push(m.text()));
-  p.on('dialog', (d) => (log.dialogs.push(d.message()), d.dismiss()));
-  await p.addInitScript(() => {
-    window.__violations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
-    window.__instantiations = 0;
-    const inst = WebAssembly.instantiate;
-    WebAssembly.instantiate = function (...args) {
-      window.__instantiations++;
-      return inst.apply(this, args);
-    };
-    window.__states = [];
-    document.addEventListener('explorer-state', (e) => window.__states.push([e.target.id, e.detail.mode, e.detail.params]));
-  });
-  await p.goto(url);
-  await p.waitForFunction((n) => [...document.querySelectorAll('attention-explorer')].filter((e) => e.dataset.ready).length >= n, count);
-  await settle(p);
-  return { page: p, context, log };
-}
-const settle = (p) => p.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
-
-async function clean(p, log, what = '') {
-  assert.deepEqual(await p.evaluate(() => window.__violations), [], `no CSP violation ${what}`);
-  assert.deepEqual(log.errors, [], `no console error ${what}`);
-  assert.deepEqual(log.dialogs, [], `no dialog ${what}`);
-  assert.deepEqual(log.foreign, [], `no request leaves the origin ${what}`);
-}
+const page = pageWriter('embed-modes');
+const open = (url, opts) => openEmbed(browser, url, opts);
 
 const text = (p, sel) => p.locator(sel).first().textContent();
 const rawStd = (p, host) => text(p, `${host} [data-side="raw"] [data-stat="measured std"]`);
@@ -220,7 +168,7 @@ test('the dist file shows a lab from file:// (dist/lab.html) with no request but
 });
 
 test('the dist file runs mode="train" under the strict CSP', async () => {
-  const url = strict.url + page('dist-train', '<attention-explorer id="t" mode="train"></attention-explorer>', { script: '<script src="/dist/attention-explorer.js"></script>' });
+  const url = strict.url + page('dist-train', '<attention-explorer id="t" mode="train"></attention-explorer>', { script: '/dist/attention-explorer.js', classic: true });
   const { page: p, log, context } = await open(url, { height: 1400 });
   await p.click('#t #train-step');
   await settle(p);

@@ -4,20 +4,18 @@
 // wait is for a redraw or an event, never for a clock.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
-import { launch, ROOT, shot } from './helpers.mjs';
+import { writeFileSync, readFileSync } from 'node:fs';
+import { launch, ROOT, shot, settle } from './helpers.mjs';
+import { CSP, pageWriter, openEmbed, clean } from './embed-helpers.mjs';
 import { startServer } from '../../web/serve.mjs';
 import { loadAttention } from '../../web/attention.js';
 import { parseConfig, forwardArgs, MAX_JSON } from '../../web/config.js';
 import { PRESETS } from '../../web/presets.js';
 import { fmt } from '../../web/format.js';
 
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-const PAGES = ROOT + 'tests/out/embed/';
 let browser, strict, other, otherCors, attn;
 
 before(async () => {
-  mkdirSync(PAGES, { recursive: true });
   strict = await startServer({ root: ROOT, port: 0, headers: { 'content-security-policy': CSP } });
   other = await startServer({ root: ROOT, port: 0 }); // another origin, no CORS header
   otherCors = await startServer({ root: ROOT, port: 0, headers: { 'access-control-allow-origin': '*' } });
@@ -29,56 +27,8 @@ after(async () => {
   await Promise.all([strict.close(), other.close(), otherCors.close()]);
 });
 
-/** Writes tests/out/embed/NAME.html: the element module, optional host CSS, then `body`. */
-function page(name, body, { css = '', script = '/web/attention-explorer.js' } = {}) {
-  if (css) writeFileSync(PAGES + name + '.css', css);
-  writeFileSync(
-    PAGES + name + '.html',
-    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${name}</title><link rel="icon" href="/web/favicon.svg">\n` +
-      (css ? `<link rel="stylesheet" href="${name}.css">\n` : '') +
-      `<script type="module" src="${script}"></script></head>\n<body>\n${body}\n</body></html>\n`,
-  );
-  return `tests/out/embed/${name}.html`;
-}
-
-/** Opens a URL, recording CSP violations, console errors, dialogs and foreign requests. */
-async function open(url, { width = 1100, height = 900, colorScheme = 'light', ready = 'attention-explorer', count = 1 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, colorScheme, acceptDownloads: true });
-  const p = await context.newPage();
-  const log = { foreign: [], errors: [], dialogs: [], requests: [] };
-  const origin = url.startsWith('file:') ? 'file://' : new URL(url).origin;
-  p.on('request', (req) => {
-    const u = req.url();
-    log.requests.push(u);
-    if (!u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:')) log.foreign.push(u);
-  });
-  p.on('pageerror', (e) => log.errors.push(String(e)));
-  p.on('console', (m) => m.type() === 'error' && log.errors.push(m.text()));
-  p.on('dialog', (d) => (log.dialogs.push(d.message()), d.dismiss()));
-  await p.addInitScript(() => {
-    window.__violations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
-    // counts Wasm instantiations: every element on a page shares one core
-    window.__instantiations = 0;
-    const inst = WebAssembly.instantiate;
-    WebAssembly.instantiate = function (...args) {
-      window.__instantiations++;
-      return inst.apply(this, args);
-    };
-  });
-  await p.goto(url);
-  if (ready) await p.waitForFunction(([sel, n]) => [...document.querySelectorAll(sel)].filter((e) => e.dataset.ready).length >= n, [ready, count]);
-  await settle(p);
-  return { page: p, context, log };
-}
-const settle = (p) => p.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
-
-async function clean(p, log, what = '') {
-  assert.deepEqual(await p.evaluate(() => window.__violations), [], `no CSP violation ${what}`);
-  assert.deepEqual(log.errors, [], `no console error ${what}`);
-  assert.deepEqual(log.dialogs, [], `no dialog ${what}`);
-  assert.deepEqual(log.foreign, [], `no request leaves the origin ${what}`);
-}
+const page = pageWriter('embed');
+const open = (url, opts) => openEmbed(browser, url, opts);
 
 /** The text of every cell of matrix m inside element `host` (Playwright's CSS pierces open shadow roots). */
 function cells(p, host, m) {
@@ -316,8 +266,8 @@ test('hostile configs show their errors and run nothing; src loads same-origin a
   const evil = '<img src=x onerror=alert(1)>';
   const attr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   const tokensEvil = JSON.stringify({ ...PRESETS.cat.config, tokens: [evil, '<script>alert(2)</script>', '"><b>x', 'on', '&amp;'] });
-  writeFileSync(PAGES + 'good.json', JSON.stringify(PRESETS['worked-example'].config));
-  writeFileSync(PAGES + 'huge.json', '{"X": [' + '[0],'.repeat(MAX_JSON / 4) + '[0]]}');
+  writeFileSync(ROOT + 'tests/out/embed/good.json', JSON.stringify(PRESETS['worked-example'].config));
+  writeFileSync(ROOT + 'tests/out/embed/huge.json', '{"X": [' + '[0],'.repeat(MAX_JSON / 4) + '[0]]}');
   const body = [
     `<attention-explorer id="t" config="${attr(tokensEvil)}"></attention-explorer>`,
     `<attention-explorer id="k" config="${attr(JSON.stringify({ ...PRESETS.cat.config, constructor: 1 }))}"></attention-explorer>`,
