@@ -134,6 +134,12 @@ export class AttentionExplorer extends Base {
   disconnectedCallback() {
     if (this.#app && this.#app.setStep && this.#app.state.playing) this.#app.setStep(this.#app.state.step); // stops play
     else if (this.#app && this.#app.pause) this.#app.pause(); // stops training
+    // Removed for good: free it (its listeners would keep it alive). A move within the page
+    // (disconnected, then connected again in the same task) keeps its state; re-inserting a
+    // removed element mounts it afresh from its attributes.
+    queueMicrotask(() => {
+      if (!this.isConnected) this.#unmount();
+    });
   }
 
   #emit(type, detail) {

@@ -115,6 +115,32 @@ test('two instances stay independent: attributes, properties, learner clicks and
   await context.close();
 });
 
+test('an element removed from the page is freed; one moved within the page keeps its state', async () => {
+  const url = strict.url + page('remove-move', '<attention-explorer id="a" preset="cat" follow="4"></attention-explorer><div id="box"></div>');
+  const { page: p, log, context } = await open(url);
+  const moved = await p.evaluate(async () => {
+    const el = document.getElementById('a');
+    el.setAttribute('data-probe', '1');
+    document.getElementById('box').append(el); // a move: disconnected and connected in one task
+    await Promise.resolve();
+    return [el.dataset.ready, el.shadowRoot.querySelectorAll('[data-matrix="A"]').length];
+  });
+  assert.deepEqual(moved, ['true', 25]);
+  const removed = await p.evaluate(async () => {
+    const el = (window.__el = document.getElementById('a'));
+    el.remove();
+    await Promise.resolve();
+    return [el.dataset.ready ?? null, el.shadowRoot.querySelectorAll('[data-matrix]').length];
+  });
+  assert.deepEqual(removed, [null, 0]);
+  // put back, it mounts afresh from its attributes
+  await p.evaluate(() => document.body.append(window.__el));
+  await p.waitForFunction(() => window.__el.dataset.ready === 'true');
+  assert.equal(await p.evaluate(() => window.__el.shadowRoot.querySelectorAll('[data-matrix="A"]').length), 25);
+  await clean(p, log);
+  await context.close();
+});
+
 const HOSTILE_CSS = `
 * { all: unset !important; font-size: 40px !important; color: red !important; }
 html, body { display: block !important; }
