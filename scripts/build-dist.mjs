@@ -143,6 +143,7 @@ const page = `<!doctype html>
 <script src="attention-explorer.js"></script>
 </head>
 <body>
+<h1>Attention Explorer</h1>
 <attention-explorer preset="cat" step="softmax" follow="4"></attention-explorer>
 <noscript><p>The explorer needs JavaScript and WebAssembly.</p></noscript>
 <p><a href="lab.html">A lab: why divide by √dk?</a> (the element's mode="sqrt-dk-lab")</p>
@@ -160,6 +161,7 @@ const labPage = `<!doctype html>
 <script src="attention-explorer.js"></script>
 </head>
 <body>
+<h1>Why divide by √dk?</h1>
 <attention-explorer mode="sqrt-dk-lab" params="dk=64&amp;n=32&amp;seed=1"></attention-explorer>
 <noscript><p>The lab needs JavaScript and WebAssembly.</p></noscript>
 <p><a href="index.html">The explorer</a></p>
