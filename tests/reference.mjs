@@ -11,20 +11,13 @@
 //       (booleans: true = may attend; numbers: added to the scores)
 //   A = softmax by row of S + M   (a row with every key at -Infinity is all 0)
 //   O = A·V  [n][dv]
+import { mulberry32 } from '../web/labs/random.js';
 
 // ---------------------------------------------------------------- seeded random numbers
 
-/** mulberry32: a small, well-mixed 32-bit PRNG. Returns a function giving numbers in [0, 1). */
-export function mulberry32(seed) {
-  let a = seed >>> 0;
-  return function next() {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// mulberry32 is the labs' own seeded generator (web/labs/random.js): a PRNG, not maths under
+// test, shared so that a seed means the same numbers in the tests and on the page.
+export { mulberry32 };
 
 /** An integer in [lo, hi] (both inclusive). */
 export function randInt(rand, lo, hi) {

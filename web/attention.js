@@ -304,9 +304,14 @@ class Attention {
     if (last[0] === n && last[1] === m && last[2] === d && last[3] === dk && last[4] === dv) return;
     last.fill(-1);
     this.#check(this.exports.ae_prepare(n, m, d, dk, dv));
-    if (this.heap.buffer !== this.exports.memory.buffer) this.heap = new Float32Array(this.exports.memory.buffer);
+    this.#freshHeap();
     for (let b = 0; b < BUFFERS.length; b++) this.offsets[b] = this.exports.ae_buffer(b) >> 2;
     last[0] = n; last[1] = m; last[2] = d; last[3] = dk; last[4] = dv;
+  }
+
+  // Memory growth (ae_prepare) detaches every view of the old buffer: re-read it when it did.
+  #freshHeap() {
+    if (this.heap.buffer !== this.exports.memory.buffer) this.heap = new Float32Array(this.exports.memory.buffer);
   }
 
   #check(status, inputs = 'Q and K') {
@@ -415,7 +420,7 @@ class Attention {
 
   // A fresh view of lab buffer `which` (memory growth by forward() detaches older views).
   #labView(which, len) {
-    if (this.heap.buffer !== this.exports.memory.buffer) this.heap = new Float32Array(this.exports.memory.buffer);
+    this.#freshHeap();
     const at = this.exports.ae_lab_buffer(which) >> 2;
     return this.heap.subarray(at, at + len);
   }
