@@ -220,7 +220,8 @@ export function mountExplorer(root, options = {}) {
   function compute() {
     try {
       const r = attn.forward(forwardArgs(state.config));
-      const raw = state.config.scale === 1 ? r : attn.forward(forwardArgs(state.config, 1));
+      // the unscaled Q·Kᵀ of the Score step, from the core: only its S is read (explain.js)
+      const raw = state.config.scale === 1 ? r : attn.forward(forwardArgs(state.config, 1), { outputs: ['S'] });
       view = { config: state.config, r, raw, step: state.step };
     } catch (e) {
       showError('This head cannot be computed: ' + e.message);

@@ -41,7 +41,7 @@ export function writeState(s) {
 export function presetView(attn, preset) {
   const config = parseConfig(PRESETS[preset].config);
   const r = attn.forward(forwardArgs(config));
-  const raw = attn.forward(forwardArgs(config, 1));
+  const raw = attn.forward(forwardArgs(config, 1), { outputs: ['S'] }); // the Score step's unscaled Q·Kᵀ
   return { config, r, raw, step: null };
 }
 
