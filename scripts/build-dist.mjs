@@ -133,41 +133,29 @@ try {
   process.exit(1);
 }
 
-const page = `<!doctype html>
+// A page that opens by double-click: the one file as a classic script, then `body`.
+const htmlPage = (title, heading, body) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<title>Attention Explorer (offline)</title>
+<title>${title} (offline)</title>
 <script src="attention-explorer.js"></script>
 </head>
 <body>
-<h1>Attention Explorer</h1>
-<attention-explorer preset="cat" step="softmax" follow="4"></attention-explorer>
+<h1>${heading}</h1>
+${body}
+</body>
+</html>
+`;
+const page = htmlPage('Attention Explorer', 'Attention Explorer', `<attention-explorer preset="cat" step="softmax" follow="4"></attention-explorer>
 <noscript><p>The explorer needs JavaScript and WebAssembly.</p></noscript>
-<p><a href="lab.html">A lab: why divide by √dk?</a> (the element's mode="sqrt-dk-lab")</p>
-</body>
-</html>
-`;
+<p><a href="lab.html">A lab: why divide by √dk?</a> (the element's mode="sqrt-dk-lab")</p>`);
 // A lab in the same file: the element's mode attribute (docs/embedding.md lists the modes).
-const labPage = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>Why divide by √dk? (offline)</title>
-<script src="attention-explorer.js"></script>
-</head>
-<body>
-<h1>Why divide by √dk?</h1>
-<attention-explorer mode="sqrt-dk-lab" params="dk=64&amp;n=32&amp;seed=1"></attention-explorer>
+const labPage = htmlPage('Why divide by √dk?', 'Why divide by √dk?', `<attention-explorer mode="sqrt-dk-lab" params="dk=64&amp;n=32&amp;seed=1"></attention-explorer>
 <noscript><p>The lab needs JavaScript and WebAssembly.</p></noscript>
-<p><a href="index.html">The explorer</a></p>
-</body>
-</html>
-`;
+<p><a href="index.html">The explorer</a></p>`);
 
 mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, 'attention-explorer.js'), bundle);
