@@ -30,7 +30,11 @@ if [ "$major" -lt 20 ]; then
   echo "setup: node $(node --version) is too old; Attention Explorer needs Node.js 20 or later" >&2
   exit 1
 fi
-if [ "$need" = test ] && [ ! -f node_modules/playwright-core/package.json ]; then
-  echo "setup: installing playwright-core with npm ci (the browser is Debian's chromium)" >&2
+# node_modules matches package-lock.json when npm ci last ran from this very lock file (the
+# stamp); otherwise (missing, or the lock file changed since) npm ci runs again. Browsers come
+# from Debian, never from npm.
+if [ "$need" = test ] && ! cmp -s package-lock.json node_modules/.setup-lock-stamp; then
+  echo "setup: installing the pinned devDependencies with npm ci (browsers are Debian's)" >&2
   npm ci --no-audit --no-fund >/dev/null
+  cp package-lock.json node_modules/.setup-lock-stamp
 fi
