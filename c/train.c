@@ -17,7 +17,7 @@
 /* ---------------------------------------------------------------- the tasks */
 
 static const char *const previous_vocab[] = {"A", "B", "C", "D", "E", "F"};
-/* the lesson's sentence "the cat sat on the" is one sequence of this task */
+/* the widget page's sentence "the cat sat on the" is one sequence of this task */
 static const char *const noun_vocab[] = {"the", "cat", "dog", "bird", "fox", "sat", "on", "ran", "by", "big"};
 enum { NOUN_THE = 0, NOUN_FIRST = 1, NOUN_COUNT = 4, FILLER_FIRST = 5, FILLER_COUNT = 5 };
 
@@ -31,7 +31,7 @@ typedef struct {
 
 static const task_info tasks[TRAIN_TASK_COUNT] = {
     [TRAIN_PREVIOUS_TOKEN] = {"previous-token", previous_vocab, 6, 8, 1},
-    [TRAIN_FIND_NOUN] = {"find-the-noun", noun_vocab, 10, 8, 0},
+    [TRAIN_FIND_NOUN] = {"find-the-noun", noun_vocab, 10, 8, 1},
 };
 
 const char *train_task_name(int task) { return task >= 0 && task < TRAIN_TASK_COUNT ? tasks[task].name : NULL; }
@@ -89,6 +89,17 @@ static int draw_sequence(int task, uint32_t *rng, int *tokens, int *targets, int
     tokens[n - 1] = NOUN_THE;
     targets[n - 1] = tokens[p];
     right[n - 1] = p;
+    /* A distractor: when there is room before "the NOUN", another noun at a place 0..p-2
+     * ("dog ran the cat on the" predicts "cat"). Its value must carry its own word, since it
+     * is the answer in other sentences, so attention that leaks onto it costs accuracy: without
+     * one, a head could put 0.7 of its weight on the noun, give the fillers values near 0 and
+     * still reach a loss near 0. Both nouns have the same kind of key; their positions (X's
+     * position columns) tell the query which came last. */
+    if (p >= 2) {
+        int q = next_below(rng, p - 1);
+        int other = NOUN_FIRST + next_below(rng, NOUN_COUNT - 1);
+        tokens[q] = other >= tokens[p] ? other + 1 : other;
+    }
     return n;
 }
 
@@ -374,7 +385,7 @@ int train_example(const train_state *t, uint32_t seed, int *tokens, int *targets
     if (!t || !tokens || !targets || !right || !X) return -ATTN_ERR_NULL;
     int n;
     if (t->task == TRAIN_FIND_NOUN && seed == 0) {
-        /* seed 0 is the lesson's sentence: "the cat sat on the" */
+        /* seed 0 is the widget page's sentence: "the cat sat on the" */
         static const int lesson[5] = {NOUN_THE, NOUN_FIRST, FILLER_FIRST, FILLER_FIRST + 1, NOUN_THE};
         n = 5;
         for (int i = 0; i < n; i++) tokens[i] = lesson[i], targets[i] = right[i] = -1;
