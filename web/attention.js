@@ -659,7 +659,8 @@ class Trainer {
 
   /**
    * k training steps (default 1). Returns a Float32Array of the k batch losses, each measured
-   * before its step's update. Throws if training diverges (then lower the learning rate and reset).
+   * before its step's update. Throws if training diverges (then lower the learning rate and
+   * reset); the error's `losses` holds the losses of the steps this call did take.
    */
   step(k = 1) {
     const ex = this.#live();
@@ -668,9 +669,13 @@ class Trainer {
     const chunk = ex.ae_train_loss_chunk();
     for (let done = 0; done < k; ) {
       const now = Math.min(chunk, k - done);
+      const before = this.steps;
       const st = ex.ae_train_steps(this.#slot, now);
       if (st !== 0) {
-        throw new Error(`training stopped at step ${this.steps}: ${TRAIN_STATUS[st] ?? 'status ' + st}; lower the learning rate (now ${this.lr}) and reset()`);
+        const taken = this.steps - before; // the C loop wrote the losses of the steps it took
+        losses.set(new Float32Array(ex.memory.buffer, ex.ae_train_buffer(this.#slot, TB.losses), taken), done);
+        const err = new Error(`training stopped at step ${this.steps}: ${TRAIN_STATUS[st] ?? 'status ' + st}; lower the learning rate (now ${this.lr}) and reset()`);
+        throw Object.assign(err, { losses: losses.slice(0, done + taken) });
       }
       losses.set(new Float32Array(ex.memory.buffer, ex.ae_train_buffer(this.#slot, TB.losses), now), done);
       done += now;

@@ -91,6 +91,8 @@ function mountTrain(container, element, { doc, params, emit }) {
       if (link) link.hidden = true;
       if (initial.follow != null) explorer.setFollow(initial.follow);
       if (initial.cell) explorer.select(initial.cell);
+      await panel.ready;
+      if (gone) return;
       panel.flush();
     })(),
     params: () => now,

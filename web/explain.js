@@ -7,6 +7,7 @@
 
 import { fmt, tokenRef } from './format.js';
 import { STEPS } from './config.js';
+import { weightStory } from './train.js';
 
 const MAX_TERMS = 8;
 const sub = (i) => String(i + 1).replace(/\d/g, (c) => '₀₁₂₃₄₅₆₇₈₉'[c]);
@@ -228,15 +229,13 @@ export function explainCell(view, m, i, j, extra = null) {
   return { title: head, text: '', sources: [] };
 }
 
-// A trained weight: where it came from and, after a step, its gradient.
+// A trained weight: where it came from and, after a step, its gradient beside the step the
+// optimizer took (the words are web/train.js's weightStory, shared with the read-out).
 function trainedWeight(extra, m, i, j, cols) {
   const { step } = extra.trained;
   const g = extra.gradients && extra.gradients[m];
-  if (!step || !g) return 'Random at step 0: gradient descent has not changed it yet.';
-  const v = g[i * cols + j];
-  const dir = v > 0 ? 'down' : v < 0 ? 'up' : 'nowhere';
-  const gs = v !== 0 && Math.abs(v) < 0.001 ? v.toExponential(2).replace(/-/g, '\u2212') : fmt(v);
-  return `Learned by gradient descent: this is its value after step ${step}.\n∂loss/∂${m}[${i + 1}][${j + 1}] = ${gs} on step ${step}’s batch (before its update): raising this weight by a small ε changes the loss by about ${gs}·ε, so this step’s gradient pushes it ${dir}.`;
+  const u = extra.update && extra.update[m];
+  return weightStory({ name: `${m}[${i + 1}][${j + 1}]`, step, g: g ? g[i * cols + j] : null, delta: u ? u[i * cols + j] : null, optimizer: extra.optimizer, lr: extra.lr });
 }
 
 function scaleWords(view) {
