@@ -36,3 +36,12 @@ export function parseNumber(text) {
 export function tokenRef(tokens, i) {
   return '\u201c' + tokens[i] + '\u201d (' + (i + 1) + ')';
 }
+
+/**
+ * fmt, except that a non-zero value too small for 3 decimals keeps its digits in short
+ * scientific form: fmtFine(2.06e-9) -> "2.06e−9", fmtFine(0) -> "0.000". For gradients, steps
+ * and weights that underflow, where "0.000" would hide that the number is not 0.
+ */
+export function fmtFine(v) {
+  return v !== 0 && Math.abs(v) < 0.001 ? v.toExponential(2).replace(/-/g, MINUS).replace('e+', 'e') : fmt(v);
+}

@@ -12,7 +12,7 @@
 // step 0 and 0.03 from step 50 on. ex picks the sentence shown (the trainer's example seed);
 // step, follow and cell are the explorer's own (web/config.js).
 
-import { fmt, fmtShort, tokenRef } from './format.js';
+import { fmt, fmtShort, fmtFine, tokenRef } from './format.js';
 import { STEPS, MATRICES } from './config.js';
 import { count } from './words.js';
 
@@ -348,8 +348,6 @@ export function trainedExtra(step, grads) {
   return { trained: { step }, gradients: step > 0 && grads ? { Wq: grads.dWq, Wk: grads.dWk, Wv: grads.dWv } : null };
 }
 
-// A gradient or a step can be far below the 3 decimals of fmt: those read as 1.20e−4.
-const fmtFine = (v) => (v !== 0 && Math.abs(v) < 0.001 ? v.toExponential(2).replace(/-/g, '\u2212') : fmt(v));
 const OPTIMIZER_WAYS = {
   sgd: (lr) => `SGD moves every weight by −lr × its gradient${lr != null ? ` (lr = ${lr})` : ''}, always against it`,
   adam: () => 'Adam moves each weight by about lr times m̂/√v̂: a running average of its recent gradients divided by their typical size, so a weight can keep moving the way earlier steps pushed it, even against this step’s gradient',
