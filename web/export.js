@@ -253,10 +253,22 @@ export function pytorchScript(config, r) {
   }
   L.push('print(A.sum(dim=-1).tolist())                  # rows sum to 1 (up to rounding)');
   L.push('');
-  const args = ['Q, K, V'];
-  if (config.causal) args.push('is_causal=True');
-  if (config.scale != null) args.push(`scale=${pyNum(config.scale)}`);
-  L.push(`ref = torch.nn.functional.scaled_dot_product_attention(${args.join(', ')})`);
-  L.push('print(torch.allclose(O, ref, atol=1e-6))       # True: matches PyTorch\'s built-in version');
+  // The fused function came with PyTorch 2.0 and its scale= argument with 2.1: older versions
+  // get the same comparison against the long form, written out again (exp over the row sum).
+  const causal = config.causal ? ', is_causal=True' : '';
+  L.push('sdpa = getattr(torch.nn.functional, \'scaled_dot_product_attention\', None)');
+  L.push('if sdpa is not None:                            # PyTorch 2.0 and later: the fused version');
+  if (config.scale == null) {
+    L.push(`    ref = sdpa(Q, K, V${causal})`);
+  } else {
+    L.push('    try:');
+    L.push(`        ref = sdpa(Q, K, V${causal}, scale=${pyNum(config.scale)})`);
+    L.push('    except TypeError:                           # scale= came with 2.1: scale Q instead');
+    L.push(`        ref = sdpa(Q * (${pyNum(config.scale)} * dk ** 0.5), K, V${causal})`);
+  }
+  L.push('else:                                           # before 2.0: the long form, written out again');
+  L.push('    E = torch.exp(S - S.max(dim=-1, keepdim=True).values)');
+  L.push('    ref = E / E.sum(dim=-1, keepdim=True) @ V');
+  L.push('print(torch.allclose(O, ref, atol=1e-6))       # True: matches PyTorch\'s own computation');
   return L.join('\n') + '\n';
 }
