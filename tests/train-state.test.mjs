@@ -104,7 +104,7 @@ test('what the optimizer did: Adam moves some weights the same way as their grad
   // The read-out says the same kind of thing for its weights.
   const V = s.trainer.vocab.length;
   const o = u.Wout.findIndex((d, k) => d * g.dWout[k] < 0);
-  assert.match(readoutExplanation(s, Math.floor(o / V), o % V).text, /against its gradient, downhill\)\. Adam moves each weight/);
+  assert.match(readoutExplanation(s, Math.floor(o / V), o % V).text, /against its gradient: downhill on this batch\)\. Adam moves each weight/);
   s.dispose();
 
   const sgd = fromLink('?mode=train&task=find-the-noun&seed=1&opt=sgd&lr=0.1&steps=20');

@@ -350,7 +350,7 @@ export function trainedExtra(step, grads) {
 
 const OPTIMIZER_WAYS = {
   sgd: (lr) => `SGD moves every weight by −lr × its gradient${lr != null ? ` (lr = ${lr})` : ''}, always against it`,
-  adam: () => 'Adam moves each weight by about lr times m̂/√v̂: a running average of its recent gradients divided by their typical size, so a weight can keep moving the way earlier steps pushed it, even against this step’s gradient',
+  adam: () => 'Adam moves each weight by about lr times m̂/√v̂: a running average of its recent gradients divided by their typical size, so a weight can keep moving the way earlier steps pushed it, even uphill on this step’s batch',
 };
 
 /**
@@ -369,7 +369,7 @@ export function weightStory({ name, step, g, delta = null, optimizer = 'adam', l
   ];
   if (delta != null) {
     const ds = (delta > 0 ? '+' : '') + fmtFine(delta);
-    const way = delta === 0 ? 'did not move it' : `moved it by ${ds} (${delta > 0 ? 'up' : 'down'}, ${delta * g < 0 ? 'against its gradient, downhill' : delta * g > 0 ? 'the same way as its gradient: uphill on this batch' : 'with no gradient to follow'})`;
+    const way = delta === 0 ? 'did not move it' : `moved it by ${ds} (${delta > 0 ? 'up' : 'down'}, ${delta * g < 0 ? 'against its gradient: downhill on this batch' : delta * g > 0 ? 'the same way as its gradient: uphill on this batch' : 'with no gradient to follow'})`;
     lines.push(`Step ${step} ${way}. ${(OPTIMIZER_WAYS[optimizer] || OPTIMIZER_WAYS.adam)(lr)}.`);
   }
   return lines.join('\n');
