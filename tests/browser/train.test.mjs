@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, open, settle, cellTexts, shot, shown, SHOTS } from './helpers.mjs';
+import { axeViolations } from './axe.mjs';
 
 let env;
 before(async () => {
@@ -368,4 +369,18 @@ test('the live region speaks at most once every 2 s while training runs, and at 
   const after = await page.evaluate(() => ({ last: globalThis.__said.at(-1), steps: __train.trainer.steps }));
   assert.match(after.last.text, new RegExp(`^step ${after.steps}: `), 'the pause is said at once, at the step it stopped');
   await context.close();
+});
+
+test('axe-core finds nothing on ?mode=train, before and during training, at 1280 and 360 px', async () => {
+  const found = [];
+  for (const opts of [{ width: 1280 }, { width: 360, height: 800 }]) {
+    const { page, context } = await openTrain('?mode=train&task=find-the-noun&seed=1', opts);
+    for (const v of await axeViolations(page)) found.push(`${opts.width} before: ${v}`);
+    await page.click('#train-run');
+    await page.waitForFunction(() => __train.trainer.steps >= 30); // waits for frames, asserts no timing
+    for (const v of await axeViolations(page)) found.push(`${opts.width} during: ${v}`);
+    await page.click('#train-run');
+    await context.close();
+  }
+  assert.deepEqual(found, []);
 });
