@@ -21,7 +21,9 @@ import { drawPrediction } from './train/prediction-view.js';
 
 const CURVE = { width: 360, height: 170 };
 /** A replay chunk aims at this many milliseconds of training before it yields to the page. */
-export const REPLAY_CHUNK_MS = 25;
+export const REPLAY_CHUNK_MS = 12;
+/** While a link replays, the explorer gets a new head (a full redraw) at most this often. */
+export const REPLAY_HEAD_MS = 400;
 // What of the explorer stays on while training: no presets or editing (the weights belong to
 // the trainer, and a link replays them from the seed), no "Copy link" (the panel has its own).
 export const EXPLORER_CONTROLS = ['theme', 'steps', 'follow', 'explain', 'export'];
@@ -139,7 +141,7 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
   wireControls($, s, { act, play, pause, show, schedule, writeUrl, win });
 
   show();
-  const ready = replayLink(s, win, show, () => gone);
+  const ready = replayLink(s, win, show, schedule, () => gone);
 
   return {
     state: s,
@@ -172,16 +174,22 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
  * Replays a link's steps in chunks of about REPLAY_CHUNK_MS of training, yielding to the event
  * loop between them, so the page answers while a long link (steps=20000) replays; after each
  * chunk the head and the progress are shown. Any action of the learner ends the replay there.
- * @param {TrainSession} s @param {Window} win @param {() => void} show @param {() => boolean} gone
+ * @param {TrainSession} s @param {Window} win @param {() => void} show @param {() => void} progress
+ * @param {() => boolean} gone
  */
-async function replayLink(s, win, show, gone) {
+async function replayLink(s, win, show, progress, gone) {
   const now = () => win.performance.now();
   let per = 32; // steps a chunk, adapted to this machine's speed
+  let shown = -Infinity;
   while (s.replay && !gone()) {
     const t0 = now();
-    const done = s.replayChunk(per);
-    per = Math.max(1, Math.min(4096, Math.round((per * REPLAY_CHUNK_MS) / Math.max(1, now() - t0))));
-    show();
+    const due = t0 - shown >= REPLAY_HEAD_MS;
+    const done = s.replayChunk(per, { refresh: due });
+    if (!due) per = Math.max(1, Math.min(4096, Math.round((per * REPLAY_CHUNK_MS) / Math.max(1, now() - t0))));
+    if (due || done) {
+      shown = now();
+      show(); // a new head: the explorer recomputes and redraws
+    } else progress(); // the counter, the progress bar and the curve
     if (done) break;
     await new Promise((ok) => win.setTimeout(ok, 0));
   }

@@ -187,15 +187,17 @@ export class TrainSession {
 
   /**
    * Up to `k` more steps of the link being replayed; true when the replay is over (done,
-   * stopped, or there was none). The panel calls it in chunks that yield to the event loop.
-   * @param {number} k
+   * stopped, or there was none). The panel calls it in chunks that yield to the event loop;
+   * refresh: false leaves the head on show as it was (the panel shows a new head a few times a
+   * second, not after every chunk); the last chunk always refreshes it.
+   * @param {number} k @param {{ refresh?: boolean }} [o]
    */
-  replayChunk(k) {
+  replayChunk(k, { refresh = true } = {}) {
     if (!this.replay) return true;
     const left = this.replay.target - this.trainer.steps;
     const ok = this.#train(Math.max(0, Math.min(k, left)));
     if (!ok || this.trainer.steps >= this.replay.target) this.replay = null;
-    this.#refreshShown();
+    if (refresh || !this.replay) this.#refreshShown();
     return !this.replay;
   }
 
@@ -347,7 +349,9 @@ export function panelModel(s, { r, tokens, follow }) {
   const probs = probsAt(i);
   model.head = {
     mini: miniGrid(r.A, r.n, r.m, tokens, right),
-    says: narrate({ step: steps, shownStep, loss: t.loss, task: s.task, tokens, A: r.A, m: r.m, right, probOfTarget: fp && f ? fp[vocab.indexOf(target[f.i])] : null, target: f ? target[f.i] : null }),
+    // The sentence is about the head on show: its step and that step's loss, or, after a
+    // blow-up, the step reached and the last weights that were numbers.
+    says: narrate({ step: s.stopped ? steps : shownStep, shownStep, loss: s.stopped || !shownStep ? t.loss : s.losses[shownStep - 1], task: s.task, tokens, A: r.A, m: r.m, right, probOfTarget: fp && f ? fp[vocab.indexOf(target[f.i])] : null, target: f ? target[f.i] : null }),
     readout: Wout ? { Wout, info: readoutInfo(t.dv, vocab) } : null,
     prediction: probs ? { caption: predictionCaption(tokens, i, target[i], s.task), bars: predictionBars(probs, vocab, target[i]) } : null,
   };
