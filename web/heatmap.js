@@ -184,9 +184,10 @@ export function createHeatmap(doc, opts) {
     }
     cursor = { i, j };
   }
+  // Called when a key moved the cursor: the focus ring must show. Engines disagree on whether
+  // a focus() from a key handler is "visible" after a mouse click (WebKit: no), so say so.
   function focusCursor() {
-    if (mode === 'cells') cells[cursor.i * cols + cursor.j].focus();
-    else canvas.focus();
+    (mode === 'cells' ? cells[cursor.i * cols + cursor.j] : canvas).focus({ focusVisible: true });
   }
   function hideCursor() {
     if (cursorBox) cursorBox.hidden = true;
