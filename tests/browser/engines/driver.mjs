@@ -4,7 +4,7 @@
 //   chromium.mjs  /usr/bin/chromium through playwright-core (the DevTools protocol)
 //   firefox.mjs   /usr/bin/firefox-esr through puppeteer-core over WebDriver BiDi
 //   webkit.mjs    WebKitGTK's MiniBrowser through WebKitWebDriver and selenium-webdriver (WebDriver
-//                 classic), in a virtual X display of its own (xvfb.mjs)
+//                 classic), in a virtual X display of its own (processes.mjs)
 //
 // An engine module exports launch() -> Browser:
 //   Browser  { name, version, open(url, { width, height }) -> Page, close() }

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScriptedPage, PROBE, downloadInto, needs } from './driver.mjs';
+import { WATCHDOG } from './processes.mjs';
 
 const BINARY = process.env.FIREFOX || '/usr/bin/firefox-esr';
 
@@ -23,7 +24,12 @@ class FirefoxPage extends ScriptedPage {
 }
 
 export async function launch() {
-  const browser = await puppeteer.launch({ browser: 'firefox', protocol: 'webDriverBiDi', executablePath: needs(BINARY, 'firefox-esr'), headless: true });
+  // Started through watchdog.sh, so that Firefox ends with this process even when it is killed
+  // (puppeteer stops it on exit and on signals, but cannot on SIGKILL).
+  const browser = await puppeteer.launch({
+    browser: 'firefox', protocol: 'webDriverBiDi', headless: true,
+    executablePath: WATCHDOG, env: { ...process.env, WATCHDOG_EXEC: needs(BINARY, 'firefox-esr') },
+  });
   return {
     name: 'firefox',
     version: (await browser.version()).replace('firefox/', ''),

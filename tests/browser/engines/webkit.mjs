@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Page, downloadInto, needs } from './driver.mjs';
-import { startXvfb, track } from './xvfb.mjs';
+import { startXvfb, track } from './processes.mjs';
 
 const DRIVER = process.env.WEBKIT_WEBDRIVER || '/usr/bin/WebKitWebDriver';
 // The MiniBrowser lives under the machine's multiarch folder (x86_64-linux-gnu, aarch64-linux-gnu, ...).
