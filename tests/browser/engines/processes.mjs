@@ -1,7 +1,7 @@
-// A virtual X display for the one engine that needs a window (WebKitGTK's MiniBrowser), and the
-// way the suite starts the programs it owns (Xvfb, WebKitWebDriver) so that none outlives it.
-// Xvfb picks a free display number itself (-displayfd) and says it on a pipe, so several runs
-// on one machine never collide.
+// The programs the cross-engine suite starts itself (Xvfb, WebKitWebDriver, and Firefox through
+// puppeteer), started so that none outlives the test process, and the virtual X display of the
+// one engine that needs a window (WebKitGTK's MiniBrowser). Xvfb picks a free display number
+// itself (-displayfd) and says it on a pipe, so several runs on one machine never collide.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { needs } from './driver.mjs';
