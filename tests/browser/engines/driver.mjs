@@ -152,6 +152,14 @@ export class Page {
     }
   }
 
+  /** Presses the mouse button at (x0, y0), moves to (x1, y1) and lets go. */
+  async drag(x0, y0, x1, y1) {
+    await this._move(x0, y0);
+    await this._down();
+    await this._move(x1, y1);
+    await this._up();
+  }
+
   /** Types text key by key into whatever has the focus. */
   async type(text) {
     await this.press(...text);

@@ -9,7 +9,7 @@
 // wait is for a condition, no timing asserts.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { launchEngine, PROBE } from './driver.mjs';
 import { ROOT } from '../helpers.mjs';
 import { CSP, pageWriter } from '../embed-helpers.mjs';
@@ -62,6 +62,33 @@ const pngSize = (bytes) => {
   const dv = new DataView(Uint8Array.from(bytes).buffer);
   return [dv.getUint32(16), dv.getUint32(20)];
 };
+
+/**
+ * The style rules of a CSS file as [{ at, selector, decls: [[property, value]] }] in order (at:
+ * the enclosing @media or @supports, or null). A small reader for the project's own plain CSS: comments, rules and
+ * conditional groups; other at-rules (@keyframes, @font-face) are passed over.
+ */
+export function styleRules(text) {
+  const out = [];
+  const walk = (src, at) => {
+    for (let i = 0; ; ) {
+      const open = src.indexOf('{', i);
+      if (open < 0) return;
+      let depth = 1, j = open + 1;
+      for (; depth && j < src.length; j++) depth += src[j] === '{' ? 1 : src[j] === '}' ? -1 : 0;
+      const head = src.slice(i, open).trim(), body = src.slice(open + 1, j - 1);
+      if (/^@(media|supports)\b/.test(head)) walk(body, head);
+      else if (!head.startsWith('@')) {
+        const decls = body.split(';').map((d) => d.trim()).filter(Boolean);
+        out.push({ at, selector: head, decls: decls.map((d) => [d.slice(0, d.indexOf(':')).trim().toLowerCase(), d.slice(d.indexOf(':') + 1).replace(/!important\s*$/, '').trim()]) });
+      }
+      i = j;
+    }
+  };
+  walk(text.replace(/\/\*[\s\S]*?\*\//g, ''), null);
+  return out;
+}
+const CSS_FILES = readdirSync(ROOT + 'web', { recursive: true }).filter((f) => f.endsWith('.css')).sort();
 
 /** Runs the suite in `engine` (one of driver.mjs ENGINES). */
 export function crossEngineSuite(engine) {
@@ -116,6 +143,50 @@ export function crossEngineSuite(engine) {
         }, undefined, 'the O panel scrolled into view');
       }));
 
+    test(`stylesheets: the engine keeps every rule and declaration of ${CSS_FILES.join(', ')}`, () =>
+      withPage('web/index.html?preset=cat', async (page) => {
+        for (const file of CSS_FILES) {
+          const text = readFileSync(ROOT + 'web/' + file, 'utf8');
+          // A rule whose selector the engine's parser does not know, or a declaration it does not
+          // support (CSS.supports(property, value)), is dropped, silently, from that engine's
+          // page: say which.
+          const lost = await page.eval(([text, rules]) => {
+            const sheet = new CSSStyleSheet();
+            sheet.replaceSync(text);
+            const kept = [];
+            const walk = (list) => {
+              for (const r of list) {
+                if (r.cssRules && r.conditionText !== undefined) walk(r.cssRules);
+                else if (r.selectorText !== undefined) kept.push({ selector: r.selectorText });
+              }
+            };
+            walk(sheet.cssRules);
+            const key = (s) => s.replace(/[\s"']/g, '').toLowerCase();
+            const lost = [];
+            let k = 0;
+            for (const rule of rules) {
+              const got = kept[k];
+              if (!got || key(got.selector) !== key(rule.selector)) {
+                lost.push(`the rule ${rule.selector}`);
+                continue;
+              }
+              k++;
+              const unsupported = rule.at && rule.at.startsWith('@supports') && !CSS.supports(rule.at.slice(9).trim());
+              if (unsupported) continue; // a feature test that says no: its declarations may well be unknown
+              for (const [p, v] of rule.decls) {
+                // A vendor-prefixed declaration is for the engines that know it; an unprefixed
+                // one is covered where the same rule has a prefixed form the engine knows.
+                if (/^-[a-z]/.test(p)) continue;
+                const prefixed = rule.decls.some(([q, w]) => q.replace(/^-[a-z]+-/, '') === p && q !== p && CSS.supports(q, w));
+                if (!CSS.supports(p, v) && !prefixed) lost.push(`${rule.selector} { ${p}: ${v} }${rule.at ? ' in ' + rule.at : ''}`);
+              }
+            }
+            return lost;
+          }, [text, styleRules(text)]);
+          assert.deepEqual(lost, [], `${file}: ${engine} drops ${lost.join('; ')}`);
+        }
+      }));
+
     test('explorer: hovering A[5][2] explains it with its own number, and a move by arrow keys shows and explains the focused cell', () =>
       withPage('web/index.html?preset=cat', async (page) => {
         const a = fmt(expected(attn, PRESETS.cat.config).r.A[4 * 5 + 1]);
@@ -141,9 +212,10 @@ export function crossEngineSuite(engine) {
         assert.match(await explanation(page), /^Dimension 2 .* of “cat” \(2\)/);
       }));
 
-    test('explorer: a value typed into a cell recomputes every matrix; Copy link copies a link that reopens the same view', async () => {
+    test('explorer: a value typed into a cell and one dragged recompute every matrix; Copy link copies a link that reopens the same view', async () => {
       const config = structuredClone(PRESETS.cat.config);
       config.X[4][0] = 2.5;
+      config.Wq[2][0] = 2.5; // 2, dragged 50 px right at 0.01 a pixel
       const want = expected(attn, config).shown;
       let link;
       await withPage('web/index.html?preset=cat&step=softmax&follow=4', async (page) => {
@@ -154,8 +226,14 @@ export function crossEngineSuite(engine) {
         await page.press('Enter');
         await page.settle();
         assert.equal(await page.text(cell('X', 4, 0)), '2.500');
+        // A drag across an input cell nudges it, and selects no text on the way.
+        const { x, y } = await page.point(cell('Wq', 2, 0));
+        await page.drag(x, y, x + 50, y);
+        await page.settle();
+        assert.equal(await page.text(cell('Wq', 2, 0)), '2.500');
+        assert.equal(await page.eval(() => String(getSelection())), '', 'no text selected by the drag');
         const shown = await cellTexts(page);
-        for (const m of ['X', 'Q', 'K', 'V', 'A', 'O']) assert.deepEqual(shown[m], want[m], m);
+        for (const m of ['X', 'Wq', 'Q', 'K', 'V', 'A', 'O']) assert.deepEqual(shown[m], want[m], m);
         // "Copy link" puts the page's address on the clipboard: paste it (the real clipboard,
         // with the platform's keys) into a text box of the page to read it back.
         await page.click('#copy-link');
@@ -165,14 +243,14 @@ export function crossEngineSuite(engine) {
         await page.press('Control+a', 'Control+v');
         link = await page.waitFor(() => /^http/.test(document.getElementById('config-text').value) && document.getElementById('config-text').value, undefined, 'the link pasted from the clipboard');
         assert.equal(link, await page.url());
-        assert.match(link, /#config=.*&step=softmax&follow=4&cell=X\.4\.0$/);
+        assert.match(link, /#config=.*&step=softmax&follow=4&cell=Wq\.2\.0$/);
       });
       await withPage(link.slice(server.url.length), async (page) => {
         const shown = await cellTexts(page);
-        for (const m of ['X', 'Q', 'K', 'V', 'A', 'O']) assert.deepEqual(shown[m], want[m], m);
+        for (const m of ['X', 'Wq', 'Q', 'K', 'V', 'A', 'O']) assert.deepEqual(shown[m], want[m], m);
         assert.match(await page.text('#narration'), /^5\. Softmax/);
         assert.match(await page.text('#follow-text'), /^“the” \(5\) gives /);
-        assert.match(await page.text('#explain-title'), /^X\[5\]\[1\] = 2\.500/);
+        assert.match(await page.text('#explain-title'), /^Wq\[3\]\[1\] = 2\.500/);
       });
     });
 
