@@ -68,7 +68,7 @@ const pngSize = (bytes) => {
  * the enclosing @media or @supports, or null). A small reader for the project's own plain CSS: comments, rules and
  * conditional groups; other at-rules (@keyframes, @font-face) are passed over.
  */
-export function styleRules(text) {
+function styleRules(text) {
   const out = [];
   const walk = (src, at) => {
     for (let i = 0; ; ) {
