@@ -132,7 +132,8 @@ export function crossEngineSuite(engine) {
         const want = expected(attn, PRESETS.cat.config).shown;
         assert.deepEqual(await cellTexts(page), want);
         assert.equal(Object.values(want).flat(2).length, 223);
-        // Step 6 brings the matrix it makes, O, into view (scrollIntoView, smooth where motion is allowed).
+        // Step 6 brings the matrix it makes, O, into view (scrollIntoView, smooth where motion is
+        // allowed); the window is 480 px high, so that O starts below the fold.
         const below = await page.eval(() => document.querySelector('[data-panel="O"]').getBoundingClientRect().bottom - innerHeight);
         assert.ok(below > 0, `O starts below the fold (${below} px)`);
         await page.click('[data-step="mix"]');
@@ -141,7 +142,7 @@ export function crossEngineSuite(engine) {
           const r = document.querySelector('[data-panel="O"]').getBoundingClientRect();
           return r.top >= 0 && r.bottom <= innerHeight + 1; // + 1: sub-pixel layout (WebKit ends at 862.3 of 862)
         }, undefined, 'the O panel scrolled into view');
-      }));
+      }, { height: 480 }));
 
     test(`stylesheets: the engine keeps every rule and declaration of ${CSS_FILES.join(', ')}`, () =>
       withPage('web/index.html?preset=cat', async (page) => {
