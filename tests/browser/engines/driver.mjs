@@ -7,15 +7,15 @@
 //                 classic), in a virtual X display of its own (processes.mjs)
 //
 // An engine module exports launch() -> Browser:
-//   Browser  { name, version, open(url, { width, height }) -> Page, close() }
+//   Browser  { name, version, open(url, { width, height, ready }) -> Page, close() }
 //   Page     the class below; an engine implements its primitives:
 //     _run(expr)           evaluates a JS expression in the page, awaits it, returns its JSON value
 //     _goto(url)           navigates and waits for the load event
 //     _move(x, y), _down(), _up()   the mouse, in viewport pixels
 //     _keyDown(key), _keyUp(key)    one key by its KeyboardEvent.key ("ArrowDown", "Control", "+", "2")
 //     _url(), _shot(path), _close()
-//     _download(action)    runs action() (a click) and resolves to { name, bytes } of the file it
-//                          saved, or null where the engine has no way to take a download
+//     _download(action)    runs action() (a click) and resolves to { name, bytes } of the file
+//                          the browser saved
 // Everything else (waiting, finding elements through shadow roots, clicking, reading text) is
 // written here once, on top of those primitives: a test never branches on the engine.
 //
@@ -173,7 +173,7 @@ export class Page {
     return this._url();
   }
 
-  /** Runs action() (e.g. a click on a download button); resolves to { name, bytes } or null. */
+  /** Runs action() (e.g. a click on a download button); resolves to { name, bytes } of the download. */
   download(action) {
     return this._download(action);
   }
