@@ -1,9 +1,9 @@
 // The cross-engine suite: the smallest set of checks that covers what differs between browser
 // engines, written once against the driver interface (driver.mjs) and run in Chromium, Firefox
 // and WebKit by ../engine-<name>.test.mjs. Chromium also runs the full browser suite (../*.test.mjs);
-// here the other two engines must show the same behaviour: the explorer, training, the labs,
-// the element (two instances under a strict CSP, dist/ from file://), the exports and the Wasm
-// build. Everything is real input (pointer and keys from the engine's own input system) on
+// here the other two engines must show the same behaviour: the stylesheets, the explorer,
+// training, the labs, the element (two instances under a strict CSP, dist/ from file://), the
+// exports and the Wasm build. Everything is real input (pointer and keys from the engine's own input system) on
 // user-visible state: data-matrix/data-row/data-col cells, html[data-ready], the element's
 // ready flag and events, the explanation, the narration. Deterministic: seeded inputs, every
 // wait is for a condition, no timing asserts.
@@ -65,8 +65,8 @@ const pngSize = (bytes) => {
 
 /**
  * The style rules of a CSS file as [{ at, selector, decls: [[property, value]] }] in order (at:
- * the enclosing @media or @supports, or null). A small reader for the project's own plain CSS: comments, rules and
- * conditional groups; other at-rules (@keyframes, @font-face) are passed over.
+ * the enclosing @media or @supports, or null). A small reader for the project's own plain CSS:
+ * comments, rules and conditional groups; other at-rules (@keyframes, @font-face) are passed over.
  */
 function styleRules(text) {
   const out = [];
