@@ -81,12 +81,13 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
         readout.draw(m.head.readout, s.trainer.vocab, theme(), c, (i, j) => readoutExplanation(s, i, j));
       }
       if (m.head.prediction) drawPrediction($('train-pred-cap'), $('train-pred'), m.head.prediction);
+      $('train-narration').textContent = m.head.says;
       say(m.head.says);
     }
     if (!s.playing && !s.replay) writeUrl();
   }
 
-  /** The live region: every change when idle, at most one every 2 s while training runs. @param {string} text */
+  /** The live region (visually hidden): every change when idle, at most one every 2 s while training runs. @param {string} text */
   function say(text) {
     said = announce(said, { text, running: s.playing || Boolean(s.replay), now: win.performance.now() });
     const box = $('train-says');

@@ -364,6 +364,11 @@ test('the live region speaks at most once every 2 s while training runs, and at 
   assert.ok(during.steps >= 300, `training ran (${during.steps} steps in 10 s of frames)`);
   assert.ok(during.said.length >= 2 && during.said.length <= 6, `${during.said.length} announcements in 10 s`);
   for (let k = 1; k < during.said.length; k++) assert.ok(during.said[k].at - during.said[k - 1].at >= 2000, JSON.stringify(during.said));
+  // The visible sentence (hidden from screen readers, which hear #train-says) follows every frame.
+  const seen = await page.evaluate(() => ({ text: document.querySelector('#train-narration').textContent, steps: __train.trainer.steps, hidden: document.querySelector('#train-narration').getAttribute('aria-hidden') }));
+  assert.equal(seen.hidden, 'true');
+  const at = Number(/^step (\d+):/.exec(seen.text)[1]);
+  assert.ok(at >= seen.steps - 1 && at <= seen.steps, `the visible sentence is at step ${at}, training at ${seen.steps}`);
   await page.click('#train-run'); // pause
   await page.clock.runFor(100);
   const after = await page.evaluate(() => ({ last: globalThis.__said.at(-1), steps: __train.trainer.steps }));

@@ -40,7 +40,8 @@ export const MARKUP = `
     <figcaption id="train-a-cap" class="note">A for the sentence below: each row is a token’s attention. Outlined: where it should go.</figcaption>
   </figure>
 </div>
-<p id="train-says" class="train-says" aria-live="polite"></p>
+<p id="train-narration" class="train-says" aria-hidden="true"></p>
+<p id="train-says" class="train-sr" aria-live="polite"></p>
 <div class="train-readout">
   <figure class="train-wout">
     <figcaption><span class="pname">Wout</span><span id="train-wout-shape" class="shape"></span><span id="train-wout-about" class="about"></span></figcaption>
