@@ -92,7 +92,8 @@ try {
     const tasks = events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && names[e.pid + ':' + e.tid] === 'CrRendererMain');
     const byThread = new Map();
     for (const t of tasks) byThread.set(t.pid + ':' + t.tid, [...(byThread.get(t.pid + ':' + t.tid) || []), t]);
-    const main = [...byThread.values()].sort((a, b) => b.length - a.length)[0].sort((a, b) => a.ts - b.ts);
+    const busy = (ts) => ts.reduce((sum, t) => sum + (t.tdur || 0), 0); // the page's renderer: the busiest one
+    const main = [...byThread.values()].sort((a, b) => busy(b) - busy(a))[0].sort((a, b) => a.ts - b.ts);
     const oneGo = main.reduce((b, t) => ((t.tdur || 0) > (b.tdur || 0) ? t : b));
     const before = main.filter((t) => t !== oneGo && t.ts < oneGo.ts); // page load and the replay
     const cpu = (t) => (t.tdur || 0) / 1000;
