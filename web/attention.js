@@ -65,7 +65,7 @@ export async function loadAttention({ simd = 'auto' } = {}) {
 function matrixOf(name, v) {
   if (v && !Array.isArray(v) && typeof v === 'object' && 'shape' in v) {
     const { shape, data } = v;
-    if (!Array.isArray(shape) || shape.length !== 2 || !shape.every((s) => Number.isInteger(s))) {
+    if (!Array.isArray(shape) || shape.length !== 2 || !Number.isInteger(shape[0]) || !Number.isInteger(shape[1])) {
       throw new Error(`${name}.shape must be [rows, cols] with whole numbers, got ${JSON.stringify(shape)}`);
     }
     const [rows, cols] = shape;
@@ -220,12 +220,11 @@ function planForward(args) {
   for (const key in args) {
     if (!FORWARD_KEYS.has(key)) throw new Error(`forward got an unknown input "${key}": the inputs are ${FORWARD_INPUTS.join(', ')}`);
   }
-  const a = {};
-  for (const key of FORWARD_INPUTS) a[key] = args[key];
+  // one object of one shape (this runs on every call)
+  const a = { X: args.X, Xkv: args.Xkv, Wq: args.Wq, Wk: args.Wk, Wv: args.Wv, Q: args.Q, K: args.K, V: args.V, mask: args.mask, causal: args.causal, scale: args.scale };
   const direct = a.Q != null || a.K != null || a.V != null;
-  const needed = direct ? ['Q', 'K', 'V'] : ['X', 'Wq', 'Wk', 'Wv'];
-  if (needed.some((k) => a[k] == null)) {
-    const missing = needed.filter((k) => a[k] == null);
+  if (direct ? a.Q == null || a.K == null || a.V == null : a.X == null || a.Wq == null || a.Wk == null || a.Wv == null) {
+    const missing = (direct ? ['Q', 'K', 'V'] : ['X', 'Wq', 'Wk', 'Wv']).filter((k) => a[k] == null);
     throw new Error(`forward needs X, Wq, Wk, Wv (projection form) or Q, K, V (direct form): ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`);
   }
   if (direct && (a.X != null || a.Xkv != null || a.Wq != null || a.Wk != null || a.Wv != null)) {
@@ -252,8 +251,9 @@ function planProjected(a) {
   if (cross) checkSize('Xkv', m, 'rows (tokens)', LIMITS.maxTokens, 'use a shorter sequence');
   checkSize('Wq', dk, 'columns (dk)', LIMITS.maxWidth, 'use a narrower head');
   checkSize('Wv', dv, 'columns (dv)', LIMITS.maxWidth, 'use a narrower head');
-  for (const [name, W, what] of [['Wq', Wq, 'dk'], ['Wk', Wk, 'dk'], ['Wv', Wv, 'dv']]) {
-    if (W.rows !== d) throw new Error(`${name} has ${W.rows} rows but X has ${d} columns: ${name} must be [d][${what}] with d = ${d}, the width of X`);
+  if (Wq.rows !== d || Wk.rows !== d || Wv.rows !== d) {
+    const [name, W, what] = Wq.rows !== d ? ['Wq', Wq, 'dk'] : Wk.rows !== d ? ['Wk', Wk, 'dk'] : ['Wv', Wv, 'dv'];
+    throw new Error(`${name} has ${W.rows} rows but X has ${d} columns: ${name} must be [d][${what}] with d = ${d}, the width of X`);
   }
   if (Wk.cols !== dk) {
     throw new Error(`Wk has ${Wk.cols} columns but Wq has ${dk}: queries and keys need the same width dk so their dot products are defined`);
@@ -317,24 +317,57 @@ function forwardOptions(options) {
     if (key !== 'outputs' && key !== 'into') throw new Error(`forward got an unknown option "${key}": the options are outputs and into`);
   }
   let outputs = options.outputs === undefined || options.outputs === null ? null : options.outputs;
+  let fused = false;
   if (outputs !== null) {
-    if (!Array.isArray(outputs) || outputs.some((k) => !RESULT_ARRAYS.includes(k))) {
-      throw new Error(`outputs must be an array of names from ${RESULT_ARRAYS.join(', ')}, or left out for all of them`);
-    }
+    if (!Array.isArray(outputs)) throw badOutputs();
     outputs = outputs.slice();
+    fused = true;
+    for (let k = 0; k < outputs.length; k++) {
+      if (!RESULT_ARRAYS.includes(outputs[k])) throw badOutputs();
+      if (outputs[k] !== 'O') fused = false;
+    }
   }
   const into = options.into === undefined || options.into === null ? null : options.into;
-  if (into !== null && !RESULTS.has(into)) {
+  if (into !== null && Result.own(into) === null) {
     throw new Error(`into is ${describe(into)}: it must be a result an earlier forward() returned, whose arrays this call may overwrite`);
   }
-  return { outputs, into, fused: outputs !== null && outputs.every((k) => k === 'O') };
+  return { outputs, into, fused };
 }
 
-// Every result forward() handed out -> what it was given: { key, cross, region, arrays }. The
-// arrays are the ones forward() put in it, so `into` reuses an array only if it is still there
-// (the caller may have replaced one with an array of its own, which must not be written).
-// region, when set, is the one private copy all its arrays are views of (see #freshResult).
-const RESULTS = new WeakMap();
+const badOutputs = () => new Error(`outputs must be an array of names from ${RESULT_ARRAYS.join(', ')}, or left out for all of them`);
+
+// What forward() returns: plain data fields (the sizes, scale, causal and the twelve arrays, null
+// where not asked for), in a class only so that a private field can remember what forward()
+// gave it, for `into`: { key (sizes and layout), cross, region, arrays }. `into` reuses an
+// array only if it is still the one forward() put there (the caller may have put an array of
+// its own, which must not be written); region, when set, is the one private copy all its
+// arrays are views of (#freshResult). A copy of a result ({ ...r }, structuredClone) has no
+// such field and is refused as into. (A WeakMap would do the same but costs the garbage
+// collector about 2 µs per short-lived result.)
+class Result {
+  #own;
+  constructor(plan, arrays, own) {
+    this.n = plan.n; this.m = plan.m; this.d = plan.d || null; this.dk = plan.dk; this.dv = plan.dv;
+    this.scale = plan.scale; this.causal = plan.causal;
+    this.X = arrays[0]; this.Xkv = arrays[1]; this.Wq = arrays[2]; this.Wk = arrays[3]; this.Wv = arrays[4];
+    this.Q = arrays[5]; this.K = arrays[6]; this.V = arrays[7];
+    this.S = arrays[8]; this.M = arrays[9]; this.A = arrays[10]; this.O = arrays[11];
+    this.#own = own;
+  }
+
+  /** What forward() gave r, or null when r is not a result of forward(). */
+  static own(r) {
+    return r !== null && typeof r === 'object' && #own in r ? r.#own : null;
+  }
+
+  /** r, refilled by forward(): its fields and what forward() gave it. */
+  static refill(r, plan, arrays, own) {
+    r.n = plan.n; r.m = plan.m; r.d = plan.d || null; r.dk = plan.dk; r.dv = plan.dv; r.scale = plan.scale; r.causal = plan.causal;
+    for (let k = 0; k < RESULT_ARRAYS.length; k++) r[RESULT_ARRAYS[k]] = arrays[k];
+    r.#own = own;
+    return r;
+  }
+}
 
 // ------------------------------------------------------------------ the head
 
@@ -480,12 +513,20 @@ class Attention {
     return copy;
   }
 
-  #result(plan, { outputs, into }) {
+  #result(plan, { outputs, into, fused }) {
     if (outputs === null) {
       if (into === null) return this.#freshResult(plan);
       if (this.#refillRegion(into, plan)) return into;
     }
+    if (fused && into === null && outputs.length === 1) return this.#freshO(plan);
     return this.#someResults(plan, outputs, into);
+  }
+
+  // outputs: ['O'] alone, in a new result (the fused form's common case, kept short).
+  #freshO(plan) {
+    const at = this.offsets[BUF.O];
+    const arrays = [null, null, null, null, null, null, null, null, null, null, null, this.#copyOut(at, at + plan.n * plan.dv)];
+    return new Result(plan, arrays, { key: this.#key, cross: plan.cross, region: null, arrays });
   }
 
   // Every array. The buffers lie one after another in the arena (c/wasm_exports.c), so one
@@ -494,7 +535,8 @@ class Attention {
     const { n, m, d, dk, dv, cross } = plan;
     const off = this.offsets, base = off[BUF.X];
     const region = this.#copyOut(base, off[BUF.O] + n * dv);
-    const view = (b, len) => region.subarray(off[b] - base, off[b] - base + len);
+    const buf = region.buffer, at0 = region.byteOffset - base * 4;
+    const view = (b, len) => new Float32Array(buf, at0 + off[b] * 4, len);
     const X = d ? view(BUF.X, n * d) : null;
     const arrays = [
       X, d ? (cross ? view(BUF.Xkv, m * d) : X) : null,
@@ -502,19 +544,13 @@ class Attention {
       view(BUF.Q, n * dk), view(BUF.K, m * dk), view(BUF.V, m * dv),
       view(BUF.S, n * m), view(BUF.M, n * m), view(BUF.A, n * m), view(BUF.O, n * dv),
     ];
-    const r = {
-      n, m, d: d || null, dk, dv, scale: plan.scale, causal: plan.causal,
-      X, Xkv: arrays[1], Wq: arrays[2], Wk: arrays[3], Wv: arrays[4],
-      Q: arrays[5], K: arrays[6], V: arrays[7], S: arrays[8], M: arrays[9], A: arrays[10], O: arrays[11],
-    };
-    RESULTS.set(r, { key: this.#key, cross, region, arrays });
-    return r;
+    return new Result(plan, arrays, { key: this.#key, cross, region, arrays });
   }
 
   // `into` a result of #freshResult for the same sizes and layout whose arrays are all still
   // the ones forward() put there: one copy refills its whole region. false when not so.
   #refillRegion(into, plan) {
-    const rec = RESULTS.get(into);
+    const rec = Result.own(into);
     if (!rec.region || rec.key !== this.#key || rec.cross !== plan.cross || rec.region.length === 0) return false;
     for (let k = 0; k < RESULT_ARRAYS.length; k++) if (into[RESULT_ARRAYS[k]] !== rec.arrays[k]) return false;
     const base = this.offsets[BUF.X];
@@ -530,29 +566,27 @@ class Attention {
   #someResults(plan, outputs, into) {
     const { n, m, d, dk, dv, cross } = plan;
     const len = { X: n * d, Xkv: m * d, Wq: d * dk, Wk: d * dk, Wv: d * dv, Q: n * dk, K: m * dk, V: m * dv, S: n * m, M: n * m, A: n * m, O: n * dv };
-    const rec = into ? RESULTS.get(into) : null;
-    const r = into || {};
-    r.n = n; r.m = m; r.d = d || null; r.dk = dk; r.dv = dv; r.scale = plan.scale; r.causal = plan.causal;
+    const rec = into ? Result.own(into) : null;
     const arrays = new Array(RESULT_ARRAYS.length).fill(null);
     for (let k = 0; k < RESULT_ARRAYS.length; k++) {
       const name = RESULT_ARRAYS[k];
-      if ((!d && k < 5) || (outputs !== null && !outputs.includes(name))) { r[name] = null; continue; }
-      if (name === 'Xkv' && !cross && arrays[0]) { r.Xkv = arrays[1] = arrays[0]; continue; } // self-attention: Xkv is X
+      if ((!d && k < 5) || (outputs !== null && !outputs.includes(name))) continue;
+      if (name === 'Xkv' && !cross && arrays[0]) { arrays[1] = arrays[0]; continue; } // self-attention: Xkv is X
       const b = name === 'Xkv' && !cross ? BUF.X : BUF[name];
       const start = this.offsets[b];
       const old = rec ? rec.arrays[k] : null;
-      // reusable: still the array forward() put there, the right length, and not X's (Xkv)
+      // reusable: still the array forward() put there, the right length, and not the one X just took
       let a;
-      if (old && into[name] === old && old.length === len[name] && !(k === 1 && old === into.X)) {
+      if (old && into[name] === old && old.length === len[name] && old !== arrays[0]) {
         a = old;
         a.set(this.heap.subarray(start, start + len[name]));
       } else {
         a = this.#copyOut(start, start + len[name]);
       }
-      r[name] = arrays[k] = a;
+      arrays[k] = a;
     }
-    RESULTS.set(r, { key: this.#key, cross, region: null, arrays });
-    return r;
+    const own = { key: this.#key, cross, region: null, arrays };
+    return into ? Result.refill(into, plan, arrays, own) : new Result(plan, arrays, own);
   }
 
   // ---------------------------------------------------------------- one softmax row (the labs)
