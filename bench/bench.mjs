@@ -15,6 +15,12 @@
 // Prints medians (µs) and ratios. A ratio is the median over rounds of (peer / ours) measured
 // in the same round. Medians of 31 rounds of about 5 ms per contestant.
 //
+// The clock is the process's CPU time (process.cpuUsage(): user + system, every thread, so the
+// garbage collector's helpers count too). On a machine shared with other jobs, wall-clock time
+// also counts the time the process waited for a core, which has nothing to do with the code;
+// every contestant runs on this one thread, so on an idle machine the two agree. The wall-clock
+// ratios of the same rounds are printed too.
+//
 // (onnxruntime-web also runs the fused opset-23 Attention operator, but its Wasm kernel was
 // about 3× slower than these plain operators here, so the plain graph is the stronger peer.)
 import { execFileSync } from 'node:child_process';
@@ -35,12 +41,15 @@ const rnd = () => { seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; return
 const rand = (len, s = 1) => Float32Array.from({ length: len }, () => rnd() * s);
 const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
 
-// Calls fn (sync or async) `inner` times; returns µs per call.
+// Calls fn (sync or async) `inner` times; returns µs of CPU time per call (and sets lastWall, µs of wall-clock time).
+let lastWall = 0;
 async function timeCalls(fn, inner, isAsync) {
-  const t0 = performance.now();
+  const c0 = process.cpuUsage(), t0 = performance.now();
   if (isAsync) for (let r = 0; r < inner; r++) await fn();
   else for (let r = 0; r < inner; r++) fn();
-  return ((performance.now() - t0) / inner) * 1000;
+  const c = process.cpuUsage(c0);
+  lastWall = ((performance.now() - t0) / inner) * 1000;
+  return (c.user + c.system) / inner;
 }
 
 // How many calls make one sample of about SAMPLE_MS.
@@ -51,15 +60,19 @@ async function calibrate(fn, isAsync) {
   return inner;
 }
 
-// Every contestant once per round, ROUNDS rounds. Returns { name: [µs per call, one per round] }.
+// Every contestant once per round, ROUNDS rounds. Returns { cpu, wall }: { name: [µs per call, one per round] }.
 async function interleaved(contestants) {
   const inner = {};
   for (const [name, c] of Object.entries(contestants)) inner[name] = await calibrate(c.fn, c.async);
-  const times = Object.fromEntries(Object.keys(contestants).map((k) => [k, []]));
+  const cpu = Object.fromEntries(Object.keys(contestants).map((k) => [k, []]));
+  const wall = Object.fromEntries(Object.keys(contestants).map((k) => [k, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, c] of Object.entries(contestants)) times[name].push(await timeCalls(c.fn, inner[name], c.async));
+    for (const [name, c] of Object.entries(contestants)) {
+      cpu[name].push(await timeCalls(c.fn, inner[name], c.async));
+      wall[name].push(lastWall);
+    }
   }
-  return times;
+  return { cpu, wall };
 }
 
 ort.env.wasm.numThreads = 1;
@@ -93,7 +106,7 @@ for (const [n, d, dk] of SIZES) {
   if (!(diff < 1e-4)) throw new Error(`bench: our O and onnxruntime-web's differ by ${diff} at (${n},${d},${dk})`);
 
   let previous = simd.forward(args);
-  const times = await interleaved({
+  const { cpu: times, wall } = await interleaved({
     fresh: { fn: () => simd.forward(args) },
     into: { fn: () => { previous = simd.forward(args, { into: previous }); } },
     fused: { fn: () => simd.forward(args, { outputs: ['O'] }) },
@@ -102,8 +115,9 @@ for (const [n, d, dk] of SIZES) {
     plain: { fn: () => plainHead(X, Wq, Wk, Wv, n, d, dk, dv) },
   });
   const us = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
-  const ratio = (a, b) => median(times[a].map((t, r) => t / times[b][r])); // how many times faster b is than a
-  rows.push({ n, d, dk, dv, us, native: native.get(`${n},${d},${dk}`), diff, ratio: {
+  const ratio = (a, b, ts = times) => median(ts[a].map((t, r) => t / ts[b][r])); // how many times faster b is than a
+  const wallRatio = { fused: ratio('ort', 'fused', wall), into: ratio('ort', 'into', wall), fresh: ratio('ort', 'fresh', wall) };
+  rows.push({ n, d, dk, dv, us, wallRatio, native: native.get(`${n},${d},${dk}`), diff, ratio: {
     fused: ratio('ort', 'fused'), into: ratio('ort', 'into'), fresh: ratio('ort', 'fresh'), plainFresh: ratio('plain', 'fresh'), plainInto: ratio('plain', 'into'), plainFused: ratio('plain', 'fused'), scalar: ratio('scalar', 'fused'),
   } });
 }
@@ -118,6 +132,7 @@ for (const [n, d, dk] of SIZES.slice(2)) {
     const inner = await calibrate(() => run(1), false);
     const ts = [];
     for (let r = 0; r < ROUNDS; r++) ts.push(await timeCalls(() => run(1), inner, false));
+
     const t = median(ts);
     matmuls.push({ head: `(${n},${d},${dk})`, what, shape: `[${rowsA}×${k}]·[${k}×${p}]`, us: t, gflops: (2 * rowsA * k * p) / (t * 1e3) });
   }
@@ -129,7 +144,7 @@ const load1 = loadavg()[0];
 const f = (x, w) => String(x).padStart(w);
 const fmtUs = (t) => (t < 10 ? t.toFixed(2) : t < 100 ? t.toFixed(1) : t.toFixed(0));
 const x = (r) => r.toFixed(2) + '×';
-console.log(`make bench: one causal self-attention head (dv = dk), medians of ${ROUNDS} interleaved rounds; Node ${process.version}, ${cpus()[0].model}, ${cpus().length} cores, load average ${load0.toFixed(1)} → ${load1.toFixed(1)}`);
+console.log(`make bench: one causal self-attention head (dv = dk), CPU time, medians of ${ROUNDS} interleaved rounds; Node ${process.version}, ${cpus()[0].model}, ${cpus().length} cores, load average ${load0.toFixed(1)} → ${load1.toFixed(1)}`);
 console.log(`onnxruntime-web ${ort.env.versions.web}: Wasm backend, SIMD, 1 thread, plain ONNX operators (bench/onnx-head.mjs)\n`);
 console.log('Per call, µs (GFLOP/s of a head with every score counted):');
 const cols = [['fresh', 'forward()'], ['into', '{ into }'], ['fused', "outputs:['O']"], ['ort', 'onnxruntime-web'], ['scalar', 'scalar, fused'], ['native', 'native -O2'], ['plain', 'plain JS']];
@@ -143,6 +158,7 @@ console.log(`${'(n,d,dk)'.padEnd(14)}${['fused', 'into', 'fresh', 'JS/fresh', 'J
 for (const { n, d, dk, ratio: q, diff } of rows) {
   console.log(`${`(${n},${d},${dk})`.padEnd(14)}${[q.fused, q.into, q.fresh, q.plainFresh, q.plainInto, q.plainFused, q.scalar].map((r) => f(x(r), 13)).join('')}${f(diff.toExponential(1), 13)}`);
 }
+console.log('The same rounds timed by the wall clock (onnxruntime-web / ours): ' + rows.map((r) => `(${r.n},${r.d},${r.dk}) fused ${x(r.wallRatio.fused)}, into ${x(r.wallRatio.into)}, fresh ${x(r.wallRatio.fresh)}`).join('; '));
 console.log('\nPlain matmul, Wasm SIMD build (attn_matmul, the head\'s register tile):');
 for (const m of matmuls) console.log(`  ${m.head.padEnd(14)}${m.what.padEnd(12)}${m.shape.padEnd(18)}${f(fmtUs(m.us) + ' µs', 11)}${f(m.gflops.toFixed(1) + ' GFLOP/s', 15)}`);
 

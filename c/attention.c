@@ -138,12 +138,16 @@ static void pack_panel(float *panel /* [k, TC] */, const float *B, int k, int p,
     for (int t = 0; t < k; t++) {
         const float *b_t = B + (long)t * p + j;
         float *panel_t = panel + (long)t * TC;
-        if (cols == TC) {
-            store4(panel_t, load4(b_t));
-            store4(panel_t + 4, load4(b_t + 4));
+        f32x4 lo = {0}, hi = {0};
+        if (cols >= 4) { /* lane by lane past a whole vector (a memcpy call costs more here) */
+            lo = load4(b_t);
+            if (cols == TC) hi = load4(b_t + 4);
+            else for (int q = 4; q < cols; q++) hi[q - 4] = b_t[q];
         } else {
-            for (int q = 0; q < TC; q++) panel_t[q] = q < cols ? b_t[q] : 0.0f;
+            for (int q = 0; q < cols; q++) lo[q] = b_t[q];
         }
+        store4(panel_t, lo);
+        store4(panel_t + 4, hi);
     }
 }
 
@@ -338,7 +342,8 @@ attn_status attn_mask_build(float *M, const float *mask, int causal, int n, int 
         float *M_i = M + (long)i * m;
         /* causal: query i may not look at a key j that comes after it (top-left aligned) */
         int visible = visible_keys(i, m, causal);
-        for (int j = 0; j < visible; j++) M_i[j] = mask ? mask[(long)i * m + j] : 0.0f;
+        if (mask) memcpy(M_i, mask + (long)i * m, sizeof(float) * (size_t)visible);
+        else memset(M_i, 0, sizeof(float) * (size_t)visible); /* all bits 0 is 0.0f */
         for (int j = visible; j < m; j++) M_i[j] = -INFINITY;
     }
     return ATTN_OK;

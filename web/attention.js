@@ -234,11 +234,17 @@ function planForward(args) {
   if (a.causal !== undefined && typeof a.causal !== 'boolean') {
     throw new Error(`causal is ${describe(a.causal)}: it must be true or false`);
   }
-  const plan = direct ? planDirect(a) : planProjected(a);
-  plan.mask = maskOf(a.mask, plan.n, plan.m);
-  plan.scale = checkScale(a.scale, plan.dk);
-  plan.causal = Boolean(a.causal);
-  return plan;
+  const p = direct ? planDirect(a) : planProjected(a);
+  p.mask = maskOf(a.mask, p.n, p.m);
+  p.scale = checkScale(a.scale, p.dk);
+  p.causal = Boolean(a.causal);
+  return p;
+}
+
+// A plan of one shape (its fields all set at once: this runs on every call); mask, scale and
+// causal are filled in by planForward.
+function plan(direct, cross, n, m, d, dk, dv, names, mats) {
+  return { direct, cross, n, m, d, dk, dv, names, ids: names.map((k) => BUF[k]), mats, mask: null, scale: 0, causal: false };
 }
 
 function planProjected(a) {
@@ -261,7 +267,7 @@ function planProjected(a) {
   if (cross && Xkv.cols !== d) throw new Error(`Xkv has ${Xkv.cols} columns but X has ${d}: Xkv must be [m][d] with the same width d = ${d}`);
   const names = cross ? ['X', 'Xkv', 'Wq', 'Wk', 'Wv'] : ['X', 'Wq', 'Wk', 'Wv'];
   const mats = cross ? [X, Xkv, Wq, Wk, Wv] : [X, Wq, Wk, Wv];
-  return { direct: false, cross, n, m, d, dk, dv, names, mats };
+  return plan(false, cross, n, m, d, dk, dv, names, mats);
 }
 
 function planDirect(a) {
@@ -273,7 +279,7 @@ function planDirect(a) {
   checkSize('V', dv, 'columns (dv)', LIMITS.maxWidth, 'use a narrower head');
   if (K.cols !== dk) throw new Error(`K has ${K.cols} columns but Q has ${dk}: queries and keys need the same width dk so their dot products are defined`);
   if (V.rows !== m) throw new Error(`V has ${V.rows} rows but K has ${m}: V needs one row per key (m = ${m})`);
-  return { direct: true, cross: false, n, m, d: 0, dk, dv, names: ['Q', 'K', 'V'], mats: [Q, K, V] };
+  return plan(true, false, n, m, 0, dk, dv, ['Q', 'K', 'V'], [Q, K, V]);
 }
 
 function maskOf(mask, n, m) {
@@ -374,6 +380,7 @@ class Result {
 class Attention {
   #busy = null; // the public call under way (see #enter), or null
   #key = -1; // the sizes and layout the arena is laid out for, as one number (see #prepare)
+  #span = null; // heap view of a whole result's buffers (X .. O) for #refillRegion, re-made when stale
 
   constructor(exports, simd) {
     this.exports = exports;
@@ -454,17 +461,17 @@ class Attention {
   // Lays out the arena for one call, writes its inputs, runs the core. Runs no user code:
   // every argument was read into `plan` first.
   #run(plan, fused) {
-    const { n, m, d, dk, dv, mask, names, mats } = plan;
+    const { n, m, d, dk, dv, mask, names, ids, mats } = plan;
     this.#prepare(n, m, d, dk, dv, (fused ? LAYOUT_FUSED : 0) | (mask ? LAYOUT_MASK : 0));
     const heap = this.heap, off = this.offsets;
-    for (let k = 0; k < names.length; k++) writeMatrix(names[k], mats[k], heap, off[BUF[names[k]]]);
+    for (let k = 0; k < names.length; k++) writeMatrix(names[k], mats[k], heap, off[ids[k]]);
     if (mask) writeMask(mask, heap, off[BUF.mask]);
     const ex = this.exports, causal = plan.causal ? 1 : 0;
     const st = plan.direct ? ex.ae_sdpa(mask ? 1 : 0, causal, plan.scale) : ex.ae_forward(plan.cross ? 1 : 0, mask ? 1 : 0, causal, plan.scale);
     if (st === 0) return;
     if (st === NONFINITE) {
       for (let k = 0; k < names.length; k++) {
-        const err = nonFiniteError(names[k], mats[k], heap, off[BUF[names[k]]]);
+        const err = nonFiniteError(names[k], mats[k], heap, off[ids[k]]);
         if (err) throw err;
       }
     }
@@ -484,6 +491,7 @@ class Attention {
     this.#check(this.exports.ae_prepare(n, m, d, dk, dv, layout));
     this.#freshHeap();
     for (let b = 0; b < BUFFERS.length; b++) this.offsets[b] = this.exports.ae_buffer(b) >> 2;
+    this.#span = null;
     this.#key = key;
   }
 
@@ -550,11 +558,15 @@ class Attention {
   // `into` a result of #freshResult for the same sizes and layout whose arrays are all still
   // the ones forward() put there: one copy refills its whole region. false when not so.
   #refillRegion(into, plan) {
-    const rec = Result.own(into);
+    const rec = Result.own(into), a = rec.arrays;
     if (!rec.region || rec.key !== this.#key || rec.cross !== plan.cross || rec.region.length === 0) return false;
-    for (let k = 0; k < RESULT_ARRAYS.length; k++) if (into[RESULT_ARRAYS[k]] !== rec.arrays[k]) return false;
+    if (into.X !== a[0] || into.Xkv !== a[1] || into.Wq !== a[2] || into.Wk !== a[3] || into.Wv !== a[4] || into.Q !== a[5] ||
+        into.K !== a[6] || into.V !== a[7] || into.S !== a[8] || into.M !== a[9] || into.A !== a[10] || into.O !== a[11]) return false;
     const base = this.offsets[BUF.X];
-    rec.region.set(this.heap.subarray(base, base + rec.region.length));
+    if (this.#span === null || this.#span.buffer !== this.heap.buffer || this.#span.length !== rec.region.length) {
+      this.#span = this.heap.subarray(base, base + rec.region.length);
+    }
+    rec.region.set(this.#span);
     into.scale = plan.scale;
     into.causal = plan.causal;
     return true;
