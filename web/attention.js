@@ -241,10 +241,13 @@ function planForward(args) {
   return p;
 }
 
+const IDS_SELF = [BUF.X, BUF.Wq, BUF.Wk, BUF.Wv], IDS_CROSS = [BUF.X, BUF.Xkv, BUF.Wq, BUF.Wk, BUF.Wv], IDS_DIRECT = [BUF.Q, BUF.K, BUF.V];
+
 // A plan of one shape (its fields all set at once: this runs on every call); mask, scale and
 // causal are filled in by planForward.
 function plan(direct, cross, n, m, d, dk, dv, names, mats) {
-  return { direct, cross, n, m, d, dk, dv, names, ids: names.map((k) => BUF[k]), mats, mask: null, scale: 0, causal: false };
+  const ids = direct ? IDS_DIRECT : cross ? IDS_CROSS : IDS_SELF;
+  return { direct, cross, n, m, d, dk, dv, names, ids, mats, mask: null, scale: 0, causal: false };
 }
 
 function planProjected(a) {
@@ -381,6 +384,7 @@ class Attention {
   #busy = null; // the public call under way (see #enter), or null
   #key = -1; // the sizes and layout the arena is laid out for, as one number (see #prepare)
   #span = null; // heap view of a whole result's buffers (X .. O) for #refillRegion, re-made when stale
+  #oSpan = null; // heap view of O, the same for #freshO
 
   constructor(exports, simd) {
     this.exports = exports;
@@ -491,7 +495,7 @@ class Attention {
     this.#check(this.exports.ae_prepare(n, m, d, dk, dv, layout));
     this.#freshHeap();
     for (let b = 0; b < BUFFERS.length; b++) this.offsets[b] = this.exports.ae_buffer(b) >> 2;
-    this.#span = null;
+    this.#span = this.#oSpan = null;
     this.#key = key;
   }
 
@@ -511,12 +515,12 @@ class Attention {
   // shared 256 KB slab rather than each getting its own ArrayBuffer (allocating one costs
   // more than a small head itself); a region is never handed out twice, so no result ever
   // changes. A slab is freed when no result that points into it is left.
-  #copyOut(start, end) {
+  #copyOut(start, end, source = null) {
     const len = end - start;
     if (len > SLAB_FLOATS / 8) return this.heap.slice(start, end);
     if (this.slabUsed + len > SLAB_FLOATS) { this.slab = new Float32Array(SLAB_FLOATS); this.slabUsed = 0; }
-    const copy = this.slab.subarray(this.slabUsed, this.slabUsed + len);
-    copy.set(this.heap.subarray(start, end));
+    const copy = new Float32Array(this.slab.buffer, this.slabUsed * 4, len);
+    copy.set(source ?? this.heap.subarray(start, end));
     this.slabUsed += (len + 3) & ~3;
     return copy;
   }
@@ -532,8 +536,9 @@ class Attention {
 
   // outputs: ['O'] alone, in a new result (the fused form's common case, kept short).
   #freshO(plan) {
-    const at = this.offsets[BUF.O];
-    const arrays = [null, null, null, null, null, null, null, null, null, null, null, this.#copyOut(at, at + plan.n * plan.dv)];
+    const at = this.offsets[BUF.O], len = plan.n * plan.dv;
+    if (this.#oSpan === null || this.#oSpan.buffer !== this.heap.buffer) this.#oSpan = this.heap.subarray(at, at + len);
+    const arrays = [null, null, null, null, null, null, null, null, null, null, null, this.#copyOut(at, at + len, this.#oSpan)];
     return new Result(plan, arrays, { key: this.#key, cross: plan.cross, region: null, arrays });
   }
 
