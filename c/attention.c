@@ -215,12 +215,20 @@ static int scores(float *S, long lds, const float *Q_r, int rows, const float *K
 /* 1 when no score scale·q_i·k_j can pass FLT_MAX, bounded by dk · max|q| · max|k| · scale
  * (each product, and so every partial sum, is within it). Then the fused form may skip the
  * scores the causal mask removes and still report an overflow exactly when the long form does. */
+static float max_abs(const float *x, long count)
+{
+    const i32x4 no_sign = {0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff};
+    f32x4 acc = {0};
+    long i = 0;
+    for (; i + 4 <= count; i += 4) acc = max4(acc, (f32x4)((i32x4)load4(x + i) & no_sign));
+    float best = hmax4(acc);
+    for (; i < count; i++) best = fabsf(x[i]) > best ? fabsf(x[i]) : best;
+    return best;
+}
+
 static int scores_bounded(const float *Q, const float *K, int n, int m, int dk, float scale)
 {
-    float q = 0.0f, k = 0.0f;
-    for (long e = 0; e < (long)n * dk; e++) q = fabsf(Q[e]) > q ? fabsf(Q[e]) : q;
-    for (long e = 0; e < (long)m * dk; e++) k = fabsf(K[e]) > k ? fabsf(K[e]) : k;
-    double bound = (double)dk * q * k * (scale > 1.0f ? scale : 1.0f);
+    double bound = (double)dk * max_abs(Q, (long)n * dk) * max_abs(K, (long)m * dk) * (scale > 1.0f ? scale : 1.0f);
     return bound < FLT_MAX / 2;
 }
 
