@@ -212,9 +212,7 @@ static int scores(float *S, long lds, const float *Q_r, int rows, const float *K
     return hsum4(check) != 0.0f;
 }
 
-/* 1 when no score scale·q_i·k_j can pass FLT_MAX, bounded by dk · max|q| · max|k| · scale
- * (each product, and so every partial sum, is within it). Then the fused form may skip the
- * scores the causal mask removes and still report an overflow exactly when the long form does. */
+/* The largest |x[i]|, four lanes at a time (clearing the sign bit is the absolute value). */
 static float max_abs(const float *x, long count)
 {
     const i32x4 no_sign = {0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff};
@@ -226,6 +224,9 @@ static float max_abs(const float *x, long count)
     return best;
 }
 
+/* 1 when no score scale·q_i·k_j can pass FLT_MAX, bounded by dk · max|q| · max|k| · scale
+ * (each product, and so every partial sum, is within it). Then the fused form may skip the
+ * scores the causal mask removes and still report an overflow exactly when the long form does. */
 static int scores_bounded(const float *Q, const float *K, int n, int m, int dk, float scale)
 {
     double bound = (double)dk * max_abs(Q, (long)n * dk) * max_abs(K, (long)m * dk) * (scale > 1.0f ? scale : 1.0f);
