@@ -530,16 +530,22 @@ class Attention {
       if (into === null) return this.#freshResult(plan);
       if (this.#refillRegion(into, plan)) return into;
     }
-    if (fused && into === null && outputs.length === 1) return this.#freshO(plan);
+    if (fused && outputs.length === 1) return this.#resultO(plan, into);
     return this.#someResults(plan, outputs, into);
   }
 
-  // outputs: ['O'] alone, in a new result (the fused form's common case, kept short).
-  #freshO(plan) {
+  // outputs: ['O'] alone (the fused form's common case, kept short): a new result, or `into`
+  // with its O overwritten when it still holds the O forward() gave it and the length fits.
+  #resultO(plan, into) {
     const at = this.offsets[BUF.O], len = plan.n * plan.dv;
     if (this.#oSpan === null || this.#oSpan.buffer !== this.heap.buffer) this.#oSpan = this.heap.subarray(at, at + len);
-    const arrays = [null, null, null, null, null, null, null, null, null, null, null, this.#copyOut(at, at + len, this.#oSpan)];
-    return new Result(plan, arrays, { key: this.#key, cross: plan.cross, region: null, arrays });
+    const old = into === null ? null : Result.own(into).arrays[11];
+    let O;
+    if (old !== null && into.O === old && old.length === len) (O = old).set(this.#oSpan);
+    else O = this.#copyOut(at, at + len, this.#oSpan);
+    const arrays = [null, null, null, null, null, null, null, null, null, null, null, O];
+    const own = { key: this.#key, cross: plan.cross, region: null, arrays };
+    return into === null ? new Result(plan, arrays, own) : Result.refill(into, plan, arrays, own);
   }
 
   // Every array. The buffers lie one after another in the arena (c/wasm_exports.c), so one
