@@ -76,6 +76,17 @@ test('forward(): an uncaught re-entrant call fails the outer call with the Reent
   near(attn.forward({ X: [[1, 0], [0, 1]], Wq: [[1, 0], [0, 1]], Wk: [[1, 0], [0, 1]], Wv }).O, EXPECTED_O, 'next call');
 });
 
+test('dispose() from a getter during a call is refused, and the outer result is right', async () => {
+  const own = await loadAttention();
+  const seen = [];
+  const r = own.forward({ X: trappedX(() => own.dispose(), seen), Wq: [[1, 0], [0, 1]], Wk: [[1, 0], [0, 1]], Wv });
+  near(r.O, EXPECTED_O, 'O');
+  assert.deepEqual(seen.map((e) => e.name), ['ReentrancyError']);
+  assert.match(seen[0].message, /dispose\(\) was called while forward\(\) was still running/);
+  own.dispose(); // and afterwards it works
+  assert.throws(() => own.forward({ Q: [[1]], K: [[1]], V: [[1]] }), /disposed/);
+});
+
 test('multiHead(): a getter in its data that calls forward() leaves the output right', () => {
   const plain = { Q: { shape: [1, 1, 2, 2], data: [1, 0, 0, 1] }, K: { shape: [1, 1, 2, 2], data: [1, 0, 0, 1] }, V: { shape: [1, 1, 2, 2], data: [1, 2, 3, 4] } };
   near(attn.multiHead(plain).data, EXPECTED_O, 'plain');

@@ -384,7 +384,7 @@ class Attention {
   #busy = null; // the public call under way (see #enter), or null
   #key = -1; // the sizes and layout the arena is laid out for, as one number (see #prepare)
   #span = null; // heap view of a whole result's buffers (X .. O) for #refillRegion, re-made when stale
-  #oSpan = null; // heap view of O, the same for #freshO
+  #oSpan = null; // heap view of O, the same for #resultO
 
   constructor(exports, simd) {
     this.exports = exports;
@@ -407,7 +407,7 @@ class Attention {
    * The working buffers the last forward() laid out in Wasm memory, in bytes:
    * { total, buffers: { X, Xkv, Wq, Wk, Wv, Q, K, V, S, M, A, O, mask, Kt, work } }.
    * The long form has S, M and A (n·m each); the fused form has none of them, only `work`
-   * (Kᵀ and a block of 4 rows of scores).
+   * (K and V packed for reading, and a block of 4 rows of scores).
    */
   workspace() {
     if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
@@ -423,6 +423,7 @@ class Attention {
 
   /** Drops the instance; the object must not be used afterwards. */
   dispose() {
+    if (this.#busy) throw this.#reentrancy('dispose()');
     this.exports = null;
     this.heap = null;
   }
@@ -433,12 +434,14 @@ class Attention {
   // so the outer call's buffers, offsets and heap view stay as it left them.
   #enter(call) {
     if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
-    if (this.#busy) {
-      const e = new Error(`${call} was called while ${this.#busy} was still running on the same Attention (from a getter, a Proxy or a callback in its arguments): compute the arguments first, or use a second instance from loadAttention()`);
-      e.name = 'ReentrancyError';
-      throw e;
-    }
+    if (this.#busy) throw this.#reentrancy(call);
     this.#busy = call;
+  }
+
+  #reentrancy(call) {
+    const e = new Error(`${call} was called while ${this.#busy} was still running on the same Attention (from a getter, a Proxy or a callback in its arguments): compute the arguments first, or use a second instance from loadAttention()`);
+    e.name = 'ReentrancyError';
+    return e;
   }
 
   /**
@@ -462,8 +465,9 @@ class Attention {
     }
   }
 
-  // Lays out the arena for one call, writes its inputs, runs the core. Runs no user code:
-  // every argument was read into `plan` first.
+  // Lays out the arena for one call, writes its inputs, runs the core. Every argument and row
+  // was read into `plan` first; reading the values themselves may still run a getter, but any
+  // call it makes to this instance is refused (#enter), so the layout cannot change under it.
   #run(plan, fused) {
     const { n, m, d, dk, dv, mask, names, ids, mats } = plan;
     this.#prepare(n, m, d, dk, dv, (fused ? LAYOUT_FUSED : 0) | (mask ? LAYOUT_MASK : 0));
