@@ -128,3 +128,58 @@ attn_status attn_backward(float *dX, float *dWq, float *dWk, float *dWv, float *
     }
     return ATTN_OK;
 }
+
+/* ---------------------------------------------------------------- a linear layer */
+
+void attn_linear(float *Y, const float *X, const float *W, int r, int k, int c, int flags)
+{
+    int acc = flags & ATTN_ACCUMULATE;
+    if (flags & ATTN_W_T) { /* Y[i][j] = X[i]·W[j]: rows of X against rows of W */
+        matmul_abt(Y, X, W, r, k, c, acc);
+        return;
+    }
+    if (!acc) {
+        matmul_ab(Y, X, W, r, k, c);
+        return;
+    }
+    for (int i = 0; i < r; i++) { /* i-k-j: Y[i] += sum_t X[i][t]·W[t] */
+        const float *x_i = X + (long)i * k;
+        float *y_i = Y + (long)i * c;
+        for (int t = 0; t < k; t++) {
+            const float *w_t = W + (long)t * c;
+            float x = x_i[t];
+            for (int j = 0; j < c; j++) y_i[j] += x * w_t[j];
+        }
+    }
+}
+
+void attn_linear_backward(float *dX, float *dW, const float *dY, const float *X, const float *W, int r, int k,
+                          int c, int flags)
+{
+    /* Forward: Y[i][j] = sum_t X[i][t]·W[t][j]. W[t][j] moves Y[i][j] by X[i][t] for every i, so
+     * dW[t][j] = sum_i X[i][t]·dY[i][j] (dW = Xᵀ·dY); X[i][t] moves Y[i][j] by W[t][j] for every
+     * j, so dX[i][t] = sum_j dY[i][j]·W[t][j] (dX = dY·Wᵀ). With W stored transposed (Ws = Wᵀ,
+     * [c, k]) the same numbers are dWs = dYᵀ·X and dX = dY·Ws. */
+    int acc = flags & ATTN_ACCUMULATE;
+    if (flags & ATTN_W_T) {
+        matmul_atb(dW, dY, X, r, c, k, 1); /* dW [c, k] += dYᵀ·X */
+        if (dX) {
+            if (acc) {
+                for (int i = 0; i < r; i++) { /* dX[i] += sum_j dY[i][j]·W[j] */
+                    const float *g_i = dY + (long)i * c;
+                    float *dx_i = dX + (long)i * k;
+                    for (int j = 0; j < c; j++) {
+                        const float *w_j = W + (long)j * k;
+                        float g = g_i[j];
+                        for (int t = 0; t < k; t++) dx_i[t] += g * w_j[t];
+                    }
+                }
+            } else {
+                matmul_ab(dX, dY, W, r, c, k); /* dX = dY·W_stored */
+            }
+        }
+        return;
+    }
+    matmul_atb(dW, X, dY, r, k, c, 1);
+    if (dX) matmul_abt(dX, dY, W, r, c, k, acc);
+}
