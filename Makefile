@@ -9,19 +9,21 @@ FUZZ_RUNS ?= 200000
 FUZZ_SECONDS ?= 120
 
 # The Wasm links these flags with no imports, no Emscripten JS glue, and a heap that grows.
+# INITIAL_MEMORY holds the static slots of the trainers and induction models (about 2.5 MB).
 WASM_LINK  := -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=64MB \
-              -sTOTAL_STACK=65536 -sINITIAL_MEMORY=1MB
-# Size: only the forward pass (c/attention.c) is worth optimising for speed (-O3 with SIMD,
-# -O2 for the scalar fallback); training, the labs' helpers and the exports are built for size.
-WASM_SRC   := c/attention.c c/attention_backward.c c/train.c c/wasm_exports.c
+              -sTOTAL_STACK=65536 -sINITIAL_MEMORY=4MB
+# Size: only the forward and backward passes (c/attention.c, c/attention_backward.c) and the
+# induction model's steps are worth optimising for speed (-O3 with SIMD, -O2 for the scalar
+# fallback); the rest (the one-head trainer, the labs' helpers, the exports) is built for size.
+WASM_SRC   := c/attention.c c/attention_backward.c c/learn.c c/train.c c/induction.c c/wasm_exports.c
 SAN_FLAGS  := -std=c99 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=all -Ic
 CORE       := c/attention.c c/attention.h
-TRAIN      := c/attention_backward.c c/train.c c/train.h
+TRAIN      := c/attention_backward.c c/learn.c c/learn.h c/train.c c/train.h c/induction.c c/induction.h
 NODE_TESTS  = $(wildcard tests/*.test.mjs) $(wildcard tests/browser/*.test.mjs)
 
 .PHONY: all help run test test-c test-fuzz test-node bench setup setup-test clean dist
 
-all: setup web/gen/wasm-source.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
+all: setup web/gen/wasm-source.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 12
@@ -35,6 +37,16 @@ setup-test: ## check for (as root: install) clang, chromium and node_modules too
 build/simd/attention.o: c/attention.c c/attention.h Makefile
 	@mkdir -p build/simd
 	$(EMCC) -O3 -msimd128 -Ic -c $< -o $@
+
+# The backward pass and the induction model's step are where training spends its time: built
+# for speed too.
+build/simd/attention_backward.o build/simd/induction.o build/simd/learn.o: build/simd/%.o: c/%.c $(CORE) $(TRAIN) Makefile
+	@mkdir -p build/simd
+	$(EMCC) -O3 -msimd128 -Ic -c $< -o $@
+
+build/scalar/attention_backward.o build/scalar/induction.o build/scalar/learn.o: build/scalar/%.o: c/%.c $(CORE) $(TRAIN) Makefile
+	@mkdir -p build/scalar
+	$(EMCC) -O2 -Ic -c $< -o $@
 
 build/simd/%.o: c/%.c $(CORE) $(TRAIN) Makefile
 	@mkdir -p build/simd
@@ -66,6 +78,9 @@ web/gen/labs-css.js: web/labs/labs.css scripts/embed-css.mjs
 web/gen/train-css.js: web/train.css scripts/embed-css.mjs
 	node scripts/embed-css.mjs web/train.css $@ TRAIN_CSS
 
+web/gen/induction-css.js: web/induction.css scripts/embed-css.mjs
+	node scripts/embed-css.mjs web/induction.css $@ INDUCTION_CSS
+
 dist: all ## write dist/: one offline attention-explorer.js (Wasm inside), index.html and lab.html that open from file://
 	node scripts/build-dist.mjs
 
@@ -84,17 +99,22 @@ build/test_backward: $(CORE) c/attention_backward.c tests/c/test_backward.c test
 
 build/test_train: $(CORE) $(TRAIN) tests/c/test_train.c tests/c/check.h
 	@mkdir -p build
-	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c c/train.c tests/c/test_train.c -lm -o $@
+	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c c/learn.c c/train.c tests/c/test_train.c -lm -o $@
+
+build/test_induction: $(CORE) $(TRAIN) tests/c/test_induction.c tests/c/check.h
+	@mkdir -p build
+	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c c/learn.c c/induction.c tests/c/test_induction.c -lm -o $@
 
 build/test_labs: $(CORE) tests/c/test_labs.c tests/c/check.h
 	@mkdir -p build
 	$(CLANG) $(SAN_FLAGS) c/attention.c tests/c/test_labs.c -lm -o $@
 
-test-c: setup-test build/test_attention build/test_backward build/test_labs build/test_train ## native C tests under AddressSanitizer and UBSan
+test-c: setup-test build/test_attention build/test_backward build/test_labs build/test_train build/test_induction ## native C tests under AddressSanitizer and UBSan
 	build/test_attention
 	build/test_backward
 	build/test_labs
 	build/test_train
+	build/test_induction
 
 build/fuzz_attention: $(CORE) tests/c/fuzz_attention.c
 	@mkdir -p build

@@ -3,7 +3,7 @@
  * (induction.h describes the model, the task and the scores).
  *
  * One training step is four passes over a batch:
- *   pass 1  draw a sequence: a random prefix, k tokens, the same k tokens again
+ *   pass 1  draw a sequence: BOS, k different words, the same k words again and again
  *   pass 2  forward: embed, then layer by layer every head (attention.c) adds O·Wo to the
  *           residual stream, then the unembedding, softmax and loss
  *   pass 3  backward: the unembedding, then the layers in reverse, each head through
@@ -34,37 +34,35 @@ const char *ind_token_name(int token)
     return token >= 0 && token < IND_MAX_VOCAB ? token_names[token] : NULL;
 }
 
-/* The segment length k of a sequence of n tokens (BOS included) lies in k_min(n) .. k_max(n). */
-static int k_min(int n) { return n / 4 > 2 ? n / 4 : 2; }
+/* The period k of a sequence of n tokens (BOS included) lies in k_min(n) .. k_max(n): at least
+ * two periods fit after BOS. */
+static int k_min(int n) { return n / 8 > 2 ? n / 8 : 2; }
 static int k_max(int n) { return (n - 1) / 2; }
 
-/* Pass 1: one sequence into t->tokens, targets, part, induct, k and prefix. */
+/* Pass 1: one sequence into t->tokens, targets, part, induct and k. */
 static void draw_sequence(ind_model *t, uint32_t *rng)
 {
     int n = t->s.n, words = t->s.vocab - 1; /* every token but BOS */
     int k = k_min(n) + learn_below(rng, k_max(n) - k_min(n) + 1);
-    int p = n - 1 - 2 * k; /* the prefix: positions 1 .. p */
-    /* p + k different tokens: the first p + k steps of a Fisher-Yates shuffle of the words */
+    /* k different words: the first k steps of a Fisher-Yates shuffle of the words */
     int deck[IND_MAX_VOCAB];
     for (int v = 0; v < words; v++) deck[v] = IND_BOS + 1 + v;
-    t->tokens[0] = IND_BOS;
-    for (int i = 0; i < p + k; i++) {
+    for (int i = 0; i < k; i++) {
         int j = i + learn_below(rng, words - i);
         int x = deck[i];
         deck[i] = deck[j];
         deck[j] = x;
-        t->tokens[1 + i] = deck[i];
     }
-    p += 1; /* from here on, positions: the segment starts at p, the repeat at p + k */
-    for (int i = p + k; i < n; i++) t->tokens[i] = t->tokens[i - k]; /* the repeat */
+    t->tokens[0] = IND_BOS;
+    for (int i = 1; i < n; i++) t->tokens[i] = deck[(i - 1) % k]; /* the k words, again and again */
     for (int i = 0; i < n; i++) {
         t->targets[i] = i + 1 < n ? t->tokens[i + 1] : -1;
-        t->part[i] = i + 1 >= n ? IND_NONE : i >= p + k ? IND_REPEAT : IND_FIRST;
-        /* token i (in the repeat) occurred at i - k; the token after that one is the answer */
-        t->induct[i] = i >= p + k ? i - k + 1 : -1;
+        /* token i occurred before (at i - k) from position k + 1 on; the token after that one,
+         * at i - k + 1, is the answer. Before, the next token is a word not seen yet. */
+        t->part[i] = i + 1 >= n ? IND_NONE : i > k ? IND_REPEAT : IND_FIRST;
+        t->induct[i] = i > k ? i - k + 1 : -1;
     }
     t->k = k;
-    t->prefix = p;
 }
 
 /* ---------------------------------------------------------------- memory layout */
@@ -73,7 +71,7 @@ static int shape_ok(const ind_shape *s)
 {
     return s && s->layers >= 1 && s->layers <= IND_MAX_LAYERS && s->heads >= 1 && s->heads <= IND_MAX_HEADS &&
            s->d >= 2 && s->d <= IND_MAX_D && s->d % 2 == 0 && s->dh >= 1 && s->dh <= IND_MAX_HEAD_D && s->n >= 5 &&
-           s->n <= IND_MAX_TOKENS && s->vocab <= IND_MAX_VOCAB && s->vocab - 1 >= s->n - 1 - k_min(s->n);
+           s->n <= IND_MAX_TOKENS && s->vocab <= IND_MAX_VOCAB && s->vocab - 1 >= k_max(s->n);
 }
 
 /* Places every buffer at 16-byte aligned offsets from base and returns the bytes used; with
@@ -368,8 +366,9 @@ int ind_evaluate(ind_model *t, float *out)
         for (int h = 0; h < heads; h++) {
             const float *A = t->A[h];
             for (int i = 1; i < n; i++) prev[h] += A[(long)i * n + i - 1];
-            for (int i = 0; i < n; i++)
-                if (t->induct[i] >= 0) ind[h] += A[(long)i * n + t->induct[i]];
+            for (int i = 0; i < n; i++) /* every key right after an earlier occurrence of token i */
+                if (t->induct[i] >= 0)
+                    for (int j = t->induct[i]; j > 1; j -= t->k) ind[h] += A[(long)i * n + j];
         }
         prev_count += n - 1;
         for (int i = 0; i < n; i++) ind_count += t->induct[i] >= 0;

@@ -17,7 +17,9 @@
  *     C_lh = O_lh·Wo_lh                [n, d]   what head lh writes into the residual stream
  *     X_{l+1} = X_l + sum_h C_lh       [n, d]   the residual stream: every head of a layer reads
  *                                               X_l and adds its C to it; no MLP, no LayerNorm
- *   logits = X_L·U                     [n, vocab]   the unembedding
+ *   logits = X_L·Eᵀ                    [n, vocab]   the unembedding, tied to the embedding: a
+ *                                                   head that copies a token's embedding into the
+ *                                                   stream raises that token's logit
  *   loss = mean cross-entropy of softmax(logits[i]) against token i+1, over i = 0 .. n-2
  *
  * Positions are fixed sinusoids, P[i][2f] = sin(i·w_f), P[i][2f+1] = cos(i·w_f) with
@@ -26,18 +28,27 @@
  * (a learned table would have to discover it position by position), and there are n·d fewer
  * numbers to learn. The anchor we compare with freezes sinusoids too.
  *
- * The task (repeated random tokens): k tokens, then the same k again, after a random prefix:
- *   k uniform in [max(2, n/4), n/2], p = n - 2k prefix tokens, then the segment, then the repeat.
- *   The prefix and the segment are p + k different tokens (drawn without replacement), so every
- *   token of the repeat has exactly one earlier occurrence. Predictions at positions i < p + k
- *   (the "first part") cannot be learned beyond the token frequencies; at i >= p + k (the
- *   "repeated part") the next token is the one that followed the earlier occurrence of token i,
- *   at key i - k + 1: an induction head attends there and copies it. The prefix's random length
- *   moves the repeat, so no fixed positional offset solves the task.
+ * The task (repeated random tokens): BOS, then k different random words, then the same k words
+ * again and again until the sequence is full. k is drawn per sequence, uniform in
+ * [max(2, n/8), (n-1)/2] (4 to 15 for n = 32), so no fixed positional offset finds the repeat.
+ *   first part     predictions at i = 0 .. k: the next word has not been seen yet, so it cannot
+ *                  be predicted (at best: one of the words not seen yet)
+ *   repeated part  predictions at i > k: token i occurred before, at i - k, and the answer is
+ *                  the token that followed it, at key i - k + 1: an induction head attends there
+ *                  and copies it. Words are all different within a period, so that key is the
+ *                  only answer (earlier periods, i - 2k + 1, ..., hold the same token).
+ * Why the words do not repeat at random inside a period: with 27 words, a chance repeat would
+ * make about a third of the repeated predictions ambiguous. Why the period is repeated to the
+ * end rather than followed by fresh random tokens: fresh tokens would again be words not seen
+ * yet, so "the next word is one already seen" would be false as often as true, and a model
+ * cannot take its first step towards copying (attend back, copy what is there) before it can
+ * tell the parts apart; that stalls the circuit for thousands of steps.
  *
  * Scores (over a fixed held-out set of sequences, see ind_evaluate):
  *   previous-token score of a head  mean of A[i][i-1] over i >= 1
- *   induction score of a head       mean of A[i][i-k+1] over the queries of the repeated part
+ *   induction score of a head       mean over the queries of the repeated part of the weight on
+ *                                   every key right after an earlier occurrence of token i
+ *                                   (i - k + 1, i - 2k + 1, ...): Olsson's prefix-matching score
  *   K-composition of heads a -> b   ||W_QK^b · (W_OV^a)ᵀ||_F / (||W_QK^b||_F · ||W_OV^a||_F),
  *                                   W_QK = Wq·Wkᵀ, W_OV = Wv·Wo (both [d, d]): how much head b's
  *                                   keys read what head a writes (Elhage et al., 2021)
@@ -64,8 +75,8 @@
 #define IND_EVAL_SEQUENCES 64 /* held-out sequences ind_evaluate averages over */
 
 enum {
-    IND_ERR_SHAPE = 32,  /* a size is out of range, or vocab < n - k_min (the task needs that many
-                            different tokens), or batch out of range */
+    IND_ERR_SHAPE = 32,  /* a size is out of range, or vocab - 1 < (n-1)/2 (a period needs that many
+                            different words), or batch out of range */
     IND_ERR_MEMORY = 33, /* the block given to ind_init is smaller than ind_memory_bytes() */
     IND_ERR_LR = 34      /* the learning rate or weight decay is not a finite number in range */
 };
@@ -110,7 +121,7 @@ typedef struct {
     int *targets; /* [n] token i+1, or -1 at the last position */
     int *part;    /* [n] IND_FIRST, IND_REPEAT or IND_NONE */
     int *induct;  /* [n] the key an induction head should attend to (i - k + 1), or -1 */
-    int k, prefix; /* the segment length and where it starts */
+    int k;        /* the period: the number of different words */
     float *X[IND_MAX_LAYERS + 1]; /* [n, d] the residual stream before layer l; X[L] is read out */
     float *Q[IND_MAX_LAYERS * IND_MAX_HEADS], *K[IND_MAX_LAYERS * IND_MAX_HEADS];  /* [n, dh] */
     float *V[IND_MAX_LAYERS * IND_MAX_HEADS], *O[IND_MAX_LAYERS * IND_MAX_HEADS];  /* [n, dh] */
@@ -162,7 +173,7 @@ int ind_evaluate(ind_model *t, float *out);
 int ind_composition(const ind_model *t, float *out);
 
 /* One sequence of the task from its own seed (not the training stream), run forward with the
- * current weights and ablation; afterwards t->tokens, targets, part, induct, k, prefix, X, Q, K,
+ * current weights and ablation; afterwards t->tokens, targets, part, induct, k, X, Q, K,
  * V, S, A, O, C and probs hold it. Returns its length n, or minus a status code. */
 int ind_example(ind_model *t, uint32_t seed);
 

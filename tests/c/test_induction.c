@@ -173,7 +173,7 @@ static void shapes_and_settings_out_of_range_are_refused(void)
     ind_shape ok = {2, 2, 32, 16, 32, 28};
     CHECK(ind_memory_bytes(&ok) > 0, "the anchor's shape");
     ind_shape bad[] = {{3, 2, 32, 16, 32, 28}, {2, 0, 32, 16, 32, 28}, {2, 2, 31, 16, 32, 28},
-                       {2, 2, 32, 33, 32, 28}, {2, 2, 32, 16, 65, 28}, {2, 2, 32, 16, 32, 20}};
+                       {2, 2, 32, 33, 32, 28}, {2, 2, 32, 16, 65, 28}, {2, 2, 32, 16, 32, 15}};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) CHECK(ind_memory_bytes(&bad[k]) == 0, "bad shape %zu", k);
     ind_model t;
     unsigned char *mem = malloc((size_t)ind_memory_bytes(&ok));
@@ -187,8 +187,8 @@ static void shapes_and_settings_out_of_range_are_refused(void)
     free(mem);
 }
 
-/* Every sequence: BOS, a prefix, k different tokens, the same k again; scores index the right keys. */
-static void sequences_repeat_a_segment_after_a_random_prefix(void)
+/* Every sequence: BOS, then k different words again and again; the parts and the induction keys. */
+static void sequences_repeat_k_different_words(void)
 {
     ind_shape s = {2, 2, 32, 16, 32, 28};
     unsigned char *block;
@@ -196,19 +196,20 @@ static void sequences_repeat_a_segment_after_a_random_prefix(void)
     int seen_k[IND_MAX_TOKENS] = {0};
     for (uint32_t seed = 0; seed < 400; seed++) {
         CHECK(ind_example(t, seed) == s.n, "example");
-        int n = s.n, k = t->k, p = t->prefix;
+        int n = s.n, k = t->k;
         seen_k[k]++;
-        CHECK(t->tokens[0] == IND_BOS && p >= 1 && p + 2 * k == n, "BOS, p %d, k %d", p, k);
-        for (int i = 1; i < p + k; i++)
+        CHECK(t->tokens[0] == IND_BOS && k >= 4 && k <= 15, "BOS, k %d", k);
+        for (int i = 1; i <= k; i++)
             for (int j = 1; j < i; j++) CHECK(t->tokens[i] != t->tokens[j] && t->tokens[i] != IND_BOS, "distinct");
-        for (int i = p + k; i < n; i++) {
-            CHECK(t->tokens[i] == t->tokens[i - k], "repeat");
-            CHECK(t->induct[i] == i - k + 1 && t->tokens[t->induct[i] - 1] == t->tokens[i], "induction key");
+        for (int i = k + 1; i < n; i++) CHECK(t->tokens[i] == t->tokens[i - k], "repeat");
+        for (int i = 0; i < n; i++) {
+            if (i <= k) CHECK(t->induct[i] == -1, "no induction key before the repeat");
+            else CHECK(t->induct[i] == i - k + 1 && t->tokens[i - k] == t->tokens[i] && t->targets[i] == t->tokens[t->induct[i]] || i == n - 1, "induction key");
         }
         for (int i = 0; i < n - 1; i++) CHECK(t->targets[i] == t->tokens[i + 1], "targets");
-        CHECK(t->targets[n - 1] == -1 && t->part[n - 1] == IND_NONE && t->part[p + k - 1] == IND_FIRST && t->part[p + k] == IND_REPEAT, "parts");
+        CHECK(t->targets[n - 1] == -1 && t->part[n - 1] == IND_NONE && t->part[k] == IND_FIRST && t->part[k + 1] == IND_REPEAT, "parts");
     }
-    for (int k = 8; k <= 15; k++) CHECK(seen_k[k] > 20, "k = %d drawn %d times in 400", k, seen_k[k]);
+    for (int k = 4; k <= 15; k++) CHECK(seen_k[k] > 15, "k = %d drawn %d times in 400", k, seen_k[k]);
     free(block);
 }
 
@@ -269,7 +270,7 @@ static void seed_1_forms_an_induction_head_and_the_control_does_not(void)
 int main(void)
 {
     RUN(shapes_and_settings_out_of_range_are_refused);
-    RUN(sequences_repeat_a_segment_after_a_random_prefix);
+    RUN(sequences_repeat_k_different_words);
     RUN(every_gradient_matches_float64_finite_differences);
     RUN(an_ablated_head_gets_no_gradient_and_writes_nothing);
     RUN(key_split_sums_to_the_keys);
