@@ -200,6 +200,7 @@ int ind_init(ind_model *t, void *memory, long bytes, const ind_shape *s, uint32_
     memset(t, 0, sizeof *t);
     t->s = *s;
     t->scale = attn_default_scale(s->dh);
+    t->out_scale = 1.0f / sqrtf((float)s->d);
     unsigned char *base = (unsigned char *)memory;
     base += (16 - (uintptr_t)base % 16) % 16;
     layout(t, base);
@@ -250,7 +251,8 @@ static int forward(ind_model *t, int grad, double loss[3], long count[3], long *
         }
     }
     /* the unembedding, then per position the softmax over the vocabulary and the loss */
-    attn_linear(t->probs, t->X[s->layers], t->E, n, d, vocab, ATTN_W_T); /* logits = X_L·Eᵀ */
+    attn_linear(t->probs, t->X[s->layers], t->E, n, d, vocab, ATTN_W_T); /* X_L·Eᵀ */
+    for (long e = 0; e < (long)n * vocab; e++) t->probs[e] *= t->out_scale;  /* logits = X_L·Eᵀ/sqrt(d) */
     for (int i = 0; i < n; i++) {
         float *p_i = t->probs + (long)i * vocab;
         int target = t->targets[i];
@@ -283,8 +285,9 @@ static int backward(ind_model *t)
     const ind_shape *s = &t->s;
     int n = s->n, d = s->d, dh = s->dh, H = s->heads, vocab = s->vocab;
 
-    /* the unembedding. Forward: "attn_linear(probs, X[L], E, ..., ATTN_W_T)", logits = X_L·Eᵀ:
+    /* the unembedding. Forward: "logits = X_L·Eᵀ/sqrt(d)": dLoss/d(X_L·Eᵀ) = dlogits/sqrt(d), and
      * E gets its share as the unembedding here, and as the embedding at the end */
+    for (long e = 0; e < (long)n * vocab; e++) t->probs[e] *= t->out_scale;
     attn_linear_backward(t->dX, t->dE, t->probs, t->X[s->layers], t->E, n, d, vocab, ATTN_W_T);
 
     /* the layers in reverse. Forward: "X_{l+1} = X_l + sum_h C_lh" with C_lh = O_lh·Wo_lh and

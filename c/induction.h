@@ -17,9 +17,13 @@
  *     C_lh = O_lh·Wo_lh                [n, d]   what head lh writes into the residual stream
  *     X_{l+1} = X_l + sum_h C_lh       [n, d]   the residual stream: every head of a layer reads
  *                                               X_l and adds its C to it; no MLP, no LayerNorm
- *   logits = X_L·Eᵀ                    [n, vocab]   the unembedding, tied to the embedding: a
+ *   logits = X_L·Eᵀ/sqrt(d)            [n, vocab]   the unembedding, tied to the embedding: a
  *                                                   head that copies a token's embedding into the
- *                                                   stream raises that token's logit
+ *                                                   stream raises that token's logit. Like a
+ *                                                   head's scores, these are dot products of two
+ *                                                   wide vectors, scaled by 1/sqrt(width) so that
+ *                                                   random ones start near 1 (the loss starts
+ *                                                   near ln(vocab), not far above it)
  *   loss = mean cross-entropy of softmax(logits[i]) against token i+1, over i = 0 .. n-2
  *
  * Positions are fixed sinusoids, P[i][2f] = sin(i·w_f), P[i][2f+1] = cos(i·w_f) with
@@ -95,7 +99,8 @@ typedef struct {
  * only through the functions below. */
 typedef struct {
     ind_shape s;
-    float scale; /* 1/sqrt(dh) */
+    float scale;     /* 1/sqrt(dh): the heads' score scale */
+    float out_scale; /* 1/sqrt(d): the unembedding's */
     /* settings */
     float lr, weight_decay; /* AdamW */
     int batch;              /* sequences per step */

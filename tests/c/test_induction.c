@@ -76,7 +76,8 @@ static double ref_loss(const double *p, const ind_shape *s, const float *P, cons
         double mx = -INFINITY, sum = 0, lt = 0;
         for (int v = 0; v < V; v++) {
             double z = 0;
-            for (int e = 0; e < d; e++) z += X[i * d + e] * E[v * d + e]; /* tied: logits = X·Eᵀ */
+            for (int e = 0; e < d; e++) z += X[i * d + e] * E[v * d + e]; /* tied: logits = X·Eᵀ/sqrt(d) */
+            z /= sqrt((double)d);
             if (v == tokens[i + 1]) lt = z;
             a[0] = z;
             if (z > mx) mx = z;
@@ -84,7 +85,7 @@ static double ref_loss(const double *p, const ind_shape *s, const float *P, cons
         for (int v = 0; v < V; v++) {
             double z = 0;
             for (int e = 0; e < d; e++) z += X[i * d + e] * E[v * d + e];
-            sum += exp(z - mx);
+            sum += exp(z / sqrt((double)d) - mx);
         }
         loss += log(sum) + mx - lt;
     }
