@@ -9,7 +9,7 @@ import { mountExplorer, sharedCore } from './explorer.js';
 import {
   MODEL, LR_CHOICES, MAX_STEPS, CRITERIA, readInductionUrl, writeInductionUrl, headName, dropStep, formedAt,
   linePath, binned, narrate, ablationSentence, splitSentence, sourceNames, explainSplit, residualParts, statusLine,
-  headLabel, curveCaption, strongestInduction,
+  headLabel, curveCaption, inductionKeys, sourceLabels,
 } from './induction.js';
 import { niceCeil } from './train.js';
 import { cellRgb, maskedRgb, css, maxAbsFinite } from './colors.js';
@@ -50,10 +50,16 @@ const MARKUP = `
 <div class="ind-charts">
   <figure class="ind-chart">
     <svg id="ind-curve" role="img" aria-labelledby="ind-curve-title ind-curve-cap"><title id="ind-curve-title">Loss curves</title></svg>
+    <ul id="ind-curve-legend" class="ind-legend">
+      <li><span class="swatch repeat"></span>repeated part</li>
+      <li><span class="swatch first"></span>first part</li>
+      <li class="control"><span class="swatch control"></span>one-layer control, repeated part</li>
+    </ul>
     <figcaption id="ind-curve-cap" class="note"></figcaption>
   </figure>
   <figure class="ind-chart" id="ind-kcomp-box">
     <svg id="ind-kcomp" role="img" aria-labelledby="ind-kcomp-title ind-kcomp-cap"><title id="ind-kcomp-title">K-composition over training</title></svg>
+    <ul id="ind-kcomp-legend" class="ind-legend"></ul>
     <figcaption id="ind-kcomp-cap" class="note"></figcaption>
   </figure>
 </div>
@@ -209,13 +215,8 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
       svgEl(svg, 'line', { x1: x, x2: x, y1: box.y, y2: box.y + box.h, class: 'ind-drop' });
       svgEl(svg, 'text', { x: x + 4, y: box.y + 12, class: 'ind-drop-label' }, `drop: step ${drop}`);
     }
-    // the legend, in the plot's top right
-    const legend = [['repeat', 'repeated part'], ['first', 'first part'], ...(L.control.length ? [['control', 'one-layer control, repeated']] : [])];
-    legend.forEach(([cls, text], k) => {
-      const y = box.y + 10 + k * 14, x = box.x + box.w - 150;
-      svgEl(svg, 'line', { x1: x, x2: x + 18, y1: y - 4, y2: y - 4, class: 'ind-line ' + cls });
-      svgEl(svg, 'text', { x: x + 22, y, class: 'tick' }, text);
-    });
+    const legend = $('ind-curve-legend');
+    legend.querySelector('.control').hidden = !L.control.length;
   }
 
   /** The K-composition scores over training: one line per (layer-1 head -> layer-2 head). */
@@ -242,14 +243,20 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     svgEl(svg, 'text', { x: 12, y: box.y + box.h / 2, 'text-anchor': 'middle', class: 'axis-title', transform: `rotate(-90 12 ${box.y + box.h / 2})` }, 'K-composition');
     const H = MODEL.heads, steps = ev.map((e) => e.step);
     const latest = ev[ev.length - 1];
+    const items = [];
     let k = 0;
     for (let a = 0; a < H; a++) {
       for (let b = 0; b < H; b++, k++) {
         svgEl(svg, 'path', { d: linePath(steps, ev.map((e) => e.composition[a][b]), box, xMax, yMax), class: `ind-line kc kc${k}` });
-        const y = box.y + 10 + k * 14, x = box.x + box.w - 120;
-        svgEl(svg, 'line', { x1: x, x2: x + 18, y1: y - 4, y2: y - 4, class: `ind-line kc kc${k}` });
-        svgEl(svg, 'text', { x: x + 22, y, class: 'tick' }, `${headName(a)} → ${headName(H + b)}: ${latest ? fmt(latest.composition[a][b]) : ''}`);
+        items.push([`kc kc${k}`, `${headName(a)} → ${headName(H + b)}: ${latest ? fmt(latest.composition[a][b]) : ''}`]);
       }
+    }
+    const legend = $('ind-kcomp-legend');
+    legend.textContent = '';
+    for (const [cls, text] of items) {
+      const li = legend.appendChild(doc.createElement('li'));
+      li.appendChild(doc.createElement('span')).className = 'swatch ' + cls;
+      li.appendChild(doc.createTextNode(text));
     }
     $('ind-kcomp-cap').textContent = 'How much each layer-2 head’s keys read what a layer-1 head writes (K-composition, from the weights: ‖W_QK·W_OVᵀ‖ / (‖W_QK‖·‖W_OV‖); random weights score about 0.2). The induction head’s line rises when it starts using the previous-token head.';
   }
@@ -389,20 +396,21 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     }));
     const total = hv.S.subarray(i * n, (i + 1) * n);
     const sources = sourceNames();
-    const rows = [...sources.map((s) => `from ${s}`), 'total: S'];
-    const data = new Float32Array(rows.length * n);
-    parts.forEach((row, p) => row.forEach((x, j) => (data[p * n + j] = Number.isFinite(x) ? x : 0)));
-    for (let j = 0; j < n; j++) data[parts.length * n + j] = j <= i ? total[j] : 0;
-    if (!hm.split) {
-      hm.split = createHeatmap(doc, { m: 'split', rows: rows.length, cols: n, rowLabels: rows, colLabels: v.tokens.map((x, j) => `${x} ${j + 1}`), caption: 'score shares: source × key', mode: 'cells' });
+    const rows = sourceLabels(), keys = i + 1; // the keys query i may see
+    const data = new Float32Array(rows.length * keys);
+    parts.forEach((row, p) => { for (let j = 0; j < keys; j++) data[p * keys + j] = row[j]; });
+    for (let j = 0; j < keys; j++) data[parts.length * keys + j] = total[j];
+    if (!hm.split || hm.split.cols !== keys) {
+      $('ind-split').textContent = '';
+      hm.split = createHeatmap(doc, { m: 'split', rows: rows.length, cols: keys, rowLabels: rows, colLabels: v.tokens.slice(0, keys).map((x, j) => `${x} ${j + 1}`), caption: 'score shares: source × key', mode: 'cells' });
       $('ind-split').appendChild(hm.split.el);
+      hm.cell = null;
     }
     hm.split.update(data, { kind: 'diverging', maxAbs: maxAbsFinite(data) || 1, theme: theme(), format: fmt, label: (r, c, x) => `${rows[r]}, key ${v.tokens[c]} ${c + 1}: ${fmt(x)}` });
-    const right = v.induct[i];
-    hm.split.setMarks('cur', right >= 0 ? [{ row: rows.length - 1, col: right }] : []);
-    $('ind-split-says').textContent = splitSentence({ tokens: v.tokens, i, right, sources, parts, total, head: hv.index });
+    hm.split.setMarks('cur', inductionKeys(v.tokens, i).map((j) => ({ row: rows.length - 1, col: j })));
+    $('ind-split-says').textContent = splitSentence({ tokens: v.tokens, i, sources, parts, total, head: hv.index });
     const c = hm.cell;
-    if (c && c.i < parts.length && c.j <= i) {
+    if (c && c.i <= parts.length && c.j <= i) {
       const ex = explainSplit({ tokens: v.tokens, i, j: c.j, p: c.i, sources, parts, total, scale });
       $('ind-split-title').textContent = ex.title;
       $('ind-split-explain').textContent = ex.text;

@@ -249,49 +249,81 @@ export function ablationSentence({ ablated, full, without, induction, prev }) {
   s += `, and the first part ${nats(without.lossFirst)} instead of ${nats(full.lossFirst)}.`;
   const circuit = [];
   if (ind && ind.score >= CRITERIA.induction && ablated.includes(ind.head)) circuit.push(`head ${headName(ind.head)} is the induction head`);
-  if (pv.score >= 0.5 && ablated.includes(pv.head)) circuit.push(`head ${headName(pv.head)} is the previous-token head the induction head reads its keys from`);
+  if (pv.score >= 0.5 && ablated.includes(pv.head)) circuit.push(`head ${headName(pv.head)} is the previous-token head the induction heads read their keys from`);
+  // another layer-2 head that also finds the copy and is still there: a backup
+  const backups = [];
+  for (let h = MODEL.heads; h < induction.length; h++) if (induction[h] >= CRITERIA.induction && !ablated.includes(h)) backups.push(`head ${headName(h)}`);
   if (circuit.length && delta > 1) s += ` The loss jumps back up because ${list(circuit)}: without ${verb(circuit.length, 'it', 'them')} the circuit is broken.`;
   else if (delta > 1) s += ' The loss jumps back up: the model needs what this head does.';
-  else if (Math.abs(delta) < 0.1) s += ` Almost nothing changes: the model does not rely on ${verb(ablated.length, 'this head', 'these heads')} for the repeat.`;
+  else if (Math.abs(delta) < 0.1 && !backups.length) s += ` Almost nothing changes: the model does not rely on ${verb(ablated.length, 'this head', 'these heads')} for the repeat.`;
+  if (backups.length && ablated.some((h) => h >= MODEL.heads && induction[h] >= CRITERIA.induction) && delta <= 1)
+    s += ` ${list(backups)} ${verb(backups.length, 'is', 'are')} an induction head too and still ${verb(backups.length, 'finds', 'find')} the earlier copy, so the loss rises less: ablate ${verb(backups.length, 'it', 'them')} as well to break the circuit.`;
   return s;
 }
 
 /**
- * The sentence under the K-composition split for query i of head `head` (layer 2): which source
- * gives the right key its score. parts: the scores q_i·k_j·scale of each part at keys j, one
- * array per source (sources[p] names it); total: the head's scores S[i]. right: the key an
- * induction head should attend to.
- * @param {{ tokens: string[], i: number, right: number, sources: string[], parts: number[][], total: ArrayLike<number>, head: number }} s
+ * The keys an induction head should attend to from query i: every key j <= i right after an
+ * earlier occurrence of token i (tokens[j - 1] === tokens[i]). In a sequence that repeats its
+ * k words they all hold the same next word.
+ * @param {ArrayLike<number | string>} tokens
+ * @param {number} i
  */
-export function splitSentence({ tokens, i, right, sources, parts, total, head }) {
-  if (right < 0) return `Query ${tokenRef(tokens, i)} has no earlier copy: nothing to find.`;
-  let best = 0;
-  for (let p = 1; p < parts.length; p++) if (parts[p][right] > parts[best][right]) best = p;
-  const others = [];
-  for (let j = 0; j <= i; j++) if (j !== right) others.push(total[j]);
-  const otherMax = others.length ? Math.max(...others) : -Infinity;
-  return `Head ${headName(head)}, query ${tokenRef(tokens, i)}: the right key is ${tokenRef(tokens, right)}, the token after the earlier ${tokenRef(tokens, right - 1)}. ` +
-    `Its score ${fmt(total[right])} is ${total[right] > otherMax ? 'the highest in the row' : 'not the highest in the row yet'}` +
-    `${Number.isFinite(otherMax) ? ` (the next best key scores ${fmt(otherMax)})` : ''}; the largest share, ${fmt(parts[best][right])}, comes from the key part written by ${sources[best]}.` +
-    (best > 0 ? ' That is K-composition: this head’s keys read what an earlier head wrote into the stream.' : '');
+export function inductionKeys(tokens, i) {
+  const keys = [];
+  for (let j = 1; j <= i; j++) if (tokens[j - 1] === tokens[i] && j - 1 !== i) keys.push(j);
+  return keys;
 }
 
-/** The words used for the sources of a layer-2 key: "the embedding" and "head 1.1", .... */
+/**
+ * The sentence under the K-composition split for query i of head `head` (layer 2): which source
+ * gives the right keys their scores. parts: the shares scale·q_i·k_j of each source at keys j,
+ * one array per source (sources[p] names it); total: the head's scores S[i].
+ * @param {{ tokens: string[], i: number, sources: string[], parts: number[][], total: ArrayLike<number>, head: number }} s
+ */
+export function splitSentence({ tokens, i, sources, parts, total, head }) {
+  const right = inductionKeys(tokens, i);
+  if (!right.length) return `Head ${headName(head)}, query ${tokenRef(tokens, i)}: this token has not occurred before, so there is no earlier copy to find. Pick a query from the repeated part.`;
+  const best = right.reduce((a, j) => (total[j] > total[a] ? j : a), right[0]);
+  let other = -1;
+  for (let j = 0; j <= i; j++) if (!right.includes(j) && (other < 0 || total[j] > total[other])) other = j;
+  let src = 0;
+  for (let p = 1; p < parts.length; p++) if (parts[p][best] > parts[src][best]) src = p;
+  const where = right.length === 1 ? `the key right after the earlier ${tokenRef(tokens, right[0] - 1)}, ${tokenRef(tokens, right[0])}` : `the ${right.length} keys right after an earlier “${tokens[i]}”: ${list(right.map((j) => tokenRef(tokens, j)))}`;
+  const wins = other < 0 || total[best] > total[other];
+  return `Head ${headName(head)}, query ${tokenRef(tokens, i)}: the keys to find are ${where}; each holds the word that comes next. ` +
+    `The best of them, ${tokenRef(tokens, best)}, scores ${fmt(total[best])}, ${wins ? 'more than' : 'not yet more than'} any other key (the best other key, ${other < 0 ? 'none' : tokenRef(tokens, other)}, scores ${other < 0 ? '—' : fmt(total[other])}). ` +
+    `The largest share of its score, ${fmt(parts[src][best])}, comes from the part of its key written by ${sources[src]}.` +
+    (src > 0 ? ' That is K-composition: this head’s keys read what an earlier head wrote into the residual stream, “the token before me was …”.' : '');
+}
+
+/** The words used for the sources of a layer-2 key: the embedding and "head 1.1", .... */
 export function sourceNames(/** @type {number} */ heads = MODEL.heads) {
   return ['the token embedding and position', ...Array.from({ length: heads }, (_, h) => `head ${headName(h, heads)}`)];
 }
 
+/** The split table's row labels (short): "embedding", "head 1.1", ..., "total S". */
+export function sourceLabels(/** @type {number} */ heads = MODEL.heads) {
+  return ['embedding', ...Array.from({ length: heads }, (_, h) => `head ${headName(h, heads)}`), 'total S'];
+}
+
 /**
- * The explanation of a cell of the split table: { title, text }. part p, key j; value = the part's
- * share of the score of query i at key j.
+ * The explanation of a cell of the split table: { title, text }. Row p < parts.length is source
+ * p's share of the score of query i at key j; row parts.length is the total, the head's S[i][j].
  * @param {{ tokens: string[], i: number, j: number, p: number, sources: string[], parts: number[][], total: ArrayLike<number>, scale: number }} s
  */
 export function explainSplit({ tokens, i, j, p, sources, parts, total, scale }) {
-  const v = parts[p][j];
   const shares = parts.map((row, q) => `${fmt(row[j])} (${sources[q]})`);
+  const sum = `${shares.join(' + ')} = ${fmt(total[j])}`;
+  const right = inductionKeys(tokens, i).includes(j) ? ` Key ${tokenRef(tokens, j)} comes right after an earlier “${tokens[i]}”: it is one the induction head should find.` : '';
+  if (p >= parts.length) {
+    return {
+      title: `S[${i + 1}][${j + 1}] = ${fmt(total[j])}`,
+      text: `The head’s scaled score of query ${tokenRef(tokens, i)} against key ${tokenRef(tokens, j)}, q·k × ${fmt(scale)} (S in the explorer below). The key is X·Wk and the head’s input X is ${list(sources)} added together, so the score is the sum of one share per source: ${sum}.${right}`,
+    };
+  }
   return {
-    title: `score share ${fmt(v)}`,
-    text: `Query ${tokenRef(tokens, i)} against key ${tokenRef(tokens, j)}: q·k × ${fmt(scale)}, where k = X·Wk and X = ${sources.join(' + ')}, so the score splits into one share per source: ${shares.join(' + ')} = ${fmt(total[j])} (the score S[${i + 1}][${j + 1}] of the head, before the mask).`,
+    title: `${sources[p]}: ${fmt(parts[p][j])}`,
+    text: `The share of ${sources[p]} in the score of query ${tokenRef(tokens, i)} against key ${tokenRef(tokens, j)}: q · (its part of X)·Wk × ${fmt(scale)}, where q is the query’s row of Q. All the shares add up to the score: ${sum}.${right}`,
   };
 }
 
