@@ -24,7 +24,7 @@ function train(options, steps = STEPS) {
   return { model, evals, at: formedAt(evals) };
 }
 
-export const digest = (params) => createHash('sha256').update(Buffer.from(params.buffer, params.byteOffset, params.byteLength)).digest('hex');
+const digest = (params) => createHash('sha256').update(Buffer.from(params.buffer, params.byteOffset, params.byteLength)).digest('hex');
 
 test('three seeds form an induction head (a layer-2 induction score > 0.5 and repeated-part loss < 0.3 nats) within 600 steps', () => {
   for (const seed of [1, 2, 3]) {
@@ -281,4 +281,6 @@ test('the engine replays a link to the same step, losses and weights as training
   assert.deepEqual(a.view.head.Wq, b.view.head.Wq);
   assert.equal(a.view.head.split.length, 3);
   assert.equal(a.losses.control.length, 50);
+  assert.equal(a.weightsHash, b.weightsHash);
+  assert.notEqual(a.weightsHash, run(49, []).weightsHash);
 });

@@ -99,11 +99,22 @@ export function createEngine(attn, post, { sliceMs = 40, now = () => performance
     return out;
   }
 
+  /** FNV-1a over the bits of every parameter: equal runs give equal hashes, in any engine. */
+  function weightsHash() {
+    const bits = new Uint32Array(model.parameters().buffer);
+    let h = 0x811c9dc5;
+    for (let e = 0; e < bits.length; e++) {
+      for (let b = 0; b < 32; b += 8) h = Math.imul(h ^ ((bits[e] >>> b) & 0xff), 0x01000193);
+    }
+    return (h >>> 0).toString(16).padStart(8, '0');
+  }
+
   function update(extra = {}) {
     post({
       type: 'update',
       settings: { ...s, ablate: s.ablate.slice() },
       step: model.steps,
+      weightsHash: weightsHash(),
       running,
       rate,
       loss: model.steps ? model.loss : null,
