@@ -133,9 +133,10 @@ build/bench_native: $(CORE) bench/bench_native.c
 	@mkdir -p build
 	cc -std=c99 -O2 -Ic c/attention.c bench/bench_native.c -lm -o $@
 
-bench: setup-test all build/bench_native ## time forward() (Wasm SIMD, scalar, native -O2, plain JS), training steps/s and the page's frames
+bench: setup-test all build/bench_native ## time forward() (Wasm SIMD, scalar, native -O2, plain JS), training steps/s and the page's frames, the induction page
 	node bench/bench.mjs
 	node bench/bench-train.mjs
+	node bench/bench-induction.mjs
 	node tests/browser/frame-bench.mjs
 
 clean: ## remove build output

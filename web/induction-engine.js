@@ -7,7 +7,8 @@
 // Messages in: { type: 'init', settings, steps } | { type: 'run' } | { type: 'pause' } |
 //   { type: 'step', k } | { type: 'reset' } | { type: 'reroll', seed } |
 //   { type: 'show', ex, head, ablate } (what the page looks at; training is unaffected) |
-//   { type: 'control', on } | { type: 'lr', lr }
+//   { type: 'control', on } | { type: 'lr', lr } |
+//   { type: 'bench', k } (times k steps of a fresh model of the same settings, alone: make bench)
 // Messages out: { type: 'update', ... } after every slice of training and every change, and
 // { type: 'error', message }.
 
@@ -198,6 +199,15 @@ export function createEngine(attn, post, { sliceMs = 40, now = () => performance
             if ('head' in msg) s.head = msg.head;
             if ('ablate' in msg) s.ablate = msg.ablate.slice().sort((/** @type {number} */ a, /** @type {number} */ b) => a - b);
             return update();
+          case 'bench': {
+            const m = attn.createInduction({ ...MODEL, seed: s.seed, lr: s.lr });
+            m.step(10); // the engine's compiler warms up
+            const t0 = now();
+            m.step(msg.k);
+            const ms = now() - t0;
+            m.dispose();
+            return post({ type: 'bench', k: msg.k, ms, stepsPerSecond: (msg.k * 1000) / ms });
+          }
           default:
             return fail(new Error(`unknown message ${msg.type}`));
         }

@@ -155,11 +155,13 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     playing: false, error: initial.notes.join(' '), query: null,
   };
   let last = null, frame = 0, shownHead = null, waiting = [];
+  const benches = [];
   const hm = { split: null, cell: null };
 
   const runner = startRunner(win, receive, { worker });
 
   function receive(msg) {
+    if (msg.type === 'bench') return benches.splice(0).forEach((f) => f(msg));
     if (msg.type === 'error') {
       st.error = `Training stopped: ${msg.message}.`;
       st.playing = false;
@@ -578,6 +580,13 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     pause,
     show,
     writeUrl,
+    /** Times k steps of a fresh model where the engine runs (make bench): { stepsPerSecond, ms }. */
+    bench(k) {
+      return new Promise((ok) => {
+        benches.push(ok);
+        send({ type: 'bench', k });
+      });
+    },
     /** Resolves after the next update that is not a running one (the engine is idle). */
     whenIdle() {
       return new Promise((ok) => waiting.push(ok));
