@@ -78,38 +78,52 @@ static void gemm(float *C, const float *A, long ars, long acs, const float *B, i
     }
 }
 
-/* C = A·Bᵀ (or C += A·Bᵀ when accumulate), with C [r, c], A [r, k], B [c, k]: every entry is a
- * dot product of a row of A with a row of B. Four of them at a time share each load of A's row,
- * four lanes of partial sums each, added up at the end. */
-static void matmul_abt(float *C, const float *A, const float *B, int r, int k, int c, int accumulate)
+/* One product A·Bᵀ of a sum, A [r, k] and B [c, k] (abt_sum). */
+typedef struct { const float *A, *B; int k; } abt_term;
+
+/* C = Σ_terms A·Bᵀ (or C += when accumulate), C [r, c]: every entry is a sum of dot products of
+ * a row of A with a row of B. Four entries of a row at a time share each load of A's row, with
+ * four lanes of partial sums each; the terms go into the same sums, added up once at the end.
+ * With causal, row i stops at column i (the rest is set to 0): a causal query's dA past the
+ * diagonal is never read. */
+static void abt_sum(float *C, const abt_term *terms, int count, int r, int c, int accumulate, int causal)
 {
     for (int i = 0; i < r; i++) {
-        const float *a_i = A + (long)i * k;
         float *c_i = C + (long)i * c;
+        int c_end = causal && i + 1 < c ? i + 1 : c;
         int j = 0;
-        for (; j + 4 <= c; j += 4) {
-            const float *b0 = B + (long)j * k, *b1 = b0 + k, *b2 = b1 + k, *b3 = b2 + k;
+        for (; j < c_end; j += 4) {
+            int cols = c_end - j < 4 ? c_end - j : 4;
             f32x4 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
-            int t = 0;
-            for (; t + 4 <= k; t += 4) {
-                f32x4 x = load4(a_i + t);
-                s0 += x * load4(b0 + t); s1 += x * load4(b1 + t);
-                s2 += x * load4(b2 + t); s3 += x * load4(b3 + t);
+            float d[4] = {0, 0, 0, 0};
+            for (int m = 0; m < count; m++) {
+                int k = terms[m].k;
+                const float *a_i = terms[m].A + (long)i * k;
+                const float *b0 = terms[m].B + (long)j * k;
+                const float *b1 = cols > 1 ? b0 + k : b0, *b2 = cols > 2 ? b0 + 2L * k : b0, *b3 = cols > 3 ? b0 + 3L * k : b0;
+                int t = 0;
+                for (; t + 4 <= k; t += 4) {
+                    f32x4 x = load4(a_i + t);
+                    s0 += x * load4(b0 + t); s1 += x * load4(b1 + t);
+                    s2 += x * load4(b2 + t); s3 += x * load4(b3 + t);
+                }
+                for (; t < k; t++) {
+                    d[0] += a_i[t] * b0[t]; d[1] += a_i[t] * b1[t];
+                    d[2] += a_i[t] * b2[t]; d[3] += a_i[t] * b3[t];
+                }
             }
-            float d[4] = {hsum4(s0), hsum4(s1), hsum4(s2), hsum4(s3)};
-            for (; t < k; t++) {
-                d[0] += a_i[t] * b0[t]; d[1] += a_i[t] * b1[t];
-                d[2] += a_i[t] * b2[t]; d[3] += a_i[t] * b3[t];
-            }
-            for (int q = 0; q < 4; q++) c_i[j + q] = accumulate ? c_i[j + q] + d[q] : d[q];
+            d[0] += hsum4(s0), d[1] += hsum4(s1), d[2] += hsum4(s2), d[3] += hsum4(s3);
+            for (int q = 0; q < cols; q++) c_i[j + q] = accumulate ? c_i[j + q] + d[q] : d[q];
         }
-        for (; j < c; j++) {
-            const float *b_j = B + (long)j * k;
-            float s = 0.0f;
-            for (int t = 0; t < k; t++) s += a_i[t] * b_j[t];
-            c_i[j] = accumulate ? c_i[j] + s : s;
-        }
+        for (j = c_end; j < c; j++) c_i[j] = accumulate ? c_i[j] : 0.0f;
     }
+}
+
+/* C = A·Bᵀ (or C += A·Bᵀ when accumulate), with C [r, c], A [r, k], B [c, k]. */
+static void matmul_abt(float *C, const float *A, const float *B, int r, int k, int c, int accumulate)
+{
+    abt_term one = {A, B, k};
+    abt_sum(C, &one, 1, r, c, accumulate, 0);
 }
 
 /* C = Aᵀ·B (or C += Aᵀ·B when accumulate), with C [r, c], A [k, r], B [k, c]. */
@@ -140,7 +154,8 @@ attn_status attn_backward(float *dX, float *dWq, float *dWk, float *dWv, float *
 
     /* pass 3, mix. Forward: "matmul(O, A, V, n, m, dv, 1)", O[i] = sum_j A[i][j]·V[j].
      * O[i] moves by dO[i] when A[i][j] moves by V[j]·dO[i], and when V[j] moves by A[i][j]·dO[i]. */
-    matmul_abt(dA, dO, V, n, dv, n, 0); /* dA = dO·Vᵀ   [n, n],  overwritten */
+    abt_term dov = {dO, V, dv};
+    abt_sum(dA, &dov, 1, n, n, 0, causal); /* dA = dO·Vᵀ   [n, n],  overwritten (0 past a causal row's end) */
     matmul_atb(dV, A, dO, n, n, dv, 0); /* dV = Aᵀ·dO   [n, dv], overwritten */
 
     /* pass 3, softmax. Forward: "softmax_row(A + i*m, S + i*m, mask_i, visible, m)",
@@ -181,10 +196,10 @@ attn_status attn_backward(float *dX, float *dWq, float *dWk, float *dWv, float *
     matmul_atb(dWk, X, dK, n, d, dk, 1); /* dWk += Xᵀ·dK  [d, dk], accumulated */
     matmul_atb(dWv, X, dV, n, d, dv, 1); /* dWv += Xᵀ·dV  [d, dv], accumulated */
     if (dX) {
-        /* X feeds all three projections, so its gradient is the sum of three products */
-        matmul_abt(dX, dQ, Wq, n, dk, d, 0); /* dX  = dQ·Wqᵀ  [n, d], overwritten */
-        matmul_abt(dX, dK, Wk, n, dk, d, 1); /* dX += dK·Wkᵀ */
-        matmul_abt(dX, dV, Wv, n, dv, d, 1); /* dX += dV·Wvᵀ */
+        /* X feeds all three projections, so its gradient is the sum of three products:
+         * dX = dQ·Wqᵀ + dK·Wkᵀ + dV·Wvᵀ  [n, d], overwritten */
+        abt_term three[3] = {{dQ, Wq, dk}, {dK, Wk, dk}, {dV, Wv, dv}};
+        abt_sum(dX, three, 3, n, d, 0, 0);
     }
     return ATTN_OK;
 }
