@@ -181,3 +181,31 @@ test('mode="induction" on the element works under the strict CSP, training in a 
     await strict.close();
   }
 });
+
+test('where no worker may run (a policy with worker-src none), the page trains on its own thread in short slices, to the same weights', async () => {
+  const server = await startServer({ root: ROOT + 'web', port: 0, headers: { 'content-security-policy': "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; worker-src 'none'" } });
+  const browser = await launch();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(server.url + '?mode=induction&seed=1&steps=40');
+    await page.waitForFunction(() => globalThis.__induction && globalThis.__induction.last && __induction.last.step === 40, null, { timeout: 120000 });
+    assert.equal(await page.evaluate(() => __induction.runner), 'page');
+    await page.evaluate(() => __induction.flush());
+    assert.match(await page.locator('#ind-where').textContent(), /training in this page \(no worker here\)/);
+    const node = await nodeRun(40);
+    assert.equal(await page.evaluate(() => __induction.last.weightsHash), node.weightsHash);
+    // Train runs in slices that yield: a click is answered while it trains
+    await page.evaluate(() => __induction.play());
+    await page.click('#ind-example');
+    await page.waitForFunction(() => __induction.last.settings.ex === 1);
+    await page.evaluate(() => __induction.pause());
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
