@@ -19,7 +19,9 @@ import { fmt } from './format.js';
 const SVG = 'http://www.w3.org/2000/svg';
 const CURVE = { width: 420, height: 190 };
 const SPARK = { width: 150, height: 44 };
-const CELL = 4; // px per attention weight in the grid's patterns
+// While training, the opened head is re-sent to the explorer at most this often (its dozen
+// heatmaps cost more than the rest of the page): input stays answered within a frame or two.
+const EXPLORER_EVERY_MS = 300;
 // What of the explorer stays on: the weights belong to the model, so no presets or editing.
 export const EXPLORER_CONTROLS = ['theme', 'steps', 'follow', 'explain', 'export'];
 
@@ -154,7 +156,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     seed: initial.seed, lr: initial.lr, ex: initial.ex, head: initial.head, ablate: initial.ablate.slice(), control: initial.control,
     playing: false, error: initial.notes.join(' '), query: null,
   };
-  let last = null, frame = 0, shownHead = null, waiting = [];
+  let last = null, frame = 0, shownHead = null, shownAt = 0, later = 0, waiting = [];
   const benches = [];
   const hm = { split: null, cell: null };
 
@@ -263,16 +265,18 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     $('ind-kcomp-cap').textContent = 'How much each layer-2 head’s keys read what a layer-1 head writes (K-composition, from the weights: ‖W_QK·W_OVᵀ‖ / (‖W_QK‖·‖W_OV‖); random weights score about 0.2). The induction head’s line rises when it starts using the previous-token head.';
   }
 
+  // One pixel per attention weight, put in one go and scaled up by CSS (image-rendering: pixelated).
   function drawPattern(canvas, A, n) {
     const ctx = canvas.getContext('2d');
     if (!ctx) return;
-    const th = theme();
+    const th = theme(), img = ctx.createImageData(n, n), px = img.data, masked = maskedRgb(th);
     for (let i = 0; i < n; i++) {
       for (let j = 0; j < n; j++) {
-        ctx.fillStyle = css(j > i ? maskedRgb(th) : cellRgb('sequential', A[i * n + j], 1, th));
-        ctx.fillRect(j * CELL, i * CELL, CELL, CELL);
+        const rgb = j > i ? masked : cellRgb('sequential', A[i * n + j], 1, th), at = 4 * (i * n + j);
+        px[at] = rgb[0]; px[at + 1] = rgb[1]; px[at + 2] = rgb[2]; px[at + 3] = 255;
       }
     }
+    ctx.putImageData(img, 0, 0);
   }
 
   function spark(svg, steps, prev, ind) {
@@ -311,7 +315,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
           open.className = 'ind-open';
           open.dataset.action = 'open';
           const canvas = open.appendChild(doc.createElement('canvas'));
-          canvas.width = canvas.height = MODEL.n * CELL;
+          canvas.width = canvas.height = MODEL.n;
           canvas.setAttribute('aria-hidden', 'true');
           const name = open.appendChild(doc.createElement('span'));
           name.className = 'ind-name';
@@ -430,7 +434,13 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     const rows = (flat, r, c) => Array.from({ length: r }, (_, i) => Array.from(flat.subarray(i * c, (i + 1) * c)));
     const key = `${hv.index}:${last.step}:${last.settings.ex}:${last.settings.ablate}:${last.settings.seed}:${last.evals.length}`;
     if (shownHead === key) return;
+    const t = win.performance.now();
+    if (st.playing && shownHead && shownHead.split(':')[0] === String(hv.index) && t - shownAt < EXPLORER_EVERY_MS) {
+      if (!later) later = win.setTimeout(() => ((later = 0), schedule()), EXPLORER_EVERY_MS - (t - shownAt));
+      return;
+    }
     shownHead = key;
+    shownAt = t;
     explorer.showHead({
       tokens: last.view.tokens,
       features: Array.from({ length: d }, (_, c) => 'r' + (c + 1)),
@@ -599,6 +609,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     },
     destroy() {
       if (frame) win.cancelAnimationFrame(frame);
+      if (later) win.clearTimeout(later);
       runner.dispose();
     },
   };
