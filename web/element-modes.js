@@ -16,6 +16,7 @@ import { LABS_CSS } from './gen/labs-css.js';
 import { TRAIN_CSS } from './gen/train-css.js';
 import { INDUCTION_CSS } from './gen/induction-css.js';
 import { readInductionUrl } from './induction.js';
+import { mountInductionPanel } from './induction-panel.js';
 
 /** "?mode=x&dk=64" -> "dk=64": the element's params, without the mode its attribute gives. */
 function paramsOf(query) {
@@ -134,7 +135,6 @@ function mountInduction(container, element, { doc, params, emit }) {
     get panel() { return panel; },
     ready: (async () => {
       await explorer.ready;
-      const { mountInductionPanel } = await import('./induction-panel.js');
       if (gone) return;
       panel = mountInductionPanel(section, { doc, explorer, initial, onUrl: (q) => changed((now = paramsOf(q))) });
       const link = section.querySelector('#ind-link');

@@ -15,6 +15,8 @@ import { niceCeil } from './train.js';
 import { cellRgb, maskedRgb, css, maxAbsFinite } from './colors.js';
 import { createHeatmap } from './heatmap.js';
 import { fmt } from './format.js';
+import { createEngine } from './induction-engine.js';
+import { workerUrl } from './induction-worker-url.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const CURVE = { width: 420, height: 190 };
@@ -92,7 +94,6 @@ const MARKUP = `
 function startRunner(win, onMessage, { worker = true } = {}) {
   let local = null, queue = [], w = null, heard = false;
   const runLocal = async () => {
-    const { createEngine } = await import('./induction-engine.js');
     const attn = await sharedCore();
     // short slices on the page's thread, so input is answered between them
     local = createEngine(attn, (m) => onMessage(m), { sliceMs: 12 });
@@ -113,9 +114,10 @@ function startRunner(win, onMessage, { worker = true } = {}) {
       w = local = null;
     },
   };
-  if (worker && typeof win.Worker === 'function') {
+  const url = worker && typeof win.Worker === 'function' ? workerUrl() : null;
+  if (url) {
     try {
-      w = new win.Worker(new URL('./induction-worker.js', import.meta.url), { type: 'module' });
+      w = new win.Worker(url, { type: 'module' });
       runner.kind = 'worker';
       w.onmessage = (ev) => {
         heard = true;
