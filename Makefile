@@ -12,9 +12,9 @@ FUZZ_SECONDS ?= 120
 # INITIAL_MEMORY holds the static slots of the trainers and induction models (about 2.5 MB).
 WASM_LINK  := -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=64MB \
               -sTOTAL_STACK=65536 -sINITIAL_MEMORY=4MB
-# Size: only the forward and backward passes (c/attention.c, c/attention_backward.c) and the
-# induction model's steps are worth optimising for speed (-O3 with SIMD, -O2 for the scalar
-# fallback); the rest (the one-head trainer, the labs' helpers, the exports) is built for size.
+# Size: only the forward and backward passes (c/attention.c, c/attention_backward.c) are worth
+# optimising for speed (-O3 with SIMD, -O2 for the scalar fallback); the rest (the trainers, the
+# labs' helpers, the exports) is built for size.
 WASM_SRC   := c/attention.c c/attention_backward.c c/learn.c c/train.c c/induction.c c/wasm_exports.c
 SAN_FLAGS  := -std=c99 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=all -Ic
 CORE       := c/attention.c c/attention.h
@@ -38,13 +38,13 @@ build/simd/attention.o: c/attention.c c/attention.h Makefile
 	@mkdir -p build/simd
 	$(EMCC) -O3 -msimd128 -Ic -c $< -o $@
 
-# The backward pass and the induction model's step are where training spends its time: built
-# for speed too.
-build/simd/attention_backward.o build/simd/induction.o build/simd/learn.o: build/simd/%.o: c/%.c $(CORE) $(TRAIN) Makefile
+# The backward pass is where training spends its time (c/induction.c's steps): built for speed
+# too. c/induction.c itself only glues the products together and stays built for size.
+build/simd/attention_backward.o: build/simd/%.o: c/%.c $(CORE) $(TRAIN) Makefile
 	@mkdir -p build/simd
 	$(EMCC) -O3 -msimd128 -Ic -c $< -o $@
 
-build/scalar/attention_backward.o build/scalar/induction.o build/scalar/learn.o: build/scalar/%.o: c/%.c $(CORE) $(TRAIN) Makefile
+build/scalar/attention_backward.o: build/scalar/%.o: c/%.c $(CORE) $(TRAIN) Makefile
 	@mkdir -p build/scalar
 	$(EMCC) -O2 -Ic -c $< -o $@
 

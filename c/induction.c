@@ -207,9 +207,9 @@ int ind_init(ind_model *t, void *memory, long bytes, const ind_shape *s, uint32_
     /* the fixed positions: one (sin, cos) pair per frequency, from fast to slow */
     for (int i = 0; i < s->n; i++)
         for (int f = 0; f < s->d / 2; f++) {
-            double w = pow(10000.0, -2.0 * f / s->d);
-            t->P[(long)i * s->d + 2 * f] = (float)sin(i * w);
-            t->P[(long)i * s->d + 2 * f + 1] = (float)cos(i * w);
+            float w = powf(10000.0f, -2.0f * (float)f / (float)s->d);
+            t->P[(long)i * s->d + 2 * f] = sinf((float)i * w);
+            t->P[(long)i * s->d + 2 * f + 1] = cosf((float)i * w);
         }
     ind_set(t, 0.01f, 0.01f, 16);
     ind_reroll(t, seed);
