@@ -200,16 +200,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     const L = last.losses, n = L.first.length;
     const top = Math.max(1, ...[L.first[0], L.repeat[0], L.control[0], last.evals[0].lossFirst].filter(Number.isFinite));
     const yMax = niceCeil(top), xMax = niceCeil(Math.max(n, 100));
-    for (const v of [0, yMax / 2, yMax]) {
-      const y = box.y + box.h - (v / yMax) * box.h;
-      svgEl(svg, 'line', { x1: box.x, x2: box.x + box.w, y1: y, y2: y, class: 'grid' });
-      svgEl(svg, 'text', { x: box.x - 4, y: y + 4, 'text-anchor': 'end', class: 'tick' }, String(v));
-    }
-    for (const v of [0, xMax / 2, xMax]) svgEl(svg, 'text', { x: box.x + (v / xMax) * box.w, y: box.y + box.h + 14, 'text-anchor': 'middle', class: 'tick' }, String(v));
-    svgEl(svg, 'line', { x1: box.x, x2: box.x, y1: box.y, y2: box.y + box.h, class: 'axis' });
-    svgEl(svg, 'line', { x1: box.x, x2: box.x + box.w, y1: box.y + box.h, y2: box.y + box.h, class: 'axis' });
-    svgEl(svg, 'text', { x: box.x + box.w / 2, y: height - 4, 'text-anchor': 'middle', class: 'axis-title' }, 'training step');
-    svgEl(svg, 'text', { x: 12, y: box.y + box.h / 2, 'text-anchor': 'middle', class: 'axis-title', transform: `rotate(-90 12 ${box.y + box.h / 2})` }, 'loss (nats)');
+    axes(svg, box, xMax, yMax, 'loss (nats)');
     const cols = Math.floor(box.w);
     for (const [key, cls] of [['first', 'first'], ['control', 'control'], ['repeat', 'repeat']]) {
       if (!L[key].length) continue;
@@ -225,6 +216,20 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     legend.querySelector('.control').hidden = !L.control.length;
   }
 
+  /** A chart's frame in `box`: dashed lines and labels at 0, half and yMax, the x ticks, both axis titles. */
+  function axes(svg, box, xMax, yMax, yTitle) {
+    for (const v of [0, yMax / 2, yMax]) {
+      const y = box.y + box.h - (v / yMax) * box.h;
+      svgEl(svg, 'line', { x1: box.x, x2: box.x + box.w, y1: y, y2: y, class: 'grid' });
+      svgEl(svg, 'text', { x: box.x - 4, y: y + 4, 'text-anchor': 'end', class: 'tick' }, String(v));
+    }
+    for (const v of [0, xMax / 2, xMax]) svgEl(svg, 'text', { x: box.x + (v / xMax) * box.w, y: box.y + box.h + 14, 'text-anchor': 'middle', class: 'tick' }, String(v));
+    svgEl(svg, 'line', { x1: box.x, x2: box.x, y1: box.y, y2: box.y + box.h, class: 'axis' });
+    svgEl(svg, 'line', { x1: box.x, x2: box.x + box.w, y1: box.y + box.h, y2: box.y + box.h, class: 'axis' });
+    svgEl(svg, 'text', { x: box.x + box.w / 2, y: CURVE.height - 4, 'text-anchor': 'middle', class: 'axis-title' }, 'training step');
+    svgEl(svg, 'text', { x: 12, y: box.y + box.h / 2, 'text-anchor': 'middle', class: 'axis-title', transform: `rotate(-90 12 ${box.y + box.h / 2})` }, yTitle);
+  }
+
   /** The K-composition scores over training: one line per (layer-1 head -> layer-2 head). */
   function drawComposition() {
     const svg = $('ind-kcomp');
@@ -237,16 +242,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     let yMax = 0;
     for (const e of ev) for (const row of e.composition) for (const v of row) yMax = Math.max(yMax, v);
     yMax = niceCeil(Math.max(yMax, 0.1));
-    for (const v of [0, yMax / 2, yMax]) {
-      const y = box.y + box.h - (v / yMax) * box.h;
-      svgEl(svg, 'line', { x1: box.x, x2: box.x + box.w, y1: y, y2: y, class: 'grid' });
-      svgEl(svg, 'text', { x: box.x - 4, y: y + 4, 'text-anchor': 'end', class: 'tick' }, String(v));
-    }
-    for (const v of [0, xMax / 2, xMax]) svgEl(svg, 'text', { x: box.x + (v / xMax) * box.w, y: box.y + box.h + 14, 'text-anchor': 'middle', class: 'tick' }, String(v));
-    svgEl(svg, 'line', { x1: box.x, x2: box.x, y1: box.y, y2: box.y + box.h, class: 'axis' });
-    svgEl(svg, 'line', { x1: box.x, x2: box.x + box.w, y1: box.y + box.h, y2: box.y + box.h, class: 'axis' });
-    svgEl(svg, 'text', { x: box.x + box.w / 2, y: height - 4, 'text-anchor': 'middle', class: 'axis-title' }, 'training step');
-    svgEl(svg, 'text', { x: 12, y: box.y + box.h / 2, 'text-anchor': 'middle', class: 'axis-title', transform: `rotate(-90 12 ${box.y + box.h / 2})` }, 'K-composition');
+    axes(svg, box, xMax, yMax, 'K-composition');
     const H = MODEL.heads, steps = ev.map((e) => e.step);
     const latest = ev[ev.length - 1];
     const items = [];

@@ -7,6 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, open, settle, shot, launch, ROOT } from './helpers.mjs';
 import { CSP, pageWriter, openEmbed, clean } from './embed-helpers.mjs';
+import { axeViolations } from './axe.mjs';
 import { startServer } from '../../web/serve.mjs';
 import { loadAttention } from '../../web/attention.js';
 import { createEngine } from '../../web/induction-engine.js';
@@ -132,6 +133,8 @@ test('click a head: the explorer opens it (X is the residual stream it reads) an
   assert.match(await page.locator('#ind-split-explain').textContent(), /so the score is the sum of one share per source: .* \(the token embedding and position\) \+ .* \(head 1\.1\) \+ .* \(head 1\.2\) = /);
   await page.locator('#ind-split-box').scrollIntoViewIfNeeded();
   await shot(page, 'induction-split');
+  const axe = await axeViolations(page, { include: 'section.induction' });
+  assert.deepEqual(axe, [], 'axe finds nothing in the induction panel');
   assert.deepEqual(log.errors, []);
   await context.close();
 });
