@@ -284,3 +284,25 @@ test('the engine replays a link to the same step, losses and weights as training
   assert.equal(a.weightsHash, b.weightsHash);
   assert.notEqual(a.weightsHash, run(49, []).weightsHash);
 });
+
+test('the engine: Reset returns to step 0 and replays the same run, New random weights another; ablation never touches training', () => {
+  let last = null;
+  const e = createEngine(attn, (m) => (last = m));
+  e.handle({ type: 'init', settings: { seed: 3, lr: 0.02, ex: 0, head: null, ablate: [], control: false }, steps: 0 });
+  const start = last.weightsHash;
+  e.handle({ type: 'show', ablate: [1, 2] }); // measured, not trained with
+  e.handle({ type: 'step', k: 30 });
+  const thirty = last.weightsHash;
+  assert.ok(last.view.without && last.view.without.lossRepeat > 0);
+  e.handle({ type: 'reset' });
+  assert.equal(last.step, 0);
+  assert.equal(last.weightsHash, start);
+  e.handle({ type: 'show', ablate: [] });
+  e.handle({ type: 'step', k: 30 });
+  assert.equal(last.weightsHash, thirty, 'the same 30 steps with or without an ablated head shown');
+  e.handle({ type: 'reroll', seed: 4 });
+  assert.equal(last.settings.seed, 4);
+  assert.notEqual(last.weightsHash, start);
+  assert.equal(last.losses.control.length, 0, 'no control when it is off');
+  e.dispose();
+});
