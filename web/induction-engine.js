@@ -21,13 +21,13 @@ import { MODEL, EVAL_EVERY, MAX_STEPS, headName } from './induction.js';
  *   training may take before the engine yields (so pause and input get through)
  */
 export function createEngine(attn, post, { sliceMs = 40, now = () => performance.now() } = {}) {
-  /** @type {any} */ let model = null;
-  /** @type {any} */ let control = null;
+  let model = /** @type {any} */ (null);
+  let control = /** @type {any} */ (null);
   const s = { seed: 1, lr: 0.02, ex: 0, head: /** @type {number | null} */ (null), ablate: /** @type {number[]} */ ([]), control: true };
   let running = false;
   /** @type {{ first: number[], repeat: number[], control: number[] }} */
   let losses = { first: [], repeat: [], control: [] };
-  /** @type {any[]} */ let evals = [];
+  let evals = /** @type {any[]} */ ([]);
   let rate = 0; // measured steps per second of the last slices
   let run = 0; // which run a pending slice belongs to: a pause and a new run never leave two going
 

@@ -191,8 +191,8 @@ export function linePath(steps, values, box, xMax, yMax) {
  */
 export function binned(losses, columns) {
   const n = losses.length, per = Math.max(1, Math.ceil(n / Math.max(1, columns)));
-  /** @type {number[]} */ const steps = [];
-  /** @type {number[]} */ const values = [];
+  const steps = /** @type {number[]} */ ([]);
+  const values = /** @type {number[]} */ ([]);
   for (let k = 0; k < n; k += per) {
     let sum = 0, c = 0;
     for (let q = k; q < Math.min(n, k + per); q++) if (Number.isFinite(losses[q])) sum += losses[q], c++;

@@ -212,3 +212,22 @@ test('where no worker may run (a policy with worker-src none), the page trains o
     await server.close();
   }
 });
+
+test('mode="induction" from the one dist file (a classic script, no worker file) trains on the page’s thread under the strict CSP', async () => {
+  const strict = await startServer({ root: ROOT, port: 0, headers: { 'content-security-policy': CSP } });
+  const browser = await launch();
+  try {
+    const page = pageWriter('embed-induction');
+    const url = strict.url + page('induction-dist', '<attention-explorer id="ind" mode="induction" params="seed=1&amp;steps=30"></attention-explorer>', { script: '/dist/attention-explorer.js', classic: true });
+    const { page: p, log, context } = await openEmbed(browser, url, { height: 1400 });
+    await p.waitForFunction(() => /^Step 30/.test(document.querySelector('#ind').shadowRoot.querySelector('#ind-status').textContent));
+    assert.match(await p.evaluate(() => document.querySelector('#ind').shadowRoot.querySelector('#ind-where').textContent), /training in this page \(no worker here\)/);
+    await p.evaluate(() => document.querySelector('#ind').shadowRoot.querySelector('#ind-step').click());
+    await p.waitForFunction(() => /^Step 31/.test(document.querySelector('#ind').shadowRoot.querySelector('#ind-status').textContent));
+    await clean(p, log);
+    await context.close();
+  } finally {
+    await browser.close();
+    await strict.close();
+  }
+});
