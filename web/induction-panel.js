@@ -23,7 +23,10 @@ const CURVE = { width: 420, height: 190 };
 const SPARK = { width: 150, height: 44 };
 // While training, the opened head is re-sent to the explorer at most this often (its dozen
 // heatmaps cost more than the rest of the page): input stays answered within a frame or two.
-const EXPLORER_EVERY_MS = 300;
+const EXPLORER_EVERY_MS = 1000;
+// While training, the panel redraws at most this often (the worker sends about 25 updates a
+// second): the page's thread stays mostly idle, free to answer input.
+const PANEL_EVERY_MS = 100;
 // What of the explorer stays on: the weights belong to the model, so no presets or editing.
 export const EXPLORER_CONTROLS = ['theme', 'steps', 'follow', 'explain', 'export'];
 
@@ -159,6 +162,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     playing: false, error: initial.notes.join(' '), query: null,
   };
   let last = null, frame = 0, shownHead = null, shownAt = 0, later = 0, waiting = [];
+  let drawnAt = 0, throttled = 0;
   const benches = [];
   const hm = { split: null, cell: null };
 
@@ -174,7 +178,10 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
       st.playing = msg.running;
     }
     if (!st.playing) for (const f of waiting.splice(0)) f();
-    schedule();
+    const wait = PANEL_EVERY_MS - (win.performance.now() - drawnAt);
+    if (st.playing && wait > 0) {
+      if (!throttled) throttled = win.setTimeout(() => ((throttled = 0), schedule()), wait);
+    } else schedule();
   }
 
   function schedule() {
@@ -453,6 +460,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
 
   function draw() {
     frame = 0;
+    drawnAt = win.performance.now();
     const err = $('ind-error');
     err.textContent = st.error;
     err.hidden = !st.error;
@@ -608,6 +616,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     destroy() {
       if (frame) win.cancelAnimationFrame(frame);
       if (later) win.clearTimeout(later);
+      if (throttled) win.clearTimeout(throttled);
       runner.dispose();
     },
   };
