@@ -1073,9 +1073,6 @@ const IND_STATUS = {
 const IND_DEFAULTS = Object.freeze({ layers: 2, heads: 2, d: 32, dh: 16, n: 32, vocab: 28, seed: 1, lr: 0.01, weightDecay: 0.01, batch: 16 });
 const IND_KEYS = new Set(Object.keys(IND_DEFAULTS));
 
-/** The name of head l*H + h as the page says it: "1.1", "1.2", "2.1", ... */
-export const headName = (index, heads) => `${Math.floor(index / heads) + 1}.${(index % heads) + 1}`;
-
 /**
  * An attention-only transformer of 1 or 2 layers (token embedding, fixed sinusoidal positions,
  * H heads per layer each adding O·Wo to the residual stream, an unembedding tied to the
