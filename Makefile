@@ -9,19 +9,22 @@ FUZZ_RUNS ?= 200000
 FUZZ_SECONDS ?= 120
 
 # The Wasm links these flags with no imports, no Emscripten JS glue, and a heap that grows.
+# INITIAL_MEMORY holds the static slots of the trainers and induction models (about 2.5 MB), and
+# little more: the forward arena grows memory when it needs room (tests/fused.test.mjs counts that).
 WASM_LINK  := -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=64MB \
-              -sTOTAL_STACK=65536 -sINITIAL_MEMORY=1MB
-# Size: only the forward pass (c/attention.c) is worth optimising for speed (-O3 with SIMD,
-# -O2 for the scalar fallback); training, the labs' helpers and the exports are built for size.
-WASM_SRC   := c/attention.c c/attention_backward.c c/train.c c/wasm_exports.c
+              -sTOTAL_STACK=65536 -sINITIAL_MEMORY=3MB
+# Size: only the forward and backward passes (c/attention.c, c/attention_backward.c) are worth
+# optimising for speed (-O3 with SIMD, -O2 for the scalar fallback); the rest (the trainers, the
+# labs' helpers, the exports) is built for size.
+WASM_SRC   := c/attention.c c/attention_backward.c c/learn.c c/train.c c/induction.c c/wasm_exports.c
 SAN_FLAGS  := -std=c99 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=all -Ic
 CORE       := c/attention.c c/attention.h
-TRAIN      := c/attention_backward.c c/train.c c/train.h
+TRAIN      := c/attention_backward.c c/learn.c c/learn.h c/train.c c/train.h c/induction.c c/induction.h
 NODE_TESTS  = $(wildcard tests/*.test.mjs) $(wildcard tests/browser/*.test.mjs)
 
 .PHONY: all help run test test-c test-fuzz test-node bench setup setup-test clean dist
 
-all: setup web/gen/wasm-source.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
+all: setup web/gen/wasm-source.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 12
@@ -35,6 +38,16 @@ setup-test: ## check for (as root: install) clang, the three browsers (chromium,
 build/simd/attention.o: c/attention.c c/attention.h Makefile
 	@mkdir -p build/simd
 	$(EMCC) -O3 -msimd128 -Ic -c $< -o $@
+
+# The backward pass is where training spends its time (c/induction.c's steps): built for speed
+# too. c/induction.c itself only glues the products together and stays built for size.
+build/simd/attention_backward.o: build/simd/%.o: c/%.c $(CORE) $(TRAIN) Makefile
+	@mkdir -p build/simd
+	$(EMCC) -O3 -msimd128 -Ic -c $< -o $@
+
+build/scalar/attention_backward.o: build/scalar/%.o: c/%.c $(CORE) $(TRAIN) Makefile
+	@mkdir -p build/scalar
+	$(EMCC) -O2 -Ic -c $< -o $@
 
 build/simd/%.o: c/%.c $(CORE) $(TRAIN) Makefile
 	@mkdir -p build/simd
@@ -66,6 +79,9 @@ web/gen/labs-css.js: web/labs/labs.css scripts/embed-css.mjs
 web/gen/train-css.js: web/train.css scripts/embed-css.mjs
 	node scripts/embed-css.mjs web/train.css $@ TRAIN_CSS
 
+web/gen/induction-css.js: web/induction.css scripts/embed-css.mjs
+	node scripts/embed-css.mjs web/induction.css $@ INDUCTION_CSS
+
 dist: all ## write dist/: one offline attention-explorer.js (Wasm inside), index.html and lab.html that open from file://
 	node scripts/build-dist.mjs
 
@@ -84,7 +100,11 @@ build/test_backward: $(CORE) c/attention_backward.c tests/c/test_backward.c test
 
 build/test_train: $(CORE) $(TRAIN) tests/c/test_train.c tests/c/check.h
 	@mkdir -p build
-	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c c/train.c tests/c/test_train.c -lm -o $@
+	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c c/learn.c c/train.c tests/c/test_train.c -lm -o $@
+
+build/test_induction: $(CORE) $(TRAIN) tests/c/test_induction.c tests/c/check.h
+	@mkdir -p build
+	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c c/learn.c c/induction.c tests/c/test_induction.c -lm -o $@
 
 build/test_fused: $(CORE) tests/c/test_fused.c tests/c/check.h
 	@mkdir -p build
@@ -94,12 +114,13 @@ build/test_labs: $(CORE) tests/c/test_labs.c tests/c/check.h
 	@mkdir -p build
 	$(CLANG) $(SAN_FLAGS) c/attention.c tests/c/test_labs.c -lm -o $@
 
-test-c: setup-test build/test_attention build/test_fused build/test_backward build/test_labs build/test_train ## native C tests under AddressSanitizer and UBSan
+test-c: setup-test build/test_attention build/test_fused build/test_backward build/test_labs build/test_train build/test_induction ## native C tests under AddressSanitizer and UBSan
 	build/test_attention
 	build/test_fused
 	build/test_backward
 	build/test_labs
 	build/test_train
+	build/test_induction
 
 build/fuzz_attention: $(CORE) tests/c/fuzz_attention.c
 	@mkdir -p build
@@ -118,9 +139,10 @@ build/bench_native: $(CORE) bench/bench_native.c
 	@mkdir -p build
 	cc -std=c99 -O2 -Ic c/attention.c bench/bench_native.c -lm -o $@
 
-bench: setup-test all build/bench_native ## time forward() (Wasm SIMD, scalar, native -O2, plain JS), training steps/s and the page's frames
+bench: setup-test all build/bench_native ## time forward() (Wasm SIMD, scalar, native -O2, plain JS), training steps/s and the page's frames, the induction page
 	node bench/bench.mjs
 	node bench/bench-train.mjs
+	node bench/bench-induction.mjs
 	node tests/browser/frame-bench.mjs
 
 clean: ## remove build output

@@ -10,6 +10,8 @@
  */
 #include "train.h"
 
+#include "learn.h"
+
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -42,21 +44,12 @@ const char *train_token_name(int task, int token)
     return tasks[task].words[token];
 }
 
-/* ---------------------------------------------------------------- random numbers */
+/* ---------------------------------------------------------------- random numbers (learn.h) */
 
-/* mulberry32: a 32-bit state, so a stream is saved and restored by copying one number. */
-static uint32_t next_u32(uint32_t *state)
-{
-    uint32_t t = (*state += 0x6d2b79f5u);
-    t = (t ^ (t >> 15)) * (t | 1u);
-    t ^= t + (t ^ (t >> 7)) * (t | 61u);
-    return t ^ (t >> 14);
-}
-static int next_below(uint32_t *state, int k) { return (int)(((uint64_t)next_u32(state) * (uint32_t)k) >> 32); }
-static float next_uniform(uint32_t *state, float a) /* in [-a, a) */
-{
-    return a * (2.0f * (float)(next_u32(state) >> 8) / 16777216.0f - 1.0f);
-}
+/* the names this file used before the stream moved to learn.c, shared with induction.c */
+#define next_u32 learn_u32
+#define next_below learn_below
+#define next_uniform learn_uniform
 
 /* The training stream and the held-out stream are different seeds, so evaluation never sees
  * a training draw by construction of the stream (the same sequence can still occur by chance). */
@@ -323,18 +316,8 @@ static void update(train_state *t)
     long P = t->n_params;
     float *p = t->params;
     const float *g = t->grads;
-    if (t->optimizer == TRAIN_SGD) {
-        for (long e = 0; e < P; e++) p[e] -= t->lr * g[e];
-        return;
-    }
-    const float beta1 = 0.9f, beta2 = 0.999f, eps = 1e-8f;
-    /* the running means start at 0; dividing by 1 - beta^step removes that bias early on */
-    float c1 = 1.0f - powf(beta1, (float)t->step), c2 = 1.0f - powf(beta2, (float)t->step);
-    for (long e = 0; e < P; e++) {
-        t->adam_m[e] = beta1 * t->adam_m[e] + (1.0f - beta1) * g[e];
-        t->adam_v[e] = beta2 * t->adam_v[e] + (1.0f - beta2) * g[e] * g[e];
-        p[e] -= t->lr * (t->adam_m[e] / c1) / (sqrtf(t->adam_v[e] / c2) + eps);
-    }
+    if (t->optimizer == TRAIN_SGD) learn_sgd(p, g, P, t->lr);
+    else learn_adamw(p, t->adam_m, t->adam_v, g, P, t->step, t->lr, 0.0f);
 }
 
 int train_steps(train_state *t, int k, float *losses)

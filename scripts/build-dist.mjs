@@ -56,7 +56,9 @@ function stripComments(lines) {
 
 // Modules replaced in the bundle: the page loads only the Wasm build its engine runs with a
 // dynamic import(), which one classic-script file cannot do, so the bundle holds both builds.
-const ALIASES = { 'web/gen/wasm-source.js': 'web/gen/wasm-source-inline.js' };
+// The induction page's worker is a file of its own, which one file cannot hold: it trains on the
+// page's thread instead.
+const ALIASES = { 'web/gen/wasm-source.js': 'web/gen/wasm-source-inline.js', 'web/induction-worker-url.js': 'web/induction-worker-url-inline.js' };
 
 const modules = new Map(); // absolute path -> { id, code } in dependency order
 const visiting = new Set();

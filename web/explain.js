@@ -97,6 +97,7 @@ const colOf = (a, j, rows, cols) => Array.from({ length: rows }, (_, k) => a[k *
  * Explains one cell: { title, text, sources } where sources lists the cells that fed it (or,
  * for an input, the cells it feeds) as { m, row } (a whole row), { m, col } or { m, row, col }.
  * extra (optional), for a head being trained (web/train.js trainedExtra): { trained: { step },
+ * residual?: [{ name, data }] (a head inside a model: X as the sum of those parts),
  * gradients: { Wq, Wk, Wv } | null } with the last step's ∂loss/∂W, flat and row-major.
  */
 export function explainCell(view, m, i, j, extra = null) {
@@ -110,6 +111,7 @@ export function explainCell(view, m, i, j, extra = null) {
 
   switch (m) {
     case 'X':
+      if (extra && extra.residual) return residualCell(view, i, j, extra.residual, head);
       if (extra && extra.trained)
         return {
           title: head,
@@ -227,6 +229,19 @@ export function explainCell(view, m, i, j, extra = null) {
     }
   }
   return { title: head, text: '', sources: [] };
+}
+
+// A head inside a model reads the residual stream: X is a sum of parts (the embedding, and what
+// earlier heads wrote), each given as { name, data [n·d] } in extra.residual.
+function residualCell(view, i, j, parts, head) {
+  const { r, config } = view;
+  const t = config.tokens;
+  const terms = parts.map((part) => `${p(part.data[i * r.d + j])} (${part.name})`);
+  return {
+    title: head,
+    text: `Dimension “${config.features[j]}” of the residual stream at ${tokenRef(t, i)}: what this head reads. Every earlier part of the model adds to the stream, so it is ${terms.join(' + ')}. It feeds row ${i + 1} of Q, K and V.`,
+    sources: [{ m: 'Q', row: i }, { m: 'K', row: i }, { m: 'V', row: i }],
+  };
 }
 
 // A trained weight: where it came from and, after a step, its gradient beside the step the

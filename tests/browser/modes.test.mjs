@@ -25,6 +25,7 @@ test('the explorer page links to training and the labs and marks the current mod
   assert.deepEqual(links, [
     ['Explore a head', './', 'page'],
     ['Watch a head learn', '?mode=train', null],
+    ['Watch an induction head form', '?mode=induction', null],
     ['Labs: test the lesson’s claims', 'labs.html', null],
   ]);
   await context.close();

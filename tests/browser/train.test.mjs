@@ -172,11 +172,11 @@ test('Train and Pause from the keyboard; the task, speed and optimizer controls;
 });
 
 test('too high a learning rate stops training with a message, and no NaN reaches the matrices', async () => {
-  // SGD at 10 on find-the-noun, seed 1: step 34's update makes the weights NaN (deterministic).
+  // SGD at 10 on find-the-noun, seed 1: step 36's update makes the weights NaN (deterministic).
   const { page, context, log } = await openTrain('?mode=train&task=find-the-noun&seed=1&opt=sgd&lr=10');
   await steps(page, 100);
-  assert.equal(await stepShown(page), 34);
-  assert.match(await page.locator('#train-error').textContent(), /^Training stopped at step 34: the weights became NaN or Infinity; lower the learning rate \(now 10\) and press Reset\. The matrices below show the weights after step 33, the last that were still numbers\./);
+  assert.equal(await stepShown(page), 36);
+  assert.match(await page.locator('#train-error').textContent(), /^Training stopped at step 36: the weights became NaN or Infinity; lower the learning rate \(now 10\) and press Reset\. The matrices below show the weights after step 35, the last that were still numbers\./);
   const texts = await matrices(page, ['Q', 'K', 'V', 'O', ...WEIGHTS]);
   for (const m in texts) for (const row of texts[m]) for (const t of row) assert.ok(Number.isFinite(shown(t)), `${m}: ${t}`);
   await page.selectOption('#train-lr', '0.1');
@@ -316,8 +316,8 @@ test('a link past a blow-up shows what stepping there shows: the step, the losse
   });
   const a = await screen(replayed.page), b = await screen(byHand.page);
   assert.deepEqual(a, b);
-  assert.equal(a.step, 34);
-  assert.match(a.error, /The matrices below show the weights after step 33, the last that were still numbers\./);
+  assert.equal(a.step, 36);
+  assert.match(a.error, /The matrices below show the weights after step 35, the last that were still numbers\./);
   assert.match(a.caption, /^The loss of each step’s batch: 2\.\d{3} at step 1, /);
   assert.doesNotMatch(a.says, /0\.528/, 'not the cat preset’s numbers');
   assert.deepEqual(replayed.log.errors, []);
