@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Checks (and, as root, installs) what `make` needs. Usage: scripts/setup.sh build|test
-#   build: emcc (Debian's emscripten), node 20+
+# Checks (and, as root, installs) what `make` needs. Usage: scripts/setup.sh build|dist|test
+#   build: emcc (Debian's emscripten) with wasm-opt (binaryen), zopfli, node 20+
+#   dist:  also node_modules (esbuild)
 #   test:  also clang with its sanitizer and libFuzzer runtimes, Debian's chromium, node_modules
 set -eu
 need=${1:-build}
 apt_pkgs=()
 command -v node >/dev/null 2>&1 || apt_pkgs+=(nodejs npm)
 command -v emcc >/dev/null 2>&1 || apt_pkgs+=(emscripten)
+command -v wasm-opt >/dev/null 2>&1 || apt_pkgs+=(binaryen)
+command -v zopfli >/dev/null 2>&1 || apt_pkgs+=(zopfli)
 if [ "$need" = test ]; then
   command -v clang >/dev/null 2>&1 || apt_pkgs+=(clang)
   ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 \
@@ -33,7 +36,7 @@ fi
 # node_modules matches package-lock.json when npm ci last ran from this very lock file (the
 # stamp); otherwise (missing, or the lock file changed since) npm ci runs again. Browsers come
 # from Debian, never from npm.
-if [ "$need" = test ] && ! cmp -s package-lock.json node_modules/.setup-lock-stamp; then
+if [ "$need" != build ] && ! cmp -s package-lock.json node_modules/.setup-lock-stamp; then
   echo "setup: installing the pinned devDependencies with npm ci (browsers are Debian's)" >&2
   npm ci --no-audit --no-fund >/dev/null
   cp package-lock.json node_modules/.setup-lock-stamp
