@@ -20,7 +20,7 @@ CORE       := c/attention.c c/attention.h
 TRAIN      := c/attention_backward.c c/train.c c/train.h
 NODE_TESTS  = $(wildcard tests/*.test.mjs) $(wildcard tests/browser/*.test.mjs)
 
-.PHONY: all help run test test-c test-fuzz test-node bench setup setup-test clean dist
+.PHONY: all help run test test-c test-fuzz test-node test-types bench setup setup-test clean dist
 
 all: setup web/gen/wasm-source.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
 
@@ -79,7 +79,11 @@ dist: all ## write dist/ with esbuild: one minified attention-explorer.js (Wasm 
 run: all ## serve the explorer on http://127.0.0.1:$(PORT)/ (PORT= to change)
 	node web/serve.mjs $(PORT)
 
-test: setup-test all test-c test-fuzz test-node ## build and run every test
+test: setup-test all test-c test-fuzz test-types test-node ## build and run every test
+
+test-types: setup-test all ## tsc --noEmit, strict: the package's .d.ts, tests/types/consumer.ts (bundler and node16 resolution), web/ files with // @ts-check
+	node_modules/.bin/tsc --noEmit -p tsconfig.json
+	node_modules/.bin/tsc --noEmit -p tests/types/tsconfig.node16.json
 
 build/test_attention: $(CORE) tests/c/test_attention.c tests/c/check.h
 	@mkdir -p build

@@ -4,7 +4,7 @@
 // (scripts/embed-wasm.mjs): gzip takes the 34 KB module to 16 KB, and base64 of compressed bytes
 // costs almost nothing more once the page itself is served gzipped.
 
-/** @param {string} text base64 @returns {Uint8Array} */
+/** @param {string} text base64 @returns {Uint8Array<ArrayBuffer>} */
 export function decodeBase64(text) {
   const bin = atob(text);
   const bytes = new Uint8Array(bin.length);
