@@ -20,7 +20,7 @@ CORE       := c/attention.c c/attention.h
 TRAIN      := c/attention_backward.c c/train.c c/train.h
 NODE_TESTS  = $(wildcard tests/*.test.mjs) $(wildcard tests/browser/*.test.mjs)
 
-.PHONY: all help run test test-c test-fuzz test-node test-types bench setup setup-test clean dist
+.PHONY: all help run test test-hosts test-c test-fuzz test-node test-types bench setup setup-test clean dist
 
 all: setup web/gen/wasm-source.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
 
@@ -80,6 +80,10 @@ run: all ## serve the explorer on http://127.0.0.1:$(PORT)/ (PORT= to change)
 	node web/serve.mjs $(PORT)
 
 test: setup-test all test-c test-fuzz test-types test-node ## build and run every test
+
+test-hosts: all dist ## build docs/embedding.md's MkDocs, Material, Sphinx, Hugo and nbconvert recipes with Debian's tools and open each in Chromium
+	@scripts/setup.sh hosts
+	node --test tests/hosts/*.test.mjs
 
 test-types: setup-test all ## tsc --noEmit, strict: the package's .d.ts, tests/types/consumer.ts (bundler and node16 resolution), web/ files with // @ts-check
 	node_modules/.bin/tsc --noEmit -p tsconfig.json

@@ -100,6 +100,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const labPage = htmlPage('Why divide by √dk?', 'Why divide by √dk?', `<attention-explorer mode="sqrt-dk-lab" params="dk=64&amp;n=32&amp;seed=1"></attention-explorer>
 <noscript><p>The lab needs JavaScript and WebAssembly.</p></noscript>
 <p><a href="index.html">The explorer</a></p>`);
+  // docs/embedding.md's Jupyter recipe puts the file inside a <script> element: it must not end it.
+  if (/<\/script|<!--/i.test(js)) {
+    console.error('build-dist: the bundle holds "</script" or "<!--", so it cannot be inlined in a <script> element (the Jupyter recipe)');
+    process.exit(1);
+  }
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, 'attention-explorer.js'), js);
   writeFileSync(join(outDir, 'index.html'), page);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Checks (and, as root, installs) what `make` needs. Usage: scripts/setup.sh build|dist|test
+# Checks (and, as root, installs) what `make` needs. Usage: scripts/setup.sh build|dist|test|hosts
 #   build: emcc (Debian's emscripten) with wasm-opt (binaryen), zopfli, node 20+
 #   dist:  also node_modules (esbuild)
+#   hosts: test's, and the site generators of docs/embedding.md's recipes (make test-hosts)
 #   test:  also clang with its sanitizer and libFuzzer runtimes, Debian's chromium, node_modules
 set -eu
 need=${1:-build}
@@ -10,6 +11,14 @@ command -v node >/dev/null 2>&1 || apt_pkgs+=(nodejs npm)
 command -v emcc >/dev/null 2>&1 || apt_pkgs+=(emscripten)
 command -v wasm-opt >/dev/null 2>&1 || apt_pkgs+=(binaryen)
 command -v zopfli >/dev/null 2>&1 || apt_pkgs+=(zopfli)
+if [ "$need" = hosts ]; then
+  for tool in mkdocs:mkdocs sphinx-build:python3-sphinx hugo:hugo jupyter-nbconvert:jupyter-nbconvert; do
+    command -v "${tool%%:*}" >/dev/null 2>&1 || apt_pkgs+=("${tool#*:}")
+  done
+  [ -d /usr/share/mkdocs/themes/material ] || [ -d /usr/lib/python3/dist-packages/material ] || apt_pkgs+=(mkdocs-material)
+  /usr/bin/python3 -c 'import ipykernel' >/dev/null 2>&1 || apt_pkgs+=(python3-ipykernel)
+  need=test
+fi
 if [ "$need" = test ]; then
   command -v clang >/dev/null 2>&1 || apt_pkgs+=(clang)
   ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 \
