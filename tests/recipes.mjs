@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServer } from '../web/serve.mjs';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const GUIDE = readFileSync(ROOT + 'docs/embedding.md', 'utf8');
@@ -51,4 +52,21 @@ export async function checkExplorer(frame, what) {
   const text = await el.locator('#explanation').textContent();
   assert.match(text, /softmax|weight/i, `${what}: hovering A[5][2] explains it`);
   assert.equal(await el.locator('#explain-title').textContent(), `A[5][2] = ${(await cell.textContent()).trim()}`);
+}
+
+/**
+ * Serves `dir` (with extra response `headers`) and opens `path` in a fresh context. `errors`
+ * collects uncaught exceptions, console errors and failed responses (with their URL); the
+ * browser's own request for /favicon.ico is not a page's.
+ */
+export async function openServed(browser, dir, path = '', { headers = {}, colorScheme = 'light' } = {}) {
+  const server = await startServer({ root: dir, port: 0, headers });
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, colorScheme });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && !/^Failed to load resource/.test(m.text()) && errors.push(m.text()));
+  page.on('response', (r) => r.status() >= 400 && !r.url().endsWith('/favicon.ico') && errors.push(`${r.status()} ${r.url()}`));
+  await page.goto(server.url + path);
+  return { page, errors, close: async () => (await context.close(), await server.close()) };
 }

@@ -10,8 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch } from './helpers.mjs';
 import { CSP } from './embed-helpers.mjs';
-import { startServer } from '../../web/serve.mjs';
-import { ROOT, recipe, writeRecipe, checkExplorer } from '../recipes.mjs';
+import { ROOT, writeRecipe, checkExplorer, openServed } from '../recipes.mjs';
 
 let browser, tmp;
 before(async () => {
@@ -24,20 +23,8 @@ after(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-/** Serves `dir` (under the strict CSP unless csp is false) and opens `path` in a fresh page. */
-async function serveAndOpen(dir, path = '', { csp = true, colorScheme = 'light' } = {}) {
-  const server = await startServer({ root: dir, port: 0, headers: csp ? { 'content-security-policy': CSP } : {} });
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, colorScheme });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  // Failed loads are told by their response (with the URL) rather than by the console's line;
-  // the browser's own request for /favicon.ico is not the recipe's.
-  page.on('console', (m) => m.type() === 'error' && !/^Failed to load resource/.test(m.text()) && errors.push(m.text()));
-  page.on('response', (r) => r.status() >= 400 && !r.url().endsWith('/favicon.ico') && errors.push(`${r.status()} ${r.url()}`));
-  await page.goto(server.url + path);
-  return { page, errors, close: async () => (await context.close(), await server.close()) };
-}
+/** Serves `dir` under the strict CSP and opens `path`. */
+const serveAndOpen = (dir, path = '', { colorScheme = 'light' } = {}) => openServed(browser, dir, path, { headers: { 'content-security-policy': CSP }, colorScheme });
 
 test('docs recipe "static": the page as written, with the one file beside it, draws both elements and explains a hover', async () => {
   const dir = join(tmp, 'static');

@@ -9,8 +9,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, existsSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch } from '../browser/helpers.mjs';
-import { startServer } from '../../web/serve.mjs';
-import { ROOT, recipe, writeRecipe, checkExplorer } from '../recipes.mjs';
+import { ROOT, recipe, writeRecipe, checkExplorer, openServed } from '../recipes.mjs';
 
 let browser, tmp;
 before(async () => {
@@ -32,17 +31,7 @@ function run(cmd, args, cwd) {
   }
 }
 
-/** Serves `dir` and opens `path`; page errors are collected (console errors of the hosts' own themes are not ours). */
-async function open(dir, path = '') {
-  const server = await startServer({ root: dir, port: 0 });
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('response', (r) => r.status() >= 400 && !r.url().endsWith('/favicon.ico') && errors.push(`${r.status()} ${r.url()}`));
-  await page.goto(server.url + path);
-  return { page, errors, url: server.url, close: async () => (await context.close(), await server.close()) };
-}
+const open = (dir, path = '') => openServed(browser, dir, path);
 
 test('MkDocs: the recipe as written builds a site whose page draws the element and explains a hover', async () => {
   const dir = join(tmp, 'mkdocs');
