@@ -22,15 +22,22 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 // which also have class fields, private methods and ?? (ES2022).
 export const TARGET = ['es2022', 'chrome91', 'firefox113', 'safari16.4'];
 
+// Modules replaced in the bundle (paths from the repository root): the page loads only the Wasm
+// build its engine runs with a dynamic import(), which one classic-script file cannot do, so the
+// bundle holds both builds.
+export const ALIASES = { 'web/gen/wasm-source.js': 'web/gen/wasm-source-inline.js' };
+
 /**
- * esbuild plugin: a one-file bundle cannot import() a Wasm build later, so wasm-source.js becomes
- * wasm-source-inline.js (both builds inside); the shadow-root CSS strings of web/gen/*-css.js are
- * minified.
+ * esbuild plugin: every import of a module in ALIASES gets its replacement; the shadow-root CSS
+ * strings of web/gen/*-css.js are minified.
  */
 export const oneFile = {
   name: 'attention-explorer-one-file',
   setup(b) {
-    b.onResolve({ filter: /\/wasm-source\.js$/ }, (args) => ({ path: resolve(args.resolveDir, args.path.replace(/wasm-source\.js$/, 'wasm-source-inline.js')) }));
+    b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      const to = ALIASES[relative(ROOT, resolve(args.resolveDir, args.path)).split('\\').join('/')];
+      return to ? { path: join(ROOT, to) } : undefined;
+    });
     b.onLoad({ filter: /[\\/]gen[\\/][a-z]+-css\.js$/ }, async (args) => {
       const m = /^export const ([A-Z_]+) = (".*");$/m.exec(readFileSync(args.path, 'utf8'));
       if (!m) throw new Error(`${relative(ROOT, args.path)}: not a CSS module written by scripts/embed-css.mjs`);
@@ -58,12 +65,15 @@ export async function bundle() {
     charset: 'utf8',
     legalComments: 'none',
     write: false,
-    logLevel: 'warning',
+    logLevel: 'silent', // warnings are errors (below)
     plugins: [oneFile],
     // Loaded twice (a classic and a module tag, or two copies on one page): the first one wins.
     banner: { js: `${banner}\n(()=>{if(globalThis.AttentionExplorer)return;` },
     footer: { js: 'globalThis.AttentionExplorer=__attentionExplorer})();' },
   });
+  // A warning here is a bundle that would break: import.meta is empty in an IIFE (a worker's or a
+  // file's URL from it would be wrong), so such a module needs an entry in ALIASES.
+  if (result.warnings.length) throw new Error(`build-dist: esbuild warned, so the one file would not work as written:\n${result.warnings.map((w) => `${w.location?.file}:${w.location?.line}: ${w.text}`).join('\n')}`);
   return result.outputFiles[0].text;
 }
 
