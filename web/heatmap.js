@@ -23,6 +23,10 @@ import { cellRgb, css, textOn } from './colors.js';
  *   hideCursor(): void, readonly cursor: CellIndex, cell(i: number, j: number): HTMLElement | null }} Heatmap
  */
 
+// focus() with focusVisible (Firefox and Chromium draw the ring for a focus() from script with
+// it; TypeScript's DOM types do not list it yet).
+const FOCUS_VISIBLE = /** @type {FocusOptions} */ ({ focusVisible: true });
+
 export const CELLS_MAX_ROWS = 24;
 export const CELLS_MAX_COLS = 16;
 
@@ -155,7 +159,7 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
     el, m, rows, cols, mode: 'cells', update, setMarks, setCursor, cellAt,
     // Called when a key moved the cursor: the focus ring must show. Engines disagree on whether
     // a focus() from a key handler is "visible" after a mouse click (WebKit: no), so say so.
-    focusCursor: () => cells[cursor.i * cols + cursor.j].focus({ focusVisible: true }),
+    focusCursor: () => cells[cursor.i * cols + cursor.j].focus(FOCUS_VISIBLE),
     hideCursor() {},
     get cursor() { return cursor; },
     cell: (/** @type {number} */ i, /** @type {number} */ j) => cells[i * cols + j],
@@ -257,7 +261,7 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
 
   return {
     el, m, rows, cols, mode: 'canvas', update, setMarks, setCursor, cellAt,
-    focusCursor: () => canvas.focus({ focusVisible: true }), // (see the cells' focusCursor)
+    focusCursor: () => canvas.focus(FOCUS_VISIBLE), // (see the cells' focusCursor)
     hideCursor: () => (cursorBox.hidden = true),
     get cursor() { return cursor; },
     cell: () => null,

@@ -15,7 +15,8 @@
 export function pageScheme(el) {
   const win = /** @type {Window} */ (el.ownerDocument.defaultView);
   const root = el.getRootNode();
-  const around = el.parentElement || (root instanceof win.ShadowRoot ? root.host : null) || el.ownerDocument.documentElement;
+  // inside another component's shadow root, its host; at the top, <html>
+  const around = el.parentElement || /** @type {ShadowRoot} */ (root).host || el.ownerDocument.documentElement;
   const words = (win.getComputedStyle(around).colorScheme || 'normal').split(/\s+/);
   const light = words.includes('light'), dark = words.includes('dark');
   return dark && !light ? 'dark' : light && !dark ? 'light' : null;
@@ -41,7 +42,7 @@ export function watchTheme(el, onChange) {
   const doc = el.ownerDocument, win = /** @type {Window} */ (doc.defaultView);
   const query = win.matchMedia('(prefers-color-scheme: dark)');
   query.addEventListener('change', onChange);
-  const observer = new win.MutationObserver(onChange);
+  const observer = new MutationObserver(onChange);
   for (const node of [doc.documentElement, doc.body]) if (node) observer.observe(node, { attributes: true });
   return () => {
     query.removeEventListener('change', onChange);
