@@ -200,8 +200,12 @@ export interface Attention {
   /** true when the SIMD build was chosen */
   readonly simd: boolean;
   forward(args: ForwardArgs): ForwardResult;
-  forward<K extends ResultArray>(args: ForwardArgs, options: { outputs: readonly K[] }): SomeResult<K>;
-  forward(args: ForwardArgs, options?: { outputs?: readonly ResultArray[] | null }): ForwardResult;
+  /**
+   * outputs: the arrays to copy out (['O'] alone runs the fused form: no n×m matrix is stored).
+   * into: an earlier result whose arrays are overwritten in place; that same object is returned.
+   */
+  forward<K extends ResultArray>(args: ForwardArgs, options: { outputs: readonly K[]; into?: SomeResult<K> | ForwardResult | null }): SomeResult<K>;
+  forward(args: ForwardArgs, options?: { outputs?: readonly ResultArray[] | null; into?: ForwardResult | null }): ForwardResult;
   /** Several heads / grouped-query attention; the result has Q's layout. */
   multiHead(args: MultiHeadArgs): { shape: number[]; data: Float32Array };
   /** One softmax row computed by the core; naive: exp(s)/Σexp(s) straight in float32. */
@@ -213,6 +217,8 @@ export interface Attention {
   createTrainer(options?: TrainerOptions): Trainer;
   /** bytes of Wasm memory */
   memoryBytes(): number;
+  /** The working buffers the last forward() laid out, in bytes (the fused form has no S, M, A, only work). */
+  workspace(): { total: number; buffers: Record<ResultArray | 'mask' | 'Kt' | 'work', number> };
   /** Drops the instance; the object must not be used afterwards. */
   dispose(): void;
 }

@@ -12,7 +12,7 @@ export type ControlGroup = 'presets' | 'theme' | 'link' | 'steps' | 'follow' | '
 /** light, dark, or auto: the host page's color-scheme where it sets one, else the reader's system setting. */
 export type ThemeSetting = 'light' | 'dark' | 'auto';
 /** The built-in labs, each a value of the `mode` attribute. */
-export type LabMode = 'sqrt-dk-lab' | 'stability-lab' | 'misconceptions-lab' | 'predict-lab' | 'multihead-lab' | 'cross-lab';
+export type LabMode = 'sqrt-dk-lab' | 'stability-lab' | 'misconceptions-lab' | 'predict-lab' | 'multihead-lab' | 'cross-lab' | 'fused-lab';
 /** What the element shows; registerMode() adds more names. */
 export type Mode = 'explorer' | LabMode | 'train' | (string & {});
 

@@ -19,6 +19,8 @@ export async function core(): Promise<number> {
   const onlyO = attn.forward({ Q: X, K: X, V: X }, { outputs: ['O'] });
   const o: Float32Array = onlyO.O;
   const a: null = onlyO.A;
+  const again = attn.forward({ Q: X, K: X, V: X }, { outputs: ['O'], into: onlyO });
+  const work: number = attn.workspace().buffers.work + again.O.length;
   const y = attn.multiHead({ Q: { shape: [1, 2, 3, 2], data: new Float32Array(12) }, K: { shape: [1, 2, 3, 2], data: new Float32Array(12) }, V: { shape: [1, 2, 3, 2], data: new Float32Array(12) } });
   const row: Float32Array = attn.softmaxRow([1, 2, -Infinity], { naive: true });
   const { entropy } = attn.softmaxStats(row);
@@ -40,7 +42,7 @@ export async function core(): Promise<number> {
   const s: Float32Array = onlyO.S;
   // @ts-expect-error there is no task "copy"
   attn.createTrainer({ task: 'copy' });
-  return big + weights.length + (d ?? 0) + direct.n + o.length + (a ?? 0) + y.data.length + entropy + losses.length + accuracy + example.X.length + s.length;
+  return big + weights.length + (d ?? 0) + direct.n + o.length + (a ?? 0) + y.data.length + entropy + losses.length + accuracy + example.X.length + s.length + work;
 }
 
 export function config(text: string): string {
