@@ -50,8 +50,7 @@ build/scalar/%.o: c/%.c $(CORE) $(TRAIN) Makefile
 	$(EMCC) -Os -Ic -c $< -o $@
 
 # emcc runs Binaryen's wasm-opt once at link; a second run to a fixed point (--converge, at -O3 so
-# the forward pass keeps its speed) takes 2 KB off the two builds gzipped together (dist/), less
-# off each alone. The feature flags keep the scalar build free of SIMD and of post-MVP opcodes.
+# the forward pass keeps its speed) takes about 1% off each build. The feature flags keep the scalar build free of SIMD and of post-MVP opcodes.
 build/attention-simd.wasm: $(WASM_SRC:c/%.c=build/simd/%.o)
 	$(EMCC) -O3 -msimd128 $(WASM_LINK) $^ -o build/simd/linked.wasm
 	$(WASM_OPT) -O3 --converge --mvp-features --enable-simd build/simd/linked.wasm -o $@

@@ -106,6 +106,8 @@ test('dist/attention-explorer.js is deterministic, a valid classic script with n
   assert.equal((await api.loadAttention({ simd: false })).simd, false, 'the scalar build is inside too');
   const gz = execFileSync('gzip', ['-9c', join(dir, 'dist-1', 'attention-explorer.js')]).length;
   console.log(`  dist/attention-explorer.js: ${Buffer.byteLength(a)} bytes, ${gz} gzipped`);
-  // Was 337 KB raw / 114 KB gzipped with the hand-written bundler and uncompressed Wasm.
-  assert.ok(gz <= 86 * 1024, `dist/attention-explorer.js is ${gz} bytes gzipped; the budget is 86 KB`);
+  // Was 337 KB raw / 114 KB gzipped with the hand-written bundler and uncompressed Wasm; 187 / 81
+  // with esbuild and the Wasm gzipped; 225 / 103 once the faster core (fused form) grew both Wasm
+  // builds past deflate's 32 KB window, so the two no longer compress as one.
+  assert.ok(gz <= 108 * 1024, `dist/attention-explorer.js is ${gz} bytes gzipped; the budget is 108 KB`);
 });

