@@ -9,7 +9,7 @@
 // dk query/key width, dv value width. Matrices are row-major Float32Arrays: [i][j] is at i*cols + j.
 // The full API is documented in README.md ("The JS API").
 
-import { wasmBase64 } from './gen/wasm-source.js';
+import { wasmBytes } from './gen/wasm-source.js';
 
 export const LIMITS = Object.freeze({ maxTokens: 512, maxWidth: 256, maxHeads: 64 });
 
@@ -38,13 +38,6 @@ const SLAB_FLOATS = 65536;
 // only where the engine has SIMD, so the SIMD build is chosen without loading it first.
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]);
 
-function decodeBase64(text) {
-  const bin = atob(text);
-  const bytes = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-  return bytes;
-}
-
 /**
  * Loads the core. `simd`: 'auto' (default) picks the SIMD build when WebAssembly.validate
  * accepts it and the scalar build otherwise; true or false forces one.
@@ -52,7 +45,7 @@ function decodeBase64(text) {
  */
 export async function loadAttention({ simd = 'auto' } = {}) {
   const useSimd = simd === 'auto' ? WebAssembly.validate(SIMD_PROBE) : Boolean(simd);
-  const bytes = decodeBase64(await wasmBase64(useSimd));
+  const bytes = await wasmBytes(useSimd); // gzip-compressed in the module, inflated here (web/gunzip.js)
   const { instance } = await WebAssembly.instantiate(bytes, {});
   if (instance.exports._initialize) instance.exports._initialize();
   return new Attention(instance.exports, useSimd);
