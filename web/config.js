@@ -133,36 +133,41 @@ export function cloneConfig(config) {
 // ---------------------------------------------------------------------------------------------
 // URL state.
 //   ?preset=cat&step=softmax&follow=4&cell=A.4.1       an unchanged preset
-//   #config=<URI-encoded JSON>&step=mix&follow=2&cell=O.2.0   anything else
+//   #config=<URI-encoded JSON>&from=cat&step=mix&follow=2&cell=O.2.0   anything else
 // step is one of STEPS (absent = every step shown), follow a 0-based token row, cell
-// "<matrix>.<row>.<col>" (0-based) the selected cell. Parameters are read from both the
-// query and the hash (the hash wins), so either place works in a hand-written link.
+// "<matrix>.<row>.<col>" (0-based) the selected cell, from the preset a changed head started
+// as (so "Reset" still goes back to it), theme light or dark (absent = the reader's own
+// choice). Parameters are read from both the query and the hash (the hash wins), so either
+// place works in a hand-written link.
 
 export const STEPS = ['project', 'score', 'scale', 'mask', 'softmax', 'mix'];
 export const MATRICES = ['X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O'];
+const THEMES = ['light', 'dark'];
 
-/** Reads { preset, configText, step, follow, cell } from location.search and location.hash. */
+/** Reads { preset, configText, from, step, follow, cell, theme } from location.search and location.hash. */
 export function readUrlState(search, hash) {
   const p = new URLSearchParams(search || '');
   const h = new URLSearchParams((hash || '').replace(/^#/, ''));
   const get = (k) => (h.has(k) ? h.get(k) : p.get(k));
-  const out = { preset: get('preset'), configText: get('config'), step: null, follow: null, cell: null };
+  const out = { preset: get('preset'), configText: get('config'), from: get('from'), step: null, follow: null, cell: null, theme: null };
   const step = get('step');
   if (STEPS.includes(step)) out.step = step;
   const follow = get('follow');
   if (follow !== null && /^\d+$/.test(follow)) out.follow = Number(follow);
   const cell = /^([A-Za-z]+)\.(\d+)\.(\d+)$/.exec(get('cell') || '');
   if (cell && MATRICES.includes(cell[1])) out.cell = { m: cell[1], i: Number(cell[2]), j: Number(cell[3]) };
+  if (THEMES.includes(get('theme'))) out.theme = get('theme');
   return out;
 }
 
 /** The search + hash part of a link for a state (the inverse of readUrlState). */
-export function writeUrlState({ preset, config, step, follow, cell }) {
+export function writeUrlState({ preset, config, from = null, step, follow, cell, theme = null }) {
   const rest = new URLSearchParams();
   if (step) rest.set('step', step);
   if (follow != null) rest.set('follow', String(follow));
   if (cell) rest.set('cell', `${cell.m}.${cell.i}.${cell.j}`);
+  if (theme) rest.set('theme', theme);
   const tail = rest.toString();
   if (preset) return '?preset=' + encodeURIComponent(preset) + (tail ? '&' + tail : '');
-  return '#config=' + encodeURIComponent(JSON.stringify(config)) + (tail ? '&' + tail : '');
+  return '#config=' + encodeURIComponent(JSON.stringify(config)) + (from ? '&from=' + encodeURIComponent(from) : '') + (tail ? '&' + tail : '');
 }

@@ -32,7 +32,14 @@ export function parseNumber(text) {
   return Number(t);
 }
 
-/** A token as it appears in sentences: “cat” (2), numbered from 1 as in the lesson. */
+/**
+ * A token as it appears in sentences: “cat” (2), numbered from 1 as in the lesson. A token
+ * named by its own position ("1", "2", … as in the lesson's worked example) is "token 2", and
+ * another number is “7” (token 2), so a number never reads as a position or the other way round.
+ */
 export function tokenRef(tokens, i) {
-  return '\u201c' + tokens[i] + '\u201d (' + (i + 1) + ')';
+  const t = tokens[i];
+  if (t === String(i + 1)) return `token ${i + 1}`;
+  if (/^\s*[-+\u2212]?[\d.,]+\s*$/.test(t)) return `\u201c${t}\u201d (token ${i + 1})`;
+  return '\u201c' + t + '\u201d (' + (i + 1) + ')';
 }

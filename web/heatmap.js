@@ -15,9 +15,9 @@ export function chooseMode(rows, cols) {
 }
 
 /**
- * createHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, editable, followable, maxPx, mode })
- * returns { el, m, rows, cols, mode, update, setMarks, setCursor, cursor, cellAt, focusCursor,
- * hideCursor, cell }. Both modes have the same interface.
+ * createHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, editable, followable, maxPx, minCol, mode })
+ * returns { el, m, rows, cols, mode, update, setMarks, setCursor, setFollowed, cursor, cellAt,
+ * focusCursor, hideCursor, cell }. Both modes have the same interface.
  */
 export function createHeatmap(doc, opts) {
   const mode = opts.mode || chooseMode(opts.rows, opts.cols);
@@ -28,13 +28,17 @@ export function createHeatmap(doc, opts) {
 const covers = (s, i, j) => (s.row == null || s.row === i) && (s.col == null || s.col === j);
 const clampTo = (rows, cols, i, j) => ({ i: Math.max(0, Math.min(rows - 1, i)), j: Math.max(0, Math.min(cols - 1, j)) });
 
-/** One element per cell, in an ARIA grid with a roving tabindex. */
-function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, editable = false, followable = false }) {
+/**
+ * One element per cell, in an ARIA grid with a roving tabindex. With `followable`, each row's
+ * header holds a button (data-follow) that the arrow keys reach: ← from the first column.
+ * `minCol` is the narrowest column, in em (3.6 by default; a mask's 0 and −∞ need less).
+ */
+function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, editable = false, followable = false, minCol = 3.6 }) {
   const el = doc.createElement('div');
   el.className = 'hm hm-cells';
   el.setAttribute('role', 'grid');
   el.setAttribute('aria-label', caption);
-  el.style.gridTemplateColumns = `auto repeat(${cols}, minmax(3.6em, max-content))`;
+  el.style.gridTemplateColumns = `auto repeat(${cols}, minmax(${minCol}em, max-content))`;
   const head = el.appendChild(doc.createElement('div'));
   head.setAttribute('role', 'row');
   head.className = 'hm-r';
@@ -47,20 +51,26 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
     h.title = colLabels[j];
   }
   const cells = new Array(rows * cols);
+  const heads = new Array(rows); // the row headers' buttons (followable) or null
   for (let i = 0; i < rows; i++) {
     const row = el.appendChild(doc.createElement('div'));
     row.setAttribute('role', 'row');
     row.className = 'hm-r';
-    const lab = row.appendChild(doc.createElement(followable ? 'button' : 'span'));
+    const lab = row.appendChild(doc.createElement('span'));
     lab.setAttribute('role', 'rowheader');
     lab.className = 'hm-lab hm-rowlab';
-    lab.textContent = rowLabels[i];
     lab.title = rowLabels[i];
     if (followable) {
-      lab.type = 'button';
-      lab.dataset.follow = String(i);
-      lab.tabIndex = -1;
-    }
+      const b = lab.appendChild(doc.createElement('button'));
+      b.type = 'button';
+      b.className = 'hm-follow';
+      b.textContent = rowLabels[i];
+      b.dataset.follow = String(i);
+      b.dataset.labelOf = m;
+      b.tabIndex = -1;
+      b.setAttribute('aria-pressed', 'false');
+      heads[i] = b;
+    } else lab.textContent = rowLabels[i];
     for (let j = 0; j < cols; j++) {
       const c = row.appendChild(doc.createElement('span'));
       c.setAttribute('role', 'gridcell');
@@ -73,8 +83,9 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
     }
   }
   const marks = new Map(); // class -> the cells that carry it
-  let cursor = { i: 0, j: 0 };
+  let cursor = { i: 0, j: 0 }; // j = -1: the row's header button
   let prev = null;
+  const at = (c) => (c.j < 0 ? heads[c.i] : cells[c.i * cols + c.j]);
 
   /**
    * update(values, { kind, maxAbs, theme, format, label }): values is a Float32Array [rows*cols];
@@ -113,12 +124,18 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
     marks.set(cls, now);
   }
 
-  /** Moves the keyboard cursor (the roving tabindex). */
+  /** Moves the keyboard cursor (the roving tabindex); column −1 is the row header, when it is a button. */
   function setCursor(i, j) {
     const to = clampTo(rows, cols, i, j);
-    cells[cursor.i * cols + cursor.j].tabIndex = -1;
-    cells[to.i * cols + to.j].tabIndex = 0;
+    if (j < 0 && followable) to.j = -1;
+    at(cursor).tabIndex = -1;
+    at(to).tabIndex = 0;
     cursor = to;
+  }
+
+  /** Marks the followed row's header button as pressed (null: none). */
+  function setFollowed(row) {
+    heads.forEach((b, i) => b && b.setAttribute('aria-pressed', String(i === row)));
   }
 
   /** The cell under a pointer event (or null). */
@@ -128,8 +145,8 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
   }
 
   return {
-    el, m, rows, cols, mode: 'cells', update, setMarks, setCursor, cellAt,
-    focusCursor: () => cells[cursor.i * cols + cursor.j].focus(),
+    el, m, rows, cols, mode: 'cells', update, setMarks, setCursor, setFollowed, cellAt,
+    focusCursor: () => at(cursor).focus(),
     hideCursor() {},
     get cursor() { return cursor; },
     cell: (i, j) => cells[i * cols + j],
@@ -217,7 +234,7 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
   }
 
   return {
-    el, m, rows, cols, mode: 'canvas', update, setMarks, setCursor, cellAt,
+    el, m, rows, cols, mode: 'canvas', update, setMarks, setCursor, cellAt, setFollowed() {},
     focusCursor: () => canvas.focus(),
     hideCursor: () => (cursorBox.hidden = true),
     get cursor() { return cursor; },

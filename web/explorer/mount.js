@@ -10,6 +10,7 @@
 import { loadAttention } from '../attention.js';
 import { forwardArgs, cloneConfig, readUrlState } from '../config.js';
 import { explainCell } from '../explain.js';
+import { tourStop, leakReport } from './notes.js';
 import { matrixCSV, matrixJSON, headJSON, heatmapSVG, viewSVG, paintPNG, pytorchScript } from '../export.js';
 import * as S from './state.js';
 import { CONTROLS } from './state.js';
@@ -19,6 +20,7 @@ import { createInspectorView } from './inspector-view.js';
 import { createStepsView } from './steps-view.js';
 import { createTokensView } from './tokens-view.js';
 import { createControlsView } from './controls-view.js';
+import { createLeakView } from './leak-view.js';
 import { createExports } from './exports.js';
 import { wireEvents } from './events.js';
 
@@ -33,26 +35,40 @@ export function sharedCore() {
 }
 
 /**
- * The head's numbers for a config: { config, r, raw, step }, where r is the core's result and
- * raw the unscaled scores Q·Kᵀ of the Score step (only raw.S is read; explain.js). The one place
- * the page calls the core.
+ * The head's numbers for a config: { config, r, raw, step, before }, where r is the core's
+ * result, raw the unscaled scores Q·Kᵀ of the Score step (only raw.S is read; explain.js), and
+ * before, with the leak check on, O for the inputs of `leakBase` under the same mask and scale.
+ * The one place the page calls the core.
  */
-export function computeView(attn, config, step) {
+export function computeView(attn, config, step, leakBase = null) {
   const r = attn.forward(forwardArgs(config));
   const raw = config.scale === 1 ? r : attn.forward(forwardArgs(config, 1), { outputs: ['S'] });
-  return { config, r, raw, step };
+  let before = null;
+  if (leakBase && leakBase.tokens.length === config.tokens.length)
+    before = attn.forward(forwardArgs({ ...leakBase, causal: config.causal, scale: config.scale }), { outputs: ['O'] }).O;
+  return { config, r, raw, step, before };
+}
+
+/** What every view needs beyond (state, view): the explained cell, the tour's stop, the leak report. */
+function derive(state, view, panels) {
+  const stop = state.tour != null ? tourStop(view, state.tour) : null;
+  const active = panels.fits(state.hover) || (stop && panels.fits(stop.cell)) || panels.fits(state.sel);
+  const ex = active ? explainCell(view, active.m, active.i, active.j, state.extra) : null;
+  const leak = state.leak ? leakReport(view, state.leak.base) : null;
+  return { stop, active, ex, leak };
 }
 
 /** Every view draws its region from (state, view); `dirty` says what changed since the last frame. */
-function drawViews({ panels, steps, inspector, tokens, controls }, state, view, dirty) {
+function drawViews({ panels, steps, inspector, tokens, controls, leak }, state, view, dirty) {
   panels.draw(state, view, { values: dirty.values || dirty.compute, rebuild: dirty.rebuild });
   steps.draw(state, view);
-  const activeCell = panels.fits(state.hover) || panels.fits(state.sel);
-  const ex = activeCell ? explainCell(view, activeCell.m, activeCell.i, activeCell.j, state.extra) : null;
-  panels.drawMarks(state, activeCell, ex);
-  inspector.draw(state, ex, panels.fits(state.sel));
+  const d = derive(state, view, panels);
+  panels.drawMarks(state, { active: d.active, sources: d.ex ? d.ex.sources : [], tour: d.stop ? d.stop.marks : [], leakRows: d.leak ? d.leak.rows : [] });
+  inspector.draw(state, view, d.ex, panels.fits(state.sel), d.stop);
   tokens.draw(state, view, { force: dirty.tokens });
-  controls.draw(state, panels.names());
+  controls.draw(state, view, panels.names());
+  leak.draw(d.leak, state.config.tokens);
+  return d;
 }
 
 /**
@@ -84,14 +100,16 @@ export function mountExplorer(root, options = {}) {
   const $ = (id) => root.querySelector('#' + id);
   const active = () => root.activeElement ?? doc.activeElement;
   const prefersDark = win.matchMedia('(prefers-color-scheme: dark)');
+  const reducedMotion = win.matchMedia('(prefers-reduced-motion: reduce)');
 
-  const state = S.createState({ theme: prefersDark.matches ? 'dark' : 'light' });
+  const state = S.createState({ theme: prefersDark.matches ? 'dark' : 'light', reducedMotion: reducedMotion.matches });
   const views = {
     panels: createPanelsView(doc, $('matrices')),
-    inspector: createInspectorView($, active),
+    inspector: createInspectorView(doc, $, active),
     steps: createStepsView(doc, $),
     tokens: createTokensView(doc, $, active),
     controls: createControlsView(doc, $, active),
+    leak: createLeakView(doc, $),
   };
   const { panels, inspector, controls } = views;
   const exports = createExports(doc, root, $, win);
@@ -102,7 +120,7 @@ export function mountExplorer(root, options = {}) {
   let timer = 0;
   let lastUrl = '';
   let destroyed = false;
-  const dirty = { compute: false, values: false, url: false, rebuild: false, tokens: false };
+  const dirty = { compute: false, values: false, url: false, rebuild: false, tokens: false, tour: false };
   const cleanups = [];
   const listen = (target, type, fn, opts) => {
     target.addEventListener(type, fn, opts);
@@ -122,27 +140,12 @@ export function mountExplorer(root, options = {}) {
     if (!state.playing && timer) win.clearInterval(timer), (timer = 0);
   }
 
-  function scrollToStep(step) {
-    // Bring the matrix this step produces into view (instantly when motion is reduced).
-    win.requestAnimationFrame(() => {
-      const fig = panels.figure({ project: 'Q', score: 'S', scale: 'S', mask: 'M', softmax: 'A', mix: 'O' }[step]);
-      const smooth = !win.matchMedia('(prefers-reduced-motion: reduce)').matches;
-      if (fig) fig.scrollIntoView({ block: 'nearest', behavior: smooth ? 'smooth' : 'auto' });
-    });
-  }
-
   /** Carries out what an action says must happen (see state.js), then schedules the redraw. */
   function apply(change) {
     syncTimer();
     if (!change) return;
     for (const k in dirty) dirty[k] = dirty[k] || Boolean(change[k]);
-    if (change.error != null) showError(change.error);
-    if (change.badConfig != null) controls.showBadConfig(change.badConfig);
-    if (change.scroll && options.scroll !== false) scrollToStep(change.scroll);
-    if (change.restoreCursor) win.requestAnimationFrame(() => win.requestAnimationFrame(() => {
-      const cell = panels.fits(state.sel);
-      if (cell) panels.heatmap(cell.m).setCursor(cell.i, cell.j);
-    }));
+    sideEffects(change, { win, state, panels, controls, showError, scroll: options.scroll !== false });
     if (!frame && !destroyed) frame = win.requestAnimationFrame(render);
     for (const [type, detail] of change.emit || []) emit(type, detail);
   }
@@ -161,15 +164,19 @@ export function mountExplorer(root, options = {}) {
     if (!attn || !state.config || destroyed) return;
     if (dirty.compute) {
       try {
-        view = computeView(attn, state.config, state.step);
+        view = computeView(attn, state.config, state.step, state.leak && state.leak.base);
       } catch (e) {
         showError('This head cannot be computed: ' + e.message);
       }
     }
     if (!view) return;
     view = { ...view, config: state.config, step: state.step };
-    drawViews(views, state, view, dirty);
+    const d = drawViews(views, state, view, dirty);
     if (dirty.url) writeUrl();
+    // The focused cell (or the tour's) never hides under the explanation panel.
+    const focus = active();
+    const target = focus && $('matrices').contains(focus) ? focus : d.stop && dirty.tour ? panels.heatmap(d.stop.cell.m)?.cell(d.stop.cell.i, d.stop.cell.j) : null;
+    if (target) inspector.keepClear(win, target);
     for (const k in dirty) dirty[k] = false;
     if (host.dataset.ready !== 'true') {
       host.dataset.ready = 'true';
@@ -196,26 +203,68 @@ export function mountExplorer(root, options = {}) {
     },
   });
 
-  async function start() {
-    api.setControls(options.controls || CONTROLS);
-    api.setTheme(options.initial?.theme || 'auto');
-    wireEvents({
-      state, act, apply, panels, inspector, exports, api, $, root, doc, win, keysOn: options.keysOn, listen,
-      useUrl, writeUrl, fromUrl, prefersDark,
-    });
-    try {
-      attn = await (options.core || sharedCore());
-    } catch (e) {
-      showError('The attention core (WebAssembly) could not load: ' + e.message + '. The explorer needs a browser with WebAssembly.');
-      return;
-    }
-    if (destroyed) return;
-    if (useUrl) fromUrl();
-    else act(S.fromOptions, options.initial || {});
-  }
-
-  api.ready = start();
+  api.ready = start({ state, act, apply, api, views, exports, options, win, doc, root, $, listen, useUrl, writeUrl, fromUrl, prefersDark, reducedMotion, showError,
+    setCore: (core) => (attn = core), gone: () => destroyed });
   return api;
+}
+
+// What a Change asks for besides the redraw: a message, the config box, a scroll, the cursor.
+function sideEffects(change, { win, state, panels, controls, showError, scroll }) {
+  if (change.error != null) showError(change.error);
+  if (change.badConfig != null) controls.showBadConfig(change.badConfig);
+  if (change.scroll && scroll) {
+    // Bring the matrix this step produces into view (instantly when motion is reduced).
+    win.requestAnimationFrame(() => {
+      const fig = panels.figure({ project: 'Q', score: 'S', scale: 'S', mask: 'M', softmax: 'A', mix: 'O' }[change.scroll]);
+      if (fig) fig.scrollIntoView({ block: 'nearest', behavior: state.reducedMotion ? 'auto' : 'smooth' });
+    });
+  }
+  if (change.restoreCursor) win.requestAnimationFrame(() => win.requestAnimationFrame(() => {
+    const cell = panels.fits(state.sel);
+    if (cell) panels.heatmap(cell.m).setCursor(cell.i, cell.j);
+  }));
+}
+
+// The explorer's start: controls, theme (a link's, the element's, the remembered one), events,
+// the core, then the first head (from the link, or the element's attributes).
+async function start(x) {
+  const { state, act, api, views, options, win, useUrl } = x;
+  api.setControls(options.controls || CONTROLS);
+  const url = useUrl ? readUrlState(win.location.search, win.location.hash) : {};
+  api.setTheme(S.startTheme({ url: url.theme, attribute: options.initial?.theme, stored: storedTheme(win) }));
+  wireEvents({
+    ...x, panels: views.panels, inspector: views.inspector, keysOn: options.keysOn,
+    chooseTheme(t) {
+      // The reader's own choice: remembered for the next visit, and kept in a link that set one.
+      api.setTheme(t);
+      rememberTheme(win, t);
+      if (state.urlTheme) act(S.setUrlTheme, t);
+    },
+  });
+  try {
+    x.setCore(await (options.core || sharedCore()));
+  } catch (e) {
+    x.showError('The attention core (WebAssembly) could not load: ' + e.message + '. The explorer needs a browser with WebAssembly.');
+    return;
+  }
+  if (x.gone()) return;
+  if (useUrl) x.fromUrl();
+  else act(S.fromOptions, options.initial || {});
+}
+
+// The reader's theme choice, remembered across visits (a sandboxed frame may refuse storage).
+const THEME_KEY = 'attention-explorer-theme';
+function storedTheme(win) {
+  try {
+    return win.localStorage.getItem(THEME_KEY);
+  } catch {
+    return null;
+  }
+}
+function rememberTheme(win, theme) {
+  try {
+    win.localStorage.setItem(THEME_KEY, theme);
+  } catch {}
 }
 
 /** The API mountExplorer returns (the element, the training panel and the labs drive it). */

@@ -17,9 +17,12 @@ export function createStepsView(doc, $) {
     $('narration').textContent = narration(view, state.step);
     for (const b of pills.children) b.setAttribute('aria-pressed', String(b.dataset.step === state.step));
     $('all').setAttribute('aria-pressed', String(state.step == null));
+    // With reduced motion nothing moves by itself: the play button steps once per press.
     const play = $('play');
-    play.textContent = state.playing ? '❚❚ Pause' : '▶ Play';
-    play.setAttribute('aria-label', state.playing ? 'Pause' : 'Play');
+    const label = state.reducedMotion ? 'Next step' : state.playing ? 'Pause' : 'Play';
+    play.textContent = state.reducedMotion ? '▶ Next step' : state.playing ? '❚❚ Pause' : '▶ Play';
+    play.setAttribute('aria-label', label);
+    play.title = state.reducedMotion ? 'One step forward (reduced motion: play does not run by itself)' : 'Play or pause (space)';
   }
 
   return { draw };
