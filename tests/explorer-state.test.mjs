@@ -22,8 +22,9 @@ test('a preset loads as an unchanged preset; an edit makes it the learner’s ow
   assert.equal(change.compute, true);
   assert.equal(change.url, true);
   assert.deepEqual(change.emit.map((e) => e[0]), ['change']);
-  assert.equal(change.emit[0][1].config.X[4][0], 2, 'the event carries a copy of the config');
-  change.emit[0][1].config.X[4][0] = 9;
+  const detail = change.emit[0][1](); // made only when someone listens
+  assert.equal(detail.config.X[4][0], 2, 'the event carries a copy of the config');
+  detail.config.X[4][0] = 9;
   assert.equal(state.config.X[4][0], 2, '… a copy, not the state itself');
 });
 

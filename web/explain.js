@@ -57,8 +57,25 @@ function valueDims(view, fallback) {
   return config.features;
 }
 
-const maskedCount = (r) => r.M.reduce((acc, v) => acc + (v === -Infinity), 0);
-const hasMask = (r) => maskedCount(r) > 0;
+// Facts about a result's mask, counted once per result (captions ask for them every frame).
+const MASK_FACTS = new WeakMap();
+function maskFacts(r) {
+  let f = MASK_FACTS.get(r.M);
+  if (!f) {
+    let masked = 0;
+    const full = [];
+    for (let i = 0; i < r.n; i++) {
+      let open = 0;
+      for (let j = 0; j < r.m; j++) r.M[i * r.m + j] === -Infinity ? masked++ : open++;
+      if (!open) full.push(i);
+    }
+    f = { masked, full };
+    MASK_FACTS.set(r.M, f);
+  }
+  return f;
+}
+const maskedCount = (r) => maskFacts(r).masked;
+const hasMask = (r) => maskFacts(r).masked > 0;
 
 function scoreTitle(view) {
   if (view.step === 'score') return 'scores Q·Kᵀ, not scaled yet';
@@ -83,10 +100,15 @@ export function displayed(view, m) {
   if (m !== 'S') return r[m];
   if (step === 'score') return raw.S;
   if (stepIndex(step) < STEPS.indexOf('mask') && step !== 'project') return r.S;
-  const out = new Float32Array(r.S.length);
-  for (let k = 0; k < out.length; k++) out[k] = r.M[k] === -Infinity ? -Infinity : r.S[k];
+  let out = MASKED_S.get(r.S);
+  if (!out) {
+    out = new Float32Array(r.S.length);
+    for (let k = 0; k < out.length; k++) out[k] = r.M[k] === -Infinity ? -Infinity : r.S[k];
+    MASKED_S.set(r.S, out);
+  }
   return out;
 }
+const MASKED_S = new WeakMap(); // a result's S with its masked entries at −∞, made once (read only)
 
 /**
  * What a panel's legend says, from the values it shows: { kind, lo, hi, centre, mayLook, masked }
@@ -132,16 +154,12 @@ const rowOf = (a, i, cols) => Array.from(a.subarray(i * cols, i * cols + cols));
 const colOf = (a, j, rows, cols) => Array.from({ length: rows }, (_, k) => a[k * cols + j]);
 
 /** The rows whose every key is masked (A and O are 0 there, PyTorch's rule). */
-export function fullyMaskedRows(r) {
+export const fullyMaskedRows = (r) => maskFacts(r).full.slice();
+function visibleKeys(r, i) {
   const out = [];
-  for (let i = 0; i < r.n; i++) {
-    let open = false;
-    for (let j = 0; j < r.m && !open; j++) open = r.M[i * r.m + j] !== -Infinity;
-    if (!open) out.push(i);
-  }
+  for (let j = 0; j < r.m; j++) if (r.M[i * r.m + j] !== -Infinity) out.push(j);
   return out;
 }
-const visibleKeys = (r, i) => Array.from({ length: r.m }, (_, j) => j).filter((j) => r.M[i * r.m + j] !== -Infinity);
 
 // Why key j is masked for query i: the causal mask (j is in the future) or an explicit mask.
 function maskedWhy(view, i, j) {

@@ -38,7 +38,15 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
   el.className = 'hm hm-cells';
   el.setAttribute('role', 'grid');
   el.setAttribute('aria-label', caption);
-  el.style.gridTemplateColumns = `auto repeat(${cols}, minmax(${minCol}em, max-content))`;
+  // Columns as wide as the longest number shown (monospace: `ch` per character), set when that
+  // changes, so an edit relays out the cells it changed instead of measuring every cell again.
+  let widest = 0;
+  const fitColumns = (len) => {
+    if (len === widest) return;
+    widest = len;
+    el.style.gridTemplateColumns = `auto repeat(${cols}, max(${minCol}em, calc(${len}ch + 6px)))`;
+  };
+  fitColumns(1);
   const head = el.appendChild(doc.createElement('div'));
   head.setAttribute('role', 'row');
   head.className = 'hm-r';
@@ -92,20 +100,34 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
    * format(v) gives the cell text, label(i, j, v) the screen-reader label.
    */
   function update(values, { kind, maxAbs, theme, format, label }) {
-    // Only cells whose value (or whose colour scale) changed are touched: an edit of one
+    // Only what changed is written: a cell's text (which costs a layout) only when the text it
+    // shows changed, its colours when its value or the colour scale changed. An edit of one
     // input changes a few rows, and the DOM work is most of a redraw.
-    const same = prev && prev.kind === kind && prev.maxAbs === maxAbs && prev.theme === theme && prev.label === label;
+    const scale = prev && prev.kind === kind && prev.maxAbs === maxAbs && prev.theme === theme;
+    const labels = prev && prev.label === label;
+    const texts = prev ? prev.texts : new Array(cells.length).fill(null);
     for (let k = 0; k < cells.length; k++) {
       const v = values[k], c = cells[k];
-      if (same && Object.is(prev.values[k], v)) continue;
-      const rgb = cellRgb(kind, v, maxAbs, theme);
-      c.textContent = format(v);
-      c.style.background = css(rgb);
-      c.style.color = textOn(rgb);
-      c.classList.toggle('masked', v === -Infinity);
+      const same = prev && Object.is(prev.values[k], v);
+      if (same && scale && labels) continue;
+      if (!same || !scale) {
+        const rgb = cellRgb(kind, v, maxAbs, theme);
+        c.style.background = css(rgb);
+        c.style.color = textOn(rgb);
+      }
+      if (same && labels) continue;
+      const text = format(v);
+      if (text !== texts[k]) {
+        c.textContent = text;
+        texts[k] = text;
+        c.classList.toggle('masked', v === -Infinity);
+      }
       c.setAttribute('aria-label', label(Math.floor(k / cols), k % cols, v));
     }
-    prev = { values: Float32Array.from(values), kind, maxAbs, theme, label };
+    prev = { values: Float32Array.from(values), kind, maxAbs, theme, label, texts };
+    let len = 1;
+    for (const t of texts) if (t.length > len) len = t.length;
+    fitColumns(len);
   }
 
   /** Marks cells with a class. Replaces earlier marks of that class. */
@@ -191,9 +213,13 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
     if (lastLabel) canvas.setAttribute('aria-label', `${caption}. Arrow keys move the cursor; now at ` + lastLabel(cursor.i, cursor.j, lastValues[cursor.i * cols + cursor.j]));
   };
 
+  let prev = null;
   function update(values, { kind, maxAbs, theme, label }) {
     const data = img.data;
+    // The image keeps its pixels: only values that changed (or all, for a new scale) are coloured.
+    const same = prev && prev.kind === kind && prev.maxAbs === maxAbs && prev.theme === theme;
     for (let k = 0; k < values.length; k++) {
+      if (same && Object.is(prev.values[k], values[k])) continue;
       const rgb = cellRgb(kind, values[k], maxAbs, theme);
       data[4 * k] = rgb[0];
       data[4 * k + 1] = rgb[1];
@@ -201,6 +227,7 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
       data[4 * k + 3] = 255;
     }
     ctx.putImageData(img, 0, 0);
+    prev = { values: Float32Array.from(values), kind, maxAbs, theme };
     lastLabel = label;
     lastValues = values;
     describe();

@@ -70,11 +70,12 @@ test('a toggle on a preset says what changed and how to go back; toggling back r
   await settle(page);
   assert.equal(await page.locator('#preset-note').textContent(), 'The “The cat sat on the” preset with the causal mask off. To go back, turn the causal mask on again (key M), or press “Reset to the preset”.');
   assert.equal(await page.locator('#preset option:checked').textContent(), 'The cat sat on the (changed)');
-  assert.match(page.url(), /#config=.*&from=cat/);
+  await page.waitForFunction(() => /#config=.*&from=cat/.test(location.hash));
   await page.keyboard.press('s');
   await settle(page);
   assert.match(await page.locator('#preset-note').textContent(), /^The “The cat sat on the” preset with the causal mask off and scaling off\. To go back, turn the causal mask on again \(key M\) and turn scaling on again \(key S\), or press “Reset to the preset”\.$/);
   // a link keeps where the head came from
+  await page.waitForFunction(() => /%22scale%22%3A1/.test(location.hash));
   const again = await open(env, page.url().slice(env.url.length));
   assert.match(await again.page.locator('#preset-note').textContent(), /^The “The cat sat on the” preset with the causal mask off and scaling off/);
   await again.context.close();

@@ -3,15 +3,20 @@
 // the config box and the export menu.
 
 import { formulaLine } from '../explain.js';
-import { el } from './dom.js';
+import { el, setText } from './dom.js';
 import { can, tourAvailable } from './state.js';
 import { presetNote, ownHeadLabel } from './notes.js';
 
 export function createControlsView(doc, $, active) {
+  let noted = ''; // the config revision the preset note was written for
   function drawPreset(state) {
-    $('own-head').textContent = ownHeadLabel(state);
-    $('preset').value = state.preset || '';
-    $('preset-note').textContent = presetNote(state);
+    const key = `${state.rev} ${state.preset} ${state.origin}`;
+    if (key !== noted) {
+      noted = key;
+      setText($('own-head'), ownHeadLabel(state));
+      $('preset').value = state.preset || '';
+      setText($('preset-note'), presetNote(state));
+    }
     $('tour-start').hidden = !can(state, 'steps') || !tourAvailable(state);
     $('tour-start').setAttribute('aria-pressed', String(state.tour != null));
   }
@@ -20,7 +25,7 @@ export function createControlsView(doc, $, active) {
     host.dataset.theme = state.theme;
     const b = $('theme');
     b.setAttribute('aria-pressed', String(state.theme === 'dark'));
-    b.textContent = 'Dark theme';
+    setText(b, 'Dark theme');
   }
 
   function drawConfigBox(state) {
@@ -45,7 +50,7 @@ export function createControlsView(doc, $, active) {
 
   function draw(state, view, names) {
     drawPreset(state);
-    $('formula').textContent = formulaLine(view);
+    setText($('formula'), formulaLine(view));
     drawConfigBox(state);
     drawExports(names);
   }

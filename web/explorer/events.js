@@ -248,6 +248,7 @@ function wirePage(ctx) {
   listen($('tour-next'), 'click', () => ctx.act(S.tourTo, state.tour + 1));
   listen($('tour-skip'), 'click', () => ctx.act(S.endTour));
   if (ctx.useUrl) listen(win, 'hashchange', () => ctx.fromUrl());
+  if (ctx.useUrl) listen(win, 'pagehide', () => ctx.writeUrl()); // a change written soon is written now
 
   const shown = () => ctx.panels.names();
   const what = () => exports.what(shown());

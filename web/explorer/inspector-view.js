@@ -8,7 +8,7 @@ import { fmt, fmtShort } from '../format.js';
 import { sourceCopies } from '../explain.js';
 import { scaleKind, maxAbsFinite, cellRgb, css, textOn } from '../colors.js';
 import { editable, TOUR_STOPS } from './state.js';
-import { el } from './dom.js';
+import { el, setText } from './dom.js';
 
 export const IDLE_TITLE = 'Hover, focus or tap any cell';
 export const IDLE_TEXT = 'Each number says how it was computed, with the real numbers, and the cells that fed it light up. Click a token to follow its row.';
@@ -44,19 +44,19 @@ export function createInspectorView(doc, $, active) {
   function drawTour(stop) {
     $('tour').hidden = !stop;
     if (!stop) return;
-    $('tour-count').textContent = `Stop ${stop.k + 1} of ${TOUR_STOPS}:`;
-    $('tour-title').textContent = stop.title;
-    $('tour-text').textContent = stop.text;
+    setText($('tour-count'), `Stop ${stop.k + 1} of ${TOUR_STOPS}:`);
+    setText($('tour-title'), stop.title);
+    setText($('tour-text'), stop.text);
     $('tour-back').disabled = stop.k === 0;
-    $('tour-next').textContent = stop.k === TOUR_STOPS - 1 ? 'Finish' : 'Next';
+    setText($('tour-next'), stop.k === TOUR_STOPS - 1 ? 'Finish' : 'Next');
   }
 
   /** ex: explainCell's result for the explained cell (or null); sel: the selected cell if it is drawn; stop: the tour's stop or null. */
   function draw(state, view, ex, sel, stop) {
     drawTour(stop);
     $('inspector').classList.toggle('idle', !ex && !stop); // docked on a narrow screen, an idle panel is one line
-    $('explain-title').textContent = ex ? ex.title : IDLE_TITLE;
-    $('explanation').textContent = ex ? ex.text : IDLE_TEXT;
+    setText($('explain-title'), ex ? ex.title : IDLE_TITLE);
+    setText($('explanation'), ex ? ex.text : IDLE_TEXT);
     drawCopies(state, view, ex);
     const editor = $('editor');
     const canEdit = Boolean(sel && editable(state).has(sel.m));

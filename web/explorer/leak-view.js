@@ -2,7 +2,7 @@
 // leakReport) and a row-by-row table of how much each row of O moved since the check began.
 
 import { fmt } from '../format.js';
-import { el } from './dom.js';
+import { el, setText } from './dom.js';
 
 export function createLeakView(doc, $) {
   let drawn = '';
@@ -12,7 +12,7 @@ export function createLeakView(doc, $) {
     const key = JSON.stringify(report && [report, tokens]);
     if (!report || key === drawn) return;
     drawn = key;
-    $('leak-text').textContent = report.text;
+    setText($('leak-text'), report.text);
     const body = $('leak-rows');
     body.textContent = '';
     for (const x of report.rows) {

@@ -25,6 +25,7 @@ import { createExports } from './exports.js';
 import { wireEvents } from './events.js';
 
 const PLAY_MS = 2600;
+const URL_DELAY = 250; // ms after the last change before the address bar is rewritten
 
 // The one core all explorers on a page share: the Wasm instance is loaded once, on first use.
 // forward() is synchronous and returns copies, so sharing it between explorers is safe.
@@ -147,17 +148,26 @@ export function mountExplorer(root, options = {}) {
     for (const k in dirty) dirty[k] = dirty[k] || Boolean(change[k]);
     sideEffects(change, { win, state, panels, controls, showError, scroll: options.scroll !== false });
     if (!frame && !destroyed) frame = win.requestAnimationFrame(render);
-    for (const [type, detail] of change.emit || []) emit(type, detail);
+    if (options.emit) for (const [type, detail] of change.emit || []) emit(type, typeof detail === 'function' ? detail() : detail);
   }
   const act = (action, ...args) => apply(action(state, ...args));
 
+  // The address bar follows the state, a moment after the last change: replaceState with a
+  // long #config= link costs more than the rest of a frame, so edits in a row write it once.
+  let urlTimer = 0;
   function writeUrl() {
+    win.clearTimeout(urlTimer);
+    urlTimer = 0;
     if (!useUrl) return;
     const url = S.urlOf(state);
     if (url === lastUrl) return;
     lastUrl = url;
     win.history.replaceState(null, '', win.location.pathname + url);
   }
+  const writeUrlSoon = () => {
+    win.clearTimeout(urlTimer);
+    urlTimer = useUrl ? win.setTimeout(writeUrl, URL_DELAY) : 0;
+  };
 
   function render() {
     frame = 0;
@@ -172,7 +182,7 @@ export function mountExplorer(root, options = {}) {
     if (!view) return;
     view = { ...view, config: state.config, step: state.step };
     const d = drawViews(views, state, view, dirty);
-    if (dirty.url) writeUrl();
+    if (dirty.url) (state.preset ? writeUrl() : writeUrlSoon()); // a short ?preset= link at once
     // The focused cell (or the tour's) never hides under the explanation panel.
     const focus = active();
     const target = focus && $('matrices').contains(focus) ? focus : d.stop && dirty.tour ? panels.heatmap(d.stop.cell.m)?.cell(d.stop.cell.i, d.stop.cell.j) : null;
@@ -191,6 +201,7 @@ export function mountExplorer(root, options = {}) {
   const api = explorerApi({ state, act, panels, controls, host, doc, root, useUrl, prefersDark, showError, render,
     view: () => view, destroy() {
       destroyed = true;
+      win.clearTimeout(urlTimer);
       state.playing = false;
       syncTimer();
       if (frame) win.cancelAnimationFrame(frame);

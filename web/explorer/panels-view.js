@@ -11,7 +11,7 @@ import { matrixInfo, displayed, labeler, legendInfo, STEP_MATRICES } from '../ex
 import { scaleKind, maxAbsFinite, legendGradient, css, maskedRgb, cellRgb } from '../colors.js';
 import { isDirect, STEPS } from '../config.js';
 import { editable, shownGroups, stepIndex, can, PRODUCED_AT, TOKEN_ROWS, MANY } from './state.js';
-import { el } from './dom.js';
+import { el, setText } from './dom.js';
 
 const STEP_NAME = (k) => `${k + 1} ${STEPS[k][0].toUpperCase() + STEPS[k].slice(1)}`;
 
@@ -148,17 +148,19 @@ export function createPanelsView(doc, box) {
   }
 
   // Captions, the step's highlights (current outlined, later ones greyed but readable), toggles.
+  let captioned = null; // the (result, step, scale) the captions were written for
   function drawCaptions(state, view) {
     const k = stepIndex(state);
+    const fresh = !captioned || captioned[0] !== view.r || captioned[1] !== state.step || captioned[2] !== state.config.scale;
+    captioned = [view.r, state.step, state.config.scale];
     const current = new Set(state.step ? STEP_MATRICES[state.step] : []);
     for (const [m, p] of panels) {
       const pending = m in PRODUCED_AT && PRODUCED_AT[m] > k;
       p.fig.classList.toggle('pending', pending);
       p.fig.classList.toggle('current', current.has(m));
-      const about = matrixInfo(view, m).about;
-      if (p.about.textContent !== about) p.about.textContent = about;
+      if (fresh) setText(p.about, matrixInfo(view, m).about);
       const later = pending ? `(computed at step ${STEP_NAME(PRODUCED_AT[m])})` : '';
-      if (p.later.textContent !== later) p.later.textContent = later;
+      setText(p.later, later);
     }
     const causal = box.querySelector('#causal'), scaling = box.querySelector('#scaling'), leak = box.querySelector('#leak-toggle');
     if (causal) causal.checked = state.config.causal;
@@ -166,7 +168,7 @@ export function createPanelsView(doc, box) {
     if (leak) leak.setAttribute('aria-pressed', String(Boolean(state.leak)));
     if (strip) {
       strip.setAttribute('aria-expanded', String(state.weightsOpen));
-      strip.lastChild.textContent = state.weightsOpen ? 'hide ▴' : 'show ▾';
+      setText(strip.lastChild, state.weightsOpen ? 'hide ▴' : 'show ▾');
       strip.title = state.weightsOpen ? 'Fold the learned weights Wq, Wk, Wv' : 'Show the learned weights Wq, Wk, Wv';
       weightsRow.hidden = !state.weightsOpen;
     }
@@ -183,6 +185,7 @@ export function createPanelsView(doc, box) {
       layout = key;
       labelFns = new Map();
       ({ panels, strip, weightsRow } = buildPanels(doc, box, state, view));
+      captioned = null;
     }
     if (values || fresh) drawValues(state, view);
     drawCaptions(state, view);

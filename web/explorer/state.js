@@ -12,7 +12,8 @@
 //   rebuild   the panels' layout may have changed (new head): build them afresh
 //   tokens    the token chips and editor must be redrawn even if the names look the same
 //   error     show this message ('' hides the message)
-//   emit      [[type, detail], ...]: events for the host (mountExplorer's options.emit)
+//   emit      [[type, detail], ...]: events for the host (mountExplorer's options.emit); a detail
+//             that is a function is called to make it, only when there is a listener
 //   scroll    a step whose matrix should scroll into view
 //   badConfig config text that failed to parse, to put back in the config box
 //   restoreCursor  the selected cell should get the keyboard cursor once drawn
@@ -67,6 +68,7 @@ export function createState({ theme = 'light', reducedMotion = false } = {}) {
     leak: null, // the leak check: { base: the config its "before" is computed from }, or null
     reducedMotion, // the reader asked for reduced motion: play steps only on demand
     urlTheme: null, // the theme the link asked for (kept in the link), or null
+    rev: 0, // counts changes of the config, so a view can tell the head changed without comparing it
   };
 }
 
@@ -140,10 +142,16 @@ export const stepIndex = (state) => (state.step ? STEPS.indexOf(state.step) : ST
 
 // ------------------------------------------------------------------------------ actions
 
-const changeEvent = (state) => ['change', { config: cloneConfig(state.config) }];
+// The 'change' event carries a copy of the config, made only if someone listens (a function
+// detail is called when the event is emitted, with the config as it is at this action).
+const changeEvent = (state) => {
+  const config = state.config;
+  return ['change', () => ({ config: cloneConfig(config) })];
+};
 
 /** A new head replaces the old one: nothing of the old selection is kept. */
 function newHead(state) {
+  state.rev++;
   state.playing = false;
   state.tour = null;
   if (state.leak) state.leak = { base: cloneConfig(state.config) };
@@ -188,6 +196,7 @@ export function setConfig(state, input) {
  */
 export function showHead(state, input, extra = null) {
   const cfg = parseConfig(input, LIM);
+  state.rev++;
   state.preset = state.origin = null;
   state.tour = null;
   state.base = cfg;
@@ -202,6 +211,7 @@ export function showHead(state, input, extra = null) {
 
 /** Back to where the head started (a preset, or the config that was loaded). */
 export function reset(state) {
+  state.rev++;
   state.config = cloneConfig(state.base);
   state.preset = state.origin || presetOf(state.base);
   state.origin = state.preset;
@@ -212,6 +222,7 @@ export function reset(state) {
 
 /** The head changed by an edit: an unchanged preset again only if the edit went back to it. */
 function modified(state) {
+  state.rev++;
   state.preset = state.origin && sameConfig(state.config, state.base) ? state.origin : null;
   state.tour = null;
   return { compute: true, url: true, emit: [changeEvent(state)] };
@@ -416,6 +427,7 @@ export function fromUrl(state, u) {
   state.follow = u.follow != null && u.follow < n ? u.follow : null;
   state.sel = u.cell;
   state.urlTheme = u.theme;
+  state.rev++;
   return { compute: true, rebuild: true, tokens: true, error, badConfig, restoreCursor: Boolean(state.sel) };
 }
 
@@ -429,6 +441,7 @@ export function fromOptions(state, init) {
     usePreset(state, DEFAULT_PRESET);
   }
   if (typeof init.causal === 'boolean') state.config.causal = init.causal;
+  state.rev++;
   state.step = STEPS.includes(init.step) ? init.step : null;
   const n = state.config.tokens.length;
   state.follow = Number.isInteger(init.follow) && init.follow >= 0 && init.follow < n ? init.follow : null;

@@ -5,7 +5,7 @@
 import { followSentence } from '../explain.js';
 import { MAX_NAME } from '../config.js';
 import { MANY } from './state.js';
-import { el } from './dom.js';
+import { el, setText } from './dom.js';
 
 export function createTokensView(doc, $, active) {
   let drawn = ''; // the token names the chips and editor show
@@ -65,7 +65,7 @@ export function createTokensView(doc, $, active) {
       editor(tokens);
     }
     const follow = state.follow;
-    $('follow-text').textContent = follow != null ? followSentence(view, follow) : '';
+    setText($('follow-text'), follow != null ? followSentence(view, follow) : '');
     // A toolbar: one chip is in the Tab order (the followed one, else the first); arrows move on.
     const chipsNow = [...$('tokens').querySelectorAll('[data-follow]')];
     const inChips = chipsNow.includes(active());
