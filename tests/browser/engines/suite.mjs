@@ -230,6 +230,7 @@ export function crossEngineSuite(engine) {
         // A drag across an input cell nudges it, and selects no text on the way (the learned
         // weights open from their strip first).
         await page.click('#weights-toggle');
+        await page.waitFor(() => !document.getElementById('weights-row').hidden, undefined, 'the weights to open');
         const { x, y } = await page.point(cell('Wq', 2, 0));
         await page.drag(x, y, x + 50, y);
         await page.settle();
