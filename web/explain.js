@@ -110,6 +110,13 @@ export function displayed(view, m) {
 }
 const MASKED_S = new WeakMap(); // a result's S with its masked entries at −∞, made once (read only)
 
+/** Forgets what was worked out once for result r, before its arrays are reused (forward's `into`). */
+export function forgetResult(r) {
+  if (!r) return;
+  MASK_FACTS.delete(r.M);
+  MASKED_S.delete(r.S);
+}
+
 /**
  * What a panel's legend says, from the values it shows: { kind, lo, hi, centre, mayLook, masked }
  * (lo/hi the ends of the colour bar, null for the mask; masked: whether −∞ is shown).

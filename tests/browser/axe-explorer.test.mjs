@@ -67,6 +67,8 @@ test('axe: a page with the <attention-explorer> element, under the strict CSP, l
     for (const colorScheme of ['light', 'dark']) {
       for (const width of [1280, 360]) {
         const { page: p, context, log } = await openEmbed(browser, url, { width, colorScheme });
+        // follow="4" marks its chip pressed from the first render
+        assert.equal(await p.locator('attention-explorer #tokens [data-follow="4"]').getAttribute('aria-pressed'), 'true');
         for (const v of await axeViolations(p)) found.push(`${width}px ${colorScheme}: ${v}`);
         await p.locator('attention-explorer [data-step="softmax"]').click();
         await settle(p);

@@ -121,6 +121,21 @@ test('the whole head is on the first screen at 1280×800; A and O positions at t
   console.log('  ' + lines.join('\n  '));
 });
 
+test('hovering a score shows copies of the query and key rows that fed it, with their numbers, in the explanation panel', async () => {
+  const { page, context } = await open(env, '?preset=cat');
+  await cell(page, 'S', 4, 1).hover();
+  await settle(page);
+  const copies = await page.locator('#sources table').evaluateAll((ts) => ts.map((t) => [t.caption.textContent, [...t.rows[1].cells].map((c) => c.textContent)]));
+  const r = attn.forward(forwardArgs(parseConfig(PRESETS.cat.config)));
+  const row = (a, i, cols) => Array.from(a.slice(i * cols, i * cols + cols), fmt);
+  assert.deepEqual(copies, [
+    ['Q row 5 (the)', row(r.Q, 4, 4)],
+    ['K row 2 (cat)', row(r.K, 1, 4)],
+    ['M[5][2]', ['0']],
+  ]);
+  await context.close();
+});
+
 test('at 360 px the explanation never covers the focused cell (WCAG 2.4.11): arrows through every row of A and O', async () => {
   const { page, context } = await open(env, '?preset=cat', { width: 360, height: 800 });
   let checked = 0;

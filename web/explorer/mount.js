@@ -8,8 +8,8 @@
 // Several explorers on one page are independent: each mount has its own state and DOM.
 
 import { loadAttention } from '../attention.js';
-import { forwardArgs, cloneConfig, readUrlState } from '../config.js';
-import { explainCell } from '../explain.js';
+import { forwardArgs, cloneConfig, readUrlState, isDirect } from '../config.js';
+import { explainCell, forgetResult } from '../explain.js';
 import { tourStop, leakReport } from './notes.js';
 import { matrixCSV, matrixJSON, headJSON, heatmapSVG, viewSVG, paintPNG, pytorchScript } from '../export.js';
 import * as S from './state.js';
@@ -36,18 +36,25 @@ export function sharedCore() {
 }
 
 /**
- * The head's numbers for a config: { config, r, raw, step, before }, where r is the core's
- * result, raw the unscaled scores Q·Kᵀ of the Score step (only raw.S is read; explain.js), and
- * before, with the leak check on, O for the inputs of `leakBase` under the same mask and scale.
- * The one place the page calls the core.
+ * The head's numbers for a config: { config, r, raw, step, before, serial }, where r is the
+ * core's result, raw the unscaled scores Q·Kᵀ of the Score step (only raw.S is read; explain.js),
+ * before, with the leak check on, O for the inputs of `leakBase` under the same mask and scale,
+ * and serial counts computations (a view can tell new numbers from old by it). The one place the
+ * page calls the core. `previous` (the last view) hands its result back to forward as `into`
+ * when the shapes are the same, so an edit reuses its arrays where the core can (issue 10).
  */
-export function computeView(attn, config, step, leakBase = null) {
-  const r = attn.forward(forwardArgs(config));
-  const raw = config.scale === 1 ? r : attn.forward(forwardArgs(config, 1), { outputs: ['S'] });
+let serials = 0;
+export function computeView(attn, config, step, leakBase = null, previous = null) {
+  const same = (r) => r && r.n === config.tokens.length && (r.X == null) === isDirect(config) &&
+    r.dk === (isDirect(config) ? config.Q[0].length : config.Wq[0].length) && r.dv === (isDirect(config) ? config.V[0].length : config.Wv[0].length) &&
+    (isDirect(config) || r.d === config.X[0].length);
+  const reuse = (r) => (same(r) ? (forgetResult(r), { into: r }) : undefined);
+  const r = attn.forward(forwardArgs(config), reuse(previous && previous.r));
+  const raw = config.scale === 1 ? r : attn.forward(forwardArgs(config, 1), { outputs: ['S'], ...reuse(previous && previous.raw !== previous.r && previous.raw) });
   let before = null;
   if (leakBase && leakBase.tokens.length === config.tokens.length)
     before = attn.forward(forwardArgs({ ...leakBase, causal: config.causal, scale: config.scale }), { outputs: ['O'] }).O;
-  return { config, r, raw, step, before };
+  return { config, r, raw, step, before, serial: ++serials };
 }
 
 /** What every view needs beyond (state, view): the explained cell, the tour's stop, the leak report. */
@@ -174,7 +181,7 @@ export function mountExplorer(root, options = {}) {
     if (!attn || !state.config || destroyed) return;
     if (dirty.compute) {
       try {
-        view = computeView(attn, state.config, state.step, state.leak && state.leak.base);
+        view = computeView(attn, state.config, state.step, state.leak && state.leak.base, view);
       } catch (e) {
         showError('This head cannot be computed: ' + e.message);
       }
@@ -278,13 +285,21 @@ function rememberTheme(win, theme) {
   } catch {}
 }
 
+// A result with its arrays copied (the numbers stay; the page's own arrays are reused by forward's `into`).
+function copyResult(r) {
+  const out = { ...r };
+  for (const k in out) if (ArrayBuffer.isView(out[k])) out[k] = out[k].slice();
+  return out;
+}
+
 /** The API mountExplorer returns (the element, the training panel and the labs drive it). */
 function explorerApi(x) {
   const { state, act, panels, controls, host, doc, root, useUrl, prefersDark } = x;
   return {
     state,
     get view() { return x.view(); },
-    get result() { return x.view() && x.view().r; },
+    /** The core's result for the head shown, as copies: the page reuses its own arrays on the next edit. */
+    get result() { return x.view() && copyResult(x.view().r); },
     setValue: (m, i, j, v) => act(S.setValue, m, i, j, v),
     setStep: (s) => (act(S.stop), act(S.setStep, s ?? null)),
     setFollow: (i) => act(S.setFollow, i),

@@ -148,11 +148,11 @@ export function createPanelsView(doc, box) {
   }
 
   // Captions, the step's highlights (current outlined, later ones greyed but readable), toggles.
-  let captioned = null; // the (result, step, scale) the captions were written for
+  let captioned = null; // the (computation, step, scale) the captions were written for
   function drawCaptions(state, view) {
     const k = stepIndex(state);
-    const fresh = !captioned || captioned[0] !== view.r || captioned[1] !== state.step || captioned[2] !== state.config.scale;
-    captioned = [view.r, state.step, state.config.scale];
+    const fresh = !captioned || captioned[0] !== view.serial || captioned[1] !== state.step || captioned[2] !== state.config.scale;
+    captioned = [view.serial, state.step, state.config.scale];
     const current = new Set(state.step ? STEP_MATRICES[state.step] : []);
     for (const [m, p] of panels) {
       const pending = m in PRODUCED_AT && PRODUCED_AT[m] > k;
