@@ -83,3 +83,21 @@ test('axe: a page with the <attention-explorer> element, under the strict CSP, l
     await strict.close();
   }
 });
+
+test('the element: its theme attribute wins over the reader’s remembered choice; without one, the remembered choice is used', async () => {
+  const strict = await startServer({ root: ROOT, port: 0, headers: { 'content-security-policy': CSP } });
+  const browser = await launch();
+  try {
+    const url = strict.url + pageWriter('axe')('themes', '<main>\n<attention-explorer id="light" theme="light" preset="cat"></attention-explorer>\n<attention-explorer id="plain" preset="worked-example"></attention-explorer>\n</main>');
+    const context = await browser.newContext({ colorScheme: 'light' });
+    await context.addInitScript(() => localStorage.setItem('attention-explorer-theme', 'dark'));
+    const p = await context.newPage();
+    await p.goto(url);
+    await p.waitForFunction(() => [...document.querySelectorAll('attention-explorer')].every((e) => e.dataset.ready));
+    assert.deepEqual(await p.evaluate(() => [light.dataset.theme, plain.dataset.theme]), ['light', 'dark']);
+    await context.close();
+  } finally {
+    await browser.close();
+    await strict.close();
+  }
+});
