@@ -38,15 +38,19 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
   el.className = 'hm hm-cells';
   el.setAttribute('role', 'grid');
   el.setAttribute('aria-label', caption);
-  // Columns as wide as the longest number shown (monospace: `ch` per character), set when that
-  // changes, so an edit relays out the cells it changed instead of measuring every cell again.
+  // Columns as wide as the longest number shown (monospace: `ch` per character) or the longest
+  // word of a column label (proportional letters run about 0.85 ch), set when that changes, so an
+  // edit relays out the cells it changed instead of measuring every cell again.
+  const labelWord = Math.round(0.85 * Math.max(1, ...colLabels.flatMap((l) => String(l).split(/\s+/).map((w) => w.length))));
   let widest = 0;
   const fitColumns = (len) => {
+    len = Math.max(len, labelWord);
     if (len === widest) return;
     widest = len;
     el.style.gridTemplateColumns = `auto repeat(${cols}, max(${minCol}em, calc(${len}ch + 6px)))`;
   };
   fitColumns(1);
+  el.style.gridTemplateRows = `auto repeat(${rows}, 24px)`; // the header's labels, then rows of one line
   const head = el.appendChild(doc.createElement('div'));
   head.setAttribute('role', 'row');
   head.className = 'hm-r';
@@ -130,19 +134,18 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
     fitColumns(len);
   }
 
-  /** Marks cells with a class. Replaces earlier marks of that class. */
+  /** Marks cells with a class. Replaces earlier marks of that class (touching only the cells that change). */
   function setMarks(cls, specs) {
-    for (const c of marks.get(cls) || []) c.classList.remove(cls);
-    const now = [];
+    const old = marks.get(cls) || new Set();
+    const now = new Set();
     for (const s of specs) {
       for (let i = 0; i < rows; i++) {
-        for (let j = 0; j < cols; j++) {
-          if (!covers(s, i, j)) continue;
-          cells[i * cols + j].classList.add(cls);
-          now.push(cells[i * cols + j]);
-        }
+        if (s.row != null && s.row !== i) continue;
+        for (let j = 0; j < cols; j++) if (covers(s, i, j)) now.add(cells[i * cols + j]);
       }
     }
+    for (const c of old) if (!now.has(c)) c.classList.remove(cls);
+    for (const c of now) if (!old.has(c)) c.classList.add(cls);
     marks.set(cls, now);
   }
 
@@ -156,8 +159,11 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
   }
 
   /** Marks the followed row's header button as pressed (null: none). */
+  let followed = null;
   function setFollowed(row) {
-    heads.forEach((b, i) => b && b.setAttribute('aria-pressed', String(i === row)));
+    if (row === followed) return;
+    for (const i of [followed, row]) if (i != null && heads[i]) heads[i].setAttribute('aria-pressed', String(i === row));
+    followed = row;
   }
 
   /** The cell under a pointer event (or null). */
@@ -195,6 +201,7 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
   const img = ctx.createImageData(cols, rows);
   el.style.width = cols * cw + 'px';
   const marks = new Map(); // class -> overlay divs
+  const keys = new Map(); // class -> the specs its overlays were made for
   let cursor = { i: 0, j: 0 };
   let lastLabel = null, lastValues = null;
 
@@ -236,6 +243,9 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
   }
 
   function setMarks(cls, specs) {
+    const key = JSON.stringify(specs);
+    if (keys.get(cls) === key) return; // the same marks: keep the overlays
+    keys.set(cls, key);
     for (const d of marks.get(cls) || []) d.remove();
     marks.set(
       cls,

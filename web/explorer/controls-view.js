@@ -3,7 +3,7 @@
 // the config box and the export menu.
 
 import { formulaLine } from '../explain.js';
-import { el, setText } from './dom.js';
+import { el, setText, setAttr } from './dom.js';
 import { can, tourAvailable } from './state.js';
 import { presetNote, ownHeadLabel } from './notes.js';
 
@@ -18,13 +18,13 @@ export function createControlsView(doc, $, active) {
       setText($('preset-note'), presetNote(state));
     }
     $('tour-start').hidden = !can(state, 'steps') || !tourAvailable(state);
-    $('tour-start').setAttribute('aria-pressed', String(state.tour != null));
+    setAttr($('tour-start'), 'aria-pressed', String(state.tour != null));
   }
 
   function drawTheme(state, host) {
     host.dataset.theme = state.theme;
     const b = $('theme');
-    b.setAttribute('aria-pressed', String(state.theme === 'dark'));
+    setAttr(b, 'aria-pressed', String(state.theme === 'dark'));
     setText(b, 'Dark theme');
   }
 

@@ -16,3 +16,8 @@ export function el(doc, tag, cls, text) {
 export function setText(e, text) {
   if (e.textContent !== text) e.textContent = text;
 }
+
+/** Sets an attribute only when it differs (a write restyles whatever a selector on it matches). */
+export function setAttr(e, name, value) {
+  if (e.getAttribute(name) !== value) e.setAttribute(name, value);
+}

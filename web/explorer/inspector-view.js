@@ -8,7 +8,7 @@ import { fmt, fmtShort } from '../format.js';
 import { sourceCopies } from '../explain.js';
 import { scaleKind, maxAbsFinite, cellRgb, css, textOn } from '../colors.js';
 import { editable, TOUR_STOPS } from './state.js';
-import { el, setText } from './dom.js';
+import { el, setText, setAttr } from './dom.js';
 
 export const IDLE_TITLE = 'Hover, focus or tap any cell';
 export const IDLE_TEXT = 'Each number says how it was computed, with the real numbers, and the cells that fed it light up. Click a token to follow its row.';
@@ -64,7 +64,7 @@ export function createInspectorView(doc, $, active) {
     if (canEdit) {
       const input = $('edit-value');
       if (active() !== input) input.value = String(state.config[sel.m][sel.i][sel.j]);
-      input.setAttribute('aria-label', `Value of ${sel.m}[${sel.i + 1}][${sel.j + 1}]`);
+      setAttr(input, 'aria-label', `Value of ${sel.m}[${sel.i + 1}][${sel.j + 1}]`);
     }
   }
 

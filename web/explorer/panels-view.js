@@ -11,7 +11,7 @@ import { matrixInfo, displayed, labeler, legendInfo, STEP_MATRICES } from '../ex
 import { scaleKind, maxAbsFinite, legendGradient, css, maskedRgb, cellRgb } from '../colors.js';
 import { isDirect, STEPS } from '../config.js';
 import { editable, shownGroups, stepIndex, can, PRODUCED_AT, TOKEN_ROWS, MANY } from './state.js';
-import { el, setText } from './dom.js';
+import { el, setText, setAttr } from './dom.js';
 
 const STEP_NAME = (k) => `${k + 1} ${STEPS[k][0].toUpperCase() + STEPS[k].slice(1)}`;
 
@@ -165,9 +165,9 @@ export function createPanelsView(doc, box) {
     const causal = box.querySelector('#causal'), scaling = box.querySelector('#scaling'), leak = box.querySelector('#leak-toggle');
     if (causal) causal.checked = state.config.causal;
     if (scaling) scaling.checked = state.config.scale == null;
-    if (leak) leak.setAttribute('aria-pressed', String(Boolean(state.leak)));
+    if (leak) setAttr(leak, 'aria-pressed', String(Boolean(state.leak)));
     if (strip) {
-      strip.setAttribute('aria-expanded', String(state.weightsOpen));
+      setAttr(strip, 'aria-expanded', String(state.weightsOpen));
       setText(strip.lastChild, state.weightsOpen ? 'hide ▴' : 'show ▾');
       strip.title = state.weightsOpen ? 'Fold the learned weights Wq, Wk, Wv' : 'Show the learned weights Wq, Wk, Wv';
       weightsRow.hidden = !state.weightsOpen;

@@ -3,7 +3,7 @@
 
 import { STEPS } from '../config.js';
 import { narration } from '../explain.js';
-import { el, setText } from './dom.js';
+import { el, setText, setAttr } from './dom.js';
 
 export function createStepsView(doc, $) {
   const pills = $('step-pills');
@@ -15,13 +15,13 @@ export function createStepsView(doc, $) {
 
   function draw(state, view) {
     setText($('narration'), narration(view, state.step));
-    for (const b of pills.children) b.setAttribute('aria-pressed', String(b.dataset.step === state.step));
-    $('all').setAttribute('aria-pressed', String(state.step == null));
+    for (const b of pills.children) setAttr(b, 'aria-pressed', String(b.dataset.step === state.step));
+    setAttr($('all'), 'aria-pressed', String(state.step == null));
     // With reduced motion nothing moves by itself: the play button steps once per press.
     const play = $('play');
     const label = state.reducedMotion ? 'Next step' : state.playing ? 'Pause' : 'Play';
     setText(play, state.reducedMotion ? '▶ Next step' : state.playing ? '❚❚ Pause' : '▶ Play');
-    play.setAttribute('aria-label', label);
+    setAttr(play, 'aria-label', label);
     play.title = state.reducedMotion ? 'One step forward (reduced motion: play does not run by itself)' : 'Play or pause (space)';
   }
 

@@ -5,7 +5,7 @@
 import { followSentence } from '../explain.js';
 import { MAX_NAME } from '../config.js';
 import { MANY } from './state.js';
-import { el, setText } from './dom.js';
+import { el, setText, setAttr } from './dom.js';
 
 export function createTokensView(doc, $, active) {
   let drawn = ''; // the token names the chips and editor show
@@ -70,7 +70,7 @@ export function createTokensView(doc, $, active) {
     const chipsNow = [...$('tokens').querySelectorAll('[data-follow]')];
     const inChips = chipsNow.includes(active());
     for (const b of chipsNow) {
-      b.setAttribute('aria-pressed', String(+b.dataset.follow === follow));
+      setAttr(b, 'aria-pressed', String(+b.dataset.follow === follow));
       if (!inChips && follow != null) b.tabIndex = +b.dataset.follow === follow ? 0 : -1;
     }
   }
