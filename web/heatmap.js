@@ -28,29 +28,9 @@ export function createHeatmap(doc, opts) {
 const covers = (s, i, j) => (s.row == null || s.row === i) && (s.col == null || s.col === j);
 const clampTo = (rows, cols, i, j) => ({ i: Math.max(0, Math.min(rows - 1, i)), j: Math.max(0, Math.min(cols - 1, j)) });
 
-/**
- * One element per cell, in an ARIA grid with a roving tabindex. With `followable`, each row's
- * header holds a button (data-follow) that the arrow keys reach: ← from the first column.
- * `minCol` is the narrowest column, in em (3.6 by default; a mask's 0 and −∞ need less).
- */
-function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, editable = false, followable = false, minCol = 3.6 }) {
-  const el = doc.createElement('div');
-  el.className = 'hm hm-cells';
-  el.setAttribute('role', 'grid');
-  el.setAttribute('aria-label', caption);
-  // Columns as wide as the longest number shown (monospace: `ch` per character) or the longest
-  // word of a column label (proportional letters run about 0.85 ch), set when that changes, so an
-  // edit relays out the cells it changed instead of measuring every cell again.
-  const labelWord = Math.round(0.85 * Math.max(1, ...colLabels.flatMap((l) => String(l).split(/\s+/).map((w) => w.length))));
-  let widest = 0;
-  const fitColumns = (len) => {
-    len = Math.max(len, labelWord);
-    if (len === widest) return;
-    widest = len;
-    el.style.gridTemplateColumns = `auto repeat(${cols}, max(${minCol}em, calc(${len}ch + 6px)))`;
-  };
-  fitColumns(1);
-  el.style.gridTemplateRows = `auto repeat(${rows}, 24px)`; // the header's labels, then rows of one line
+// The grid's rows: a header row of column labels, then per row its header (a follow button when
+// `followable`) and its cells. Returns the cells (row-major) and the rows' buttons.
+function buildGrid(doc, el, { m, rows, cols, rowLabels, colLabels, editable, followable }) {
   const head = el.appendChild(doc.createElement('div'));
   head.setAttribute('role', 'row');
   head.className = 'hm-r';
@@ -94,6 +74,33 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
       cells[i * cols + j] = c;
     }
   }
+  return { cells, heads };
+}
+
+/**
+ * One element per cell, in an ARIA grid with a roving tabindex. With `followable`, each row's
+ * header holds a button (data-follow) that the arrow keys reach: ← from the first column.
+ * `minCol` is the narrowest column, in em (3.6 by default; a mask's 0 and −∞ need less).
+ */
+function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, editable = false, followable = false, minCol = 3.6 }) {
+  const el = doc.createElement('div');
+  el.className = 'hm hm-cells';
+  el.setAttribute('role', 'grid');
+  el.setAttribute('aria-label', caption);
+  // Columns as wide as the longest number shown (monospace: `ch` per character) or the longest
+  // word of a column label (proportional letters run about 0.85 ch), set when that changes, so an
+  // edit relays out the cells it changed instead of measuring every cell again.
+  const labelWord = Math.round(0.85 * Math.max(1, ...colLabels.flatMap((l) => String(l).split(/\s+/).map((w) => w.length))));
+  let widest = 0;
+  const fitColumns = (len) => {
+    len = Math.max(len, labelWord);
+    if (len === widest) return;
+    widest = len;
+    el.style.gridTemplateColumns = `auto repeat(${cols}, max(${minCol}em, calc(${len}ch + 6px)))`;
+  };
+  fitColumns(1);
+  el.style.gridTemplateRows = `auto repeat(${rows}, 24px)`; // the header's labels, then rows of one line
+  const { cells, heads } = buildGrid(doc, el, { m, rows, cols, rowLabels, colLabels, editable, followable });
   const marks = new Map(); // class -> the cells that carry it
   let cursor = { i: 0, j: 0 }; // j = -1: the row's header button
   let prev = null;
