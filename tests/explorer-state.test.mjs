@@ -22,8 +22,9 @@ test('a preset loads as an unchanged preset; an edit makes it the learner’s ow
   assert.equal(change.compute, true);
   assert.equal(change.url, true);
   assert.deepEqual(change.emit.map((e) => e[0]), ['change']);
-  assert.equal(change.emit[0][1].config.X[4][0], 2, 'the event carries a copy of the config');
-  change.emit[0][1].config.X[4][0] = 9;
+  const detail = change.emit[0][1](); // made only when someone listens
+  assert.equal(detail.config.X[4][0], 2, 'the event carries a copy of the config');
+  detail.config.X[4][0] = 9;
   assert.equal(state.config.X[4][0], 2, '… a copy, not the state itself');
 });
 
@@ -203,4 +204,98 @@ test('theme: "auto" follows the system, a setting wins; a change asks for a redr
   assert.equal(state.theme, 'light');
   assert.deepEqual(S.setTheme(state, 'nonsense', false), {});
   assert.equal(state.themeSetting, 'auto');
+});
+
+test('an edit that goes back to the preset makes it the unchanged preset again; the link keeps where it came from', () => {
+  const state = fresh();
+  S.toggleCausal(state);
+  assert.deepEqual([state.preset, state.origin], [null, 'cat']);
+  assert.match(S.urlOf(state), /^#config=.*&from=cat$/);
+  const back = S.createState();
+  S.fromUrl(back, readUrlState('', S.urlOf(state)));
+  assert.deepEqual([back.preset, back.origin, back.config.causal], [null, 'cat', false]);
+  S.reset(back);
+  assert.deepEqual([back.preset, back.config.causal], ['cat', true], 'Reset goes back to the preset it came from');
+  S.toggleCausal(state);
+  assert.equal(state.preset, 'cat');
+  assert.equal(S.urlOf(state), '?preset=cat');
+});
+
+test('changesOf lists what differs from the preset', () => {
+  const state = fresh();
+  S.setScaling(state, false);
+  S.setValue(state, 'X', 0, 0, 5);
+  S.renameToken(state, 2, 'ran');
+  assert.deepEqual(S.changesOf(state.base, state.config), { causal: undefined, scale: 1, renamed: [2], values: { X: 1 }, tokens: null });
+});
+
+test('keys M and S flip the mask and the scaling', () => {
+  const state = fresh();
+  S.toggleCausal(state);
+  S.toggleScaling(state);
+  assert.deepEqual([state.config.causal, state.config.scale], [false, 1]);
+  S.toggleScaling(state);
+  assert.equal(state.config.scale, null);
+});
+
+test('with reduced motion, play is one step per press and never starts a timer', () => {
+  const state = S.createState({ reducedMotion: true });
+  S.setPreset(state, 'cat');
+  S.togglePlay(state);
+  assert.deepEqual([state.step, state.playing], ['project', false]);
+  S.togglePlay(state);
+  assert.deepEqual([state.step, state.playing], ['score', false]);
+  S.setStep(state, 'mix');
+  S.togglePlay(state);
+  assert.deepEqual([state.step, state.playing], [null, false], 'past the last step: every step');
+});
+
+test('the tour: only on the unchanged cat preset; it follows the last token; an edit ends it', () => {
+  const state = fresh();
+  S.setStep(state, 'score');
+  const c = S.startTour(state);
+  assert.deepEqual([state.tour, state.follow, state.step, c.tour], [0, 4, null, true]);
+  S.tourTo(state, 3);
+  assert.equal(state.tour, 3);
+  S.tourTo(state, 4);
+  assert.equal(state.tour, null, 'past the last stop the tour ends');
+  S.startTour(state);
+  S.endTour(state);
+  assert.equal(state.tour, null);
+  S.startTour(state);
+  S.setValue(state, 'X', 0, 0, 1);
+  assert.equal(state.tour, null);
+  assert.equal(S.startTour(fresh('worked-example')), null);
+});
+
+test('the leak check keeps its “before” and takes the new head as its “before” when the head is replaced', () => {
+  const state = fresh();
+  S.toggleLeak(state);
+  S.setValue(state, 'X', 4, 0, 2);
+  assert.equal(state.leak.base.X[4][0], 0);
+  S.setPreset(state, 'previous-token');
+  assert.deepEqual(state.leak.base, state.config);
+  S.toggleLeak(state);
+  assert.equal(state.leak, null);
+});
+
+test('the weights start folded; a trained head (showHead) opens them unless the learner folded them', () => {
+  const state = fresh();
+  assert.equal(state.weightsOpen, false);
+  S.showHead(state, PRESETS.cat.config);
+  assert.equal(state.weightsOpen, true);
+  S.toggleWeights(state);
+  S.showHead(state, PRESETS.cat.config);
+  assert.equal(state.weightsOpen, false);
+});
+
+test('the theme to start with: the link, then the element’s attribute, then the remembered choice', () => {
+  assert.equal(S.startTheme({ url: 'light', attribute: 'dark', stored: 'dark' }), 'light');
+  assert.equal(S.startTheme({ attribute: 'dark', stored: 'light' }), 'dark');
+  assert.equal(S.startTheme({ attribute: 'auto', stored: 'dark' }), 'dark');
+  assert.equal(S.startTheme({ stored: 'nonsense' }), 'auto');
+  const state = fresh();
+  S.fromUrl(state, readUrlState('?preset=cat&theme=dark', ''));
+  assert.equal(state.urlTheme, 'dark');
+  assert.match(S.urlOf(state), /theme=dark/);
 });

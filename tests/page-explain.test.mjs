@@ -19,7 +19,7 @@ test("the worked-example preset shows the lesson's weights and outputs to 3 deci
   assert.deepEqual(rows(r.O, 2), [['1.604', '0.797'], ['1.401', '1.203'], ['1.759', '1.000']]);
 });
 
-test('the cat preset: the last “the” gives about half its attention to “cat” and its output is mostly thing', () => {
+test('the cat preset: the last “the” gives about half its attention to “cat”, and the largest component of its output is thing', () => {
   const v = viewOf(PRESETS.cat.config);
   const a = v.r.A.slice(4 * 5, 5 * 5);
   assert.ok(a[1] >= 0.45 && a[1] <= 0.6, String(a[1]));
@@ -29,7 +29,7 @@ test('the cat preset: the last “the” gives about half its attention to “ca
   assert.equal(matrixInfo(v, 'O').colLabels[0], 'thing');
   const s = followSentence(v, 4);
   assert.match(s, /^“the” \(5\) gives 0\.5\d\d of its attention to “cat” \(2\)\./);
-  assert.match(s, /mostly “thing”/);
+  assert.match(s, /Its output \(row 5 of O\) is \[0\.528, 0\.118, 0\.177, 0\.059\]; its largest component is “thing”, 0\.528\.$/);
 });
 
 test('the previous-token preset: every token after the first attends most to the one before it', () => {
@@ -53,7 +53,7 @@ test('Q[i][j] is explained as the sum of X[i][k]×Wq[k][j] terms with the core�
 test('S[i][j] shows the dot product, the scale and the core’s scaled score; masked cells say why', () => {
   const v = viewOf(PRESETS.cat.config);
   const e = explainCell(v, 'S', 4, 1);
-  assert.match(e.text, /q₅·k₂ = .* = 3\.000\n× scale 0\.500 \(1\/√4\) = 1\.500$/);
+  assert.match(e.text, /S\[5\]\[2\] = \(q₅·k₂\) \/ √dk, with dk = 4\nq₅·k₂ = .* = 3\.000\n3\.000 \/ √4 = 3\.000 \/ 2\.000 = 3\.000 × 0\.500 = 1\.500$/);
   assert.deepEqual(e.sources.slice(0, 2), [{ m: 'Q', row: 4 }, { m: 'K', row: 1 }]);
   const masked = explainCell(v, 'S', 1, 2);
   assert.equal(masked.title, 'S[2][3] = \u2212\u221e');
@@ -64,23 +64,24 @@ test('S[i][j] shows the dot product, the scale and the core’s scaled score; ma
   assert.match(explainCell(vs, 'S', 4, 1).title, /= 3\.000$/);
 });
 
-test('A[i][j] is explained by the row softmax with exp terms, their sum and the core’s weight', () => {
+test('A[i][j] is explained by the row softmax with the lesson’s unshifted exp terms, their sum and the core’s weight', () => {
   const v = viewOf(PRESETS['worked-example'].config);
   const e = explainCell(v, 'A', 0, 0);
-  assert.match(e.text, /Σ = 1\.000 \+ 0\.493 \+ 1\.000 = 2\.493/);
-  assert.match(e.text, /A\[1\]\[1\] = 1\.000 \/ 2\.493 = 0\.401$/);
+  assert.match(e.text, /Σ = 2\.028 \+ 1\.000 \+ 2\.028 = 5\.056\nA\[1\]\[1\] = 2\.028 \/ 5\.056 = 0\.401\n/);
+  assert.match(e.text, /subtracts the row’s largest score, 0\.707, .*= 1\.000 \/ 2\.493, the same ratio/);
   const c = viewOf(PRESETS.cat.config);
   assert.match(explainCell(c, 'A', 1, 3).text, /Exactly 0: .*masked to −∞/);
   assert.match(explainCell(c, 'A', 1, 0).text, /3 masked keys add exp\(−∞\) = 0/);
+  assert.match(explainCell(c, 'A', 3, 0).text, /the 1 masked key adds exp\(−∞\) = 0/);
 });
 
 test('O[i][j] is the weighted sum of a V column with an A row, masked keys left out', () => {
   const v = viewOf(PRESETS['worked-example'].config);
   const e = explainCell(v, 'O', 0, 0);
-  assert.match(e.text, /= 0\.401×1\.000 \+ 0\.198×0\.000 \+ 0\.401×3\.000\n= 1\.604$/);
+  assert.match(e.text, /= 0\.401×1\.000 \+ 0\.198×0\.000 \+ 0\.401×3\.000\n= 0\.401 \+ 0\.000 \+ 1\.203\n= 1\.604$/);
   assert.deepEqual(e.sources, [{ m: 'A', row: 0 }, { m: 'V', col: 0 }]);
   const c = viewOf(PRESETS.cat.config);
-  assert.match(explainCell(c, 'O', 0, 2).text, /\(\+ 4 masked keys with weight 0\)/);
+  assert.match(explainCell(c, 'O', 0, 2).text, /\(the 4 masked keys have weight 0\)/);
 });
 
 test('long sums are shortened to the largest terms but keep the total', () => {
@@ -92,11 +93,33 @@ test('long sums are shortened to the largest terms but keep the total', () => {
 
 test('narration follows the lesson, one sentence per step, with this head’s numbers', () => {
   const v = viewOf(PRESETS.cat.config);
-  const words = { project: /Q = X·Wq, each token’s query, what it is looking for/, score: /dot product of every query with every key/, scale: /Divide by √d.*d = 4.*0\.500/, mask: /can’t see the future/, softmax: /positive and add up to 1/, mix: /weighted average of the value rows/ };
+  const words = { project: /Q = X·Wq, each token’s query, what it is looking for/, score: /dot product of every query with every key/, scale: /Divide by √dk, where dk = 4 .*√4 = 2\.000, so every score is multiplied by 0\.500/, mask: /can’t see the future/, softmax: /weights A that are non-negative \(masked ones exactly 0\) and add up to 1/, mix: /weighted average of the value rows/ };
   for (const s of STEPS) assert.match(narration(v, s), words[s]);
   const we = viewOf(PRESETS['worked-example'].config);
   assert.match(narration(we, 'mask'), /mask is off/);
-  assert.match(narration(viewOf({ ...PRESETS.cat.config, scale: 1 }), 'scale'), /Scaling is off.*saturates/);
+  assert.match(narration(viewOf({ ...PRESETS.cat.config, scale: 1 }), 'scale'), /Scaling is off.*saturates.*The lesson divides by √dk = √4 = 2\.000\./);
+  assert.doesNotMatch(Object.values(words).map((re, k) => narration(v, STEPS[k])).join(' '), /√d\b|√d[^k]|positive/);
+});
+
+test('keys are what a token offers as a match (the lesson’s words), queries what it is looking for', () => {
+  const v = viewOf(PRESETS.cat.config);
+  assert.match(explainCell(v, 'K', 1, 0).text, /^Dimension 1 of the key of “cat” \(2\): what it offers as a match\./);
+  assert.match(explainCell(v, 'Q', 4, 0).text, /^Dimension 1 of the query of “the” \(5\): what it is looking for\./);
+  assert.equal(matrixInfo(v, 'K').about, 'keys: what each token offers as a match');
+});
+
+test('tokens named by numbers never read as positions: token 2, or “7” (token 2)', () => {
+  const v = viewOf(PRESETS['worked-example'].config);
+  assert.match(followSentence(v, 0), /^token 1 gives 0\.401 of its attention each to itself and token 3\./);
+  const seven = viewOf({ ...PRESETS['worked-example'].config, tokens: ['a', '7', 'b'] });
+  assert.match(explainCell(seven, 'A', 1, 0).text, /“7” \(token 2\) gives to “a” \(1\)/);
+});
+
+test('the follow sentence: ties name every token and every component, with “each”; the range of visible tokens is never “1 to 1”', () => {
+  const v = viewOf(PRESETS.cat.config);
+  assert.equal(followSentence(v, 0), '“The” (1) gives 1.000 of its attention to itself. It can see only itself; the 4 tokens after it are masked. Its output (row 1 of O) is [0.000, 0.000, 0.500, 0.500]; its largest components are “small word” and “first token”, 0.500 each.');
+  assert.match(followSentence(v, 1), /^“cat” \(2\) gives 0\.500 of its attention each to “The” \(1\) and itself\. It can see tokens 1 and 2, itself included; the 3 tokens after it are masked\./);
+  assert.match(followSentence(v, 3), /It can see tokens 1 to 4, itself included; the token after it is masked\./);
 });
 
 test('cell labels for screen readers name the matrix, row, column and value', () => {

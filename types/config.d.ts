@@ -74,9 +74,13 @@ export interface Cell {
 export interface UrlState {
   preset: string | null;
   configText: string | null;
+  /** The preset a changed head started as (so "Reset to the preset" still works). */
+  from: string | null;
   step: Step | null;
   follow: number | null;
   cell: Cell | null;
+  /** The theme the link asks for; null leaves the reader's own choice. */
+  theme: 'light' | 'dark' | null;
 }
 /** Reads the state from location.search and location.hash (the hash wins). */
 export declare function readUrlState(search: string | null | undefined, hash: string | null | undefined): UrlState;
@@ -84,7 +88,9 @@ export declare function readUrlState(search: string | null | undefined, hash: st
 export declare function writeUrlState(state: {
   preset?: string | null;
   config?: Config | null;
+  from?: string | null;
   step?: Step | null;
   follow?: number | null;
   cell?: Cell | null;
+  theme?: 'light' | 'dark' | null;
 }): string;

@@ -33,4 +33,6 @@ if (/^[a-z0-9-]+-lab$/.test(mode)) {
     container: document.getElementById('explorer'),
     url: true,
   });
+  // The explorer's skip links come first on the page, before the header's links.
+  document.body.prepend(document.querySelector('#explorer .skips'));
 }

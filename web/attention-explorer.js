@@ -15,8 +15,8 @@
 //   causal    "true" / "false": overrides the config's causal flag
 //   controls  the control groups to show, e.g. "steps follow explain" ("classroom mode");
 //             groups: presets theme steps follow explain edit config export (default: all)
-//   theme     light | dark | auto (default: the page's color-scheme where it sets one, else the
-//             reader's prefers-color-scheme; web/host-theme.js)
+//   theme     light | dark | auto (default: the reader's remembered choice, else the page's
+//             color-scheme where it sets one, else the reader's prefers-color-scheme; web/host-theme.js)
 //   mode      explorer (default), a lab (sqrt-dk-lab stability-lab misconceptions-lab predict-lab
 //             multihead-lab cross-lab fused-lab) or train (web/element-modes.js); more with registerMode()
 //   params    a lab's or train's state: the query string of its page without the mode,

@@ -171,18 +171,22 @@ export function cloneConfig(config) {
 // ---------------------------------------------------------------------------------------------
 // URL state.
 //   ?preset=cat&step=softmax&follow=4&cell=A.4.1       an unchanged preset
-//   #config=<URI-encoded JSON>&step=mix&follow=2&cell=O.2.0   anything else
+//   #config=<URI-encoded JSON>&from=cat&step=mix&follow=2&cell=O.2.0   anything else
 // step is one of STEPS (absent = every step shown), follow a 0-based token row, cell
-// "<matrix>.<row>.<col>" (0-based) the selected cell. Parameters are read from both the
-// query and the hash (the hash wins), so either place works in a hand-written link.
+// "<matrix>.<row>.<col>" (0-based) the selected cell, from the preset a changed head started
+// as (so "Reset" still goes back to it), theme light or dark (absent = the reader's own
+// choice). Parameters are read from both the query and the hash (the hash wins), so either
+// place works in a hand-written link.
 
 /** @type {Step[]} */
 export const STEPS = ['project', 'score', 'scale', 'mask', 'softmax', 'mix'];
 /** @type {MatrixName[]} */
 export const MATRICES = ['X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O'];
+/** @type {('light' | 'dark')[]} */
+const THEMES = ['light', 'dark'];
 
 /**
- * Reads { preset, configText, step, follow, cell } from location.search and location.hash.
+ * Reads { preset, configText, from, step, follow, cell, theme } from location.search and location.hash.
  * @param {string | null | undefined} search @param {string | null | undefined} hash @returns {UrlState}
  */
 export function readUrlState(search, hash) {
@@ -191,13 +195,15 @@ export function readUrlState(search, hash) {
   /** @param {string} k */
   const get = (k) => (h.has(k) ? h.get(k) : p.get(k));
   /** @type {UrlState} */
-  const out = { preset: get('preset'), configText: get('config'), step: null, follow: null, cell: null };
+  const out = { preset: get('preset'), configText: get('config'), from: get('from'), step: null, follow: null, cell: null, theme: null };
   const step = get('step');
   if (STEPS.includes(/** @type {Step} */ (step))) out.step = /** @type {Step} */ (step);
   const follow = get('follow');
   if (follow !== null && /^\d+$/.test(follow)) out.follow = Number(follow);
   const cell = /^([A-Za-z]+)\.(\d+)\.(\d+)$/.exec(get('cell') || '');
   if (cell && MATRICES.includes(/** @type {MatrixName} */ (cell[1]))) out.cell = { m: /** @type {MatrixName} */ (cell[1]), i: Number(cell[2]), j: Number(cell[3]) };
+  const theme = get('theme');
+  if (THEMES.includes(/** @type {'light' | 'dark'} */ (theme))) out.theme = /** @type {'light' | 'dark'} */ (theme);
   return out;
 }
 
@@ -206,12 +212,13 @@ export function readUrlState(search, hash) {
  * @param {Parameters<typeof import('../types/config').writeUrlState>[0]} state
  * @returns {string}
  */
-export function writeUrlState({ preset, config, step, follow, cell }) {
+export function writeUrlState({ preset, config, from = null, step, follow, cell, theme = null }) {
   const rest = new URLSearchParams();
   if (step) rest.set('step', step);
   if (follow != null) rest.set('follow', String(follow));
   if (cell) rest.set('cell', `${cell.m}.${cell.i}.${cell.j}`);
+  if (theme) rest.set('theme', theme);
   const tail = rest.toString();
   if (preset) return '?preset=' + encodeURIComponent(preset) + (tail ? '&' + tail : '');
-  return '#config=' + encodeURIComponent(JSON.stringify(config)) + (tail ? '&' + tail : '');
+  return '#config=' + encodeURIComponent(JSON.stringify(config)) + (from ? '&from=' + encodeURIComponent(from) : '') + (tail ? '&' + tail : '');
 }

@@ -2,16 +2,28 @@
 //   { config, r, raw, step }
 // where r is attn.forward's result for the config and raw the result with scale 1 (the
 // unscaled scores Q·Kᵀ). Values always come from r/raw; the only arithmetic done here is the
-// display of the terms that make up a value (products, exp), built from the same float32
-// numbers and formatted by the one formatter.
+// display of the terms that make up a value (products, exp, sums), built from the same float32
+// numbers and formatted by the one formatter. Counts, lists, ranges and "largest" go through
+// words.js, so grammar and ties are handled in one place (tests/page-explain.test.mjs walks
+// every sentence of every preset and of 200 random heads against written rules).
 
 import { fmt, tokenRef } from './format.js';
 import { STEPS } from './config.js';
+import { count, noun, verb, list, range, largest } from './words.js';
 import { weightStory } from './train.js';
 
 const MAX_TERMS = 8;
+const F32_MAX = 3.4028234663852886e38; // float32's largest finite number
+const F32_MIN_NORMAL = 1.1754943508222875e-38; // below this exp(s) loses precision, then becomes 0
 const sub = (i) => String(i + 1).replace(/\d/g, (c) => '₀₁₂₃₄₅₆₇₈₉'[c]);
 const p = (v) => (v < 0 ? '(' + fmt(v) + ')' : fmt(v)); // a factor inside a product
+
+/** What each token's row of Q, K and V is, in the lesson's words. */
+export const ROLE = {
+  Q: ['query', 'what it is looking for'],
+  K: ['key', 'what it offers as a match'],
+  V: ['value', 'what it passes on'],
+};
 
 /** Shape and axes of each matrix: rows, cols, row/column labels and the caption. */
 export function matrixInfo(view, m) {
@@ -25,12 +37,12 @@ export function matrixInfo(view, m) {
     Wq: [r.d, r.dk, features, dims(r.dk, 'q'), 'feature × query dim', 'learned query projection'],
     Wk: [r.d, r.dk, features, dims(r.dk, 'k'), 'feature × key dim', 'learned key projection'],
     Wv: [r.d, r.dv, features, vd, 'feature × value dim', 'learned value projection'],
-    Q: [r.n, r.dk, tokens, dims(r.dk, 'q'), 'token × query dim', 'queries: what each token is looking for'],
-    K: [r.m, r.dk, tokens, dims(r.dk, 'k'), 'token × key dim', 'keys: what each token contains'],
-    V: [r.m, r.dv, tokens, vd, 'token × value dim', 'values: what each token passes on'],
+    Q: [r.n, r.dk, tokens, dims(r.dk, 'q'), 'token × query dim', 'queries: ' + ROLE.Q[1].replace('it is', 'each token is')],
+    K: [r.m, r.dk, tokens, dims(r.dk, 'k'), 'token × key dim', 'keys: ' + ROLE.K[1].replace('it', 'each token')],
+    V: [r.m, r.dv, tokens, vd, 'token × value dim', 'values: ' + ROLE.V[1].replace('it', 'each token')],
     S: [r.n, r.m, tokens, tokens, 'query × key', scoreTitle(view)],
-    M: [r.n, r.m, tokens, tokens, 'query × key', r.causal ? 'causal mask: −∞ above the diagonal' : 'mask: off, every token may look everywhere'],
-    A: [r.n, r.m, tokens, tokens, 'query × key', 'weights: softmax of each row, rows add up to 1'],
+    M: [r.n, r.m, tokens, tokens, 'query × key', maskTitle(view)],
+    A: [r.n, r.m, tokens, tokens, 'query × key', 'weights: softmax of each row, rows add up to 1' + (fullyMaskedRows(r).length ? ' (or are all 0)' : '')],
     O: [r.n, r.dv, tokens, vd, 'token × value dim', 'output: weighted average of the value rows'],
   }[m];
   const [rows, cols, rowLabels, colLabels, axes, about] = info;
@@ -38,7 +50,7 @@ export function matrixInfo(view, m) {
 }
 
 // When Wv is square and diagonal, value dimension k carries feature k: name it so the output
-// can be read ("mostly thing").
+// can be read ("largest in thing").
 function valueDims(view, fallback) {
   const { r, config } = view;
   if (!r.Wv || !config.features || r.d !== r.dv) return fallback;
@@ -46,12 +58,41 @@ function valueDims(view, fallback) {
   return config.features;
 }
 
+// Facts about a result's mask, counted once per result (captions ask for them every frame).
+const MASK_FACTS = new WeakMap();
+function maskFacts(r) {
+  let f = MASK_FACTS.get(r.M);
+  if (!f) {
+    let masked = 0;
+    const full = [];
+    for (let i = 0; i < r.n; i++) {
+      let open = 0;
+      for (let j = 0; j < r.m; j++) r.M[i * r.m + j] === -Infinity ? masked++ : open++;
+      if (!open) full.push(i);
+    }
+    f = { masked, full };
+    MASK_FACTS.set(r.M, f);
+  }
+  return f;
+}
+const maskedCount = (r) => maskFacts(r).masked;
+const hasMask = (r) => maskFacts(r).masked > 0;
+
 function scoreTitle(view) {
   if (view.step === 'score') return 'scores Q·Kᵀ, not scaled yet';
-  if (view.step === 'scale') return 'scaled scores, not masked yet';
-  return view.r.causal ? 'scaled scores, masked entries −∞' : 'scaled scores (no mask)';
+  if (view.step === 'scale') return scaleOn(view) ? 'scaled scores, not masked yet' : 'scores (scaling off), not masked yet';
+  const what = scaleOn(view) ? 'scaled scores' : 'scores (scaling off)';
+  return hasMask(view.r) ? `${what}, masked entries −∞` : `${what} (nothing masked)`;
 }
 
+function maskTitle(view) {
+  const { r } = view;
+  const k = maskedCount(r);
+  if (r.causal) return k ? 'causal mask: −∞ above the diagonal' : 'causal mask: nothing above the diagonal to mask';
+  return k ? `mask: −∞ on ${count(k, 'entry', 'entries')}` : 'mask off: all 0, every token may look at every token';
+}
+
+const scaleOn = (view) => view.config.scale !== 1;
 const stepIndex = (step) => (step ? STEPS.indexOf(step) : STEPS.length);
 
 /** The values a matrix panel shows at the current step (S changes meaning as the steps go). */
@@ -60,9 +101,32 @@ export function displayed(view, m) {
   if (m !== 'S') return r[m];
   if (step === 'score') return raw.S;
   if (stepIndex(step) < STEPS.indexOf('mask') && step !== 'project') return r.S;
-  const out = new Float32Array(r.S.length);
-  for (let k = 0; k < out.length; k++) out[k] = r.M[k] === -Infinity ? -Infinity : r.S[k];
+  let out = MASKED_S.get(r.S);
+  if (!out) {
+    out = new Float32Array(r.S.length);
+    for (let k = 0; k < out.length; k++) out[k] = r.M[k] === -Infinity ? -Infinity : r.S[k];
+    MASKED_S.set(r.S, out);
+  }
   return out;
+}
+const MASKED_S = new WeakMap(); // a result's S with its masked entries at −∞, made once (read only)
+
+/** Forgets what was worked out once for result r, before its arrays are reused (forward's `into`). */
+export function forgetResult(r) {
+  if (!r) return;
+  MASK_FACTS.delete(r.M);
+  MASKED_S.delete(r.S);
+}
+
+/**
+ * What a panel's legend says, from the values it shows: { kind, lo, hi, centre, mayLook, masked }
+ * (lo/hi the ends of the colour bar, null for the mask; masked: whether −∞ is shown).
+ */
+export function legendInfo(m, values, kind, maxAbs) {
+  const masked = values.some((v) => v === -Infinity);
+  if (kind === 'mask') return { kind, lo: null, hi: null, centre: false, mayLook: values.some((v) => v !== -Infinity), masked };
+  const seq = kind === 'sequential';
+  return { kind, lo: seq ? 0 : -maxAbs, hi: seq ? 1 : maxAbs, centre: !seq, mayLook: false, masked };
 }
 
 export function cellLabel(view, m, i, j, value) {
@@ -75,23 +139,48 @@ export function labeler(view, m) {
   return (i, j, value) => `${m} row ${i + 1} ${rowLabels[i]}, column ${j + 1} ${colLabels[j]}: ${fmt(value)}`;
 }
 
-// Sum of products, shortened to the largest MAX_TERMS terms (by |product|) when long.
-function sumOfProducts(pairs) {
-  let shown = pairs.map(([a, b], k) => ({ a, b, k }));
-  let note = '';
-  if (shown.length > MAX_TERMS) {
-    shown = shown
-      .slice()
-      .sort((x, y) => Math.abs(y.a * y.b) - Math.abs(x.a * x.b))
-      .slice(0, MAX_TERMS)
-      .sort((x, y) => x.k - y.k);
-    note = ` + … (${pairs.length - MAX_TERMS} smaller terms)`;
-  }
-  return shown.map((t) => p(t.a) + '×' + p(t.b)).join(' + ') + note;
+// The terms of a long sum, shortened to the largest MAX_TERMS (by size) when there are more.
+function shorten(terms, size) {
+  if (terms.length <= MAX_TERMS) return { shown: terms, note: '' };
+  const keep = new Set(terms.map((t, k) => k).sort((a, b) => size(terms[b]) - size(terms[a])).slice(0, MAX_TERMS));
+  const left = terms.length - MAX_TERMS;
+  return { shown: terms.filter((t, k) => keep.has(k)), note: ` + … (${count(left, 'smaller term')})` };
 }
+
+// a×b + c×d + … for pairs [a, b]; with `values`, also the line of the products themselves.
+function sumOfProducts(pairs, { values = false } = {}) {
+  const { shown, note } = shorten(pairs, ([a, b]) => Math.abs(a * b));
+  const line = shown.map(([a, b]) => p(a) + '×' + p(b)).join(' + ') + note;
+  if (!values || pairs.length === 1) return line;
+  return line + '\n= ' + shown.map(([a, b]) => fmt(a * b)).join(' + ') + note;
+}
+
+// Σ = a + b + c = total; one term alone is its own sum.
+const sumLine = (terms, total) => (terms.length === 1 ? `Σ = ${terms[0]}` : `Σ = ${terms.join(' + ')} = ${fmt(total)}`);
 
 const rowOf = (a, i, cols) => Array.from(a.subarray(i * cols, i * cols + cols));
 const colOf = (a, j, rows, cols) => Array.from({ length: rows }, (_, k) => a[k * cols + j]);
+
+/** The rows whose every key is masked (A and O are 0 there, PyTorch's rule). */
+export const fullyMaskedRows = (r) => maskFacts(r).full.slice();
+function visibleKeys(r, i) {
+  const out = [];
+  for (let j = 0; j < r.m; j++) if (r.M[i * r.m + j] !== -Infinity) out.push(j);
+  return out;
+}
+
+// Why key j is masked for query i: the causal mask (j is in the future) or an explicit mask.
+function maskedWhy(view, i, j) {
+  const t = view.config.tokens;
+  if (view.r.causal && j > i) return `${tokenRef(t, j)} comes after ${tokenRef(t, i)}: a token cannot see the future`;
+  return `the mask does not let ${tokenRef(t, i)} look at ${tokenRef(t, j)}`;
+}
+
+// Before steps 4-5 the S panel shows scores that A and O do not use yet: say which they use.
+function laterNote(view, m) {
+  if (view.step !== 'score' && view.step !== 'scale') return '';
+  return `(${m} comes at step ${m === 'A' ? 5 : 6}, from the ${scaleOn(view) ? 'scaled, ' : ''}masked scores: S shows step ${view.step === 'score' ? 2 : 3}’s scores now.)\n`;
+}
 
 /**
  * Explains one cell: { title, text, sources } where sources lists the cells that fed it (or,
@@ -101,145 +190,181 @@ const colOf = (a, j, rows, cols) => Array.from({ length: rows }, (_, k) => a[k *
  * gradients: { Wq, Wk, Wv } | null } with the last step's ∂loss/∂W, flat and row-major.
  */
 export function explainCell(view, m, i, j, extra = null) {
+  const v = displayed(view, m)[i * matrixInfo(view, m).cols + j];
+  const title = `${m}[${i + 1}][${j + 1}] = ${fmt(v)}`;
+  const explain = { X: explainInput, Wq: explainWeight, Wk: explainWeight, Wv: explainWeight, Q: explainProjection, K: explainProjection, V: explainProjection, S: explainScore, M: explainMask, A: explainWeightA, O: explainOutput }[m];
+  const { text, sources } = explain ? explain(view, m, i, j, extra) : { text: '', sources: [] };
+  return { title, text, sources };
+}
+
+function explainInput(view, m, i, j, extra) {
+  if (extra && extra.residual) return residualCell(view, i, j, extra.residual);
+  const { config } = view;
+  const f = config.features[j], who = tokenRef(config.tokens, i);
+  const sources = [{ m: 'Q', row: i }, { m: 'K', row: i }, { m: 'V', row: i }];
+  if (extra && extra.trained)
+    return { text: `Feature “${f}” of ${who}: 1 if the token (or its position) is “${f}”, else 0. The inputs are fixed; only the weights learn. It feeds row ${i + 1} of Q, K and V.`, sources };
+  return { text: `Feature “${f}” of ${who}. An input: select it, then type a number, drag sideways or use the scroll wheel to change it. It feeds row ${i + 1} of Q, K and V.`, sources };
+}
+
+function explainWeight(view, m, i, j, extra) {
+  const out = { Wq: 'Q', Wk: 'K', Wv: 'V' }[m];
+  const kind = ROLE[out][0];
+  const f = view.config.features[i];
+  const text = extra && extra.trained
+    ? `How much feature “${f}” adds to ${kind} dimension ${j + 1}. It feeds column ${j + 1} of ${out}.\n${trainedWeight(extra, m, i, j, matrixInfo(view, m).cols)}`
+    : `How much feature “${f}” adds to ${kind} dimension ${j + 1}. A learned weight (hand-picked here); you can edit it. It feeds column ${j + 1} of ${out}.`;
+  return { text, sources: [{ m: 'X', col: i }, { m: out, col: j }] };
+}
+
+function explainProjection(view, m, i, j) {
+  const { r, config } = view;
+  const [kind, what] = ROLE[m];
+  const W = 'W' + m.toLowerCase();
+  const cols = m === 'V' ? r.dv : r.dk;
+  const who = `Dimension ${j + 1} of the ${kind} of ${tokenRef(config.tokens, i)}: ${what}.`;
+  if (r.X == null) {
+    const feeds = m === 'Q' ? [{ m: 'S', row: i }] : m === 'K' ? [{ m: 'S', col: i }] : [{ m: 'O', col: j }];
+    return { text: `${who} Given directly, as in the lesson’s worked example (in a real layer it comes from X·${W}); you can edit it.`, sources: feeds };
+  }
+  const x = rowOf(r.X, i, r.d), w = colOf(r[W], j, r.d, cols);
+  return {
+    text:
+      `${who}\n${m} = X·${W}, so ${m}[${i + 1}][${j + 1}] = Σₖ X[${i + 1}][k]·${W}[k][${j + 1}]\n` +
+      `= ${sumOfProducts(x.map((a, k) => [a, w[k]]))}\n= ${fmt(r[m][i * cols + j])}`,
+    sources: [{ m: 'X', row: i }, { m: W, col: j }],
+  };
+}
+
+function explainScore(view, m, i, j) {
   const { r, raw, config } = view;
   const t = config.tokens;
-  const v = displayed(view, m)[i * matrixInfo(view, m).cols + j];
-  const direct = r.X == null;
-  const head = `${m}[${i + 1}][${j + 1}] = ${fmt(v)}`;
-  const proj = { Q: ['Wq', r.dk, 'query', 'looking for'], K: ['Wk', r.dk, 'key', 'contains'], V: ['Wv', r.dv, 'value', 'passes on'] };
-  const S_MASKED = r.M[i * r.m + j] === -Infinity;
+  const k = i * r.m + j;
+  const sources = [{ m: 'Q', row: i }, { m: 'K', row: j }, { m: 'M', row: i, col: j }];
+  if (r.M[k] === -Infinity && view.step !== 'score' && view.step !== 'scale')
+    return { text: `${maskedWhy(view, i, j)}, so the mask sets this score to −∞ and its weight in A to exactly 0. (Before the mask the score was ${fmt(r.S[k])}.)`, sources };
+  const q = rowOf(r.Q, i, r.dk), kk = rowOf(r.K, j, r.dk);
+  const dot = `q${sub(i)}·k${sub(j)} = ${sumOfProducts(q.map((a, c) => [a, kk[c]]))} = ${fmt(raw.S[k])}`;
+  const match = `How well the query of ${tokenRef(t, i)} matches the key of ${tokenRef(t, j)}.`;
+  if (view.step === 'score') return { text: `${match}\nS = Q·Kᵀ (not scaled yet): ${dot}`, sources };
+  return { text: `${match}\n${scaledScore(view, i, j, dot)}`, sources };
+}
 
-  switch (m) {
-    case 'X':
-      if (extra && extra.residual) return residualCell(view, i, j, extra.residual, head);
-      if (extra && extra.trained)
-        return {
-          title: head,
-          text: `Feature “${config.features[j]}” of ${tokenRef(t, i)}: 1 if the token (or its position) is “${config.features[j]}”, else 0. The inputs are fixed; only the weights learn. It feeds row ${i + 1} of Q, K and V.`,
-          sources: [{ m: 'Q', row: i }, { m: 'K', row: i }, { m: 'V', row: i }],
-        };
-      return {
-        title: head,
-        text: `Feature “${config.features[j]}” of ${tokenRef(t, i)}. An input: select it, then type a number, drag sideways or use the scroll wheel to change it. It feeds row ${i + 1} of Q, K and V.`,
-        sources: [{ m: 'Q', row: i }, { m: 'K', row: i }, { m: 'V', row: i }],
-      };
-    case 'Wq':
-    case 'Wk':
-    case 'Wv': {
-      const out = { Wq: 'Q', Wk: 'K', Wv: 'V' }[m];
-      const kind = { Wq: 'query', Wk: 'key', Wv: 'value' }[m];
-      return {
-        title: head,
-        text: extra && extra.trained
-          ? `How much feature “${config.features[i]}” adds to ${kind} dimension ${j + 1}. It feeds column ${j + 1} of ${out}.\n${trainedWeight(extra, m, i, j, matrixInfo(view, m).cols)}`
-          : `How much feature “${config.features[i]}” adds to ${kind} dimension ${j + 1}. A learned weight (hand-picked here); you can edit it. It feeds column ${j + 1} of ${out}.`,
-        sources: [{ m: 'X', col: i }, { m: out, col: j }],
-      };
-    }
-    case 'Q':
-    case 'K':
-    case 'V': {
-      const [W, cols, kind, what] = proj[m];
-      if (direct) {
-        const feeds = m === 'Q' ? [{ m: 'S', row: i }] : m === 'K' ? [{ m: 'S', col: i }] : [{ m: 'O', col: j }];
-        return {
-          title: head,
-          text: `Dimension ${j + 1} of the ${kind} of ${tokenRef(t, i)}: what it ${what}. Given directly, as in the lesson’s worked example (in a real layer it comes from X·${W}); you can edit it.`,
-          sources: feeds,
-        };
-      }
-      const x = rowOf(r.X, i, r.d), w = colOf(r[W], j, r.d, cols);
-      return {
-        title: head,
-        text:
-          `Dimension ${j + 1} of the ${kind} of ${tokenRef(t, i)}: what it ${what}.\n` +
-          `${m} = X·${W}, so ${m}[${i + 1}][${j + 1}] = Σₖ X[${i + 1}][k]·${W}[k][${j + 1}]\n` +
-          `= ${sumOfProducts(x.map((a, k) => [a, w[k]]))}\n= ${fmt(r[m][i * cols + j])}`,
-        sources: [{ m: 'X', row: i }, { m: W, col: j }],
-      };
-    }
-    case 'S': {
-      const src = [{ m: 'Q', row: i }, { m: 'K', row: j }, { m: 'M', row: i, col: j }];
-      if (S_MASKED && view.step !== 'score' && view.step !== 'scale') {
-        return {
-          title: head,
-          text: `${tokenRef(t, j)} comes after ${tokenRef(t, i)}: a token cannot see the future, so the mask sets this score to −∞ and its weight in A to exactly 0. (Before the mask the scaled score was ${fmt(r.S[i * r.m + j])}.)`,
-          sources: src,
-        };
-      }
-      const q = rowOf(r.Q, i, r.dk), k = rowOf(r.K, j, r.dk);
-      const dot = `q${sub(i)}·k${sub(j)} = ${sumOfProducts(q.map((a, c) => [a, k[c]]))} = ${fmt(raw.S[i * r.m + j])}`;
-      const match = `How well the query of ${tokenRef(t, i)} matches the key of ${tokenRef(t, j)}.`;
-      if (view.step === 'score')
-        return { title: head, text: `${match}\nS = Q·Kᵀ (not scaled yet): ${dot}`, sources: src };
-      return {
-        title: head,
-        text: `${match}\nS[${i + 1}][${j + 1}] = (q${sub(i)}·k${sub(j)}) × scale\n${dot}\n× ${scaleWords(view)} = ${fmt(r.S[i * r.m + j])}`,
-        sources: src,
-      };
-    }
-    case 'M':
-      if (!r.causal)
-        return { title: head, text: 'The mask is off (causal: false): every token may look at every token, as in the lesson’s worked example.', sources: [{ m: 'S', row: i, col: j }] };
-      return {
-        title: head,
-        text: S_MASKED
-          ? `${tokenRef(t, j)} comes after ${tokenRef(t, i)}: a token cannot see the future, so this score becomes −∞.`
-          : `${tokenRef(t, i)} may look at ${tokenRef(t, j)} (${j + 1} ≤ ${i + 1}), so 0 is added to the score.`,
-        sources: [{ m: 'S', row: i, col: j }, { m: 'A', row: i, col: j }],
-      };
-    case 'A': {
-      const src = [{ m: 'S', row: i }, { m: 'M', row: i }];
-      if (S_MASKED)
-        return { title: head, text: `Exactly 0: the score of ${tokenRef(t, i)} for ${tokenRef(t, j)} was masked to −∞, and exp(−∞) = 0.`, sources: src };
-      const s = rowOf(r.S, i, r.m), mk = rowOf(r.M, i, r.m);
-      const live = s.map((x, c) => c).filter((c) => mk[c] !== -Infinity);
-      let max = -Infinity;
-      for (const c of live) max = Math.max(max, s[c] + mk[c]);
-      const e = (c) => Math.exp(s[c] + mk[c] - max);
-      let terms = live.map((c) => fmt(e(c)));
-      if (terms.length > MAX_TERMS) terms = terms.slice(0, MAX_TERMS).concat(`… (${live.length - MAX_TERMS} more)`);
-      const sum = live.reduce((acc, c) => acc + e(c), 0);
-      const masked = live.length < r.m ? ` (the ${r.m - live.length} masked key${r.m - live.length > 1 ? 's add' : ' adds'} exp(−∞) = 0)` : '';
-      return {
-        title: head,
-        text:
-          `The share of its attention ${tokenRef(t, i)} gives to ${tokenRef(t, j)}: the softmax of row ${i + 1} of S.\n` +
-          `A[${i + 1}][${j + 1}] = exp(S[${i + 1}][${j + 1}] − max) / Σₖ exp(S[${i + 1}][k] − max), with max = ${fmt(max)}\n` +
-          `exp(${fmt(s[j])} − ${p(max)}) = ${fmt(e(j))}\n` +
-          `Σ = ${terms.join(' + ')} = ${fmt(sum)}${masked}\n` +
-          `A[${i + 1}][${j + 1}] = ${fmt(e(j))} / ${fmt(sum)} = ${fmt(r.A[i * r.m + j])}`,
-        sources: src,
-      };
-    }
-    case 'O': {
-      const a = rowOf(r.A, i, r.m), vv = colOf(r.V, j, r.m, r.dv);
-      const live = a.map((w, k) => k).filter((k) => r.M[i * r.m + k] !== -Infinity);
-      const left = r.m - live.length;
-      return {
-        title: head,
-        text:
-          `Dimension ${j + 1} of the output of ${tokenRef(t, i)}: the weighted average of column ${j + 1} of V, with row ${i + 1} of A as the weights.\n` +
-          `O[${i + 1}][${j + 1}] = Σₖ A[${i + 1}][k]·V[k][${j + 1}]\n` +
-          `= ${sumOfProducts(live.map((k) => [a[k], vv[k]]))}` +
-          (left ? ` (+ ${left} masked key${left > 1 ? 's' : ''} with weight 0)` : '') +
-          `\n= ${fmt(r.O[i * r.dv + j])}`,
-        sources: [{ m: 'A', row: i }, { m: 'V', col: j }],
-      };
-    }
-  }
-  return { title: head, text: '', sources: [] };
+// The dot product, then the scale, ending in the core's S[i][j].
+function scaledScore(view, i, j, dot) {
+  const { r, raw, config } = view;
+  const k = i * r.m + j, s = fmt(r.S[k]), d = fmt(raw.S[k]);
+  const at = `S[${i + 1}][${j + 1}]`;
+  if (config.scale == null)
+    return `${at} = (q${sub(i)}·k${sub(j)}) / √dk, with dk = ${r.dk}\n${dot}\n${d} / √${r.dk} = ${d} / ${fmt(Math.sqrt(r.dk))} = ${d} × ${fmt(r.scale)} = ${s}`;
+  if (config.scale === 1)
+    return `${at} = q${sub(i)}·k${sub(j)} (scaling is off; the lesson divides by √dk = √${r.dk} = ${fmt(Math.sqrt(r.dk))})\n${dot}`;
+  return `${at} = (q${sub(i)}·k${sub(j)}) × scale, with the scale set to ${fmt(r.scale)}\n${dot}\n${d} × ${fmt(r.scale)} = ${s}`;
+}
+
+function explainMask(view, m, i, j) {
+  const { r, config } = view;
+  const t = config.tokens;
+  const v = r.M[i * r.m + j];
+  const sources = [{ m: 'S', row: i, col: j }, { m: 'A', row: i, col: j }];
+  if (v === -Infinity) return { text: `${maskedWhy(view, i, j)}, so −∞ is added to this score: its weight in A is exactly 0.`, sources };
+  if (v !== 0) return { text: `The mask adds ${fmt(v)} to this score.`, sources };
+  if (!hasMask(r) && !r.causal)
+    return { text: 'The mask is off (causal: false): every token may look at every token, as in the lesson’s worked example, so 0 is added to every score.', sources };
+  const target = i === j ? 'itself' : tokenRef(t, j);
+  const why = r.causal && j < i ? ` (${j + 1} ≤ ${i + 1})` : '';
+  return { text: `${tokenRef(t, i)} may look at ${target}${why}, so 0 is added to the score.`, sources };
+}
+
+function explainWeightA(view, m, i, j) {
+  const { r, config } = view;
+  const t = config.tokens;
+  const sources = [{ m: 'S', row: i }, { m: 'M', row: i }];
+  const live = visibleKeys(r, i);
+  if (!live.length)
+    return { text: `Exactly 0: every key of row ${i + 1} is masked, so ${tokenRef(t, i)} has nothing to look at. PyTorch’s rule gives such a row weights of 0 and an output of 0.`, sources };
+  if (r.M[i * r.m + j] === -Infinity)
+    return { text: `Exactly 0: ${maskedWhy(view, i, j)}, so the score was masked to −∞, and exp(−∞) = 0.`, sources };
+  const head = `${laterNote(view, 'A')}The share of its attention ${tokenRef(t, i)} gives to ${i === j ? 'itself' : tokenRef(t, j)}: the softmax of row ${i + 1} of S.\n`;
+  return { text: head + softmaxArithmetic(view, i, j, live), sources };
+}
+
+/**
+ * The arithmetic of A[i][j] over the visible keys `live`. The lesson's way, exp(s) / Σ exp(s) with
+ * the real terms, when every term and the sum fit in float32; otherwise the core's way, with the
+ * row's largest score subtracted first, and why.
+ */
+function softmaxArithmetic(view, i, j, live) {
+  const { r } = view;
+  const at = `A[${i + 1}][${j + 1}]`;
+  const s = (c) => r.S[i * r.m + c] + r.M[i * r.m + c]; // M adds 0 to a visible key (or a float mask's value)
+  const sName = (c) => (r.M[i * r.m + c] === 0 ? `S[${i + 1}][${c + 1}]` : `(S + M)[${i + 1}][${c + 1}]`);
+  let max = -Infinity;
+  for (const c of live) max = Math.max(max, s(c));
+  const plain = live.map((c) => Math.exp(s(c)));
+  const sumPlain = plain.reduce((a, b) => a + b, 0);
+  const shifted = (c) => Math.exp(s(c) - max);
+  const sumShifted = live.reduce((acc, c) => acc + shifted(c), 0);
+  const hidden = r.m - live.length;
+  const maskedNote = hidden ? ` (the ${count(hidden, 'masked key')} ${verb(hidden, 'adds', 'add')} exp(−∞) = 0)` : '';
+  const terms = (f) => {
+    const all = live.map((c) => fmt(f(c)));
+    return all.length > MAX_TERMS ? all.slice(0, MAX_TERMS).concat(`… (${count(all.length - MAX_TERMS, 'more term')})`) : all;
+  };
+  const weight = fmt(r.A[i * r.m + j]);
+  const tooBig = plain.find((x) => !(x <= F32_MAX));
+  const why = tooBig !== undefined
+    ? `exp(${fmt(Math.max(...live.map(s)))}) is past float32’s largest number (about 3.40e38)`
+    : sumPlain > F32_MAX
+      ? `the sum of the exp terms is past float32’s largest number (about 3.40e38), though each term fits`
+      : sumPlain < F32_MIN_NORMAL
+        ? `every exp term is below float32’s smallest normal number (about 1.18e−38) and rounds towards 0`
+        : '';
+  if (!why)
+    return (
+      `${at} = exp(${sName(j)}) / Σₖ exp(${sName(j).replace(/\]\[\d+\]$/, '][k]')})\n` +
+      `exp(${fmt(s(j))}) = ${fmt(Math.exp(s(j)))}\n` +
+      `${sumLine(terms((c) => Math.exp(s(c))), sumPlain)}${maskedNote}\n` +
+      `${at} = ${fmt(Math.exp(s(j)))} / ${fmt(sumPlain)} = ${weight}\n` +
+      `The core first subtracts the row’s largest score, ${fmt(max)}, from every score: exp(${fmt(s(j))} − ${p(max)}) / Σ = ${fmt(shifted(j))} / ${fmt(sumShifted)}, the same ratio, and no term can be larger than 1, so nothing overflows.`
+    );
+  return (
+    `Here ${why}, so this row is worked out the way the core does it: subtract the row’s largest score, ${fmt(max)}, from every score first. Multiplying every term by the same exp(−max) leaves the ratio unchanged.\n` +
+    `${at} = exp(${sName(j)} − max) / Σₖ exp(${sName(j).replace(/\]\[\d+\]$/, '][k]')} − max)\n` +
+    `exp(${fmt(s(j))} − ${p(max)}) = ${fmt(shifted(j))}\n` +
+    `${sumLine(terms(shifted), sumShifted)}${maskedNote}\n` +
+    `${at} = ${fmt(shifted(j))} / ${fmt(sumShifted)} = ${weight}`
+  );
+}
+
+function explainOutput(view, m, i, j) {
+  const { r, config } = view;
+  const t = config.tokens;
+  const sources = [{ m: 'A', row: i }, { m: 'V', col: j }];
+  const name = matrixInfo(view, 'O').colLabels[j];
+  const dim = `Dimension ${j + 1}${/^v\d+$/.test(name) ? '' : ` (“${name}”)`} of the output of ${tokenRef(t, i)}`;
+  const live = visibleKeys(r, i);
+  if (!live.length)
+    return { text: `${dim}: exactly 0. Every key of row ${i + 1} is masked, so its weights are all 0 and so is its output (PyTorch’s rule).`, sources };
+  const a = rowOf(r.A, i, r.m), vv = colOf(r.V, j, r.m, r.dv);
+  const left = r.m - live.length;
+  return {
+    text:
+      `${laterNote(view, 'O')}${dim}: the weighted average of column ${j + 1} of V, with row ${i + 1} of A as the weights.\n` +
+      `O[${i + 1}][${j + 1}] = Σₖ A[${i + 1}][k]·V[k][${j + 1}]` +
+      (left ? ` (the ${count(left, 'masked key')} ${verb(left, 'has', 'have')} weight 0)` : '') +
+      `\n= ${sumOfProducts(live.map((k) => [a[k], vv[k]]), { values: true })}\n= ${fmt(r.O[i * r.dv + j])}`,
+    sources,
+  };
 }
 
 // A head inside a model reads the residual stream: X is a sum of parts (the embedding, and what
 // earlier heads wrote), each given as { name, data [n·d] } in extra.residual.
-function residualCell(view, i, j, parts, head) {
+function residualCell(view, i, j, parts) {
   const { r, config } = view;
-  const t = config.tokens;
   const terms = parts.map((part) => `${p(part.data[i * r.d + j])} (${part.name})`);
   return {
-    title: head,
-    text: `Dimension “${config.features[j]}” of the residual stream at ${tokenRef(t, i)}: what this head reads. Every earlier part of the model adds to the stream, so it is ${terms.join(' + ')}. It feeds row ${i + 1} of Q, K and V.`,
+    text: `Dimension “${config.features[j]}” of the residual stream at ${tokenRef(config.tokens, i)}: what this head reads. Every earlier part of the model adds to the stream, so it is ${terms.join(' + ')}. It feeds row ${i + 1} of Q, K and V.`,
     sources: [{ m: 'Q', row: i }, { m: 'K', row: i }, { m: 'V', row: i }],
   };
 }
@@ -253,34 +378,43 @@ function trainedWeight(extra, m, i, j, cols) {
   return weightStory({ name: `${m}[${i + 1}][${j + 1}]`, step, g: g ? g[i * cols + j] : null, delta: u ? u[i * cols + j] : null, optimizer: extra.optimizer, lr: extra.lr });
 }
 
-function scaleWords(view) {
+/** The head's formula with its sizes: the line under the page's title. */
+export function formulaLine(view) {
   const { r, config } = view;
-  if (config.scale == null) return `scale ${fmt(r.scale)} (1/√${r.dk})`;
-  if (config.scale === 1) return `scale ${fmt(r.scale)} (scaling is off)`;
-  return `scale ${fmt(r.scale)}`;
+  const sizes = r.dk === r.dv ? `dk = dv = ${r.dk}` : `dk = ${r.dk}, dv = ${r.dv}`;
+  const proj = r.X == null ? `Q, K, V given (${sizes})` : `Q = X·Wq, K = X·Wk, V = X·Wv (d = ${r.d}, ${sizes})`;
+  const score = config.scale == null
+    ? `S = Q·Kᵀ/√dk = Q·Kᵀ/${fmt(Math.sqrt(r.dk))}`
+    : config.scale === 1 ? `S = Q·Kᵀ (scaling off; √dk = ${fmt(Math.sqrt(r.dk))})` : `S = Q·Kᵀ × ${fmt(r.scale)}`;
+  const mask = r.causal ? 'causal mask' : hasMask(r) ? 'mask' : 'no mask';
+  return `${proj}; ${score}; ${mask}; A = softmax by row; O = A·V.`;
 }
 
 /** One sentence per step, in the lesson's words, with this head's numbers. */
 export function narration(view, step) {
   const { r, config } = view;
-  const direct = r.X == null;
   switch (step) {
     case 'project':
-      return direct
-        ? '1. Project. Here Q, K and V are given directly, as in the lesson’s worked example: Q is what each token is looking for, K what it contains, V what it passes on. In a real layer they come from X·Wq, X·Wk and X·Wv.'
-        : '1. Project. Multiply X by three learned matrices: Q = X·Wq, each token’s query, what it is looking for; K = X·Wk, each token’s key, what it contains; V = X·Wv, each token’s value, what it passes on.';
+      return r.X == null
+        ? `1. Project. Here Q, K and V are given directly, as in the lesson’s worked example: Q is ${ROLE.Q[1].replace('it is', 'each token is')}, K ${ROLE.K[1].replace('it', 'each token')}, V ${ROLE.V[1].replace('it', 'each token')}. In a real layer they come from X·Wq, X·Wk and X·Wv.`
+        : `1. Project. Multiply X by three learned matrices: Q = X·Wq, each token’s query, ${ROLE.Q[1]}; K = X·Wk, each token’s key, ${ROLE.K[1]}; V = X·Wv, each token’s value, ${ROLE.V[1]}.`;
     case 'score':
       return '2. Score. S = Q·Kᵀ: the dot product of every query with every key. Entry (i, j) says how well token i’s query matches token j’s key.';
     case 'scale':
       if (config.scale === 1)
-        return `3. Scale. Scaling is off: the scores are used as they are, so with wide heads the softmax saturates (one weight near 1, the rest near 0). The lesson divides by √d = √${r.dk}.`;
-      return `3. Scale. Divide by √d, where d is the length of a query: here d = ${r.dk}, so every score is multiplied by ${fmt(r.scale)}. This keeps the softmax from saturating.`;
-    case 'mask':
-      return r.causal
-        ? '4. Mask. Set every score where j comes after i to −∞, so tokens can’t see the future.'
-        : '4. Mask. The mask is off here (as in the lesson’s worked example): every token may look at every token.';
-    case 'softmax':
-      return '5. Softmax each row, turning scores into weights A that are positive and add up to 1.';
+        return `3. Scale. Scaling is off: the scores are used as they are, so with wide heads the softmax saturates (one weight near 1, the rest near 0). The lesson divides by √dk = √${r.dk} = ${fmt(Math.sqrt(r.dk))}.`;
+      if (config.scale != null) return `3. Scale. Every score is multiplied by the scale set in the config, ${fmt(r.scale)}, instead of the lesson’s 1/√dk = ${fmt(1 / Math.sqrt(r.dk))}.`;
+      return `3. Scale. Divide by √dk, where dk = ${r.dk} is the width of each query and key: √${r.dk} = ${fmt(Math.sqrt(r.dk))}, so every score is multiplied by ${fmt(r.scale)}. This keeps the softmax from saturating.`;
+    case 'mask': {
+      if (r.causal) return '4. Mask. Set every score where j comes after i to −∞, so tokens can’t see the future.';
+      if (hasMask(r)) return `4. Mask. Set the ${count(maskedCount(r), 'masked score')} to −∞: those keys get weight 0.`;
+      return '4. Mask. The mask is off here (as in the lesson’s worked example): every token may look at every token.';
+    }
+    case 'softmax': {
+      const dead = fullyMaskedRows(r);
+      const rows = dead.length ? ` ${dead.length === 1 ? 'Row' : 'Rows'} ${list(dead.map((i) => i + 1))} ${verb(dead.length, 'has', 'have')} no key left: ${verb(dead.length, 'its', 'their')} weights are all 0.` : '';
+      return `5. Softmax each row, turning scores into weights A that are non-negative${hasMask(r) ? ' (masked ones exactly 0)' : ''} and add up to 1.${rows}`;
+    }
     case 'mix':
       return '6. Mix. O = A·V: each token’s output is the weighted average of the value rows.';
   }
@@ -297,20 +431,69 @@ export const STEP_MATRICES = {
   mix: ['O'],
 };
 
-/** “the” (5) gives 0.528 of its attention to “cat” (2). */
+/** “the” (5) gives 0.528 of its attention to “cat” (2). … Ties name every token (and every dimension). */
 export function followSentence(view, i) {
   const { r, config } = view;
   const t = config.tokens;
+  const live = visibleKeys(r, i);
+  if (!live.length) return `${tokenRef(t, i)} has no key it may look at (every key of its row is masked), so its weights and its output are all 0.`;
   const a = rowOf(r.A, i, r.m);
-  const best = Math.max(...a);
-  const tops = a.map((w, j) => j).filter((j) => a[j] === best);
-  const to = tops.map((j) => tokenRef(t, j));
-  const list = to.length > 1 ? to.slice(0, -1).join(', ') + ' and ' + to[to.length - 1] : to[0];
-  let s = `${tokenRef(t, i)} gives ${fmt(best)} of its attention to ${list}${tops.length > 1 ? ' each' : ''}.`;
-  if (r.causal && r.m > 1) s += i + 1 < r.m ? ` It can see tokens 1 to ${i + 1}; the ${r.m - i - 1} after it are masked.` : ` It can see every token, itself included.`;
-  let big = 0;
-  for (let j = 1; j < r.dv; j++) if (Math.abs(r.O[i * r.dv + j]) > Math.abs(r.O[i * r.dv + big])) big = j;
-  const name = matrixInfo(view, 'O').colLabels[big];
-  s += ` Its output (row ${i + 1} of O) is mostly “${name}”: ${fmt(r.O[i * r.dv + big])}.`;
+  const tops = largest(a, live);
+  const each = tops.length > 1 ? ' each' : '';
+  let s = `${tokenRef(t, i)} gives ${fmt(a[tops[0]])} of its attention${each} to ${list(tops.map((j) => (j === i ? 'itself' : tokenRef(t, j))))}.`;
+  s += ' ' + visibility(view, i, live);
+  const o = rowOf(r.O, i, r.dv);
+  const names = matrixInfo(view, 'O').colLabels;
+  const big = largest(o);
+  const top = `${list(big.map((j) => `“${names[j]}”`))}, ${fmt(o[big[0]])}${big.length > 1 ? ' each' : ''}`;
+  s += r.dv <= 6
+    ? ` Its output (row ${i + 1} of O) is [${o.map(fmt).join(', ')}]; its largest ${noun(big.length, 'component is', 'components are')} ${top}.`
+    : ` Its output (row ${i + 1} of O) has ${r.dv} components; the largest ${verb(big.length, 'is', 'are')} ${top}.`;
   return s;
+}
+
+// Which keys row i may look at, said in as few words as are true.
+function visibility(view, i, live) {
+  const { r } = view;
+  const hidden = r.m - live.length;
+  if (!hidden) return r.causal && r.m > 1 ? 'It can see every token, itself included.' : r.m === 1 ? 'It is the only token.' : 'Nothing is masked: it can see every token, itself included.';
+  if (r.causal && live.length === i + 1 && live.every((j, k) => j === k)) {
+    const seen = i === 0 ? 'only itself' : `${range(1, i + 1, 'token')}, itself included`;
+    return `It can see ${seen}; the ${hidden === 1 ? 'token' : count(hidden, 'token')} after it ${verb(hidden, 'is', 'are')} masked.`;
+  }
+  return `It may look at ${count(live.length, 'token')} of ${r.m}; the mask hides ${hidden === 1 ? 'the other one' : `the other ${hidden}`}.`;
+}
+
+/**
+ * Small copies of the cells that fed an explained cell (its `sources`), so the learner sees the
+ * inputs without scrolling: [{ m, title, labels, values, kind }] with at most `max` values each
+ * (title says when some are left out). A row is read across, a column down, one cell alone.
+ */
+export function sourceCopies(view, sources, max = 12) {
+  const out = [];
+  for (const s of sources) {
+    const info = matrixInfo(view, s.m);
+    const vals = displayed(view, s.m);
+    let title, labels, values;
+    if (s.row != null && s.col != null) {
+      title = `${s.m}[${s.row + 1}][${s.col + 1}]`;
+      labels = [`${info.rowLabels[s.row]} → ${info.colLabels[s.col]}`];
+      values = [vals[s.row * info.cols + s.col]];
+    } else if (s.row != null) {
+      title = `${s.m} row ${s.row + 1} (${info.rowLabels[s.row]})`;
+      labels = info.colLabels.slice();
+      values = Array.from(vals.subarray(s.row * info.cols, (s.row + 1) * info.cols));
+    } else {
+      title = `${s.m} column ${s.col + 1} (${info.colLabels[s.col]})`;
+      labels = info.rowLabels.slice();
+      values = Array.from({ length: info.rows }, (_, k) => vals[k * info.cols + s.col]);
+    }
+    if (values.length > max) {
+      title += `, the first ${max} of ${values.length}`;
+      labels = labels.slice(0, max);
+      values = values.slice(0, max);
+    }
+    out.push({ m: s.m, title, labels, values });
+  }
+  return out;
 }

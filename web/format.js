@@ -36,9 +36,17 @@ export function parseNumber(text) {
   return Number(t);
 }
 
-/** A token as it appears in sentences: “cat” (2), numbered from 1 as in the lesson. @param {readonly string[]} tokens @param {number} i @returns {string} */
+/**
+ * A token as it appears in sentences: “cat” (2), numbered from 1 as in the lesson. A token
+ * named by its own position ("1", "2", … as in the lesson's worked example) is "token 2", and
+ * another number is “7” (token 2), so a number never reads as a position or the other way round.
+ * @param {readonly string[]} tokens @param {number} i @returns {string}
+ */
 export function tokenRef(tokens, i) {
-  return '\u201c' + tokens[i] + '\u201d (' + (i + 1) + ')';
+  const t = tokens[i];
+  if (t === String(i + 1)) return `token ${i + 1}`;
+  if (/^\s*[-+\u2212]?[\d.,]+\s*$/.test(t)) return `\u201c${t}\u201d (token ${i + 1})`;
+  return '\u201c' + t + '\u201d (' + (i + 1) + ')';
 }
 
 /**
@@ -46,6 +54,6 @@ export function tokenRef(tokens, i) {
  * scientific form: fmtFine(2.06e-9) -> "2.06e−9", fmtFine(0) -> "0.000". For gradients, steps
  * and weights that underflow, where "0.000" would hide that the number is not 0.
  */
-export function fmtFine(v) {
+export function fmtFine(/** @type {number} */ v) {
   return v !== 0 && Math.abs(v) < 0.001 ? v.toExponential(2).replace(/-/g, MINUS).replace('e+', 'e') : fmt(v);
 }

@@ -1,4 +1,3 @@
-// @ts-check
 // heatmap.js: draws one matrix. Two modes:
 //   "cells":  one element per cell carrying data-matrix, data-row, data-col, its shown value as
 //             text and an aria-label; a roving tabindex makes every cell keyboard-reachable.
@@ -8,38 +7,17 @@
 
 import { cellRgb, css, textOn } from './colors.js';
 
-/**
- * @typedef {import('./colors.js').ScaleKind} ScaleKind
- * @typedef {import('./colors.js').Theme} Theme
- * @typedef {{ m: string, rows: number, cols: number, rowLabels: string[], colLabels: string[], caption: string,
- *   editable?: boolean, followable?: boolean, maxPx?: number, mode?: 'cells' | 'canvas' }} HeatmapOptions
- * @typedef {(i: number, j: number, v: number) => string} CellLabel the screen-reader label of cell (i, j)
- * @typedef {{ kind: ScaleKind, maxAbs: number, theme: Theme, format: (v: number) => string, label: CellLabel }} UpdateOptions
- * @typedef {{ row?: number | null, col?: number | null }} Mark a row, a column or one cell
- * @typedef {{ i: number, j: number }} CellIndex
- * @typedef {{ el: HTMLDivElement, m: string, rows: number, cols: number, mode: 'cells' | 'canvas',
- *   update(values: ArrayLike<number>, options: UpdateOptions): void, setMarks(cls: string, specs: readonly Mark[]): void,
- *   setCursor(i: number, j: number): void, cellAt(ev: MouseEvent): CellIndex | null, focusCursor(): void,
- *   hideCursor(): void, readonly cursor: CellIndex, cell(i: number, j: number): HTMLElement | null }} Heatmap
- */
-
-// focus() with focusVisible (Firefox and Chromium draw the ring for a focus() from script with
-// it; TypeScript's DOM types do not list it yet).
-const FOCUS_VISIBLE = /** @type {FocusOptions} */ ({ focusVisible: true });
-
 export const CELLS_MAX_ROWS = 24;
 export const CELLS_MAX_COLS = 16;
 
-/** @param {number} rows @param {number} cols @returns {'cells' | 'canvas'} */
 export function chooseMode(rows, cols) {
   return rows <= CELLS_MAX_ROWS && cols <= CELLS_MAX_COLS ? 'cells' : 'canvas';
 }
 
 /**
- * createHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, editable, followable, maxPx, mode })
- * returns { el, m, rows, cols, mode, update, setMarks, setCursor, cursor, cellAt, focusCursor,
- * hideCursor, cell }. Both modes have the same interface.
- * @param {Document} doc @param {HeatmapOptions} opts @returns {Heatmap}
+ * createHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, editable, followable, maxPx, minCol, mode })
+ * returns { el, m, rows, cols, mode, update, setMarks, setCursor, setFollowed, cursor, cellAt,
+ * focusCursor, hideCursor, cell }. Both modes have the same interface.
  */
 export function createHeatmap(doc, opts) {
   const mode = opts.mode || chooseMode(opts.rows, opts.cols);
@@ -47,18 +25,12 @@ export function createHeatmap(doc, opts) {
 }
 
 // Marks are { row }, { col } or { row, col }: the cells (i, j) a spec covers.
-/** @param {Mark} s @param {number} i @param {number} j */
 const covers = (s, i, j) => (s.row == null || s.row === i) && (s.col == null || s.col === j);
-/** @param {number} rows @param {number} cols @param {number} i @param {number} j @returns {CellIndex} */
 const clampTo = (rows, cols, i, j) => ({ i: Math.max(0, Math.min(rows - 1, i)), j: Math.max(0, Math.min(cols - 1, j)) });
 
-/** One element per cell, in an ARIA grid with a roving tabindex. @param {Document} doc @param {HeatmapOptions} opts @returns {Heatmap} */
-function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, editable = false, followable = false }) {
-  const el = doc.createElement('div');
-  el.className = 'hm hm-cells';
-  el.setAttribute('role', 'grid');
-  el.setAttribute('aria-label', caption);
-  el.style.gridTemplateColumns = `auto repeat(${cols}, minmax(3.6em, max-content))`;
+// The grid's rows: a header row of column labels, then per row its header (a follow button when
+// `followable`) and its cells. Returns the cells (row-major) and the rows' buttons.
+function buildGrid(doc, el, { m, rows, cols, rowLabels, colLabels, editable, followable }) {
   const head = el.appendChild(doc.createElement('div'));
   head.setAttribute('role', 'row');
   head.className = 'hm-r';
@@ -71,20 +43,26 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
     h.title = colLabels[j];
   }
   const cells = new Array(rows * cols);
+  const heads = new Array(rows); // the row headers' buttons (followable) or null
   for (let i = 0; i < rows; i++) {
     const row = el.appendChild(doc.createElement('div'));
     row.setAttribute('role', 'row');
     row.className = 'hm-r';
-    const lab = row.appendChild(doc.createElement(followable ? 'button' : 'span'));
+    const lab = row.appendChild(doc.createElement('span'));
     lab.setAttribute('role', 'rowheader');
     lab.className = 'hm-lab hm-rowlab';
-    lab.textContent = rowLabels[i];
     lab.title = rowLabels[i];
     if (followable) {
-      /** @type {HTMLButtonElement} */ (lab).type = 'button';
-      lab.dataset.follow = String(i);
-      lab.tabIndex = -1;
-    }
+      const b = lab.appendChild(doc.createElement('button'));
+      b.type = 'button';
+      b.className = 'hm-follow';
+      b.textContent = rowLabels[i];
+      b.dataset.follow = String(i);
+      b.dataset.labelOf = m;
+      b.tabIndex = -1;
+      b.setAttribute('aria-pressed', 'false');
+      heads[i] = b;
+    } else lab.textContent = rowLabels[i];
     for (let j = 0; j < cols; j++) {
       const c = row.appendChild(doc.createElement('span'));
       c.setAttribute('role', 'gridcell');
@@ -96,80 +74,123 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
       cells[i * cols + j] = c;
     }
   }
-  /** @type {Map<string, HTMLElement[]>} */
+  return { cells, heads };
+}
+
+/**
+ * One element per cell, in an ARIA grid with a roving tabindex. With `followable`, each row's
+ * header holds a button (data-follow) that the arrow keys reach: ← from the first column.
+ * `minCol` is the narrowest column, in em (3.6 by default; a mask's 0 and −∞ need less).
+ */
+function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, editable = false, followable = false, minCol = 3.6 }) {
+  const el = doc.createElement('div');
+  el.className = 'hm hm-cells';
+  el.setAttribute('role', 'grid');
+  el.setAttribute('aria-label', caption);
+  // Columns as wide as the longest number shown (monospace: `ch` per character) or the longest
+  // word of a column label (proportional letters run about 0.85 ch), set when that changes, so an
+  // edit relays out the cells it changed instead of measuring every cell again.
+  const labelWord = Math.round(0.85 * Math.max(1, ...colLabels.flatMap((l) => String(l).split(/\s+/).map((w) => w.length))));
+  let widest = 0;
+  const fitColumns = (len) => {
+    len = Math.max(len, labelWord);
+    if (len === widest) return;
+    widest = len;
+    el.style.gridTemplateColumns = `auto repeat(${cols}, max(${minCol}em, calc(${len}ch + 6px)))`;
+  };
+  fitColumns(1);
+  el.style.gridTemplateRows = `auto repeat(${rows}, 24px)`; // the header's labels, then rows of one line
+  const { cells, heads } = buildGrid(doc, el, { m, rows, cols, rowLabels, colLabels, editable, followable });
   const marks = new Map(); // class -> the cells that carry it
-  let cursor = { i: 0, j: 0 };
-  /** @type {{ values: Float32Array } & Omit<UpdateOptions, 'format'> | null} */
+  let cursor = { i: 0, j: 0 }; // j = -1: the row's header button
   let prev = null;
+  const at = (c) => (c.j < 0 ? heads[c.i] : cells[c.i * cols + c.j]);
 
   /**
    * update(values, { kind, maxAbs, theme, format, label }): values is a Float32Array [rows*cols];
    * format(v) gives the cell text, label(i, j, v) the screen-reader label.
-   * @param {ArrayLike<number>} values @param {UpdateOptions} options
    */
   function update(values, { kind, maxAbs, theme, format, label }) {
-    // Only cells whose value (or whose colour scale) changed are touched: an edit of one
+    // Only what changed is written: a cell's text (which costs a layout) only when the text it
+    // shows changed, its colours when its value or the colour scale changed. An edit of one
     // input changes a few rows, and the DOM work is most of a redraw.
-    const same = prev && prev.kind === kind && prev.maxAbs === maxAbs && prev.theme === theme && prev.label === label;
+    const scale = prev && prev.kind === kind && prev.maxAbs === maxAbs && prev.theme === theme;
+    const labels = prev && prev.label === label;
+    const texts = prev ? prev.texts : new Array(cells.length).fill(null);
     for (let k = 0; k < cells.length; k++) {
       const v = values[k], c = cells[k];
-      if (same && Object.is(/** @type {NonNullable<typeof prev>} */ (prev).values[k], v)) continue;
-      const rgb = cellRgb(kind, v, maxAbs, theme);
-      c.textContent = format(v);
-      c.style.background = css(rgb);
-      c.style.color = textOn(rgb);
-      c.classList.toggle('masked', v === -Infinity);
+      const same = prev && Object.is(prev.values[k], v);
+      if (same && scale && labels) continue;
+      if (!same || !scale) {
+        const rgb = cellRgb(kind, v, maxAbs, theme);
+        c.style.background = css(rgb);
+        c.style.color = textOn(rgb);
+      }
+      if (same && labels) continue;
+      const text = format(v);
+      if (text !== texts[k]) {
+        c.textContent = text;
+        texts[k] = text;
+        c.classList.toggle('masked', v === -Infinity);
+      }
       c.setAttribute('aria-label', label(Math.floor(k / cols), k % cols, v));
     }
-    prev = { values: Float32Array.from(values), kind, maxAbs, theme, label };
+    prev = { values: Float32Array.from(values), kind, maxAbs, theme, label, texts };
+    let len = 1;
+    for (const t of texts) if (t.length > len) len = t.length;
+    fitColumns(len);
   }
 
-  /** Marks cells with a class. Replaces earlier marks of that class. @param {string} cls @param {readonly Mark[]} specs */
+  /** Marks cells with a class. Replaces earlier marks of that class (touching only the cells that change). */
   function setMarks(cls, specs) {
-    for (const c of marks.get(cls) || []) c.classList.remove(cls);
-    const now = [];
+    const old = marks.get(cls) || new Set();
+    const now = new Set();
     for (const s of specs) {
       for (let i = 0; i < rows; i++) {
-        for (let j = 0; j < cols; j++) {
-          if (!covers(s, i, j)) continue;
-          cells[i * cols + j].classList.add(cls);
-          now.push(cells[i * cols + j]);
-        }
+        if (s.row != null && s.row !== i) continue;
+        for (let j = 0; j < cols; j++) if (covers(s, i, j)) now.add(cells[i * cols + j]);
       }
     }
+    for (const c of old) if (!now.has(c)) c.classList.remove(cls);
+    for (const c of now) if (!old.has(c)) c.classList.add(cls);
     marks.set(cls, now);
   }
 
-  /** Moves the keyboard cursor (the roving tabindex). @param {number} i @param {number} j */
+  /** Moves the keyboard cursor (the roving tabindex); column −1 is the row header, when it is a button. */
   function setCursor(i, j) {
     const to = clampTo(rows, cols, i, j);
-    cells[cursor.i * cols + cursor.j].tabIndex = -1;
-    cells[to.i * cols + to.j].tabIndex = 0;
+    if (j < 0 && followable) to.j = -1;
+    at(cursor).tabIndex = -1;
+    at(to).tabIndex = 0;
     cursor = to;
   }
 
-  /** The cell under a pointer event (or null). @param {Event} ev @returns {CellIndex | null} */
+  /** Marks the followed row's header button as pressed (null: none). */
+  let followed = null;
+  function setFollowed(row) {
+    if (row === followed) return;
+    for (const i of [followed, row]) if (i != null && heads[i]) heads[i].setAttribute('aria-pressed', String(i === row));
+    followed = row;
+  }
+
+  /** The cell under a pointer event (or null). */
   function cellAt(ev) {
-    const t = /** @type {Element | null} */ (ev.target);
-    const c = t && t.closest ? /** @type {HTMLElement | null} */ (t.closest('.cell')) : null;
-    return c && el.contains(c) ? { i: +(c.dataset.row ?? 0), j: +(c.dataset.col ?? 0) } : null;
+    const c = ev.target.closest && ev.target.closest('.cell');
+    return c && el.contains(c) ? { i: +c.dataset.row, j: +c.dataset.col } : null;
   }
 
   return {
-    el, m, rows, cols, mode: 'cells', update, setMarks, setCursor, cellAt,
+    el, m, rows, cols, mode: 'cells', update, setMarks, setCursor, setFollowed, cellAt,
     // Called when a key moved the cursor: the focus ring must show. Engines disagree on whether
     // a focus() from a key handler is "visible" after a mouse click (WebKit: no), so say so.
-    focusCursor: () => cells[cursor.i * cols + cursor.j].focus(FOCUS_VISIBLE),
+    focusCursor: () => at(cursor).focus({ focusVisible: true }),
     hideCursor() {},
     get cursor() { return cursor; },
-    cell: (/** @type {number} */ i, /** @type {number} */ j) => cells[i * cols + j],
+    cell: (i, j) => cells[i * cols + j],
   };
 }
 
-/**
- * One pixel per cell, scaled up; overlays mark cells, and the canvas's label names the cursor's cell.
- * @param {Document} doc @param {HeatmapOptions} opts @returns {Heatmap}
- */
+/** One pixel per cell, scaled up; overlays mark cells, and the canvas's label names the cursor's cell. */
 function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
   const el = doc.createElement('div');
   el.className = 'hm hm-canvas';
@@ -183,24 +204,19 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
   canvas.tabIndex = 0;
   canvas.setAttribute('role', 'img');
   canvas.dataset.matrixCanvas = m;
-  const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
+  const ctx = canvas.getContext('2d');
   const img = ctx.createImageData(cols, rows);
   el.style.width = cols * cw + 'px';
-  /** @type {Map<string, HTMLElement[]>} */
   const marks = new Map(); // class -> overlay divs
+  const keys = new Map(); // class -> the specs its overlays were made for
   let cursor = { i: 0, j: 0 };
-  /** @type {CellLabel | null} */
-  let lastLabel = null;
-  /** @type {ArrayLike<number>} */
-  let lastValues = [];
+  let lastLabel = null, lastValues = null;
 
-  /** @param {string} cls */
   function overlay(cls) {
     const d = el.appendChild(doc.createElement('div'));
     d.className = 'hl ' + cls;
     return d;
   }
-  /** @param {HTMLElement} d @param {number} i0 @param {number} j0 @param {number} nr @param {number} nc */
   function place(d, i0, j0, nr, nc) {
     d.style.top = i0 * ch + 'px';
     d.style.left = j0 * cw + 'px';
@@ -213,10 +229,13 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
     if (lastLabel) canvas.setAttribute('aria-label', `${caption}. Arrow keys move the cursor; now at ` + lastLabel(cursor.i, cursor.j, lastValues[cursor.i * cols + cursor.j]));
   };
 
-  /** @param {ArrayLike<number>} values @param {UpdateOptions} options */
+  let prev = null;
   function update(values, { kind, maxAbs, theme, label }) {
     const data = img.data;
+    // The image keeps its pixels: only values that changed (or all, for a new scale) are coloured.
+    const same = prev && prev.kind === kind && prev.maxAbs === maxAbs && prev.theme === theme;
     for (let k = 0; k < values.length; k++) {
+      if (same && Object.is(prev.values[k], values[k])) continue;
       const rgb = cellRgb(kind, values[k], maxAbs, theme);
       data[4 * k] = rgb[0];
       data[4 * k + 1] = rgb[1];
@@ -224,13 +243,16 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
       data[4 * k + 3] = 255;
     }
     ctx.putImageData(img, 0, 0);
+    prev = { values: Float32Array.from(values), kind, maxAbs, theme };
     lastLabel = label;
     lastValues = values;
     describe();
   }
 
-  /** @param {string} cls @param {readonly Mark[]} specs */
   function setMarks(cls, specs) {
+    const key = JSON.stringify(specs);
+    if (keys.get(cls) === key) return; // the same marks: keep the overlays
+    keys.set(cls, key);
     for (const d of marks.get(cls) || []) d.remove();
     marks.set(
       cls,
@@ -242,7 +264,6 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
     );
   }
 
-  /** @param {number} i @param {number} j */
   function setCursor(i, j) {
     cursor = clampTo(rows, cols, i, j);
     cursorBox.hidden = false;
@@ -251,7 +272,6 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
     describe();
   }
 
-  /** @param {MouseEvent} ev @returns {CellIndex | null} */
   function cellAt(ev) {
     const b = canvas.getBoundingClientRect();
     const j = Math.floor(((ev.clientX - b.left) / b.width) * cols);
@@ -260,8 +280,8 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
   }
 
   return {
-    el, m, rows, cols, mode: 'canvas', update, setMarks, setCursor, cellAt,
-    focusCursor: () => canvas.focus(FOCUS_VISIBLE), // (see the cells' focusCursor)
+    el, m, rows, cols, mode: 'canvas', update, setMarks, setCursor, cellAt, setFollowed() {},
+    focusCursor: () => canvas.focus({ focusVisible: true }), // (see the cells' focusCursor)
     hideCursor: () => (cursorBox.hidden = true),
     get cursor() { return cursor; },
     cell: () => null,

@@ -22,14 +22,30 @@ export function pageScheme(el) {
   return dark && !light ? 'dark' : light && !dark ? 'light' : null;
 }
 
+/** Where the reader's own choice (the explorer's theme button) is remembered across visits. */
+export const THEME_KEY = 'attention-explorer-theme';
+
 /**
- * The theme to draw: `setting` when it is light or dark; for auto (or anything else) the page's
- * color-scheme, else the reader's system setting.
+ * The reader's remembered choice, or null (none, or storage refused, as in a sandboxed frame).
+ * @param {Window} win @returns {Theme | null}
+ */
+export function rememberedTheme(win) {
+  try {
+    const t = win.localStorage.getItem(THEME_KEY);
+    return t === 'light' || t === 'dark' ? t : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The theme to draw: `setting` when it is light or dark; otherwise (auto, or no attribute) the
+ * reader's remembered choice, else the page's color-scheme, else the reader's system setting.
  * @param {string | null} setting @param {Element} el @returns {Theme}
  */
 export function resolveTheme(setting, el) {
   if (setting === 'light' || setting === 'dark') return setting;
-  return pageScheme(el) ?? (/** @type {Window} */ (el.ownerDocument.defaultView).matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+  return rememberedTheme(/** @type {Window} */ (el.ownerDocument.defaultView)) ?? pageScheme(el) ?? (/** @type {Window} */ (el.ownerDocument.defaultView).matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
 }
 
 /**

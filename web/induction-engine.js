@@ -52,7 +52,7 @@ export function createEngine(attn, post, { sliceMs = 40, now = () => performance
     });
   }
 
-  /** k steps of both models, evaluating every EVAL_EVERY steps. */
+  /** k steps of both models, evaluating every EVAL_EVERY steps. @param {number} k */
   function train(k) {
     k = Math.min(k, MAX_STEPS - model.steps);
     while (k > 0) {

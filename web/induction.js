@@ -27,15 +27,17 @@ export const EVAL_EVERY = 10;
  * repeated part's held-out loss falls below LOSS (nats). */
 export const CRITERIA = Object.freeze({ induction: 0.5, loss: 0.3 });
 
+/** @typedef {{ seed: number, lr: number, steps: number, ex: number, head: number | null, ablate: number[], control: boolean }} InductionState */
+/** @type {Readonly<InductionState>} */
 export const DEFAULTS = Object.freeze({ seed: 1, lr: 0.02, steps: 0, ex: 0, head: null, ablate: [], control: true });
 
 const isSeed = (/** @type {string} */ s) => /^\d{1,10}$/.test(s) && Number(s) <= 0xffffffff;
 
 /** "2.1" for head index 2 with 2 heads a layer (heads are numbered layer by layer from 0). */
-export const headName = (/** @type {number} */ index, heads = MODEL.heads) => `${Math.floor(index / heads) + 1}.${(index % heads) + 1}`;
+export const headName = (/** @type {number} */ index, /** @type {number} */ heads = MODEL.heads) => `${Math.floor(index / heads) + 1}.${(index % heads) + 1}`;
 
 /** The index of "2.1", or null when it names no head of a model of `layers` layers. */
-export function headIndex(/** @type {string} */ name, layers = MODEL.layers, heads = MODEL.heads) {
+export function headIndex(/** @type {string} */ name, /** @type {number} */ layers = MODEL.layers, /** @type {number} */ heads = MODEL.heads) {
   const m = /^(\d)\.(\d)$/.exec(name || '');
   if (!m) return null;
   const l = Number(m[1]) - 1, h = Number(m[2]) - 1;

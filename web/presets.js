@@ -9,7 +9,7 @@
 export const PRESETS = {
   cat: {
     title: 'The cat sat on the',
-    note: 'The lesson’s toy head. Features mean thing, action, small word and first token. Wq maps small word onto the first query dimension (“I’m looking for a thing”) and Wk maps thing onto that same dimension, so the last “the” looks at “cat”.',
+    note: 'The toy head of the widget page “Queries, keys and values, step by step”. Features mean thing, action, small word and first token. Wq maps small word onto the first query dimension (“I’m looking for a thing”) and Wk maps thing onto that same dimension, so the last “the” looks at “cat”.',
     config: {
       tokens: ['The', 'cat', 'sat', 'on', 'the'],
       features: ['thing', 'action', 'small word', 'first token'],

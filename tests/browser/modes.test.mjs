@@ -48,9 +48,11 @@ test('the page downloads only the Wasm build its engine runs (SIMD in Chromium)'
 // way a server compresses each response, summed. Before issue 12: explorer 191 KB raw / 70 KB
 // gzipped, training 231 / 84, labs 209 / 82; with the Wasm gzipped (zopfli): 66, 81, 78; with the
 // explorer split into 12 modules (each compressed on its own): 77, 91, 80; with the faster core
-// (Wasm 34 -> 43 KB) and the fused lab: 83, 97, 95. The budgets are the weights now plus a little
-// room: raising one is a decision, made in the commit that needs it.
-const BUDGET_KB = { explorer: 86, training: 100, labs: 98 };
+// (Wasm 34 -> 43 KB) and the fused lab: 83, 97, 95; with the induction model in the Wasm (55 -> 64 KB)
+// and the learner-path explorer (issue 9): 124, 140, 127. The budgets are the weights now plus a
+// little room: raising one is a decision, made in the commit that needs it. Issue 12's target is
+// 45 KB for each page, not met yet.
+const BUDGET_KB = { explorer: 126, training: 142, labs: 129 };
 test('each page transfers what it needs and stays within its weight budget (gzip per response)', async () => {
   const { gzipSync } = await import('node:zlib');
   const rows = [];

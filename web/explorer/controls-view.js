@@ -1,22 +1,31 @@
 // explorer/controls-view.js: the controls that show the state back: the preset menu and its
-// note, the theme button, the causal and scaling toggles, the config box and the export menu.
+// note (what changed and how to go back), the formula line, the tour button, the theme button,
+// the config box and the export menu.
 
-import { PRESETS } from '../presets.js';
-import { el } from './dom.js';
+import { formulaLine } from '../explain.js';
+import { el, setText, setAttr } from './dom.js';
+import { can, tourAvailable } from './state.js';
+import { presetNote, ownHeadLabel } from './notes.js';
 
 export function createControlsView(doc, $, active) {
+  let noted = ''; // the config revision the preset note was written for
   function drawPreset(state) {
-    $('preset').value = state.preset || '';
-    $('preset-note').textContent = state.preset
-      ? PRESETS[state.preset].note
-      : 'Your own head: changed from a preset or loaded from a config. “Reset” goes back to where it started.';
+    const key = `${state.rev} ${state.preset} ${state.origin}`;
+    if (key !== noted) {
+      noted = key;
+      setText($('own-head'), ownHeadLabel(state));
+      $('preset').value = state.preset || '';
+      setText($('preset-note'), presetNote(state));
+    }
+    $('tour-start').hidden = !can(state, 'steps') || !tourAvailable(state);
+    setAttr($('tour-start'), 'aria-pressed', String(state.tour != null));
   }
 
   function drawTheme(state, host) {
     host.dataset.theme = state.theme;
     const b = $('theme');
-    b.setAttribute('aria-pressed', String(state.theme === 'dark'));
-    b.textContent = state.theme === 'dark' ? 'Light theme' : 'Dark theme';
+    setAttr(b, 'aria-pressed', String(state.theme === 'dark'));
+    setText(b, 'Dark theme');
   }
 
   function drawConfigBox(state) {
@@ -39,11 +48,9 @@ export function createControlsView(doc, $, active) {
     $('export-csv').disabled = !what.value;
   }
 
-  function draw(state, names) {
-    $('causal').checked = state.config.causal;
-    $('scaling').checked = state.config.scale == null;
-    $('scaling').disabled = false;
+  function draw(state, view, names) {
     drawPreset(state);
+    setText($('formula'), formulaLine(view));
     drawConfigBox(state);
     drawExports(names);
   }

@@ -8,3 +8,16 @@ export function el(doc, tag, cls, text) {
   if (text != null) e.textContent = text;
   return e;
 }
+
+/**
+ * Sets an element's text only when it differs: rewriting the same text still costs a layout,
+ * and a live region may read it out again.
+ */
+export function setText(e, text) {
+  if (e.textContent !== text) e.textContent = text;
+}
+
+/** Sets an attribute only when it differs (a write restyles whatever a selector on it matches). */
+export function setAttr(e, name, value) {
+  if (e.getAttribute(name) !== value) e.setAttribute(name, value);
+}

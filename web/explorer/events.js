@@ -8,7 +8,7 @@ import * as S from './state.js';
 import { TOKEN_ROWS } from './state.js';
 import { parseNumber } from '../format.js';
 
-const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], Home: [0, -1e9], End: [0, 1e9] };
+const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
 /** Pointer, keyboard and wheel on the matrices: hover explains, click and focus select, drag and wheel edit. */
 function wireMatrices(ctx) {
@@ -37,7 +37,13 @@ function wireMatrices(ctx) {
   const endDrag = () => (drag = null);
   listen(box, 'pointerup', endDrag);
   listen(box, 'pointercancel', endDrag);
+  listen(box, 'change', (ev) => {
+    if (ev.target.id === 'causal') act(S.setCausal, ev.target.checked);
+    if (ev.target.id === 'scaling') act(S.setScaling, ev.target.checked);
+  });
   listen(box, 'click', (ev) => {
+    if (ev.target.closest('#weights-toggle')) return act(S.toggleWeights);
+    if (ev.target.closest('#leak-toggle')) return act(S.toggleLeak);
     const f = ev.target.closest('[data-follow]');
     if (f) return act(S.toggleFollow, +f.dataset.follow);
     const c = panels.cellFromEvent(ev);
@@ -49,7 +55,8 @@ function wireMatrices(ctx) {
   });
   listen(box, 'focusin', (ev) => {
     const t = ev.target;
-    if (t.classList.contains('cell')) {
+    if (t.dataset.labelOf) panels.heatmap(t.dataset.labelOf)?.setCursor(+t.dataset.follow, -1);
+    else if (t.classList.contains('cell')) {
       // Focus can land on any cell (a screen reader's cursor, a script): the arrow keys
       // move on from the cell that has focus, not from the last one they visited.
       panels.heatmap(t.dataset.matrix)?.setCursor(+t.dataset.row, +t.dataset.col);
@@ -81,18 +88,21 @@ function wireMatrices(ctx) {
 function matrixKey(ctx, ev) {
   const { state, act, panels, inspector } = ctx;
   const t = ev.target;
-  const m = t.dataset.matrix || t.dataset.matrixCanvas;
+  const m = t.dataset.matrix || t.dataset.matrixCanvas || t.dataset.labelOf;
   if (!m) return;
   const hm = panels.heatmap(m);
   const { i, j } = hm.cursor;
-  if (MOVES[ev.key]) {
+  const to = MOVES[ev.key] ? [i + MOVES[ev.key][0], j + MOVES[ev.key][1]] : ev.key === 'Home' ? [i, 0] : ev.key === 'End' ? [i, hm.cols - 1] : null;
+  if (to) {
+    // ← from the first column reaches the row's header (its token's follow button), → comes back.
     ev.preventDefault();
     ev.stopPropagation();
-    hm.setCursor(i + MOVES[ev.key][0], j + MOVES[ev.key][1]);
+    hm.setCursor(to[0], to[1]);
     hm.focusCursor();
-    act(S.select, { m, ...hm.cursor });
+    if (hm.cursor.j >= 0) act(S.select, { m, ...hm.cursor });
     return;
   }
+  if (t.dataset.labelOf) return; // Enter and space press the row's follow button
   const cell = { m, i, j };
   if (ev.key === 'f' && TOKEN_ROWS.has(m)) return act(S.toggleFollow, i);
   if (!S.editable(state).has(m)) return;
@@ -139,8 +149,12 @@ function wireSteps(ctx) {
   listen($('play'), 'click', () => act(S.togglePlay));
   listen(keysOn || root, 'keydown', (ev) => {
     const t = ev.composedPath ? ev.composedPath()[0] : ev.target;
-    if (!S.can(state, 'steps') || (t.closest && t.closest('input, textarea, select'))) return;
-    const inPanel = t.closest && t.closest('[data-panel]');
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || (t.closest && t.closest('input, textarea, select'))) return;
+    if (ev.key === 'Escape' && state.tour != null) return act(S.endTour);
+    if (S.can(state, 'edit') && state.config && (ev.key === 'm' || ev.key === 'M')) return act(S.toggleCausal);
+    if (S.can(state, 'edit') && state.config && (ev.key === 's' || ev.key === 'S')) return act(S.toggleScaling);
+    if (!S.can(state, 'steps')) return;
+    const inPanel = t.closest && t.closest('[data-panel], [role="toolbar"]');
     if (ev.key === '[' || (ev.key === 'ArrowLeft' && !inPanel)) return act(S.stepBy, -1);
     if (ev.key === ']' || (ev.key === 'ArrowRight' && !inPanel)) return act(S.stepBy, 1);
     if (ev.key === ' ' && !(t.closest && t.closest('button, summary, [data-panel]'))) {
@@ -157,11 +171,22 @@ function wireHead(ctx) {
     const b = ev.target.closest('[data-follow]');
     if (b) act(S.toggleFollow, +b.dataset.follow);
   });
+  listen($('tokens'), 'keydown', (ev) => {
+    // A toolbar: the arrow keys, Home and End move between the chips (not between the steps).
+    const chips = [...$('tokens').querySelectorAll('[data-follow]')];
+    const k = chips.indexOf(ev.target);
+    if (k < 0) return;
+    const next = { ArrowLeft: k - 1, ArrowRight: k + 1, ArrowUp: k - 1, ArrowDown: k + 1, Home: 0, End: chips.length - 1 }[ev.key];
+    if (next == null) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    const to = chips[Math.max(0, Math.min(chips.length - 1, next))];
+    for (const b of chips) b.tabIndex = b === to ? 0 : -1;
+    to.focus();
+  });
   listen($('tokens'), 'change', (ev) => {
     if (ev.target.id === 'follow-number') act(S.setFollow, Math.round(Number(ev.target.value)) - 1);
   });
-  listen($('causal'), 'change', (ev) => act(S.setCausal, ev.target.checked));
-  listen($('scaling'), 'change', (ev) => act(S.setScaling, ev.target.checked));
   listen($('reset'), 'click', () => act(S.reset));
   listen($('token-list'), 'input', (ev) => {
     const k = ev.target.dataset.token;
@@ -202,9 +227,28 @@ function wirePage(ctx) {
     }
     win.setTimeout(() => (b.textContent = 'Copy link'), 2000);
   });
-  listen($('theme'), 'click', () => api.setTheme(state.theme === 'dark' ? 'light' : 'dark'));
+  listen($('theme'), 'click', () => ctx.chooseTheme(state.theme === 'dark' ? 'light' : 'dark'));
   listen(ctx.prefersDark, 'change', () => api.setTheme(state.themeSetting)); // "auto" follows the system
+  listen(ctx.reducedMotion, 'change', () => {
+    state.reducedMotion = ctx.reducedMotion.matches;
+    ctx.act(S.stop);
+  });
+  for (const a of ctx.root.querySelectorAll('[data-skip]')) {
+    listen(a, 'click', (ev) => {
+      // Buttons, not #links, so they work inside a shadow root too: they move the focus.
+      if (a.dataset.skip === 'inspector') return $('inspector').focus();
+      const first = ctx.panels.names().find((m) => ctx.panels.visible(m));
+      const hm = first && ctx.panels.heatmap(first);
+      if (hm) hm.focusCursor();
+      else $('matrices').focus();
+    });
+  }
+  listen($('tour-start'), 'click', () => ctx.act(S.startTour));
+  listen($('tour-back'), 'click', () => ctx.act(S.tourTo, state.tour - 1));
+  listen($('tour-next'), 'click', () => ctx.act(S.tourTo, state.tour + 1));
+  listen($('tour-skip'), 'click', () => ctx.act(S.endTour));
   if (ctx.useUrl) listen(win, 'hashchange', () => ctx.fromUrl());
+  if (ctx.useUrl) listen(win, 'pagehide', () => ctx.writeUrl()); // a change written soon is written now
 
   const shown = () => ctx.panels.names();
   const what = () => exports.what(shown());

@@ -1,24 +1,70 @@
-// explorer/inspector-view.js: the explanation panel: the explained cell's title and text (from
-// explain.js) and, for an input cell, the value editor.
+// explorer/inspector-view.js: the explanation panel: the guided tour's stop (when the tour is
+// on), the explained cell's title and text (explain.js), small copies of the cells that fed it
+// (so nothing has to be scrolled to), and, for an input cell, the value editor. On a narrow
+// screen the panel sits at the bottom of the window: keepClear() scrolls the focused cell out
+// from under it (WCAG 2.4.11, focus not obscured).
 
-import { editable } from './state.js';
+import { fmt, fmtShort } from '../format.js';
+import { sourceCopies } from '../explain.js';
+import { scaleKind, maxAbsFinite, cellRgb, css, textOn } from '../colors.js';
+import { editable, TOUR_STOPS } from './state.js';
+import { el, setText, setAttr } from './dom.js';
 
 export const IDLE_TITLE = 'Hover, focus or tap any cell';
 export const IDLE_TEXT = 'Each number says how it was computed, with the real numbers, and the cells that fed it light up. Click a token to follow its row.';
 
-/** createInspectorView($, active): $ finds an element by id; active() is the focused element. */
-export function createInspectorView($, active) {
-  /** ex: explainCell's result for the explained cell (or null); sel: the selected cell if it is drawn. */
-  function draw(state, ex, sel) {
-    $('explain-title').textContent = ex ? ex.title : IDLE_TITLE;
-    $('explanation').textContent = ex ? ex.text : IDLE_TEXT;
+/** createInspectorView(doc, $, active): $ finds an element by id; active() is the focused element. */
+export function createInspectorView(doc, $, active) {
+  let copiesKey = '';
+
+  function drawCopies(state, view, ex) {
+    const box = $('sources');
+    const copies = ex ? sourceCopies(view, ex.sources) : [];
+    const key = JSON.stringify([state.theme, copies]);
+    if (key === copiesKey) return;
+    copiesKey = key;
+    box.textContent = '';
+    for (const c of copies) {
+      const kind = scaleKind(c.m);
+      const maxAbs = kind === 'diverging' ? maxAbsFinite(view.r[c.m] || c.values) || 1 : 1;
+      const table = box.appendChild(el(doc, 'table', 'copy'));
+      table.appendChild(el(doc, 'caption', null, c.title));
+      const head = table.appendChild(el(doc, 'tr'));
+      const vals = table.appendChild(el(doc, 'tr'));
+      c.labels.forEach((label, k) => {
+        head.appendChild(el(doc, 'th', null, label)).scope = 'col';
+        const rgb = cellRgb(kind, c.values[k], maxAbs, state.theme);
+        const td = vals.appendChild(el(doc, 'td', null, c.m === 'M' ? fmtShort(c.values[k]) : fmt(c.values[k])));
+        td.style.background = css(rgb);
+        td.style.color = textOn(rgb);
+      });
+    }
+  }
+
+  function drawTour(stop) {
+    $('tour').hidden = !stop;
+    if (!stop) return;
+    setText($('tour-count'), `Stop ${stop.k + 1} of ${TOUR_STOPS}:`);
+    setText($('tour-title'), stop.title);
+    setText($('tour-text'), stop.text);
+    $('tour-back').disabled = stop.k === 0;
+    setText($('tour-next'), stop.k === TOUR_STOPS - 1 ? 'Finish' : 'Next');
+  }
+
+  /** ex: explainCell's result for the explained cell (or null); sel: the selected cell if it is drawn; stop: the tour's stop or null. */
+  function draw(state, view, ex, sel, stop) {
+    drawTour(stop);
+    $('inspector').classList.toggle('idle', !ex && !stop); // docked on a narrow screen, an idle panel is one line
+    setText($('explain-title'), ex ? ex.title : IDLE_TITLE);
+    setText($('explanation'), ex ? ex.text : IDLE_TEXT);
+    drawCopies(state, view, ex);
     const editor = $('editor');
     const canEdit = Boolean(sel && editable(state).has(sel.m));
     editor.hidden = !canEdit;
     if (canEdit) {
       const input = $('edit-value');
       if (active() !== input) input.value = String(state.config[sel.m][sel.i][sel.j]);
-      input.setAttribute('aria-label', `Value of ${sel.m}[${sel.i + 1}][${sel.j + 1}]`);
+      setAttr(input, 'aria-label', `Value of ${sel.m}[${sel.i + 1}][${sel.j + 1}]`);
     }
   }
 
@@ -31,5 +77,25 @@ export function createInspectorView($, active) {
     if (selectAll) input.select();
   }
 
-  return { draw, edit };
+  /**
+   * When the panel covers the bottom of the window (a narrow screen) and `target` is under it,
+   * scroll the page until the target sits above the panel; also when it is above the window.
+   */
+  function keepClear(win, target) {
+    const panel = $('inspector');
+    if (!target || !panel || panel.hidden) return;
+    // A docked panel can only stick once the page has scrolled into its grid, so scrolling
+    // moves it too: measure again after each scroll (twice is enough in practice).
+    for (let k = 0; k < 3; k++) {
+      const p = panel.getBoundingClientRect(), t = target.getBoundingClientRect();
+      const style = win.getComputedStyle(panel);
+      const docked = style.position === 'sticky' && style.top === 'auto' && p.top > 0 && p.top < win.innerHeight;
+      const limit = docked ? Math.min(p.top, win.innerHeight) - 8 : win.innerHeight;
+      if (t.bottom > limit + 0.5) win.scrollBy(0, t.bottom - limit);
+      else if (t.top < 0) win.scrollBy(0, t.top - 8);
+      else return;
+    }
+  }
+
+  return { draw, edit, keepClear };
 }

@@ -1,23 +1,33 @@
 // explorer/markup.js: the explorer's markup. Constant text (no user data ever goes through
 // innerHTML), no inline styles or scripts, so it runs under a strict Content-Security-Policy.
 // Every part that depends on the state is filled in by a view (web/explorer/*-view.js).
+//
+// Layout: the controls across the top, then the matrices in the lesson's order (X → Q, K, V on one
+// row, S → M → A → O on the next) with the explanation beside them (docked below on a narrow screen).
 
 export const MARKUP = `
+<nav class="skips" aria-label="Skip links">
+  <button type="button" class="skip" data-skip="matrices">Skip to the matrices</button>
+  <button type="button" class="skip" data-skip="inspector">Skip to the explanation</button>
+</nav>
 <div class="bar">
   <label data-control="presets">Preset
     <select id="preset">
       <option value="cat">The cat sat on the</option>
       <option value="worked-example">The lesson’s worked example</option>
       <option value="previous-token">A previous-token head</option>
-      <option value="" disabled>(your own head)</option>
+      <option value="" id="own-head" disabled>(your own head)</option>
     </select>
   </label>
+  <button type="button" id="tour-start" data-control="steps">Tour: follow the last “the”</button>
   <button type="button" id="theme" data-control="theme" aria-pressed="false">Dark theme</button>
   <button type="button" id="copy-link" data-control="link">Copy link</button>
 </div>
 <p id="preset-note" class="note" data-control="presets"></p>
+<p id="formula" class="formula"></p>
 <div id="error" class="error" role="alert" hidden></div>
 
+<div class="playbar">
 <section class="controls" aria-label="Steps">
   <div class="steps" role="group" aria-label="Play the six steps" data-control="steps">
     <button type="button" id="back" aria-label="Step back" title="Step back (←)">◀</button>
@@ -26,26 +36,22 @@ export const MARKUP = `
     <span id="step-pills" class="pills"></span>
     <button type="button" id="all" class="pill">All</button>
   </div>
-  <p id="narration" class="narration" aria-live="polite"></p>
 </section>
-
 <section class="follow-box" aria-label="Follow a token">
-  <div data-control="follow"><span class="label">Follow a token:</span> <span id="tokens" class="chips"></span></div>
-  <p id="follow-text" class="follow-text" aria-live="polite"></p>
+  <div data-control="follow"><span class="label" id="follow-label">Follow a token:</span> <span id="tokens" class="chips" role="toolbar" aria-labelledby="follow-label"></span></div>
 </section>
-
-<div class="layout">
-  <div id="matrices" class="matrices" aria-label="The matrices of the head"></div>
-  <aside class="inspector" aria-label="Explanation" data-control="explain">
-    <h2 id="explain-title" class="explain-title">Hover, focus or tap any cell</h2>
-    <p id="explanation" class="explanation" data-role="explanation" aria-live="polite">Each number below says how it was computed, with the real numbers. The cells that fed it light up.</p>
-    <div id="editor" class="editor" hidden>
-      <label>Value <input id="edit-value" type="text" inputmode="decimal" autocomplete="off" spellcheck="false"></label>
-      <button type="button" id="edit-minus" aria-label="Decrease by 0.1">−0.1</button>
-      <button type="button" id="edit-plus" aria-label="Increase by 0.1">+0.1</button>
-    </div>
-  </aside>
 </div>
+<p id="narration" class="narration" aria-live="polite"></p>
+<p id="follow-text" class="follow-text" aria-live="polite"></p>
+
+<div class="ex-grid">
+<div class="ex-main">
+<section id="matrices" class="matrices" aria-label="The matrices of the head" tabindex="-1"></section>
+<section id="leak" class="leak" aria-label="Leak check" hidden>
+  <h2 class="leak-title">Leak check: O now against O before your edits</h2>
+  <p id="leak-text" class="leak-text" aria-live="polite"></p>
+  <table class="leak-table"><thead><tr><th scope="col">Row of O</th><th scope="col">Largest change</th><th scope="col">Verdict</th></tr></thead><tbody id="leak-rows"></tbody></table>
+</section>
 
 <details class="exports" data-control="export">
   <summary>Export pictures and numbers</summary>
@@ -63,9 +69,8 @@ export const MARKUP = `
 
 <section class="edit" aria-label="Change the head" data-control="edit">
   <h2>Change the head</h2>
+  <p class="note">The causal mask is switched beside M (key M), the scaling beside S (key S), the leak check beside O.</p>
   <div class="toggles">
-    <label><input type="checkbox" id="causal"> Causal mask (a token cannot see the future)</label>
-    <label><input type="checkbox" id="scaling"> Scale the scores by 1/√d</label>
     <button type="button" id="reset">Reset to the preset</button>
   </div>
   <fieldset class="token-editor">
@@ -80,6 +85,28 @@ export const MARKUP = `
     <p class="note">Format: {"tokens": [...], "features": [...], "X": [[...]], "Wq": [[...]], "Wk": [[...]], "Wv": [[...]], "causal": true, "scale": null},
       or "Q", "K", "V" instead of X and the W matrices (the direct form).</p>
   </details>
-  <p class="note keys">Keyboard: arrow keys move inside a matrix; Enter edits an input cell; + and − nudge it;
-    f follows the cell’s token; space plays or pauses; [ and ] step back and forward.</p>
-</section>`;
+  <p class="note keys">Keyboard: arrow keys move inside a matrix (← from the first column reaches the row’s token); Enter edits an input cell; + and − nudge it;
+    f follows the cell’s token; m and s switch the mask and the scaling; space plays or pauses; [ and ] step back and forward.</p>
+</section>
+</div>
+
+<section id="inspector" class="inspector" aria-label="Explanation" data-control="explain" tabindex="0">
+  <section id="tour" class="tour" aria-label="Guided tour" hidden>
+    <p class="tour-head"><span id="tour-count" class="tour-count"></span> <strong id="tour-title"></strong></p>
+    <p id="tour-text" class="tour-text" aria-live="polite"></p>
+    <div class="tour-buttons">
+      <button type="button" id="tour-back">Back</button>
+      <button type="button" id="tour-next">Next</button>
+      <button type="button" id="tour-skip">Skip the tour</button>
+    </div>
+  </section>
+  <h2 id="explain-title" class="explain-title">Hover, focus or tap any cell</h2>
+  <p id="explanation" class="explanation" data-role="explanation" aria-live="polite">Each number below says how it was computed, with the real numbers. The cells that fed it light up.</p>
+  <div id="sources" class="sources"></div>
+  <div id="editor" class="editor" hidden>
+    <label>Value <input id="edit-value" type="text" inputmode="decimal" autocomplete="off" spellcheck="false"></label>
+    <button type="button" id="edit-minus" aria-label="Decrease by 0.1">−0.1</button>
+    <button type="button" id="edit-plus" aria-label="Increase by 0.1">+0.1</button>
+  </div>
+</section>
+</div>`;

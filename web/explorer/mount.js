@@ -7,9 +7,11 @@
 //
 // Several explorers on one page are independent: each mount has its own state and DOM.
 
+import { THEME_KEY, rememberedTheme } from '../host-theme.js';
 import { loadAttention } from '../attention.js';
-import { forwardArgs, cloneConfig, readUrlState } from '../config.js';
-import { explainCell } from '../explain.js';
+import { forwardArgs, cloneConfig, readUrlState, isDirect } from '../config.js';
+import { explainCell, forgetResult } from '../explain.js';
+import { tourStop, leakReport } from './notes.js';
 import { matrixCSV, matrixJSON, headJSON, heatmapSVG, viewSVG, paintPNG, pytorchScript } from '../export.js';
 import * as S from './state.js';
 import { CONTROLS } from './state.js';
@@ -19,10 +21,12 @@ import { createInspectorView } from './inspector-view.js';
 import { createStepsView } from './steps-view.js';
 import { createTokensView } from './tokens-view.js';
 import { createControlsView } from './controls-view.js';
+import { createLeakView } from './leak-view.js';
 import { createExports } from './exports.js';
 import { wireEvents } from './events.js';
 
 const PLAY_MS = 2600;
+const URL_DELAY = 250; // ms after the last change before the address bar is rewritten
 
 // The one core all explorers on a page share: the Wasm instance is loaded once, on first use.
 // forward() is synchronous and returns copies, so sharing it between explorers is safe.
@@ -33,26 +37,47 @@ export function sharedCore() {
 }
 
 /**
- * The head's numbers for a config: { config, r, raw, step }, where r is the core's result and
- * raw the unscaled scores Q·Kᵀ of the Score step (only raw.S is read; explain.js). The one place
- * the page calls the core.
+ * The head's numbers for a config: { config, r, raw, step, before, serial }, where r is the
+ * core's result, raw the unscaled scores Q·Kᵀ of the Score step (only raw.S is read; explain.js),
+ * before, with the leak check on, O for the inputs of `leakBase` under the same mask and scale,
+ * and serial counts computations (a view can tell new numbers from old by it). The one place the
+ * page calls the core. `previous` (the last view) hands its result back to forward as `into`
+ * when the shapes are the same, so an edit reuses its arrays where the core can (issue 10).
  */
-export function computeView(attn, config, step) {
-  const r = attn.forward(forwardArgs(config));
-  const raw = config.scale === 1 ? r : attn.forward(forwardArgs(config, 1), { outputs: ['S'] });
-  return { config, r, raw, step };
+let serials = 0;
+export function computeView(attn, config, step, leakBase = null, previous = null) {
+  const same = (r) => r && r.n === config.tokens.length && (r.X == null) === isDirect(config) &&
+    r.dk === (isDirect(config) ? config.Q[0].length : config.Wq[0].length) && r.dv === (isDirect(config) ? config.V[0].length : config.Wv[0].length) &&
+    (isDirect(config) || r.d === config.X[0].length);
+  const reuse = (r) => (same(r) ? (forgetResult(r), { into: r }) : undefined);
+  const r = attn.forward(forwardArgs(config), reuse(previous && previous.r));
+  const raw = config.scale === 1 ? r : attn.forward(forwardArgs(config, 1), { outputs: ['S'], ...reuse(previous && previous.raw !== previous.r && previous.raw) });
+  let before = null;
+  if (leakBase && leakBase.tokens.length === config.tokens.length)
+    before = attn.forward(forwardArgs({ ...leakBase, causal: config.causal, scale: config.scale }), { outputs: ['O'] }).O;
+  return { config, r, raw, step, before, serial: ++serials };
+}
+
+/** What every view needs beyond (state, view): the explained cell, the tour's stop, the leak report. */
+function derive(state, view, panels) {
+  const stop = state.tour != null ? tourStop(view, state.tour) : null;
+  const active = panels.fits(state.hover) || (stop && panels.fits(stop.cell)) || panels.fits(state.sel);
+  const ex = active ? explainCell(view, active.m, active.i, active.j, state.extra) : null;
+  const leak = state.leak ? leakReport(view, state.leak.base) : null;
+  return { stop, active, ex, leak };
 }
 
 /** Every view draws its region from (state, view); `dirty` says what changed since the last frame. */
-function drawViews({ panels, steps, inspector, tokens, controls }, state, view, dirty) {
+function drawViews({ panels, steps, inspector, tokens, controls, leak }, state, view, dirty) {
   panels.draw(state, view, { values: dirty.values || dirty.compute, rebuild: dirty.rebuild });
   steps.draw(state, view);
-  const activeCell = panels.fits(state.hover) || panels.fits(state.sel);
-  const ex = activeCell ? explainCell(view, activeCell.m, activeCell.i, activeCell.j, state.extra) : null;
-  panels.drawMarks(state, activeCell, ex);
-  inspector.draw(state, ex, panels.fits(state.sel));
+  const d = derive(state, view, panels);
+  panels.drawMarks(state, { active: d.active, sources: d.ex ? d.ex.sources : [], tour: d.stop ? d.stop.marks : [], leakRows: d.leak ? d.leak.rows : [] });
+  inspector.draw(state, view, d.ex, panels.fits(state.sel), d.stop);
   tokens.draw(state, view, { force: dirty.tokens });
-  controls.draw(state, panels.names());
+  controls.draw(state, view, panels.names());
+  leak.draw(d.leak, state.config.tokens);
+  return d;
 }
 
 /**
@@ -84,14 +109,16 @@ export function mountExplorer(root, options = {}) {
   const $ = (id) => root.querySelector('#' + id);
   const active = () => root.activeElement ?? doc.activeElement;
   const prefersDark = win.matchMedia('(prefers-color-scheme: dark)');
+  const reducedMotion = win.matchMedia('(prefers-reduced-motion: reduce)');
 
-  const state = S.createState({ theme: prefersDark.matches ? 'dark' : 'light' });
+  const state = S.createState({ theme: prefersDark.matches ? 'dark' : 'light', reducedMotion: reducedMotion.matches });
   const views = {
     panels: createPanelsView(doc, $('matrices')),
-    inspector: createInspectorView($, active),
+    inspector: createInspectorView(doc, $, active),
     steps: createStepsView(doc, $),
     tokens: createTokensView(doc, $, active),
     controls: createControlsView(doc, $, active),
+    leak: createLeakView(doc, $),
   };
   const { panels, inspector, controls } = views;
   const exports = createExports(doc, root, $, win);
@@ -102,7 +129,7 @@ export function mountExplorer(root, options = {}) {
   let timer = 0;
   let lastUrl = '';
   let destroyed = false;
-  const dirty = { compute: false, values: false, url: false, rebuild: false, tokens: false };
+  const dirty = { compute: false, values: false, url: false, rebuild: false, tokens: false, tour: false };
   const cleanups = [];
   const listen = (target, type, fn, opts) => {
     target.addEventListener(type, fn, opts);
@@ -122,54 +149,52 @@ export function mountExplorer(root, options = {}) {
     if (!state.playing && timer) win.clearInterval(timer), (timer = 0);
   }
 
-  function scrollToStep(step) {
-    // Bring the matrix this step produces into view (instantly when motion is reduced).
-    win.requestAnimationFrame(() => {
-      const fig = panels.figure({ project: 'Q', score: 'S', scale: 'S', mask: 'M', softmax: 'A', mix: 'O' }[step]);
-      const smooth = !win.matchMedia('(prefers-reduced-motion: reduce)').matches;
-      if (fig) fig.scrollIntoView({ block: 'nearest', behavior: smooth ? 'smooth' : 'auto' });
-    });
-  }
-
   /** Carries out what an action says must happen (see state.js), then schedules the redraw. */
   function apply(change) {
     syncTimer();
     if (!change) return;
     for (const k in dirty) dirty[k] = dirty[k] || Boolean(change[k]);
-    if (change.error != null) showError(change.error);
-    if (change.badConfig != null) controls.showBadConfig(change.badConfig);
-    if (change.scroll && options.scroll !== false) scrollToStep(change.scroll);
-    if (change.restoreCursor) win.requestAnimationFrame(() => win.requestAnimationFrame(() => {
-      const cell = panels.fits(state.sel);
-      if (cell) panels.heatmap(cell.m).setCursor(cell.i, cell.j);
-    }));
+    sideEffects(change, { win, state, panels, controls, showError, scroll: options.scroll !== false });
     if (!frame && !destroyed) frame = win.requestAnimationFrame(render);
-    for (const [type, detail] of change.emit || []) emit(type, detail);
+    if (options.emit) for (const [type, detail] of change.emit || []) emit(type, typeof detail === 'function' ? detail() : detail);
   }
   const act = (action, ...args) => apply(action(state, ...args));
 
+  // The address bar follows the state, a moment after the last change: replaceState with a
+  // long #config= link costs more than the rest of a frame, so edits in a row write it once.
+  let urlTimer = 0;
   function writeUrl() {
+    win.clearTimeout(urlTimer);
+    urlTimer = 0;
     if (!useUrl) return;
     const url = S.urlOf(state);
     if (url === lastUrl) return;
     lastUrl = url;
     win.history.replaceState(null, '', win.location.pathname + url);
   }
+  const writeUrlSoon = () => {
+    win.clearTimeout(urlTimer);
+    urlTimer = useUrl ? win.setTimeout(writeUrl, URL_DELAY) : 0;
+  };
 
   function render() {
     frame = 0;
     if (!attn || !state.config || destroyed) return;
     if (dirty.compute) {
       try {
-        view = computeView(attn, state.config, state.step);
+        view = computeView(attn, state.config, state.step, state.leak && state.leak.base, view);
       } catch (e) {
         showError('This head cannot be computed: ' + e.message);
       }
     }
     if (!view) return;
     view = { ...view, config: state.config, step: state.step };
-    drawViews(views, state, view, dirty);
-    if (dirty.url) writeUrl();
+    const d = drawViews(views, state, view, dirty);
+    if (dirty.url) (state.preset ? writeUrl() : writeUrlSoon()); // a short ?preset= link at once
+    // The focused cell (or the tour's) never hides under the explanation panel.
+    const focus = active();
+    const target = focus && $('matrices').contains(focus) ? focus : d.stop && dirty.tour ? panels.heatmap(d.stop.cell.m)?.cell(d.stop.cell.i, d.stop.cell.j) : null;
+    if (target) inspector.keepClear(win, target);
     for (const k in dirty) dirty[k] = false;
     if (host.dataset.ready !== 'true') {
       host.dataset.ready = 'true';
@@ -184,6 +209,7 @@ export function mountExplorer(root, options = {}) {
   const api = explorerApi({ state, act, panels, controls, host, doc, root, useUrl, prefersDark, showError, render,
     view: () => view, destroy() {
       destroyed = true;
+      win.clearTimeout(urlTimer);
       state.playing = false;
       syncTimer();
       if (frame) win.cancelAnimationFrame(frame);
@@ -196,26 +222,68 @@ export function mountExplorer(root, options = {}) {
     },
   });
 
-  async function start() {
-    api.setControls(options.controls || CONTROLS);
-    api.setTheme(options.initial?.theme || 'auto');
-    wireEvents({
-      state, act, apply, panels, inspector, exports, api, $, root, doc, win, keysOn: options.keysOn, listen,
-      useUrl, writeUrl, fromUrl, prefersDark,
-    });
-    try {
-      attn = await (options.core || sharedCore());
-    } catch (e) {
-      showError('The attention core (WebAssembly) could not load: ' + e.message + '. The explorer needs a browser with WebAssembly.');
-      return;
-    }
-    if (destroyed) return;
-    if (useUrl) fromUrl();
-    else act(S.fromOptions, options.initial || {});
-  }
-
-  api.ready = start();
+  api.ready = start({ state, act, apply, api, views, exports, options, win, doc, root, $, listen, useUrl, writeUrl, fromUrl, prefersDark, reducedMotion, showError,
+    setCore: (core) => (attn = core), gone: () => destroyed });
   return api;
+}
+
+// What a Change asks for besides the redraw: a message, the config box, a scroll, the cursor.
+function sideEffects(change, { win, state, panels, controls, showError, scroll }) {
+  if (change.error != null) showError(change.error);
+  if (change.badConfig != null) controls.showBadConfig(change.badConfig);
+  if (change.scroll && scroll) {
+    // Bring the matrix this step produces into view (instantly when motion is reduced).
+    win.requestAnimationFrame(() => {
+      const fig = panels.figure({ project: 'Q', score: 'S', scale: 'S', mask: 'M', softmax: 'A', mix: 'O' }[change.scroll]);
+      if (fig) fig.scrollIntoView({ block: 'nearest', behavior: state.reducedMotion ? 'auto' : 'smooth' });
+    });
+  }
+  if (change.restoreCursor) win.requestAnimationFrame(() => win.requestAnimationFrame(() => {
+    const cell = panels.fits(state.sel);
+    if (cell) panels.heatmap(cell.m).setCursor(cell.i, cell.j);
+  }));
+}
+
+// The explorer's start: controls, theme (a link's, the element's, the remembered one), events,
+// the core, then the first head (from the link, or the element's attributes).
+async function start(x) {
+  const { state, act, api, views, options, win, useUrl } = x;
+  api.setControls(options.controls || CONTROLS);
+  const url = useUrl ? readUrlState(win.location.search, win.location.hash) : {};
+  api.setTheme(S.startTheme({ url: url.theme, attribute: options.initial?.theme, stored: storedTheme(win) }));
+  wireEvents({
+    ...x, panels: views.panels, inspector: views.inspector, keysOn: options.keysOn,
+    chooseTheme(t) {
+      // The reader's own choice: remembered for the next visit, and kept in a link that set one.
+      api.setTheme(t);
+      rememberTheme(win, t);
+      if (state.urlTheme) act(S.setUrlTheme, t);
+    },
+  });
+  try {
+    x.setCore(await (options.core || sharedCore()));
+  } catch (e) {
+    x.showError('The attention core (WebAssembly) could not load: ' + e.message + '. The explorer needs a browser with WebAssembly.');
+    return;
+  }
+  if (x.gone()) return;
+  if (useUrl) x.fromUrl();
+  else act(S.fromOptions, options.initial || {});
+}
+
+// The reader's theme choice, remembered across visits (a sandboxed frame may refuse storage).
+const storedTheme = rememberedTheme;
+function rememberTheme(win, theme) {
+  try {
+    win.localStorage.setItem(THEME_KEY, theme);
+  } catch {}
+}
+
+// A result with its arrays copied (the numbers stay; the page's own arrays are reused by forward's `into`).
+function copyResult(r) {
+  const out = { ...r };
+  for (const k in out) if (ArrayBuffer.isView(out[k])) out[k] = out[k].slice();
+  return out;
 }
 
 /** The API mountExplorer returns (the element, the training panel and the labs drive it). */
@@ -224,7 +292,8 @@ function explorerApi(x) {
   return {
     state,
     get view() { return x.view(); },
-    get result() { return x.view() && x.view().r; },
+    /** The core's result for the head shown, as copies: the page reuses its own arrays on the next edit. */
+    get result() { return x.view() && copyResult(x.view().r); },
     setValue: (m, i, j, v) => act(S.setValue, m, i, j, v),
     setStep: (s) => (act(S.stop), act(S.setStep, s ?? null)),
     setFollow: (i) => act(S.setFollow, i),

@@ -1,77 +1,139 @@
 // explorer/panels-view.js: the matrix panels (X, Wq, Wk, Wv, Q, K, V, S, M, A, O), each a
-// heatmap (web/heatmap.js) with its caption and legend. Drawn from (state, view); the only things
-// it keeps are the DOM it made and which layout that DOM is for.
+// heatmap (web/heatmap.js) with its caption and legend, in the lesson's order: X → Q, K, V on
+// one row (the learned weights folded into a strip that opens on demand), S → M → A → O on the
+// next. The scaling toggle sits in S's caption, the causal toggle in M's, the leak check in O's.
+// Drawn from (state, view); it keeps only the DOM it made and which layout that DOM is for.
+// Captions and legends are redrawn from the values every frame they could change.
 
 import { createHeatmap } from '../heatmap.js';
 import { fmt, fmtShort } from '../format.js';
-import { matrixInfo, displayed, labeler, STEP_MATRICES } from '../explain.js';
+import { matrixInfo, displayed, labeler, legendInfo, STEP_MATRICES } from '../explain.js';
 import { scaleKind, maxAbsFinite, legendGradient, css, maskedRgb, cellRgb } from '../colors.js';
-import { isDirect } from '../config.js';
+import { isDirect, STEPS } from '../config.js';
 import { editable, shownGroups, stepIndex, can, PRODUCED_AT, TOKEN_ROWS, MANY } from './state.js';
-import { el } from './dom.js';
+import { el, setText, setAttr } from './dom.js';
+
+const STEP_NAME = (k) => `${k + 1} ${STEPS[k][0].toUpperCase() + STEPS[k].slice(1)}`;
+
+// A checkbox or toggle button in a caption (only when the head can be edited).
+function captionToggle(doc, cap, m) {
+  if (m === 'S' || m === 'M') {
+    const label = cap.appendChild(el(doc, 'label', 'cap-toggle'));
+    const box = label.appendChild(el(doc, 'input'));
+    box.type = 'checkbox';
+    box.id = m === 'S' ? 'scaling' : 'causal';
+    label.appendChild(doc.createTextNode(m === 'S' ? ' scale by 1/√dk (S)' : ' causal mask (M)'));
+    label.title = m === 'S' ? 'Divide the scores by √dk (key S)' : 'A token cannot see the future (key M)';
+  } else if (m === 'O') {
+    const b = cap.appendChild(el(doc, 'button', 'cap-toggle', 'Leak check'));
+    b.type = 'button';
+    b.id = 'leak-toggle';
+    b.setAttribute('aria-pressed', 'false');
+    b.title = 'Edit a later token and see which rows of O change';
+  }
+}
+
+// One matrix's figure: caption (name, shape, toggle, what it is), heatmap, legend.
+function buildPanel(doc, parent, state, view, m, maxPx) {
+  const info = matrixInfo(view, m);
+  const fig = parent.appendChild(el(doc, 'figure', 'panel'));
+  fig.dataset.panel = m;
+  const cap = fig.appendChild(el(doc, 'figcaption'));
+  cap.appendChild(el(doc, 'span', 'pname', m));
+  cap.appendChild(el(doc, 'span', 'shape', `${info.rows} × ${info.cols}, ${info.axes}`));
+  if (can(state, 'edit')) captionToggle(doc, cap, m);
+  const about = cap.appendChild(el(doc, 'span', 'about', info.about));
+  const later = cap.appendChild(el(doc, 'span', 'later'));
+  const hm = createHeatmap(doc, {
+    m, rows: info.rows, cols: info.cols, rowLabels: info.rowLabels, colLabels: info.colLabels,
+    caption: info.caption, editable: editable(state).has(m), followable: TOKEN_ROWS.has(m), maxPx,
+    minCol: m === 'M' ? 2.4 : 3.2,
+  });
+  fig.appendChild(el(doc, 'div', 'scroller')).appendChild(hm.el);
+  const legend = fig.appendChild(el(doc, 'div', 'legend'));
+  return { fig, hm, about, later, legend, legendKey: '' };
+}
+
+// The strip that stands for the folded learned weights between X and Q.
+function buildStrip(doc, row, folded) {
+  const strip = row.appendChild(el(doc, 'button', 'weights-strip'));
+  strip.type = 'button';
+  strip.id = 'weights-toggle';
+  strip.setAttribute('aria-controls', 'weights-row');
+  for (const w of folded) strip.appendChild(el(doc, 'span', 'ws-name', '·' + w));
+  strip.appendChild(el(doc, 'span', 'ws-what', 'learned weights'));
+  strip.appendChild(el(doc, 'span', 'ws-state'));
+  return strip;
+}
+
+/** Builds every panel for (state, view) in `box`: { panels: Map m -> panel, strip, weightsRow }. */
+function buildPanels(doc, box, state, view) {
+  box.textContent = '';
+  const panels = new Map();
+  let strip = null, weightsRow = null;
+  const width = box.clientWidth || doc.documentElement.clientWidth - 56;
+  const maxPx = Math.max(200, Math.min(520, width - 16));
+  for (const [title, list, folded] of shownGroups(state.config)) {
+    const group = box.appendChild(el(doc, 'section', 'group'));
+    group.setAttribute('aria-label', title);
+    group.appendChild(el(doc, 'h2', 'group-title', title));
+    const row = group.appendChild(el(doc, 'div', 'group-row'));
+    for (const m of list) {
+      if (m === 'Q' && folded.length) strip = buildStrip(doc, row, folded);
+      panels.set(m, buildPanel(doc, row, state, view, m, maxPx));
+    }
+    if (folded.length) {
+      weightsRow = group.appendChild(el(doc, 'div', 'group-row weights-row'));
+      weightsRow.id = 'weights-row';
+      for (const m of folded) panels.set(m, buildPanel(doc, weightsRow, state, view, m, maxPx));
+    }
+  }
+  return { panels, strip, weightsRow };
+}
+
+// The legend says what the panel's values show (legendInfo): redrawn only when that changes.
+function drawLegend(doc, p, theme, info) {
+  const key = JSON.stringify([theme, info]);
+  if (key === p.legendKey) return;
+  p.legendKey = key;
+  const legend = p.legend;
+  legend.textContent = '';
+  const swatch = (rgb, text) => {
+    const s = legend.appendChild(el(doc, 'span', 'swatch'));
+    s.appendChild(el(doc, 'span', 'chip')).style.background = css(rgb);
+    s.appendChild(doc.createTextNode(text));
+  };
+  if (info.kind === 'mask') {
+    if (info.mayLook) swatch(cellRgb('mask', 0, 1, theme), '0 may look');
+  } else {
+    legend.appendChild(el(doc, 'span', 'lo', fmtShort(info.lo)));
+    const bar = legend.appendChild(el(doc, 'span', 'bar'));
+    bar.style.background = legendGradient(info.kind, theme);
+    legend.appendChild(el(doc, 'span', 'hi', fmtShort(info.hi)));
+    if (info.centre) legend.appendChild(el(doc, 'span', 'mid', 'centre 0'));
+  }
+  if (info.masked) swatch(maskedRgb(theme), '−∞ masked');
+}
+
+// Specs grouped by matrix: [{ m, row, col }] -> Map m -> specs.
+function byMatrix(specs) {
+  const map = new Map();
+  for (const s of specs) (map.get(s.m) || map.set(s.m, []).get(s.m)).push(s);
+  return map;
+}
 
 /** createPanelsView(doc, box): box is the element the panels go in (#matrices). */
 export function createPanelsView(doc, box) {
-  let panels = new Map(); // m -> { fig, hm, about, legend }
+  let panels = new Map(); // m -> { fig, hm, about, later, legend, legendKey }
   let labelFns = new Map(); // m -> the cells' screen-reader labels, rebuilt with the panels
   let layout = '';
+  let strip = null; // the weights strip's button, and the row it opens
+  let weightsRow = null;
 
   // Everything the panels' structure depends on: a change rebuilds them.
   function layoutKey(state, view) {
     const c = state.config, r = view.r;
     return JSON.stringify([isDirect(c), r.n, r.d, r.dk, r.dv, c.tokens.length <= MANY && c.tokens, c.features, matrixInfo(view, 'O').colLabels, can(state, 'edit')]);
-  }
-
-  function build(state, view) {
-    box.textContent = '';
-    panels = new Map();
-    labelFns = new Map();
-    const edit = editable(state);
-    const width = box.clientWidth || doc.documentElement.clientWidth - 56;
-    const maxPx = Math.max(200, Math.min(520, width - 16));
-    for (const [title, list] of shownGroups(state.config)) {
-      const group = box.appendChild(el(doc, 'section', 'group'));
-      group.appendChild(el(doc, 'h2', 'group-title', title));
-      const row = group.appendChild(el(doc, 'div', 'group-row'));
-      for (const m of list) {
-        const info = matrixInfo(view, m);
-        const fig = row.appendChild(el(doc, 'figure', 'panel'));
-        fig.dataset.panel = m;
-        const cap = fig.appendChild(el(doc, 'figcaption'));
-        cap.appendChild(el(doc, 'span', 'pname', m));
-        cap.appendChild(el(doc, 'span', 'shape', `${info.rows} × ${info.cols}, ${info.axes}`));
-        const about = cap.appendChild(el(doc, 'span', 'about', info.about));
-        const hm = createHeatmap(doc, {
-          m, rows: info.rows, cols: info.cols, rowLabels: info.rowLabels, colLabels: info.colLabels,
-          caption: info.caption, editable: edit.has(m), followable: TOKEN_ROWS.has(m), maxPx,
-        });
-        const scroller = fig.appendChild(el(doc, 'div', 'scroller'));
-        scroller.appendChild(hm.el);
-        const legend = fig.appendChild(el(doc, 'div', 'legend'));
-        panels.set(m, { fig, hm, about, legend });
-      }
-    }
-  }
-
-  function swatch(parent, rgb, text) {
-    const s = parent.appendChild(el(doc, 'span', 'swatch'));
-    s.appendChild(el(doc, 'span', 'chip')).style.background = css(rgb);
-    s.appendChild(doc.createTextNode(text));
-  }
-
-  function drawLegend(legend, theme, kind, maxAbs, hasMasked) {
-    legend.textContent = '';
-    if (kind === 'mask') {
-      swatch(legend, cellRgb('mask', 0, 1, theme), '0 may look');
-      swatch(legend, maskedRgb(theme), '−∞ masked');
-      return;
-    }
-    legend.appendChild(el(doc, 'span', 'lo', kind === 'sequential' ? '0' : fmtShort(-maxAbs)));
-    const bar = legend.appendChild(el(doc, 'span', 'bar'));
-    bar.style.background = legendGradient(kind, theme);
-    legend.appendChild(el(doc, 'span', 'hi', kind === 'sequential' ? '1' : fmtShort(maxAbs)));
-    if (kind === 'diverging') legend.appendChild(el(doc, 'span', 'mid', 'centre 0'));
-    if (hasMasked) swatch(legend, maskedRgb(theme), '−∞ masked');
   }
 
   function drawValues(state, view) {
@@ -81,18 +143,34 @@ export function createPanelsView(doc, box) {
       const kind = scaleKind(m);
       const maxAbs = kind === 'diverging' ? maxAbsFinite(values) || 1 : 1;
       p.hm.update(values, { kind, maxAbs, theme: state.theme, format: m === 'M' ? fmtShort : fmt, label });
-      drawLegend(p.legend, state.theme, kind, maxAbs, m === 'S' && values.some((v) => v === -Infinity));
+      drawLegend(doc, p, state.theme, legendInfo(m, values, kind, maxAbs));
     }
   }
 
-  // Which panels this step produces (outlined) and which come later (dimmed).
-  function drawStep(state, view) {
+  // Captions, the step's highlights (current outlined, later ones greyed but readable), toggles.
+  let captioned = null; // the (computation, step, scale) the captions were written for
+  function drawCaptions(state, view) {
     const k = stepIndex(state);
+    const fresh = !captioned || captioned[0] !== view.serial || captioned[1] !== state.step || captioned[2] !== state.config.scale;
+    captioned = [view.serial, state.step, state.config.scale];
     const current = new Set(state.step ? STEP_MATRICES[state.step] : []);
     for (const [m, p] of panels) {
-      p.fig.classList.toggle('pending', m in PRODUCED_AT && PRODUCED_AT[m] > k);
+      const pending = m in PRODUCED_AT && PRODUCED_AT[m] > k;
+      p.fig.classList.toggle('pending', pending);
       p.fig.classList.toggle('current', current.has(m));
-      if (m === 'S') p.about.textContent = matrixInfo(view, 'S').about;
+      if (fresh) setText(p.about, matrixInfo(view, m).about);
+      const later = pending ? `(computed at step ${STEP_NAME(PRODUCED_AT[m])})` : '';
+      setText(p.later, later);
+    }
+    const causal = box.querySelector('#causal'), scaling = box.querySelector('#scaling'), leak = box.querySelector('#leak-toggle');
+    if (causal) causal.checked = state.config.causal;
+    if (scaling) scaling.checked = state.config.scale == null;
+    if (leak) setAttr(leak, 'aria-pressed', String(Boolean(state.leak)));
+    if (strip) {
+      setAttr(strip, 'aria-expanded', String(state.weightsOpen));
+      setText(strip.lastChild, state.weightsOpen ? 'hide ▴' : 'show ▾');
+      strip.title = state.weightsOpen ? 'Fold the learned weights Wq, Wk, Wv' : 'Show the learned weights Wq, Wk, Wv';
+      weightsRow.hidden = !state.weightsOpen;
     }
   }
 
@@ -105,30 +183,41 @@ export function createPanelsView(doc, box) {
     const fresh = rebuild || key !== layout;
     if (fresh) {
       layout = key;
-      build(state, view);
+      labelFns = new Map();
+      ({ panels, strip, weightsRow } = buildPanels(doc, box, state, view));
+      captioned = null;
     }
     if (values || fresh) drawValues(state, view);
-    drawStep(state, view);
+    drawCaptions(state, view);
     return fresh;
   }
 
-  /** Marks the cell explained (`active`), the cells that fed it (`ex.sources`) and the followed row. */
-  function drawMarks(state, active, ex) {
-    const src = new Map();
-    for (const s of ex ? ex.sources : []) (src.get(s.m) || src.set(s.m, []).get(s.m)).push(s);
+  /**
+   * Marks the cell explained (`active`), the cells that fed it (`sources`), the followed row, the
+   * tour's cells and the leak check's rows of O ({ i, same } each).
+   */
+  function drawMarks(state, { active, sources = [], tour = [], leakRows = [] }) {
+    const src = byMatrix(sources), tours = byMatrix(tour);
     const follow = state.follow;
     for (const [m, p] of panels) {
       p.hm.setMarks('src', src.get(m) || []);
       p.hm.setMarks('cur', active && active.m === m ? [{ row: active.i, col: active.j }] : []);
       p.hm.setMarks('follow', follow != null && TOKEN_ROWS.has(m) && m !== 'K' && m !== 'V' ? [{ row: follow }] : []);
+      p.hm.setMarks('tour', tours.get(m) || []);
+      p.hm.setFollowed(follow);
       p.fig.classList.toggle('feeds', src.has(m));
+      if (m === 'O') {
+        p.hm.setMarks('same', leakRows.filter((x) => x.same).map((x) => ({ row: x.i })));
+        p.hm.setMarks('changed', leakRows.filter((x) => !x.same).map((x) => ({ row: x.i })));
+      }
     }
+    if (strip) strip.classList.toggle('feeds', ['Wq', 'Wk', 'Wv'].some((m) => src.has(m) || tours.has(m)));
   }
 
   /** The cell if it is inside a drawn panel, else null. */
   function fits(cell) {
     const p = cell && panels.get(cell.m);
-    return p && cell.i < p.hm.rows && cell.j < p.hm.cols ? cell : null;
+    return p && cell.i >= 0 && cell.j >= 0 && cell.i < p.hm.rows && cell.j < p.hm.cols ? cell : null;
   }
 
   /** The cell under a pointer event, or null. */
@@ -149,6 +238,8 @@ export function createPanelsView(doc, box) {
     heatmap: (m) => panels.get(m)?.hm,
     figure: (m) => panels.get(m)?.fig,
     names: () => [...panels.keys()],
+    /** Whether matrix m is on screen now (not folded away). */
+    visible: (m) => Boolean(panels.get(m)) && !(weightsRow && weightsRow.hidden && weightsRow.contains(panels.get(m).fig)),
     /** Forget the layout: the next draw builds the panels afresh. */
     invalidate: () => (layout = ''),
   };

@@ -12,7 +12,8 @@
 //   rebuild   the panels' layout may have changed (new head): build them afresh
 //   tokens    the token chips and editor must be redrawn even if the names look the same
 //   error     show this message ('' hides the message)
-//   emit      [[type, detail], ...]: events for the host (mountExplorer's options.emit)
+//   emit      [[type, detail], ...]: events for the host (mountExplorer's options.emit); a detail
+//             that is a function is called to make it, only when there is a listener
 //   scroll    a step whose matrix should scroll into view
 //   badConfig config text that failed to parse, to put back in the config box
 //   restoreCursor  the selected cell should get the keyboard cursor once drawn
@@ -26,12 +27,13 @@ export const LIM = Object.freeze({ maxTokens: Math.min(256, LIMITS.maxTokens), m
 /** The control groups a host can show or hide ("classroom mode"). `link` exists on the page only. */
 export const CONTROLS = ['presets', 'theme', 'link', 'steps', 'follow', 'explain', 'edit', 'config', 'export'];
 
-/** The matrix panels in the lesson's order, grouped as the page shows them. */
+/**
+ * The matrix panels in the lesson's order, in two rows: [title, panels, folded panels]. The
+ * folded ones (the learned weights) sit in a strip that opens on demand.
+ */
 export const GROUPS = [
-  ['Input and learned weights', ['X', 'Wq', 'Wk', 'Wv']],
-  ['1. Project', ['Q', 'K', 'V']],
-  ['2–4. Score, scale, mask', ['S', 'M']],
-  ['5–6. Softmax and mix', ['A', 'O']],
+  ['Input → 1. Project', ['X', 'Q', 'K', 'V'], ['Wq', 'Wk', 'Wv']],
+  ['2–6. Score, scale, mask, softmax, mix', ['S', 'M', 'A', 'O'], []],
 ];
 /** The step (index in STEPS) at which each computed matrix first exists. */
 export const PRODUCED_AT = { Q: 0, K: 0, V: 0, S: 1, M: 3, A: 4, O: 5 };
@@ -45,9 +47,10 @@ export const hasPreset = (name) => own(PRESETS, name);
 const noPreset = (name) => `There is no preset called “${name}”; the presets are ${Object.keys(PRESETS).join(', ')}.`;
 
 /** A new state: no head yet (a preset or config is loaded once the core is there). */
-export function createState({ theme = 'light' } = {}) {
+export function createState({ theme = 'light', reducedMotion = false } = {}) {
   return {
     preset: DEFAULT_PRESET, // name while the head is an unchanged preset, else null
+    origin: null, // the preset the head started as (kept while the learner changes it), or null
     base: null, // the config "Reset" goes back to
     config: null,
     step: null, // null = all steps shown
@@ -59,6 +62,13 @@ export function createState({ theme = 'light' } = {}) {
     theme,
     controls: new Set(CONTROLS),
     extra: null, // showHead's extra for the cell explanations (a trained head's gradients)
+    weightsOpen: false, // the learned weights Wq, Wk, Wv are folded into a strip until opened
+    weightsChosen: false, // the learner opened or folded them (a trained head opens them otherwise)
+    tour: null, // the guided tour's stop (0-3), or null
+    leak: null, // the leak check: { base: the config its "before" is computed from }, or null
+    reducedMotion, // the reader asked for reduced motion: play steps only on demand
+    urlTheme: null, // the theme the link asked for (kept in the link), or null
+    rev: 0, // counts changes of the config, so a view can tell the head changed without comparing it
   };
 }
 
@@ -72,15 +82,10 @@ export function editable(state) {
   return new Set(isDirect(state.config) ? ['Q', 'K', 'V'] : ['X', 'Wq', 'Wk', 'Wv']);
 }
 
-/** The matrices drawn for a config, in the lesson's order, by group: [[title, [m, ...]], ...]. */
+/** The groups drawn for a config: [[title, [m, ...], [folded m, ...]], ...] (no X or W in the direct form). */
 export function shownGroups(config) {
-  const direct = isDirect(config);
-  const out = [];
-  for (const [title, ms] of GROUPS) {
-    const list = ms.filter((m) => !(direct && (m === 'X' || m[0] === 'W')));
-    if (list.length) out.push([direct && title === '1. Project' ? '1. Q, K and V, given directly' : title, list]);
-  }
-  return out;
+  if (!isDirect(config)) return GROUPS;
+  return [['1. Q, K and V, given directly', ['Q', 'K', 'V'], []], GROUPS[1]];
 }
 
 /** The matrices whose rows are the tokens' own inputs (edited together when a token is added). */
@@ -88,6 +93,35 @@ export const tokenInputs = (config) => (isDirect(config) ? ['Q', 'K', 'V'] : ['X
 
 const sameCell = (a, b) => (a && b ? a.m === b.m && a.i === b.i && a.j === b.j : a === b);
 export { sameCell };
+
+const sameConfig = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * What changed from `base` to `config`: { causal, scale } (the new value, or undefined when
+ * unchanged), renamed (token indices), values ({ X: 2, Wq: 1 }: how many numbers of each input
+ * changed), tokens ([before, after] when tokens were added or removed).
+ */
+export function changesOf(base, config) {
+  const out = { causal: undefined, scale: undefined, renamed: [], values: {}, tokens: null };
+  if (base.causal !== config.causal) out.causal = config.causal;
+  if (base.scale !== config.scale) out.scale = config.scale;
+  if (base.tokens.length !== config.tokens.length) {
+    out.tokens = [base.tokens.length, config.tokens.length];
+    return out;
+  }
+  base.tokens.forEach((t, i) => t !== config.tokens[i] && out.renamed.push(i));
+  for (const m of ['X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V']) {
+    if (!base[m] || !config[m]) continue;
+    let k = 0;
+    base[m].forEach((row, i) => row.forEach((v, j) => (k += v !== config[m][i][j])));
+    if (k) out.values[m] = k;
+  }
+  return out;
+}
+
+/** The guided tour follows the widget page's walk through the cat preset: it needs that head. */
+export const TOUR_STOPS = 4;
+export const tourAvailable = (state) => state.preset === 'cat';
 
 /** The name of the preset a config is exactly, or null. */
 export function presetOf(config) {
@@ -97,7 +131,10 @@ export function presetOf(config) {
 
 /** The search + hash part of the page's link for this state. */
 export function urlOf(state) {
-  return writeUrlState({ preset: state.preset, config: state.config, step: state.step, follow: state.follow, cell: state.sel });
+  return writeUrlState({
+    preset: state.preset, config: state.config, from: state.preset ? null : state.origin,
+    step: state.step, follow: state.follow, cell: state.sel, theme: state.urlTheme,
+  });
 }
 
 /** The step index the page is at (STEPS.length when every step is shown). */
@@ -105,25 +142,35 @@ export const stepIndex = (state) => (state.step ? STEPS.indexOf(state.step) : ST
 
 // ------------------------------------------------------------------------------ actions
 
-const changeEvent = (state) => ['change', { config: cloneConfig(state.config) }];
+// The 'change' event carries a copy of the config, made only if someone listens (a function
+// detail is called when the event is emitted, with the config as it is at this action).
+const changeEvent = (state) => {
+  const config = state.config;
+  return ['change', () => ({ config: cloneConfig(config) })];
+};
 
 /** A new head replaces the old one: nothing of the old selection is kept. */
 function newHead(state) {
+  state.rev++;
   state.playing = false;
+  state.tour = null;
+  if (state.leak) state.leak = { base: cloneConfig(state.config) };
   return { compute: true, url: true, rebuild: true, tokens: true, error: '', emit: [changeEvent(state)] };
 }
 
 function usePreset(state, name) {
-  state.preset = name;
+  state.preset = state.origin = name;
   state.base = parseConfig(PRESETS[name].config, LIM);
   state.config = cloneConfig(state.base);
   state.follow = state.sel = state.hover = null;
 }
 
-function useConfig(state, cfg) {
-  state.preset = null;
-  state.base = cfg;
+// A config; `from` names the preset it was changed from (a link's from=), which "Reset" returns to.
+function useConfig(state, cfg, from = null) {
+  state.origin = hasPreset(from) ? from : null;
+  state.base = state.origin ? parseConfig(PRESETS[from].config, LIM) : cfg;
   state.config = cloneConfig(cfg);
+  state.preset = state.origin && sameConfig(state.config, state.base) ? state.origin : null;
   state.follow = state.sel = state.hover = null;
 }
 
@@ -149,9 +196,14 @@ export function setConfig(state, input) {
  */
 export function showHead(state, input, extra = null) {
   const cfg = parseConfig(input, LIM);
-  state.preset = null;
+  state.rev++;
+  state.preset = state.origin = null;
+  state.tour = null;
   state.base = cfg;
   state.config = cloneConfig(cfg);
+  // A head that changes under the learner (training) changes in its weights: show them, unless
+  // the learner has folded them.
+  if (!state.weightsChosen) state.weightsOpen = true;
   state.extra = extra;
   if (state.follow != null && state.follow >= cfg.tokens.length) state.follow = null;
   return { compute: true, url: true };
@@ -159,15 +211,20 @@ export function showHead(state, input, extra = null) {
 
 /** Back to where the head started (a preset, or the config that was loaded). */
 export function reset(state) {
+  state.rev++;
   state.config = cloneConfig(state.base);
-  state.preset = presetOf(state.base);
+  state.preset = state.origin || presetOf(state.base);
+  state.origin = state.preset;
   state.sel = state.hover = null;
+  state.tour = null;
   return { compute: true, url: true, tokens: true, error: '', emit: [changeEvent(state)] };
 }
 
-/** The head's numbers changed by an edit: it is no longer an unchanged preset. */
+/** The head changed by an edit: an unchanged preset again only if the edit went back to it. */
 function modified(state) {
-  state.preset = null;
+  state.rev++;
+  state.preset = state.origin && sameConfig(state.config, state.base) ? state.origin : null;
+  state.tour = null;
   return { compute: true, url: true, emit: [changeEvent(state)] };
 }
 
@@ -180,6 +237,10 @@ export function setScaling(state, on) {
   state.config.scale = on ? null : 1;
   return modified(state);
 }
+
+/** The keys M and S: the causal mask and the scaling, on or off. */
+export const toggleCausal = (state) => setCausal(state, !state.config.causal);
+export const toggleScaling = (state) => setScaling(state, state.config.scale !== null);
 
 /** Sets one input value (rounded to 6 decimals); ignored for a matrix that cannot be edited. */
 export function setValue(state, m, i, j, v) {
@@ -238,8 +299,10 @@ export function stop(state) {
   return {};
 }
 
+/** Play or pause; with reduced motion, one step forward each press (nothing moves by itself). */
 export function togglePlay(state) {
   if (state.playing) return stop(state);
+  if (state.reducedMotion) return setStep(state, state.step == null ? 'project' : STEPS[STEPS.indexOf(state.step) + 1] ?? null);
   const change = !state.step || state.step === 'mix' ? setStep(state, 'project') : {};
   state.playing = true;
   return change;
@@ -295,10 +358,55 @@ export function setControls(state, list, { page }) {
   return { values: true };
 }
 
+/** Opens or folds the strip of learned weights (Wq, Wk, Wv). */
+export function toggleWeights(state) {
+  state.weightsOpen = !state.weightsOpen;
+  state.weightsChosen = true;
+  return {};
+}
+
+/** The guided tour: start at stop 0 (following the last “the”), move, or end it. */
+export function startTour(state) {
+  if (!tourAvailable(state)) return null;
+  state.tour = 0;
+  state.playing = false;
+  state.step = null;
+  state.follow = state.config.tokens.length - 1;
+  state.hover = null;
+  return { values: true, url: true, tour: true, emit: [['select', { follow: state.follow, cell: state.sel && { ...state.sel } }]] };
+}
+export function tourTo(state, k) {
+  if (state.tour == null) return null;
+  state.tour = k >= 0 && k < TOUR_STOPS ? k : null;
+  return { tour: true };
+}
+export const endTour = (state) => tourTo(state, -1);
+
+/** The leak check: on, it compares O with O as it was when it was turned on (or the head was replaced). */
+export function toggleLeak(state) {
+  state.leak = state.leak ? null : { base: cloneConfig(state.config) };
+  return { compute: true };
+}
+
+/** A link that named a theme keeps naming the one the reader picked. */
+export function setUrlTheme(state, theme) {
+  state.urlTheme = theme;
+  return { url: true };
+}
+
+/**
+ * The theme setting to start with: the link's theme=, else the element's attribute (light or
+ * dark), else the reader's remembered choice, else "auto".
+ */
+export function startTheme({ url = null, attribute = null, stored = null } = {}) {
+  for (const t of [url, attribute, stored]) if (t === 'light' || t === 'dark') return t;
+  return 'auto';
+}
+
 // The first head: a config if there is one (throws ConfigError), else the preset named, else the
 // default preset. Returns a note when a preset was named that does not exist.
-function startWith(state, config, preset) {
-  if (config != null) return useConfig(state, parseConfig(config, LIM)), '';
+function startWith(state, config, preset, from = null) {
+  if (config != null) return useConfig(state, parseConfig(config, LIM), from), '';
   if (hasPreset(preset)) return usePreset(state, preset), '';
   usePreset(state, DEFAULT_PRESET);
   return preset ? `${noPreset(preset).slice(0, -1)}. Showing “${DEFAULT_PRESET}”.` : '';
@@ -308,7 +416,7 @@ function startWith(state, config, preset) {
 export function fromUrl(state, u) {
   let error = '', badConfig = null;
   try {
-    error = startWith(state, u.configText, u.preset);
+    error = startWith(state, u.configText, u.preset, u.from);
   } catch (e) {
     error = `The config in the link was not used: ${e.message} Showing the “${DEFAULT_PRESET}” preset instead; fix the config below and press Apply.`;
     usePreset(state, DEFAULT_PRESET);
@@ -318,6 +426,8 @@ export function fromUrl(state, u) {
   const n = state.config.tokens.length;
   state.follow = u.follow != null && u.follow < n ? u.follow : null;
   state.sel = u.cell;
+  state.urlTheme = u.theme;
+  state.rev++;
   return { compute: true, rebuild: true, tokens: true, error, badConfig, restoreCursor: Boolean(state.sel) };
 }
 
@@ -331,6 +441,7 @@ export function fromOptions(state, init) {
     usePreset(state, DEFAULT_PRESET);
   }
   if (typeof init.causal === 'boolean') state.config.causal = init.causal;
+  state.rev++;
   state.step = STEPS.includes(init.step) ? init.step : null;
   const n = state.config.tokens.length;
   state.follow = Number.isInteger(init.follow) && init.follow >= 0 && init.follow < n ? init.follow : null;

@@ -3,7 +3,7 @@
 
 import { STEPS } from '../config.js';
 import { narration } from '../explain.js';
-import { el } from './dom.js';
+import { el, setText, setAttr } from './dom.js';
 
 export function createStepsView(doc, $) {
   const pills = $('step-pills');
@@ -14,12 +14,15 @@ export function createStepsView(doc, $) {
   });
 
   function draw(state, view) {
-    $('narration').textContent = narration(view, state.step);
-    for (const b of pills.children) b.setAttribute('aria-pressed', String(b.dataset.step === state.step));
-    $('all').setAttribute('aria-pressed', String(state.step == null));
+    setText($('narration'), narration(view, state.step));
+    for (const b of pills.children) setAttr(b, 'aria-pressed', String(b.dataset.step === state.step));
+    setAttr($('all'), 'aria-pressed', String(state.step == null));
+    // With reduced motion nothing moves by itself: the play button steps once per press.
     const play = $('play');
-    play.textContent = state.playing ? '❚❚ Pause' : '▶ Play';
-    play.setAttribute('aria-label', state.playing ? 'Pause' : 'Play');
+    const label = state.reducedMotion ? 'Next step' : state.playing ? 'Pause' : 'Play';
+    setText(play, state.reducedMotion ? '▶ Next step' : state.playing ? '❚❚ Pause' : '▶ Play');
+    setAttr(play, 'aria-label', label);
+    play.title = state.reducedMotion ? 'One step forward (reduced motion: play does not run by itself)' : 'Play or pause (space)';
   }
 
   return { draw };

@@ -5,7 +5,7 @@
 import { followSentence } from '../explain.js';
 import { MAX_NAME } from '../config.js';
 import { MANY } from './state.js';
-import { el } from './dom.js';
+import { el, setText, setAttr } from './dom.js';
 
 export function createTokensView(doc, $, active) {
   let drawn = ''; // the token names the chips and editor show
@@ -19,6 +19,7 @@ export function createTokensView(doc, $, active) {
         b.type = 'button';
         b.dataset.follow = String(i);
         b.title = `Follow token ${i + 1}`;
+        b.tabIndex = i === 0 ? 0 : -1;
       });
       return;
     }
@@ -64,8 +65,14 @@ export function createTokensView(doc, $, active) {
       editor(tokens);
     }
     const follow = state.follow;
-    $('follow-text').textContent = follow != null ? followSentence(view, follow) : '';
-    for (const b of $('tokens').querySelectorAll('[data-follow]')) b.setAttribute('aria-pressed', String(+b.dataset.follow === follow));
+    setText($('follow-text'), follow != null ? followSentence(view, follow) : '');
+    // A toolbar: one chip is in the Tab order (the followed one, else the first); arrows move on.
+    const chipsNow = [...$('tokens').querySelectorAll('[data-follow]')];
+    const inChips = chipsNow.includes(active());
+    for (const b of chipsNow) {
+      setAttr(b, 'aria-pressed', String(+b.dataset.follow === follow));
+      if (!inChips && follow != null) b.tabIndex = +b.dataset.follow === follow ? 0 : -1;
+    }
   }
 
   return { draw };

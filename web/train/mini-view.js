@@ -6,7 +6,7 @@ import { svgEl } from './svg.js';
 
 /**
  * @param {SVGSVGElement} svg @param {ReturnType<typeof import('../train.js').miniGrid>} g
- * @param {string} theme 'light' or 'dark'
+ * @param {import('../colors.js').Theme} theme 'light' or 'dark'
  */
 export function drawMini(svg, g, theme) {
   svg.setAttribute('viewBox', `0 0 ${g.width} ${g.height}`);

@@ -36,7 +36,7 @@ export function createReadoutView(parts) {
     return true;
   }
 
-  /** @param {number} maxAbs @param {string} theme */
+  /** @param {number} maxAbs @param {import('../colors.js').Theme} theme */
   function legend(maxAbs, theme) {
     const L = parts.legend;
     L.textContent = '';
@@ -51,7 +51,7 @@ export function createReadoutView(parts) {
   return {
     build,
     /**
-     * @param {{ Wout: Float32Array, info: any }} readout @param {string[]} vocab @param {string} theme
+     * @param {{ Wout: Float32Array, info: any }} readout @param {string[]} vocab @param {import('../colors.js').Theme} theme
      * @param {{ i: number, j: number } | null} cursor the cell to explain
      * @param {(i: number, j: number) => { title: string, text: string }} explain
      */

@@ -195,7 +195,7 @@ export function crossEngineSuite(engine) {
         await page.hover(cell('A', 4, 1));
         const text = await page.waitFor((a) => {
           const t = document.querySelector('[data-role="explanation"]').textContent;
-          return t.endsWith('= ' + a) && t;
+          return t.includes('= ' + a + '\n') && t; // the result line, then the line on the max subtraction
         }, a, 'the explanation of A[5][2]');
         assert.match(text, /softmax of row 5 of S/);
         assert.ok(await page.eval((sel, find) => find(sel).classList.contains('src'), cell('S', 4, 3)), 'the scores that fed it light up');
@@ -227,7 +227,10 @@ export function crossEngineSuite(engine) {
         await page.press('Enter');
         await page.settle();
         assert.equal(await page.text(cell('X', 4, 0)), '2.500');
-        // A drag across an input cell nudges it, and selects no text on the way.
+        // A drag across an input cell nudges it, and selects no text on the way (the learned
+        // weights open from their strip first).
+        await page.click('#weights-toggle');
+        await page.waitFor(() => !document.getElementById('weights-row').hidden, undefined, 'the weights to open');
         const { x, y } = await page.point(cell('Wq', 2, 0));
         await page.drag(x, y, x + 50, y);
         await page.settle();

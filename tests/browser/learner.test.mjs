@@ -1,0 +1,318 @@
+// The learner's path through the explorer (issue 9): captions and legends that follow the values,
+// the whole head on the first screen, the lesson's order at phone width, focus never hidden under
+// the explanation, the keyboard, the remembered theme, the tour and the leak check.
+// Headless Debian Chromium; no timing asserts: every wait is for a redraw.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, open, settle, cellTexts, shot } from './helpers.mjs';
+import { loadAttention } from '../../web/attention.js';
+import { parseConfig, forwardArgs, STEPS } from '../../web/config.js';
+import { PRESETS } from '../../web/presets.js';
+import { fmt } from '../../web/format.js';
+
+let env, attn;
+before(async () => {
+  env = await setup();
+  attn = await loadAttention();
+});
+after(() => env.close());
+
+const cell = (page, m, i, j) => page.locator(`[data-matrix="${m}"][data-row="${i}"][data-col="${j}"]`);
+const PATH = ['X', 'Q', 'K', 'V', 'S', 'M', 'A', 'O'];
+
+/** What the page says about M and S against what it shows, as problems (empty when they agree). */
+function captionProblems(page) {
+  return page.evaluate(() => {
+    const out = [];
+    const texts = (m) => [...document.querySelectorAll(`[data-matrix="${m}"][data-row]`)].map((c) => c.textContent);
+    const about = (m) => document.querySelector(`[data-panel="${m}"] .about`).textContent;
+    const legend = (m) => document.querySelector(`[data-panel="${m}"] .legend`).textContent;
+    const mMasked = texts('M').includes('−∞'), sMasked = texts('S').includes('−∞');
+    const causal = __explorer.state.config.causal;
+    if (/causal/.test(about('M')) !== causal) out.push(`M caption “${about('M')}” with causal ${causal}`);
+    if (/−∞/.test(about('M')) !== mMasked) out.push(`M caption “${about('M')}” with${mMasked ? '' : ' no'} −∞ in M`);
+    if (/−∞ masked/.test(legend('M')) !== mMasked) out.push(`M legend “${legend('M')}” with${mMasked ? '' : ' no'} −∞ in M`);
+    if (/−∞ masked/.test(legend('S')) !== sMasked) out.push(`S legend “${legend('S')}” with${sMasked ? '' : ' no'} −∞ in S`);
+    if (/−∞/.test(about('S')) && !sMasked) out.push(`S caption “${about('S')}” but no −∞ in S`);
+    const scaled = __explorer.state.config.scale == null;
+    const formula = document.getElementById('formula').textContent;
+    if (/S = Q·Kᵀ\/√dk/.test(formula) !== scaled) out.push(`formula “${formula}” with scaling ${scaled ? 'on' : 'off'}`);
+    if (/causal mask/.test(formula) !== causal) out.push(`formula “${formula}” with causal ${causal}`);
+    if (document.getElementById('causal').checked !== causal) out.push('the causal checkbox disagrees');
+    if (document.getElementById('scaling').checked !== scaled) out.push('the scaling checkbox disagrees');
+    return out;
+  });
+}
+
+test('after every toggle and step, the captions, legends, formula and toggles match the values shown', async () => {
+  const { page, context } = await open(env, '?preset=cat');
+  let checked = 0;
+  for (const name of Object.keys(PRESETS)) {
+    await page.selectOption('#preset', name);
+    await settle(page);
+    for (const toggle of ['#causal', '#scaling', '#causal', '#scaling']) {
+      await page.click(toggle);
+      await settle(page);
+      for (const step of [...STEPS, 'all']) {
+        await page.click(step === 'all' ? '#all' : `[data-step="${step}"]`);
+        await settle(page);
+        assert.deepEqual(await captionProblems(page), [], `${name} after ${toggle}, step ${step}`);
+        checked++;
+      }
+    }
+  }
+  assert.equal(checked, 3 * 4 * 7);
+});
+
+test('a toggle on a preset says what changed and how to go back; toggling back restores the preset', async () => {
+  const { page, context } = await open(env, '?preset=cat');
+  await page.keyboard.press('m'); // the causal mask, from the keyboard
+  await settle(page);
+  assert.equal(await page.locator('#preset-note').textContent(), 'The “The cat sat on the” preset with the causal mask off. To go back, turn the causal mask on again (key M), or press “Reset to the preset”.');
+  assert.equal(await page.locator('#preset option:checked').textContent(), 'The cat sat on the (changed)');
+  await page.waitForFunction(() => /#config=.*&from=cat/.test(location.hash));
+  await page.keyboard.press('s');
+  await settle(page);
+  assert.match(await page.locator('#preset-note').textContent(), /^The “The cat sat on the” preset with the causal mask off and scaling off\. To go back, turn the causal mask on again \(key M\) and turn scaling on again \(key S\), or press “Reset to the preset”\.$/);
+  // a link keeps where the head came from
+  await page.waitForFunction(() => /%22scale%22%3A1/.test(location.hash));
+  const again = await open(env, page.url().slice(env.url.length));
+  assert.match(await again.page.locator('#preset-note').textContent(), /^The “The cat sat on the” preset with the causal mask off and scaling off/);
+  await again.context.close();
+  await page.keyboard.press('m');
+  await page.keyboard.press('s');
+  await settle(page);
+  assert.equal(await page.locator('#preset').inputValue(), 'cat');
+  assert.equal(await page.locator('#preset-note').textContent(), PRESETS.cat.note);
+  assert.match(page.url(), /\?preset=cat$/);
+  await context.close();
+});
+
+// Where each matrix of the path is, in page coordinates.
+function boxes(page) {
+  return page.evaluate((path) => Object.fromEntries(path.map((m) => {
+    const b = document.querySelector(`[data-panel="${m}"]`).getBoundingClientRect();
+    return [m, { x: Math.round(b.left), y: Math.round(b.top + scrollY), bottom: Math.round(b.bottom + scrollY), right: Math.round(b.right) }];
+  })), PATH);
+}
+
+test('the whole head is on the first screen at 1280×800; A and O positions at three sizes, light and dark (screenshots)', async () => {
+  const lines = [];
+  for (const [w, h] of [[1280, 800], [1024, 768], [360, 800]]) {
+    for (const scheme of ['light', 'dark']) {
+      const { page, context } = await open(env, '?preset=cat', { width: w, height: h, colorScheme: scheme });
+      const b = await boxes(page);
+      await shot(page, `first-screen-${w}x${h}-${scheme}`);
+      lines.push(`${w}×${h} ${scheme}: A at y = ${b.A.y} (bottom ${b.A.bottom}), O at y = ${b.O.y} (bottom ${b.O.bottom}), page ${await page.evaluate(() => document.documentElement.scrollHeight)} px`);
+      if (w === 1280) {
+        for (const m of PATH) assert.ok(b[m].y >= 0 && b[m].bottom <= h && b[m].right <= w, `${m} is on the first screen: ${JSON.stringify(b[m])}`);
+        // the lesson's flow: X → Q, K, V left to right, then S → M → A → O on the next row
+        assert.ok(b.X.x < b.Q.x && b.Q.x < b.K.x && b.K.x < b.V.x && b.X.y === b.Q.y, 'first row X, Q, K, V');
+        assert.ok(b.S.x < b.M.x && b.M.x < b.A.x && b.A.x < b.O.x && b.S.y > b.Q.bottom - 5, 'second row S, M, A, O');
+      }
+      if (w === 360) {
+        // one column, in the lesson's order
+        for (let k = 1; k < PATH.length; k++) assert.ok(b[PATH[k]].y > b[PATH[k - 1]].bottom - 2, `${PATH[k]} comes below ${PATH[k - 1]}`);
+        assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 360, 'no sideways scroll');
+      }
+      await context.close();
+    }
+  }
+  console.log('  ' + lines.join('\n  '));
+});
+
+test('hovering a score shows copies of the query and key rows that fed it, with their numbers, in the explanation panel', async () => {
+  const { page, context } = await open(env, '?preset=cat');
+  await cell(page, 'S', 4, 1).hover();
+  await settle(page);
+  const copies = await page.locator('#sources table').evaluateAll((ts) => ts.map((t) => [t.caption.textContent, [...t.rows[1].cells].map((c) => c.textContent)]));
+  const r = attn.forward(forwardArgs(parseConfig(PRESETS.cat.config)));
+  const row = (a, i, cols) => Array.from(a.slice(i * cols, i * cols + cols), fmt);
+  assert.deepEqual(copies, [
+    ['Q row 5 (the)', row(r.Q, 4, 4)],
+    ['K row 2 (cat)', row(r.K, 1, 4)],
+    ['M[5][2]', ['0']],
+  ]);
+  await context.close();
+});
+
+test('at 360 px the explanation never covers the focused cell (WCAG 2.4.11): arrows through every row of A and O', async () => {
+  const { page, context } = await open(env, '?preset=cat', { width: 360, height: 800 });
+  let checked = 0;
+  for (const m of ['X', 'S', 'A', 'O']) {
+    await cell(page, m, 0, 0).focus();
+    await settle(page);
+    for (let k = 0; k < 5; k++) {
+      for (let j = 0; j < 3; j++) {
+        const r = await page.evaluate(() => {
+          const a = document.activeElement.getBoundingClientRect(), p = document.getElementById('inspector').getBoundingClientRect();
+          return { top: a.top, bottom: a.bottom, panelTop: p.top, label: document.activeElement.getAttribute('aria-label') };
+        });
+        assert.ok(r.bottom <= r.panelTop && r.top >= 0, `${r.label}: cell ${r.top}–${r.bottom}, panel from ${r.panelTop}`);
+        checked++;
+        await page.keyboard.press('ArrowRight');
+        await settle(page);
+      }
+      await page.keyboard.press('Home');
+      await page.keyboard.press('ArrowDown');
+      await settle(page);
+    }
+  }
+  assert.equal(checked, 60);
+  await shot(page, 'phone-360-focus-clear');
+  await context.close();
+});
+
+test('keyboard: skip links, arrows between token chips (not steps), row headers reached with ←, keys M and S', async () => {
+  const { page, context } = await open(env, '?preset=cat&follow=4');
+  // aria-pressed on the followed chip and row headers from the first render
+  assert.equal(await page.locator('#tokens [data-follow="4"]').getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.locator('[data-label-of="A"][data-follow="4"]').getAttribute('aria-pressed'), 'true');
+  // the first Tab reaches the skip link; Enter lands on the first cell of X
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Skip to the matrices');
+  await page.keyboard.press('Enter');
+  await settle(page);
+  assert.deepEqual(await page.evaluate(() => [document.activeElement.dataset.matrix, document.activeElement.dataset.row]), ['X', '0']);
+  // ← from the first column reaches the row's header: a button, at least 24×24, inside a rowheader
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowLeft');
+  const head = await page.evaluate(() => {
+    const e = document.activeElement, b = e.getBoundingClientRect();
+    return [e.tagName, e.textContent, e.parentElement.getAttribute('role'), b.width >= 24 && b.height >= 24];
+  });
+  assert.deepEqual(head, ['BUTTON', 'cat', 'rowheader', true]);
+  await page.keyboard.press('Enter');
+  await settle(page);
+  assert.equal(await page.evaluate(() => __explorer.state.follow), 1);
+  await page.keyboard.press('ArrowRight');
+  assert.deepEqual(await page.evaluate(() => [document.activeElement.dataset.matrix, document.activeElement.dataset.row, document.activeElement.dataset.col]), ['X', '1', '0']);
+  // arrows between chips move focus and leave the step alone
+  await page.locator('#tokens [data-follow="1"]').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.follow), '3');
+  assert.equal(await page.evaluate(() => __explorer.state.step), null);
+  await page.keyboard.press('End');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.follow), '4');
+  // elsewhere ← and → still step
+  await page.locator('#preset-note').click();
+  await page.keyboard.press('ArrowLeft');
+  await settle(page);
+  assert.equal(await page.evaluate(() => __explorer.state.step), 'mix');
+  // m and s switch the mask and the scaling
+  await page.keyboard.press('m');
+  await page.keyboard.press('s');
+  await settle(page);
+  assert.deepEqual(await page.evaluate(() => [__explorer.state.config.causal, __explorer.state.config.scale]), [false, 1]);
+  // the second skip link lands in the explanation
+  await page.evaluate(() => document.querySelector('[data-skip="inspector"]').click());
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'inspector');
+  await context.close();
+});
+
+test('the dark theme is remembered on reload; a link’s theme= and the element’s attribute come first', async () => {
+  const { page, context } = await open(env, '?preset=cat');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
+  await page.click('#theme');
+  await settle(page);
+  assert.equal(await page.locator('#theme').getAttribute('aria-pressed'), 'true');
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark', 'remembered');
+  await page.goto(env.url + '?preset=cat&theme=light');
+  await page.waitForSelector('html[data-ready="true"]');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light', 'theme= wins');
+  await page.click('#theme');
+  await settle(page);
+  assert.match(page.url(), /theme=dark/, 'the link follows the reader’s choice');
+  await context.close();
+});
+
+test('the token editor: no number runs into the × button before it, at 1280 px', async () => {
+  const { page, context } = await open(env, '?preset=previous-token');
+  const overlaps = await page.evaluate(() => {
+    const items = [...document.querySelectorAll('#token-list li')];
+    const out = [];
+    items.forEach((li, k) => {
+      if (!k) return;
+      const prev = items[k - 1].querySelector('.remove').getBoundingClientRect();
+      const mine = li.getBoundingClientRect(); // the li holds its own number (::before)
+      if (mine.top < prev.bottom && mine.left < prev.right && mine.right > prev.left && mine.bottom > prev.top) out.push(k + 1);
+    });
+    return out;
+  });
+  assert.deepEqual(overlaps, []);
+  await context.close();
+});
+
+test('the guided tour: four stops from “Reading the matrices”, each marking its cells, skippable', async () => {
+  const { page, context } = await open(env, '?preset=cat');
+  await page.click('#tour-start');
+  await settle(page);
+  const seen = [];
+  for (let k = 0; k < 4; k++) {
+    const stop = await page.evaluate(() => ({
+      count: document.getElementById('tour-count').textContent,
+      text: document.getElementById('tour-text').textContent,
+      title: document.getElementById('explain-title').textContent,
+      marked: [...document.querySelectorAll('.cell.tour')].map((c) => c.dataset.matrix),
+    }));
+    seen.push(stop);
+    assert.equal(stop.count, `Stop ${k + 1} of 4:`);
+    assert.ok(stop.marked.length > 0, `stop ${k + 1} marks cells`);
+    await shot(page, `tour-stop-${k + 1}`);
+    if (k < 3) await page.click('#tour-next');
+    await settle(page);
+  }
+  assert.match(seen[0].text, /mostly “small word”/);
+  assert.match(seen[1].text, /“cat” \(2\) has the largest key number there: K\[2\]\[1\] = 1\.500/);
+  const a = await cell(page, 'A', 4, 1).textContent();
+  assert.match(seen[2].text, new RegExp(`gives ${a} of its attention to “cat” \\(2\\): about half`));
+  assert.match(seen[3].text, /largest component is “thing”, 0\.528/);
+  assert.equal(seen[2].title, `A[5][2] = ${a}`, 'the explanation shows the stop’s cell');
+  assert.equal(await page.evaluate(() => __explorer.state.follow), 4, 'the tour follows the last “the”');
+  await page.click('#tour-back');
+  await page.keyboard.press('Escape');
+  await settle(page);
+  assert.ok(await page.locator('#tour').isHidden());
+  await page.click('#tour-start');
+  await page.click('#tour-skip');
+  await settle(page);
+  assert.ok(await page.locator('#tour').isHidden());
+  assert.equal(await page.locator('.cell.tour').count(), 0);
+  await context.close();
+});
+
+test('the leak check: with the mask, editing the last token leaves rows 1 to 4 of O exactly as they were; without it, they change by what the core says', async () => {
+  const { page, context } = await open(env, '?preset=cat');
+  await page.click('#leak-toggle');
+  await settle(page);
+  assert.match(await page.locator('#leak-text').textContent(), /Now change a later token/);
+  const before = await cellTexts(page, 'O');
+  await cell(page, 'X', 4, 0).click();
+  await page.fill('#edit-value', '2');
+  await settle(page);
+  const text = await page.locator('#leak-text').textContent();
+  assert.match(text, /^You changed “the” \(5\)\. Rows 1 to 4 of O are unchanged: every entry is exactly as before, a difference of 0, because the causal mask/);
+  const rows = await page.locator('#leak-rows tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  for (let i = 0; i < 4; i++) assert.deepEqual(rows[i].slice(1), ['0 (exactly)', 'unchanged'], `row ${i + 1}`);
+  assert.equal(rows[4][2], 'changed');
+  assert.deepEqual((await cellTexts(page, 'O')).slice(0, 4), before.slice(0, 4));
+  assert.ok(await cell(page, 'O', 0, 0).evaluate((e) => e.classList.contains('same')));
+  // the same edit without the mask: earlier rows move, by exactly what the core gives
+  await page.click('#causal');
+  await settle(page);
+  const base = parseConfig({ ...PRESETS.cat.config, causal: false });
+  const edited = parseConfig({ ...PRESETS.cat.config, causal: false, X: PRESETS.cat.config.X.map((r, i) => (i === 4 ? [2, ...r.slice(1)] : r)) });
+  const o0 = attn.forward(forwardArgs(base)).O, o1 = attn.forward(forwardArgs(edited)).O;
+  const diff = (i) => Math.max(...[0, 1, 2, 3].map((c) => Math.abs(o1[i * 4 + c] - o0[i * 4 + c])));
+  const after = await page.locator('#leak-rows tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  for (let i = 0; i < 4; i++) {
+    assert.equal(after[i][2], 'changed', `row ${i + 1} without the mask`);
+    assert.equal(after[i][1], fmt(diff(i)), `row ${i + 1}: by how much`);
+  }
+  assert.match(await page.locator('#leak-text').textContent(), /without the causal mask, earlier tokens look at the later one, so its change leaks backwards/);
+  await shot(page, 'leak-check-mask-off', { fullPage: true });
+  await context.close();
+});

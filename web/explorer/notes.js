@@ -1,0 +1,172 @@
+// explorer/notes.js: the explorer page's own sentences about the state (not about one cell):
+// the preset note (what changed and how to go back), the guided tour's stops and the leak
+// check's report. Pure functions of (state, view), tested in Node (tests/explorer-notes.test.mjs);
+// numbers go through format.js and grammar through words.js, like every sentence on the page.
+
+import { fmt, tokenRef } from '../format.js';
+import { count, noun, verb, list, range, largest } from '../words.js';
+import { matrixInfo } from '../explain.js';
+import { PRESETS } from '../presets.js';
+import { changesOf, TOUR_STOPS } from './state.js';
+
+const sub = (i) => String(i + 1).replace(/\d/g, (c) => '₀₁₂₃₄₅₆₇₈₉'[c]);
+
+/** The preset menu's entry for a head that is not an unchanged preset. */
+export function ownHeadLabel(state) {
+  return state.origin ? `${PRESETS[state.origin].title} (changed)` : '(your own head)';
+}
+
+/** The phrases saying what changed from the preset ("the causal mask off", "2 values of X changed"). */
+function changePhrases(ch) {
+  const out = [];
+  if (ch.causal !== undefined) out.push(`the causal mask ${ch.causal ? 'on' : 'off'}`);
+  if (ch.scale !== undefined) out.push(ch.scale === null ? 'scaling on' : ch.scale === 1 ? 'scaling off' : `the scale set to ${fmt(ch.scale)}`);
+  if (ch.tokens) out.push(`${count(ch.tokens[1], 'token')} instead of ${ch.tokens[0]}`);
+  if (ch.renamed.length) out.push(ch.renamed.length === 1 ? `token ${ch.renamed[0] + 1} renamed` : `${count(ch.renamed.length, 'token')} renamed`);
+  const vals = Object.entries(ch.values);
+  if (vals.length) {
+    const parts = vals.map(([m, k], n) => (n === 0 ? `${count(k, 'value')} of ${m}` : `${k} of ${m}`));
+    out.push(`${list(parts)} changed`);
+  }
+  return out;
+}
+
+/** The note under the preset menu: the preset's own note, or what changed and how to go back. */
+export function presetNote(state) {
+  if (state.preset) return PRESETS[state.preset].note;
+  const phrases = changePhrases(changesOf(state.base, state.config));
+  if (!state.origin)
+    return phrases.length
+      ? `Your own head, loaded from a config, with ${list(phrases)}. “Reset to the preset” goes back to the config as it was loaded.`
+      : 'Your own head, loaded from a config. Change any input cell; “Reset to the preset” goes back to the config as it was loaded.';
+  const ch = changesOf(state.base, state.config);
+  const toggles = [];
+  if (ch.causal !== undefined) toggles.push(`turn the causal mask ${ch.causal ? 'off' : 'on'} again (key M)`);
+  if (ch.scale !== undefined && (ch.scale === null || ch.scale === 1)) toggles.push(`turn scaling ${ch.scale === null ? 'off' : 'on'} again (key S)`);
+  const onlyToggles = toggles.length === phrases.length;
+  const back = onlyToggles ? `To go back, ${list(toggles)}, or press “Reset to the preset”.` : 'To go back, press “Reset to the preset”.';
+  return `The “${PRESETS[state.origin].title}” preset with ${list(phrases)}. ${back}`;
+}
+
+// ------------------------------------------------------------------------------ guided tour
+
+/**
+ * The tour's stop k (0-3): the widget page's "Reading the matrices", with this head's numbers.
+ * { title, text, cell: the cell it explains, marks: [{ m, row?, col? }] }. Every claim is
+ * checked against the numbers (ties are named in full); the tour runs on the cat preset.
+ */
+export function tourStop(view, k) {
+  const { r, config } = view;
+  const t = config.tokens;
+  const i = r.n - 1; // the last token, "the"
+  const row = (a, at, cols) => Array.from(a.subarray(at * cols, at * cols + cols));
+  const feats = config.features;
+  const xi = row(r.X, i, r.d);
+  const f = largest(xi); // its strongest features
+  const qi = row(r.Q, i, r.dk);
+  const qd = largest(qi)[0]; // the query dimension it uses most
+  const kcol = Array.from({ length: r.m }, (_, j) => r.K[j * r.dk + qd]);
+  const keys = largest(kcol); // the tokens whose key is largest on that dimension
+  const j = keys[0];
+  const wkRow = Array.from({ length: r.d }, (_, a) => r.Wk[a * r.dk + qd]);
+  const kf = largest(wkRow);
+  const s = row(r.S, i, r.m);
+  const visible = Array.from({ length: r.m }, (_, c) => c).filter((c) => r.M[i * r.m + c] !== -Infinity);
+  const tops = largest(s, visible);
+  const a = r.A[i * r.m + j];
+  const o = row(r.O, i, r.dv);
+  const big = largest(o);
+  const names = matrixInfo(view, 'O').colLabels;
+  const vj = row(r.V, j, r.dv);
+  const stops = [
+    {
+      title: 'The query of the last “the”',
+      text:
+        `Follow the last “the”, ${tokenRef(t, i)}, through the steps. Its embedding (row ${i + 1} of X) is mostly ${list(f.map((c) => `“${feats[c]}”`))}. ` +
+        `Wq maps “${feats[f[0]]}” onto query dimension ${qd + 1} (Wq = ${fmt(r.Wq[f[0] * r.dk + qd])} there), so its query says “I’m looking for a thing”: Q[${i + 1}][${qd + 1}] = ${fmt(qi[qd])}.`,
+      cell: { m: 'Q', i, j: qd },
+      marks: [{ m: 'X', row: i }, { m: 'Wq', row: f[0], col: qd }, { m: 'Q', row: i, col: qd }],
+    },
+    {
+      title: 'The key of “cat”',
+      text:
+        `Wk maps ${list(kf.map((c) => `“${feats[c]}”`))} onto that same dimension ${qd + 1}, so ${list(keys.map((c) => tokenRef(t, c)))} ${verb(keys.length, 'has', 'have')} the largest key number there: ` +
+        `K[${j + 1}][${qd + 1}] = ${fmt(kcol[j])}.`,
+      cell: { m: 'K', i: j, j: qd },
+      marks: [{ m: 'X', row: j }, { m: 'Wk', col: qd }, { m: 'K', col: qd }],
+    },
+    {
+      title: 'The score and the weight',
+      text:
+        `Their dot product, q${sub(i)}·k${sub(j)} = ${fmt(view.raw.S[i * r.m + j])}, ${tops.length === 1 && tops[0] === j ? 'is the largest score in the row' : `ties for the largest score in the row with ${list(tops.filter((c) => c !== j).map((c) => tokenRef(t, c)))}`}. ` +
+        `After scaling (S = ${fmt(s[j])}), masking and softmax, ${tokenRef(t, i)} gives ${fmt(a)} of its attention to ${tokenRef(t, j)}${Math.abs(a - 0.5) <= 0.1 ? ': about half' : ''}.`,
+      cell: { m: 'A', i, j },
+      marks: [{ m: 'S', row: i }, { m: 'A', row: i, col: j }],
+    },
+    {
+      title: 'The output',
+      text:
+        `The output row of ${tokenRef(t, i)} is [${o.map(fmt).join(', ')}]. Its largest ${noun(big.length, 'component is', 'components are')} ${list(big.map((c) => `“${names[c]}”`))}, ${fmt(o[big[0]])}: ` +
+        `${tokenRef(t, j)}’s value [${vj.map(fmt).join(', ')}] weighted by ${fmt(a)}, plus the small shares of the other tokens. Nobody wrote these rules into a real model: Wq, Wk and Wv are learned.`,
+      cell: { m: 'O', i, j: big[0] },
+      marks: [{ m: 'V', row: j }, { m: 'O', row: i }],
+    },
+  ];
+  return { ...stops[k], k, of: TOUR_STOPS };
+}
+
+// ------------------------------------------------------------------------------ leak check
+
+// The token rows whose own inputs differ between two configs of the same tokens, and whether a
+// weight (shared by every token) differs.
+function editedRows(base, config) {
+  const rows = new Set();
+  let weights = false;
+  for (const m of ['X', 'Q', 'K', 'V']) if (base[m] && config[m]) base[m].forEach((row, i) => row.some((v, j) => v !== config[m][i][j]) && rows.add(i));
+  for (const m of ['Wq', 'Wk', 'Wv']) if (base[m] && config[m]) weights ||= base[m].some((row, i) => row.some((v, j) => v !== config[m][i][j]));
+  return { rows: [...rows].sort((a, b) => a - b), weights };
+}
+
+/**
+ * The leak check's report: O now against O before the learner's edits (view.before, computed
+ * from `base` with the current mask and scale). { text, rows: [{ i, same, diff }] }: `same` is
+ * true only when every entry of the row is exactly as before.
+ */
+export function leakReport(view, base) {
+  const { r, config, before } = view;
+  const t = config.tokens;
+  if (!before || base.tokens.length !== config.tokens.length)
+    return { text: 'Tokens were added or removed since the leak check started, so there is no row-by-row “before”. Turn the check off and on again to compare from here.', rows: [] };
+  const rows = Array.from({ length: r.n }, (_, i) => {
+    let diff = 0, same = true;
+    for (let c = 0; c < r.dv; c++) {
+      const x = r.O[i * r.dv + c], y = before[i * r.dv + c];
+      if (x !== y) same = false;
+      diff = Math.max(diff, Math.abs(x - y));
+    }
+    return { i, same, diff };
+  });
+  const { rows: edited, weights } = editedRows(base, config);
+  const by = (xs) => fmt(Math.max(...xs.map((x) => x.diff)));
+  if (weights)
+    return { text: `You changed a learned weight, which every token uses, so every row of O may change. To see the mask at work, press “Reset to the preset”, turn the check on and change one later token’s row of ${config.X ? 'X' : 'Q, K or V'}.`, rows };
+  if (!edited.length)
+    return { text: `Leak check on. Now change a later token: a number in its row of ${config.X ? 'X' : 'Q, K or V'}. Each row of O is then compared with O as it is now.`, rows };
+  const first = edited[0];
+  const who = list(edited.map((i) => tokenRef(t, i)));
+  const earlier = rows.slice(0, first);
+  if (!earlier.length) return { text: `You changed ${who}: no row of O comes before it. Change a later token to see what the mask does.`, rows };
+  const span = range(1, first, 'row');
+  const moved = earlier.filter((x) => !x.same);
+  const later = rows.slice(first).filter((x) => !x.same);
+  const laterText = later.length ? ` ${later.length === 1 ? 'Row' : 'Rows'} ${list(later.map((x) => x.i + 1))} changed, by up to ${by(later)}.` : '';
+  if (!moved.length)
+    return {
+      text: `You changed ${who}. ${span[0].toUpperCase() + span.slice(1)} of O ${verb(first, 'is', 'are')} unchanged: every entry is exactly as before, a difference of 0${r.causal ? ', because the causal mask gives the later token a weight of exactly 0 in those rows' : ''}. Nothing leaks backwards.${laterText}`,
+      rows,
+    };
+  return {
+    text: `You changed ${who}, and ${moved.length === earlier.length ? (first === 1 ? 'row 1' : `all of ${span}`) : list(moved.map((x) => `row ${x.i + 1}`))} changed too, by up to ${by(moved)}: ${r.causal ? 'earlier tokens saw the change' : 'without the causal mask, earlier tokens look at the later one, so its change leaks backwards'}.${laterText}`,
+    rows,
+  };
+}
