@@ -376,21 +376,13 @@ test('the live region speaks at most once every 2 s while training runs, and at 
   await context.close();
 });
 
-// The explorer page's own three findings (its row-label buttons' role, its <main> and the
-// matrices' landmark) are fixed on the explorer branch (issue 9 point 4); until that lands they
-// are off for the whole page only. The training panel is checked with every rule on.
-const EXPLORER_PAGE_RULES = {
-  'aria-allowed-role': 'the explorer’s row-label buttons, fixed on the explorer branch (issue 9.4)',
-  'landmark-one-main': 'the explorer page’s <main>, added on the explorer branch (issue 9.4)',
-  region: 'the explorer’s #matrices outside a landmark, fixed on the explorer branch (issue 9.4)',
-};
 test('axe-core finds nothing on ?mode=train, before and during training, at 1280 and 360 px', async () => {
   const found = [];
   for (const opts of [{ width: 1280 }, { width: 360, height: 800 }]) {
     const { page, context } = await openTrain('?mode=train&task=find-the-noun&seed=1', opts);
     const check = async (when) => {
       for (const v of await axeViolations(page, { include: '.train' })) found.push(`${opts.width} ${when}, panel: ${v}`);
-      for (const v of await axeViolations(page, { disable: EXPLORER_PAGE_RULES })) found.push(`${opts.width} ${when}, page: ${v}`);
+      for (const v of await axeViolations(page)) found.push(`${opts.width} ${when}, page: ${v}`);
     };
     await check('before');
     await page.click('#train-run');
