@@ -2,9 +2,9 @@
 // cli.js: print every matrix of one attention head from the command line, for course authors
 // who want the numbers. The same core, config format and number formatter as the page.
 //   node web/cli.js --help
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { loadAttention } from './attention.js';
-import { parseConfig, forwardArgs, isDirect, ConfigError } from './config.js';
+import { parseConfig, forwardArgs, isDirect, ConfigError, MAX_JSON } from './config.js';
 import { PRESETS } from './presets.js';
 import { fmt } from './format.js';
 
@@ -55,20 +55,48 @@ function parseArgs(argv) {
   if (opts.matrix && !MATRICES.includes(opts.matrix)) throw new Error(`--matrix is "${opts.matrix}": use one of ${MATRICES.join(', ')}`);
   if (opts.format === 'csv' && !opts.matrix) throw new Error('--format csv writes one matrix: add --matrix A (or another name)');
   if (opts.preset && opts.config) throw new Error('give --preset or --config, not both');
-  if (opts.preset && !PRESETS[opts.preset]) throw new Error(`no preset "${opts.preset}": use one of ${Object.keys(PRESETS).join(', ')}`);
+  if (opts.preset && !Object.hasOwn(PRESETS, opts.preset)) throw new Error(`no preset "${opts.preset}": use one of ${Object.keys(PRESETS).join(', ')}`);
   if (opts.scale !== null && !(Number.isFinite(opts.scale) && opts.scale > 0)) throw new Error('--scale must be a number greater than 0');
   return opts;
 }
 
+/**
+ * The text of a file (or of standard input for "-"), read in chunks that stop as soon as it
+ * passes MAX_JSON characters, the limit parseConfig enforces: /dev/zero or an endless pipe is
+ * refused after 4 MB instead of filling memory.
+ */
+function readConfigText(path, limit = MAX_JSON) {
+  let fd;
+  try {
+    fd = path === '-' ? 0 : openSync(path, 'r');
+    const decoder = new TextDecoder('utf-8');
+    const chunk = Buffer.alloc(1 << 16);
+    let text = '';
+    for (;;) {
+      let got;
+      try {
+        got = readSync(fd, chunk, 0, chunk.length, null);
+      } catch (e) {
+        if (e.code === 'EAGAIN') continue; // a non-blocking stdin with nothing yet
+        if (e.code === 'EOF') break;
+        throw e;
+      }
+      if (got === 0) break;
+      text += decoder.decode(chunk.subarray(0, got), { stream: true });
+      if (text.length > limit) throw new ConfigError(`The config is more than ${limit} characters long; the limit is ${limit}. It was not read further.`);
+    }
+    return text + decoder.decode();
+  } catch (e) {
+    if (e instanceof ConfigError) throw e;
+    throw new Error(`cannot read ${path === '-' ? 'standard input' : path}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory' : e.message}`);
+  } finally {
+    if (fd !== undefined && fd !== 0) closeSync(fd);
+  }
+}
+
 function loadConfig(opts) {
   if (!opts.config) return parseConfig(PRESETS[opts.preset ?? 'worked-example'].config);
-  let text;
-  try {
-    text = readFileSync(opts.config === '-' ? 0 : opts.config, 'utf8');
-  } catch (e) {
-    throw new Error(`cannot read ${opts.config}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
-  }
-  return parseConfig(text);
+  return parseConfig(readConfigText(opts.config));
 }
 
 // Each matrix with its shape, row labels and column labels, in the lesson's words.
