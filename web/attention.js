@@ -78,14 +78,14 @@ function matrixOf(name, v) {
     throw new Error(`${name} must be a matrix: an array of rows, like [[1, 0], [0, 1]], or { shape: [rows, cols], data }`);
   }
   if (v.length === 0) throw new Error(`${name} is empty: it needs at least one row and one column`);
-  if (!Array.isArray(v[0]) && !ArrayBuffer.isView(v[0])) {
-    throw new Error(`${name} must be an array of rows: ${name}[0] is ${describe(v[0])}, not an array`);
+  if (!isRow(v[0])) {
+    throw new Error(`${name} must be an array of rows: ${name}[0] is ${describe(v[0])}, not an array or a typed array such as Float32Array`);
   }
   const cols = v[0].length;
   if (cols === 0) throw new Error(`${name} is empty: its rows have no numbers; it needs at least one column`);
   for (let i = 1; i < v.length; i++) {
     const row = v[i];
-    if (!Array.isArray(row) && !ArrayBuffer.isView(row)) throw new Error(`${name}[${i}] is ${describe(row)}, not a row of numbers: every row of ${name} must be an array`);
+    if (!isRow(row)) throw new Error(`${name}[${i}] is ${describe(row)}, not a row of numbers: every row of ${name} must be an array`);
     if (row.length !== cols) {
       throw new Error(`${name} is ragged: row ${i} has ${row.length} values but row 0 has ${cols}; every row needs the same length`);
     }
@@ -93,8 +93,15 @@ function matrixOf(name, v) {
   return { rows: v.length, cols, data: null, nested: v };
 }
 
+// A row of a nested matrix: an array or a typed array (a DataView has no elements to index).
+const isRow = (r) => Array.isArray(r) || (ArrayBuffer.isView(r) && !(r instanceof DataView));
+
 function describe(x) {
   if (typeof x === 'string') return JSON.stringify(x.length > 20 ? x.slice(0, 20) + '…' : x);
+  if (typeof x === 'bigint') return `${x}n (a BigInt)`;
+  if (typeof x === 'symbol') return 'a Symbol';
+  if (typeof x === 'function') return 'a function';
+  if (x instanceof DataView) return 'a DataView';
   if (x === null || x === undefined || typeof x !== 'object') return String(x);
   return Array.isArray(x) ? 'an array' : 'an object';
 }
@@ -161,11 +168,138 @@ function writeMask(mat, heap, at) {
 
 function checkScale(scale, dk) {
   if (scale === undefined || scale === null) return 1 / Math.sqrt(dk);
-  const f = Math.fround(scale);
-  if (typeof scale !== 'number' || !Number.isFinite(f) || f <= 0) {
+  if (typeof scale !== 'number' || !Number.isFinite(Math.fround(scale)) || Math.fround(scale) <= 0) {
     throw new Error(`scale is ${describe(scale)}: it must be a positive finite number within float32's range (about 1.2e-38 to 3.4e38), or null for the default 1/√dk = ${(1 / Math.sqrt(dk)).toPrecision(4)}`);
   }
   return scale;
+}
+
+// ------------------------------------------------------------------ multiHead's input checks
+// Everything multiHead is given is checked here, in the caller's terms and with forward()'s
+// wording, before anything is allocated or copied: types, shapes against the limits, then every
+// value. (Data like ['1', true, null] would otherwise be converted silently by the copy into a
+// Float32Array, and a shape like [1, 1, 4e8, 1] would be refused only after copying it.)
+
+const MULTIHEAD_KEYS = ['Q', 'K', 'V', 'qHeads', 'kvHeads', 'mask', 'causal', 'scale'];
+
+// { shape, data } with whole sizes >= 1 and data an array or typed array of exactly that many
+// values; the values themselves are checked later, once the sizes are known to be in range.
+function tensorShape(name, t) {
+  if (!t || typeof t !== 'object' || Array.isArray(t) || !('shape' in t) || !('data' in t)) {
+    throw new Error(`${name} is ${describe(t)}: it must be a tensor { shape: [...], data } with data in row-major order`);
+  }
+  const { shape, data } = t;
+  if (!Array.isArray(shape) || shape.length < 1 || shape.length > 4) {
+    throw new Error(`${name}.shape is ${describe(shape)}: it must be an array of 1 to 4 sizes, like [batch, heads, len, size]`);
+  }
+  shape.forEach((v, a) => {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw new Error(`${name}.shape[${a}] is ${describe(v)}: every size must be a whole number >= 1`);
+  });
+  if (!Array.isArray(data) && !(ArrayBuffer.isView(data) && !(data instanceof DataView))) {
+    throw new Error(`${name}.data is ${describe(data)}: it must be an array or a typed array (such as Float32Array) of numbers`);
+  }
+  return shape;
+}
+
+function checkTensorValues(name, data, { mask = false } = {}) {
+  const kind = mask ? typeof data[0] : 'number';
+  if (mask && kind !== 'boolean' && kind !== 'number') {
+    throw new Error(`mask.data[0] is ${describe(data[0])}: a mask holds booleans (true = may attend) or numbers added to the scores`);
+  }
+  for (let k = 0; k < data.length; k++) {
+    const x = data[k];
+    if (typeof x !== kind) {
+      if (mask) throw new Error(`mask mixes booleans and numbers (mask.data[${k}] is ${describe(x)}): use all booleans (true = may attend) or all numbers`);
+      throw new Error(`${name}.data[${k}] is ${describe(x)}, not a number: every value of ${name} must be a number`);
+    }
+    if (kind !== 'number') continue;
+    const f = Math.fround(x);
+    if (mask ? Number.isNaN(x) || f === Infinity : !Number.isFinite(f)) {
+      if (mask) throw new Error(`mask.data[${k}] is ${x}: a mask's numbers are added to the scores, so they must be finite within float32's range (about ±3.4e38) or -Infinity (which removes the key)`);
+      if (Number.isFinite(x)) throw new Error(`${name}.data[${k}] is ${x}, past float32's range: every value of ${name} must lie within about ±3.4e38`);
+      throw new Error(`${name}.data[${k}] is ${x}: every value of ${name} must be a finite number`);
+    }
+  }
+}
+
+/** Throws a named Error for anything multiHead cannot take; allocates nothing. */
+function checkMultiHeadArgs(args) {
+  if (!args || typeof args !== 'object' || Array.isArray(args)) {
+    throw new Error(`multiHead needs an object { Q, K, V } of tensors { shape, data } (with optional qHeads, kvHeads, mask, causal, scale), got ${describe(args)}`);
+  }
+  for (const key of Object.keys(args)) {
+    if (!MULTIHEAD_KEYS.includes(key)) throw new Error(`multiHead got an unknown input "${key.slice(0, 40)}": the inputs are ${MULTIHEAD_KEYS.join(', ')}`);
+  }
+  const { Q, K, V, qHeads, kvHeads, mask, causal, scale } = args;
+  const qs = tensorShape('Q', Q), ks = tensorShape('K', K), vs = tensorShape('V', V);
+  const rank = qs.length;
+  if (rank !== 3 && rank !== 4) throw new Error(`Q has rank ${rank}: multiHead takes 4-D [batch, heads, len, size] or 3-D [batch, len, heads·size] tensors`);
+  if (ks.length !== rank || vs.length !== rank) throw new Error(`Q, K and V must have the same rank (got ${rank}, ${ks.length}, ${vs.length})`);
+  for (const [name, h] of [['qHeads', qHeads], ['kvHeads', kvHeads]]) {
+    if (h === undefined || h === null) {
+      if (rank === 3) throw new Error(`3-D tensors need qHeads and kvHeads (whole numbers >= 1) to split the hidden axis into heads: ${name} is missing`);
+      continue;
+    }
+    if (typeof h !== 'number' || !Number.isSafeInteger(h) || h < 1) throw new Error(`${name} is ${describe(h)}: it must be a whole number of heads >= 1`);
+  }
+  if (causal !== undefined && typeof causal !== 'boolean') throw new Error(`causal is ${describe(causal)}: it must be true or false`);
+  // [batch, heads, len, head size] of each, in either layout
+  const dims = (s, heads) => (rank === 4 ? s : [s[0], heads, s[1], s[2] / heads]);
+  const [b, qh, L, dk] = dims(qs, qHeads), [, kh, S, dkK] = dims(ks, kvHeads), [, vh, SV, dv] = dims(vs, kvHeads);
+  if (rank === 4) {
+    if (qHeads != null && qHeads !== qh) throw new Error(`qHeads is ${qHeads} but Q has ${qh} heads (Q.shape[1]): leave qHeads out for 4-D tensors, or make them agree`);
+    if (kvHeads != null && kvHeads !== kh) throw new Error(`kvHeads is ${kvHeads} but K has ${kh} heads (K.shape[1]): leave kvHeads out for 4-D tensors, or make them agree`);
+  }
+  for (const [name, size, what] of [['Q', dk, 'Q.shape[2] / qHeads'], ['K', dkK, 'K.shape[2] / kvHeads'], ['V', dv, 'V.shape[2] / kvHeads']]) {
+    if (!Number.isInteger(size)) throw new Error(`${name}'s hidden size does not divide by its head count (${what} = ${size}): the hidden sizes must be whole multiples of qHeads and kvHeads`);
+  }
+  checkSize('Q', L, 'queries (len)', LIMITS.maxTokens, 'use a shorter sequence');
+  checkSize('K', S, 'keys (len)', LIMITS.maxTokens, 'use a shorter sequence');
+  checkSize('V', SV, 'keys (len)', LIMITS.maxTokens, 'use a shorter sequence');
+  checkSize('Q', dk, 'values per head (head size)', LIMITS.maxWidth, 'use a narrower head');
+  checkSize('K', dkK, 'values per head (head size)', LIMITS.maxWidth, 'use a narrower head');
+  checkSize('V', dv, 'values per head (head size)', LIMITS.maxWidth, 'use a narrower head');
+  checkSize('Q', b * qh, 'heads in all (batch × heads)', LIMITS.maxHeads, 'split the batch');
+  checkSize('K', b * kh, 'heads in all (batch × heads)', LIMITS.maxHeads, 'split the batch');
+  checkSize('V', b * vh, 'heads in all (batch × heads)', LIMITS.maxHeads, 'split the batch');
+  // Every size is now bounded (at most 64 heads of 512 × 256), so the products are exact.
+  for (const [name, t, shape] of [['Q', Q, qs], ['K', K, ks], ['V', V, vs]]) {
+    const size = shape.reduce((x, y) => x * y, 1);
+    if (t.data.length !== size) throw new Error(`${name}.data has ${t.data.length} values but shape [${shape.join(', ')}] needs ${size}`);
+  }
+  if (mask !== undefined && mask !== null) {
+    const ms = tensorShape('mask', mask);
+    if (ms.length < 2) throw new Error(`mask has rank ${ms.length}: it must be 2-D [qLen, kvLen], 3-D [heads, qLen, kvLen] or 4-D`);
+    const full = [b, qh, L, S], padded = [...Array(4 - ms.length).fill(1), ...ms];
+    if (padded.some((x, a) => x !== 1 && x !== full[a])) {
+      throw new Error(`mask shape [${ms.join(', ')}] does not broadcast to the scores [${full.join(', ')}]: each axis must be 1 or match`);
+    }
+    const size = ms.reduce((x, y) => x * y, 1);
+    if (mask.data.length !== size) throw new Error(`mask.data has ${mask.data.length} values but shape [${ms.join(', ')}] needs ${size}`);
+  }
+  checkScale(scale, dk);
+  checkTensorValues('Q', Q.data);
+  checkTensorValues('K', K.data);
+  checkTensorValues('V', V.data);
+  if (mask !== undefined && mask !== null) checkTensorValues('mask', mask.data, { mask: true });
+}
+
+// softmaxStats describes a row of softmax weights: each in [0, 1], adding up to 1 within
+// WEIGHTS_SUM_TOLERANCE (room for a float32 row of 512 and for weights typed to 3 decimals),
+// or all 0 (a row whose every key was removed). Anything else has no entropy to report.
+const WEIGHTS_SUM_TOLERANCE = 1e-3;
+function checkWeightsRow(weights) {
+  if (!weights || typeof weights.length !== 'number' || typeof weights === 'string') return; // #labRow names it
+  let sum = 0;
+  for (let j = 0; j < weights.length; j++) {
+    const a = weights[j];
+    if (typeof a !== 'number' || Number.isNaN(a)) return; // #labRow names it
+    if (a < 0 || a > 1) throw new Error(`weights[${j}] is ${a}: softmax weights lie between 0 and 1; give the softmax of a row (attn.softmaxRow(scores)), not its scores`);
+    sum += a;
+  }
+  if (sum !== 0 && Math.abs(sum - 1) > WEIGHTS_SUM_TOLERANCE) {
+    throw new Error(`the weights add up to ${sum.toPrecision(6)}, not 1: a row of softmax weights must add up to 1 (within ${WEIGHTS_SUM_TOLERANCE}), or be all 0 when every key is removed`);
+  }
 }
 
 const RESULT_ARRAYS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O'];
@@ -412,6 +546,7 @@ class Attention {
    * the Frobenius norm of the softmax Jacobian diag(a) − a·aᵀ at this row (0 when one-hot).
    */
   softmaxStats(weights) {
+    checkWeightsRow(weights);
     const m = this.#labRow('weights', weights);
     this.#labCheck(this.exports.ae_softmax_stats(m), 'weights');
     const sc = this.#labView(4, 3);
@@ -455,8 +590,10 @@ class Attention {
    * goes through forward() in the direct form. See README.md for the layouts.
    * @returns {{ shape: number[], data: Float32Array }}
    */
-  multiHead({ Q, K, V, qHeads, kvHeads, mask, causal = false, scale, ...rest }) {
-    for (const key of Object.keys(rest)) throw new Error(`multiHead got an unknown input "${key}"`);
+  multiHead(args) {
+    if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
+    checkMultiHeadArgs(args);
+    let { Q, K, V, qHeads, kvHeads, mask, causal = false, scale } = args;
     const tensor = (name, t) => {
       if (!t || !Array.isArray(t.shape) || !t.data || typeof t.data.length !== 'number') {
         throw new Error(`${name} must be { shape: [...], data } with data in row-major order`);
