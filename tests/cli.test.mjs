@@ -118,3 +118,14 @@ test('--preset looks names up as the preset list\'s own: __proto__, constructor 
     assert.match(r.stderr, new RegExp(`no preset "${name}": use one of cat, worked-example, previous-token`), name);
   }
 });
+
+test('a config nested 10,000 deep gives a short message; 1e999 is too large for float32', () => {
+  const deep = '['.repeat(10000) + '0' + ']'.repeat(10000);
+  let r = spawnSync(process.execPath, [cli, '--config', '-'], { input: `{"X": [[${deep}]], "Wq": [[1]], "Wk": [[1]], "Wv": [[1]]}`, encoding: 'utf8' });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^cli: the config is not valid: "X" row 1, column 1 is an array: every entry must be a finite number\.\n$/);
+  r = spawnSync(process.execPath, [cli, '--config', '-'], { input: '{"Q": [[1e999]], "K": [[1]], "V": [[1]]}', encoding: 'utf8' });
+  assert.match(r.stderr, /"Q" row 1, column 1 is 1e999 or more, too large for float32/);
+  r = run('--preset', 'p'.repeat(100000));
+  assert.ok(r.stderr.length < 500, `${r.stderr.length} characters`);
+});

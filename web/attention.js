@@ -228,7 +228,7 @@ function checkMultiHeadArgs(args) {
     throw new Error(`multiHead needs an object { Q, K, V } of tensors { shape, data } (with optional qHeads, kvHeads, mask, causal, scale), got ${describe(args)}`);
   }
   for (const key of Object.keys(args)) {
-    if (!MULTIHEAD_KEYS.includes(key)) throw new Error(`multiHead got an unknown input "${key.slice(0, 40)}": the inputs are ${MULTIHEAD_KEYS.join(', ')}`);
+    if (!MULTIHEAD_KEYS.includes(key)) throw new Error(`multiHead got an unknown input ${describe(key)}: the inputs are ${MULTIHEAD_KEYS.join(', ')}`);
   }
   const { Q, K, V, qHeads, kvHeads, mask, causal, scale } = args;
   const qs = tensorShape('Q', Q), ks = tensorShape('K', K), vs = tensorShape('V', V);
@@ -345,7 +345,7 @@ class Attention {
     if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
     if (!args || typeof args !== 'object') throw new Error('forward needs an object: { X, Wq, Wk, Wv } or { Q, K, V }');
     for (const key in args) {
-      if (!FORWARD_KEYS.has(key)) throw new Error(`forward got an unknown input "${key}": the inputs are ${[...FORWARD_KEYS].join(', ')}`);
+      if (!FORWARD_KEYS.has(key)) throw new Error(`forward got an unknown input ${describe(key)}: the inputs are ${[...FORWARD_KEYS].join(', ')}`);
     }
     const direct = args.Q != null || args.K != null || args.V != null;
     const needed = direct ? ['Q', 'K', 'V'] : ['X', 'Wq', 'Wk', 'Wv'];
@@ -731,7 +731,7 @@ class Trainer {
   constructor(exports, options) {
     if (!options || typeof options !== 'object') throw new Error('createTrainer needs an object like { task: "previous-token", seed: 1 }');
     for (const key in options) {
-      if (!TRAIN_KEYS.has(key)) throw new Error(`createTrainer got an unknown option "${key}": the options are ${[...TRAIN_KEYS].join(', ')}`);
+      if (!TRAIN_KEYS.has(key)) throw new Error(`createTrainer got an unknown option ${describe(key)}: the options are ${[...TRAIN_KEYS].join(', ')}`);
     }
     const { task = 'previous-token', seed = 1, lr = 0.01, optimizer = 'adam', batch = 16, dk = 8, dv = 8 } = options;
     const names = Array.from({ length: exports.ae_train_task_count() }, (_, t) => cString(exports, exports.ae_train_task_name(t)));
@@ -780,7 +780,7 @@ class Trainer {
   /** Changes any of { lr, optimizer: 'adam' | 'sgd', batch }; the others keep their values. */
   set({ lr = this.lr, optimizer = this.optimizer, batch = this.batch, ...rest } = {}) {
     const ex = this.#live();
-    for (const key of Object.keys(rest)) throw new Error(`set got an unknown option "${key}": the options are lr, optimizer, batch`);
+    for (const key of Object.keys(rest)) throw new Error(`set got an unknown option ${describe(key)}: the options are lr, optimizer, batch`);
     if (typeof lr !== 'number' || !(Math.fround(lr) > 0) || !Number.isFinite(Math.fround(lr))) {
       throw new Error(`lr is ${describe(lr)}: the learning rate must be a positive finite number, like 0.01`);
     }

@@ -4,7 +4,7 @@
 //   node web/cli.js --help
 import { closeSync, openSync, readSync } from 'node:fs';
 import { loadAttention } from './attention.js';
-import { parseConfig, forwardArgs, isDirect, ConfigError, MAX_JSON } from './config.js';
+import { parseConfig, forwardArgs, isDirect, ConfigError, MAX_JSON, clipMessage } from './config.js';
 import { PRESETS } from './presets.js';
 import { fmt } from './format.js';
 
@@ -144,7 +144,7 @@ async function main() {
   try {
     opts = parseArgs(process.argv.slice(2));
   } catch (e) {
-    console.error(`cli: ${e.message}`);
+    console.error(`cli: ${clipMessage(e.message)}`);
     return 2;
   }
   if (opts.help) {
@@ -158,7 +158,7 @@ async function main() {
     const attn = await loadAttention();
     r = attn.forward(forwardArgs(config, opts.scale));
   } catch (e) {
-    console.error(`cli: ${e instanceof ConfigError ? 'the config is not valid: ' : ''}${e.message}`);
+    console.error(`cli: ${e instanceof ConfigError ? 'the config is not valid: ' : ''}${clipMessage(e.message)}`);
     return 1;
   }
   const all = describeMatrices(config, r);
