@@ -684,7 +684,7 @@ class Attention {
    */
   createTrainer(options = {}) {
     if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
-    return new Trainer(this.exports, options);
+    return new Trainer(this.exports, options, this);
   }
 }
 
@@ -696,16 +696,23 @@ const TB = Object.fromEntries(TRAIN_BUFFERS.map((name, i) => [name, i]));
 const TRAIN_INFO = ['n', 'd', 'dk', 'dv', 'vocab', 'positions', 'step', 'batch', 'optimizer'];
 const TI = Object.fromEntries(TRAIN_INFO.map((name, i) => [name, i]));
 const OPTIMIZERS = ['sgd', 'adam'];
+const TRAINER_SLOTS = 8; // TRAIN_SLOTS in c/wasm_exports.c
 const TRAIN_STATUS = {
   ...STATUS,
   3: 'the weights became NaN or Infinity',
   6: 'the weights grew past float32',
   16: 'there is no such task',
   17: 'dk, dv or batch is out of range',
-  18: 'every trainer slot is in use: dispose() a trainer first',
+  18: `all ${TRAINER_SLOTS} trainer slots are in use: call dispose() on a trainer you no longer need (a trainer dropped without dispose() gives its slot back only once it is garbage-collected)`,
   19: 'the learning rate is not a positive finite number',
 };
 const TRAIN_KEYS = new Set(['task', 'seed', 'lr', 'optimizer', 'batch', 'dk', 'dv']);
+
+// A trainer dropped without dispose() gives its Wasm slot back when it is garbage-collected
+// (dispose() unregisters it, so a slot is never freed twice or under a newer trainer).
+const DROPPED_TRAINERS = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry(({ exports, slot }) => exports.ae_train_free(slot))
+  : null;
 
 // A NUL-terminated string in Wasm memory.
 function cString(exports, ptr) {
@@ -728,7 +735,8 @@ function checkSeed(seed) {
 class Trainer {
   #ex;
   #slot;
-  constructor(exports, options) {
+  #owner; // the Attention it was made by: its dispose() ends this trainer too
+  constructor(exports, options, owner) {
     if (!options || typeof options !== 'object') throw new Error('createTrainer needs an object like { task: "previous-token", seed: 1 }');
     for (const key in options) {
       if (!TRAIN_KEYS.has(key)) throw new Error(`createTrainer got an unknown option ${describe(key)}: the options are ${[...TRAIN_KEYS].join(', ')}`);
@@ -743,9 +751,15 @@ class Trainer {
     }
     checkSeed(seed);
     const slot = exports.ae_train_create(taskId, dk, dv, seed);
-    if (slot < 0) throw new Error(`could not create a trainer: ${TRAIN_STATUS[-slot] ?? 'status ' + -slot}`);
+    if (slot < 0) {
+      const e = new Error(`could not create a trainer: ${TRAIN_STATUS[-slot] ?? 'status ' + -slot}`);
+      if (-slot === 18) Object.assign(e, { code: 'AE_TRAINER_SLOTS', slots: TRAINER_SLOTS });
+      throw e;
+    }
     this.#ex = exports;
     this.#slot = slot;
+    this.#owner = owner;
+    DROPPED_TRAINERS?.register(this, { exports, slot }, this);
     this.task = task;
     try {
       this.set({ lr, optimizer, batch });
@@ -766,6 +780,9 @@ class Trainer {
 
   #live() {
     if (!this.#ex) throw new Error('this trainer was disposed: create a new one with attn.createTrainer()');
+    if (this.#owner && !this.#owner.exports) {
+      throw new Error('this trainer\'s Attention was disposed (attn.dispose()), and its trainers with it: load the core again with loadAttention() and create a new trainer');
+    }
     return this.#ex;
   }
   #floats(which, count) {
@@ -908,7 +925,10 @@ class Trainer {
 
   /** Frees the trainer's slot in Wasm (there are 8); the object must not be used afterwards. */
   dispose() {
-    if (this.#ex) this.#ex.ae_train_free(this.#slot);
+    if (this.#ex) {
+      DROPPED_TRAINERS?.unregister(this);
+      this.#ex.ae_train_free(this.#slot);
+    }
     this.#ex = null;
   }
 }
