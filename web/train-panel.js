@@ -403,13 +403,13 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
       restart();
     });
     on('train-task', 'change', (ev) => {
-      if (!TASKS[ev.target.value]) return;
+      if (!Object.hasOwn(TASKS, ev.target.value)) return;
       st.task = ev.target.value;
       st.ex = 0;
       restart();
     });
     on('train-opt', 'change', (ev) => {
-      if (!OPTIMIZERS[ev.target.value]) return;
+      if (!Object.hasOwn(OPTIMIZERS, ev.target.value)) return;
       st.optimizer = ev.target.value;
       restart(); // Adam's running averages belong to one run: a new optimizer starts again
     });
