@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# Checks (and, as root, installs) what `make` needs. Usage: scripts/setup.sh build|test
-#   build: emcc (Debian's emscripten), node 20+
-#   test:  also clang with its sanitizer and libFuzzer runtimes, Debian's chromium, node_modules
+# Checks (and, as root, installs) what `make` needs. Usage: scripts/setup.sh build|test|coverage
+#   build:    emcc (Debian's emscripten), node 20+
+#   test:     also clang with its sanitizer and libFuzzer runtimes, Debian's chromium, node_modules
+#   coverage: also llvm-profdata and llvm-cov (Debian's llvm-14)
 set -eu
 need=${1:-build}
 apt_pkgs=()
 command -v node >/dev/null 2>&1 || apt_pkgs+=(nodejs npm)
 command -v emcc >/dev/null 2>&1 || apt_pkgs+=(emscripten)
-if [ "$need" = test ]; then
+if [ "$need" = coverage ]; then
+  # clang's source-based coverage tools, from the same LLVM as Debian's clang (14)
+  { command -v llvm-profdata-14 || command -v llvm-profdata; } >/dev/null 2>&1 || apt_pkgs+=(llvm-14)
+  { command -v llvm-cov-14 || command -v llvm-cov; } >/dev/null 2>&1 || apt_pkgs+=(llvm-14)
+fi
+if [ "$need" = test ] || [ "$need" = coverage ]; then
   command -v clang >/dev/null 2>&1 || apt_pkgs+=(clang)
   ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 \
     || [ "$(uname -m)" != x86_64 ] || apt_pkgs+=(libclang-rt-14-dev)

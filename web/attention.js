@@ -64,7 +64,7 @@ function matrixOf(name, v) {
   if (v && !Array.isArray(v) && typeof v === 'object' && 'shape' in v) {
     const { shape, data } = v;
     if (!Array.isArray(shape) || shape.length !== 2 || !shape.every((s) => Number.isInteger(s))) {
-      throw new Error(`${name}.shape must be [rows, cols] with whole numbers, got ${JSON.stringify(shape)}`);
+      throw new Error(`${name}.shape must be [rows, cols] with whole numbers, got ${Array.isArray(shape) ? `[${shape.slice(0, 4).map(describe).join(', ')}${shape.length > 4 ? ', …' : ''}]` : describe(shape)}`);
     }
     const [rows, cols] = shape;
     if (rows < 1 || cols < 1) throw new Error(`${name} is empty (shape [${rows}, ${cols}]): it needs at least one row and one column`);

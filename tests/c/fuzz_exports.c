@@ -1,0 +1,422 @@
+/*
+ * fuzz_exports.c: a libFuzzer target for every ae_* export of c/wasm_exports.c, the only door
+ * web/attention.js has into the core, built natively with tests/c/wasm_shim.h standing in for
+ * WebAssembly's memory (the arena grows the way memory.grow does, and a page past the grown
+ * memory traps). Built and run by the Makefile's test-fuzz.
+ *
+ * The bytes are a program of calls as attention.js makes them, and some it never makes:
+ * ae_prepare with valid and invalid sizes, inputs written through ae_buffer, ae_forward and
+ * ae_sdpa with and without a mask, causal or not; trainers created past the 8 slots, freed
+ * twice, used through invalid slot numbers; the lab row functions with valid and invalid
+ * lengths. Checked:
+ *   - ae_prepare: 0 for valid sizes, 1 (ATTN_ERR_SIZE) and the old layout kept otherwise; the
+ *     buffers lie in the grown memory, 16-byte aligned, in arena order, none overlapping the
+ *     next; the memory grows only for a larger layout than any before;
+ *   - ae_forward, ae_sdpa: the same status and bit-identical Q, K, V, S, M, A, O as calling
+ *     c/attention.c directly on heap buffers of their own; then every weight is in [0, 1] and
+ *     every row sums to 1 or is all 0;
+ *   - trainers: at most 8 slots (the ninth is -TRAIN_ERR_MEMORY); every call on a free or
+ *     invalid slot is refused (status, -1, NULL or 0) and changes no other trainer; a head's
+ *     forward pass changes no trainer's weights;
+ *   - the lab functions give exactly what attn_softmax_* give on the same row;
+ *   - the constants are the header's.
+ */
+#include "attention.h"
+#include "train.h"
+
+#include <string.h>
+
+#include "fuzz.h"
+#include "wasm_shim.h"
+
+/* c/wasm_exports.c has no header: web/attention.js is its only caller. These are its exports. */
+int ae_max_tokens(void);
+int ae_max_width(void);
+float ae_default_scale(int dk);
+int ae_prepare(int n, int m, int d, int dk, int dv);
+float *ae_buffer(int which);
+int ae_sdpa(int has_mask, int causal, float scale);
+int ae_forward(int has_xkv, int has_mask, int causal, float scale);
+int ae_train_task_count(void);
+const char *ae_train_task_name(int task);
+const char *ae_train_token_name(int task, int token);
+int ae_train_max_head(void);
+int ae_train_max_batch(void);
+int ae_train_loss_chunk(void);
+int ae_train_eval_sequences(void);
+int ae_train_create(int task, int dk, int dv, unsigned seed);
+void ae_train_free(int slot);
+int ae_train_set(int slot, float lr, int optimizer, int batch);
+int ae_train_steps(int slot, int k);
+void ae_train_reset(int slot);
+void ae_train_reroll(int slot, unsigned seed);
+int ae_train_evaluate(int slot);
+int ae_train_example(int slot, unsigned seed);
+float ae_train_loss(int slot);
+int ae_train_info(int slot, int which);
+void *ae_train_buffer(int slot, int which);
+float *ae_lab_buffer(int which);
+int ae_softmax_stable(int m);
+int ae_softmax_naive(int m);
+int ae_softmax_backward(int m);
+int ae_softmax_stats(int m);
+
+/* The enums of wasm_exports.c, as web/attention.js keeps them. */
+enum { B_X, B_XKV, B_WQ, B_WK, B_WV, B_Q, B_K, B_V, B_S, B_M, B_A, B_O, B_MASK, B_KT, B_COUNT };
+enum { T_WQ, T_WK, T_WV, T_WOUT, T_DWQ, T_DWK, T_DWV, T_DWOUT, T_LOSSES, T_EVAL, T_EX_TOKENS, T_EX_TARGETS, T_EX_RIGHT, T_EX_X, T_COUNT };
+enum { I_N, I_D, I_DK, I_DV, I_VOCAB, I_POSITIONS, I_STEP, I_BATCH, I_OPTIMIZER, I_COUNT };
+enum { LAB_IN, LAB_GRAD, LAB_OUT, LAB_TERMS, LAB_SCALARS, LAB_COUNT };
+enum { SLOTS = 8 };
+
+/* ---------------------------------------------------------------- the arena */
+
+static int sz[5] = {-1, -1, -1, -1, -1}; /* n, m, d, dk, dv of the last successful ae_prepare */
+static long largest;                    /* the largest layout prepared so far, in floats */
+
+static long count_of(int b, const int *s)
+{
+    long n = s[0], m = s[1], d = s[2], dk = s[3], dv = s[4];
+    switch (b) {
+    case B_X: return n * d;
+    case B_XKV: return m * d;
+    case B_WQ: case B_WK: return d * dk;
+    case B_WV: return d * dv;
+    case B_Q: return n * dk;
+    case B_K: return m * dk;
+    case B_V: return m * dv;
+    case B_KT: return dk * m;
+    case B_O: return n * dv;
+    default: return n * m; /* S, M, A, mask */
+    }
+}
+
+static int size_from(reader *r, int limit, int allow_zero)
+{
+    uint8_t b = take(r);
+    if (b < 232) return allow_zero && b % 9 == 0 ? 0 : 1 + b % 8;
+    switch (b % 8) {
+    case 0: return 0;
+    case 1: return -1;
+    case 2: return limit + 1;
+    case 3: return limit;
+    case 4: return 1 << 30;
+    case 5: return 64 + b % 5; /* a larger layout: grows the memory */
+    default: return 9 + b % 7;
+    }
+}
+
+static void op_prepare(reader *r)
+{
+    int s[5];
+    s[0] = size_from(r, ATTN_MAX_TOKENS, 0);
+    s[1] = size_from(r, ATTN_MAX_TOKENS, 0);
+    s[2] = size_from(r, ATTN_MAX_WIDTH, 1); /* 0: the direct form */
+    s[3] = size_from(r, ATTN_MAX_WIDTH, 0);
+    s[4] = size_from(r, ATTN_MAX_WIDTH, 0);
+    /* keep a run fast under the sanitizers: at most one size at its limit, n·m small */
+    if ((long)s[0] * s[1] > 4096 && s[0] <= ATTN_MAX_TOKENS && s[1] <= ATTN_MAX_TOKENS) s[1] = 4;
+    int ok = s[0] >= 1 && s[0] <= ATTN_MAX_TOKENS && s[1] >= 1 && s[1] <= ATTN_MAX_TOKENS && s[2] >= 0 &&
+             s[2] <= ATTN_MAX_WIDTH && s[3] >= 1 && s[3] <= ATTN_MAX_WIDTH && s[4] >= 1 && s[4] <= ATTN_MAX_WIDTH;
+    float *before[B_COUNT];
+    for (int b = 0; b < B_COUNT; b++) before[b] = ae_buffer(b);
+    size_t grows = shim_grow_calls;
+    int st = ae_prepare(s[0], s[1], s[2], s[3], s[4]);
+    if (!ok) {
+        REQUIRE(st == ATTN_ERR_SIZE, "ae_prepare: bad sizes but not ATTN_ERR_SIZE");
+        for (int b = 0; b < B_COUNT; b++) REQUIRE(ae_buffer(b) == before[b], "ae_prepare: a refused call moved a buffer");
+        return;
+    }
+    REQUIRE(st == ATTN_OK, "ae_prepare refused valid sizes");
+    long total = 0;
+    for (int b = 0; b < B_COUNT; b++) total += (count_of(b, s) + 3) & ~3L;
+    if (total <= largest) REQUIRE(shim_grow_calls == grows, "ae_prepare grew the memory for a layout no larger than an earlier one");
+    if (total > largest) largest = total;
+    unsigned char *end = (unsigned char *)(shim_memory_size() * (size_t)65536);
+    for (int b = 0; b < B_COUNT; b++) {
+        unsigned char *p = (unsigned char *)ae_buffer(b);
+        REQUIRE(p >= shim_heap_base && p + count_of(b, s) * sizeof(float) <= end, "a buffer lies outside the grown memory");
+        REQUIRE((uintptr_t)p % 16 == 0, "a buffer is not 16-byte aligned");
+        if (b + 1 < B_COUNT) REQUIRE((unsigned char *)ae_buffer(b + 1) >= p + count_of(b, s) * sizeof(float), "a buffer overlaps the next");
+    }
+    REQUIRE(ae_buffer(-1) == NULL && ae_buffer(B_COUNT) == NULL, "ae_buffer: an invalid id gave a buffer");
+    memcpy(sz, s, sizeof sz);
+}
+
+static float value_from(uint8_t b, int wild)
+{
+    if (wild && b == 255) return NAN;
+    if (wild && b == 254) return INFINITY;
+    return ((float)b - 128.0f) / 32.0f;
+}
+
+static float *copy_of(const float *p, long count)
+{
+    float *q = fuzz_floats(count);
+    memcpy(q, p, sizeof(float) * (size_t)count);
+    return q;
+}
+
+/* Writes the inputs through ae_buffer, runs ae_forward or ae_sdpa, and compares everything
+ * with c/attention.c called directly on private copies. */
+static void op_forward(reader *r)
+{
+    if (sz[0] < 1) { /* nothing prepared yet: both refuse */
+        REQUIRE(ae_sdpa(0, 0, 1.0f) == ATTN_ERR_NULL && ae_forward(0, 0, 0, 1.0f) == ATTN_ERR_NULL, "a forward pass ran before ae_prepare");
+        return;
+    }
+    uint8_t f = take(r);
+    int direct = f & 1, has_mask = f & 2, causal = f & 4, cross = f & 8, wild = (f & 0x30) == 0x30;
+    uint8_t sb = take(r);
+    float scale = sb == 0 ? 0.0f : sb == 1 ? NAN : sb < 128 ? attn_default_scale(sz[3]) : (float)sb / 128.0f;
+    int n = sz[0], m = sz[1], d = sz[2], dk = sz[3], dv = sz[4];
+    if (!direct && d == 0) {
+        REQUIRE(ae_forward(0, 0, 0, 1.0f) == ATTN_ERR_NULL, "ae_forward ran on a direct-form layout (d = 0)");
+        return;
+    }
+    if (!direct && !cross && n != m) cross = 1; /* self-attention needs m = n: the JS never asks otherwise */
+    int inputs[6] = {B_X, B_XKV, B_WQ, B_WK, B_WV, -1};
+    if (direct) inputs[0] = B_Q, inputs[1] = B_K, inputs[2] = B_V, inputs[3] = -1;
+    float *mine[B_COUNT] = {0};
+    for (int k = 0; inputs[k] >= 0; k++) {
+        int b = inputs[k];
+        if (b == B_XKV && !cross) continue;
+        float *p = ae_buffer(b);
+        for (long e = 0; e < count_of(b, sz); e++) p[e] = value_from(take(r), wild);
+        mine[b] = copy_of(p, count_of(b, sz));
+    }
+    if (has_mask) {
+        float *p = ae_buffer(B_MASK);
+        for (long e = 0; e < (long)n * m; e++) {
+            uint8_t b = take(r);
+            p[e] = b < 80 ? -INFINITY : wild && b == 255 ? NAN : value_from(b, 0);
+        }
+        mine[B_MASK] = copy_of(p, (long)n * m);
+    }
+    /* the direct calls, on buffers of their own */
+    float *Q = direct ? mine[B_Q] : fuzz_floats((long)n * dk), *K = direct ? mine[B_K] : fuzz_floats((long)m * dk);
+    float *V = direct ? mine[B_V] : fuzz_floats((long)m * dv);
+    float *S = fuzz_floats((long)n * m), *M = fuzz_floats((long)n * m), *A = fuzz_floats((long)n * m);
+    float *O = fuzz_floats((long)n * dv), *Kt = fuzz_floats((long)dk * m);
+    attn_status want = ATTN_OK;
+    if (!direct) want = attn_project(Q, K, V, mine[B_X], cross ? mine[B_XKV] : mine[B_X], mine[B_WQ], mine[B_WK], mine[B_WV], n, m, d, dk, dv);
+    if (want == ATTN_OK) want = attn_mask_build(M, has_mask ? mine[B_MASK] : NULL, causal, n, m);
+    if (want == ATTN_OK) want = attn_sdpa(S, A, O, Kt, Q, K, V, M, 0, scale, n, m, dk, dv);
+
+    int st = direct ? ae_sdpa(has_mask, causal, scale) : ae_forward(cross, has_mask, causal, scale);
+    REQUIRE(st == (int)want, "an export's status differs from c/attention.c's on the same input");
+    if (st == ATTN_OK) {
+        int outs[] = {B_Q, B_K, B_V, B_S, B_M, B_A, B_O};
+        const float *theirs[] = {Q, K, V, S, M, A, O};
+        for (int k = 0; k < 7; k++)
+            REQUIRE(memcmp(ae_buffer(outs[k]), theirs[k], sizeof(float) * (size_t)count_of(outs[k], sz)) == 0, "an export's result differs from c/attention.c's");
+        for (int i = 0; i < n; i++) require_weight_row(ae_buffer(B_A) + (long)i * m, m);
+    }
+    if (!direct) free(Q), free(K), free(V);
+    for (int b = 0; b < B_COUNT; b++) free(mine[b]);
+    free(S), free(M), free(A), free(O), free(Kt);
+}
+
+/* ---------------------------------------------------------------- trainers */
+
+static int live[SLOTS]; /* which slots this input holds */
+
+static int slot_from(reader *r)
+{
+    uint8_t b = take(r);
+    if (b < 200) return b % SLOTS;
+    return b % 2 ? -1 - b % 3 : SLOTS + b % 5;
+}
+
+static void snapshot_weights(float *out, int slot)
+{
+    int d = ae_train_info(slot, I_D), dk = ae_train_info(slot, I_DK);
+    memcpy(out, ae_train_buffer(slot, T_WQ), sizeof(float) * (size_t)(d * dk));
+}
+
+static void op_train(reader *r)
+{
+    uint8_t what = take(r) % 13;
+    int slot = slot_from(r);
+    int ok = slot >= 0 && slot < SLOTS && live[slot];
+    /* another live trainer, whose weights must not change */
+    int other = -1;
+    for (int s = 0; s < SLOTS; s++)
+        if (live[s] && s != slot) other = s;
+    static float before[TRAIN_MAX_D * TRAIN_MAX_HEAD], after[TRAIN_MAX_D * TRAIN_MAX_HEAD];
+    if (other >= 0) snapshot_weights(before, other);
+
+    switch (what) {
+    case 0: case 1: { /* create */
+        int used = 0;
+        for (int s = 0; s < SLOTS; s++) used += live[s];
+        uint8_t b = take(r);
+        int task = b % 7 == 6 ? TRAIN_TASK_COUNT : b % TRAIN_TASK_COUNT, dk = 1 + take(r) % 4, dv = 1 + take(r) % 4;
+        if (take(r) == 255) dk = TRAIN_MAX_HEAD + 1;
+        int got = ae_train_create(task, dk, dv, take_u32(r));
+        /* a full house is said first: the arguments are checked in the slot it would take */
+        if (used == SLOTS) REQUIRE(got == -TRAIN_ERR_MEMORY, "ae_train_create: a ninth trainer but not -TRAIN_ERR_MEMORY");
+        else if (task >= TRAIN_TASK_COUNT) REQUIRE(got == -TRAIN_ERR_TASK, "ae_train_create: bad task but not -TRAIN_ERR_TASK");
+        else if (dk > TRAIN_MAX_HEAD) REQUIRE(got == -TRAIN_ERR_SHAPE, "ae_train_create: bad dk but not -TRAIN_ERR_SHAPE");
+        else {
+            REQUIRE(got >= 0 && got < SLOTS && !live[got], "ae_train_create: not a free slot");
+            live[got] = 1;
+            REQUIRE(ae_train_info(got, I_STEP) == 0 && ae_train_info(got, I_DK) == dk && ae_train_info(got, I_DV) == dv, "a new trainer's info is wrong");
+        }
+        break;
+    }
+    case 2: ae_train_free(slot); if (ok) live[slot] = 0; other = -1; break;
+    case 3: {
+        static const float lrs[] = {0.01f, 0.1f, 1.0f, 0.0f, NAN, 1e30f};
+        float lr = lrs[take(r) % 6];
+        int opt = take(r) % 3, batch = take(r) % 6;
+        int st = ae_train_set(slot, lr, opt, batch);
+        if (!ok) REQUIRE(st == ATTN_ERR_NULL, "ae_train_set on a free slot not refused");
+        else REQUIRE(st == (!(lr > 0.0f) || lr == INFINITY ? TRAIN_ERR_LR : batch < 1 || opt > 1 ? TRAIN_ERR_SHAPE : ATTN_OK), "ae_train_set: wrong status");
+        break;
+    }
+    case 4: {
+        uint8_t b = take(r);
+        int k = b == 255 ? ae_train_loss_chunk() + 1 : b == 254 ? -1 : b % 3;
+        if (ok && ae_train_info(slot, I_BATCH) > 4) ae_train_set(slot, 0.01f, 1, 2); /* keep a run fast */
+        int st = ae_train_steps(slot, k);
+        if (!ok) REQUIRE(st == ATTN_ERR_NULL, "ae_train_steps on a free slot not refused");
+        else if (k < 0 || k > ae_train_loss_chunk()) REQUIRE(st == TRAIN_ERR_SHAPE, "ae_train_steps: k out of range but not TRAIN_ERR_SHAPE");
+        else if (st == ATTN_OK && k > 0) {
+            const float *losses = ae_train_buffer(slot, T_LOSSES);
+            REQUIRE(losses[k - 1] == ae_train_loss(slot), "the last loss in the buffer is not ae_train_loss");
+        }
+        break;
+    }
+    case 5: ae_train_reset(slot); if (ok) REQUIRE(ae_train_info(slot, I_STEP) == 0, "reset left steps"); break;
+    case 6: ae_train_reroll(slot, take_u32(r)); if (ok) REQUIRE(ae_train_info(slot, I_STEP) == 0, "reroll left steps"); break;
+    case 7: {
+        int st = ae_train_evaluate(slot);
+        if (!ok) REQUIRE(st == ATTN_ERR_NULL, "ae_train_evaluate on a free slot not refused");
+        else if (st == ATTN_OK) {
+            const float *e = ae_train_buffer(slot, T_EVAL);
+            REQUIRE(isfinite(e[0]) && e[1] >= 0.0f && e[1] <= 1.0f + 1e-6f && e[2] >= 0.0f && e[2] <= 1.0f, "ae_train_evaluate: values out of range");
+        }
+        break;
+    }
+    case 8: {
+        int n = ae_train_example(slot, take_u32(r) % 3);
+        if (!ok) REQUIRE(n == -ATTN_ERR_NULL, "ae_train_example on a free slot not refused");
+        else {
+            REQUIRE(n >= 1 && n <= ae_train_info(slot, I_N), "ae_train_example: a length outside 1..n");
+            const int *tokens = ae_train_buffer(slot, T_EX_TOKENS);
+            for (int i = 0; i < n; i++) REQUIRE(tokens[i] >= 0 && tokens[i] < ae_train_info(slot, I_VOCAB), "an example token outside the vocabulary");
+        }
+        break;
+    }
+    case 9: {
+        int which = take(r) % (I_COUNT + 2) - 1;
+        int v = ae_train_info(slot, which);
+        if (!ok || which < 0 || which >= I_COUNT) REQUIRE(v == -1, "ae_train_info: an invalid slot or id gave a value");
+        else REQUIRE(v >= 0, "ae_train_info: a negative value");
+        if (!ok) REQUIRE(ae_train_loss(slot) == 0.0f, "ae_train_loss on a free slot is not 0");
+        break;
+    }
+    case 10: { /* every slot taken, then a ninth */
+        for (int s = 0; s < SLOTS; s++) {
+            if (live[s]) continue;
+            int got = ae_train_create(s % TRAIN_TASK_COUNT, 1 + s % 3, 2, (unsigned)s);
+            REQUIRE(got >= 0 && got < SLOTS && !live[got], "ae_train_create refused with a slot free");
+            live[got] = 1;
+        }
+        for (int s = 0; s < SLOTS; s++) REQUIRE(live[s], "a slot is still free after eight creates");
+        REQUIRE(ae_train_create(0, 2, 2, 1) == -TRAIN_ERR_MEMORY, "a ninth trainer but not -TRAIN_ERR_MEMORY");
+        other = -1;
+        break;
+    }
+    default: {
+        int which = take(r) % (T_COUNT + 2) - 1;
+        void *p = ae_train_buffer(slot, which);
+        REQUIRE((p != NULL) == (ok && which >= 0 && which < T_COUNT), "ae_train_buffer: a buffer for an invalid slot or id, or none for a valid one");
+        break;
+    }
+    }
+    if (other >= 0 && live[other] && what != 2) {
+        snapshot_weights(after, other);
+        int d = ae_train_info(other, I_D), dk = ae_train_info(other, I_DK);
+        REQUIRE(memcmp(before, after, sizeof(float) * (size_t)(d * dk)) == 0, "a call on one trainer changed another's weights");
+    }
+}
+
+/* ---------------------------------------------------------------- the labs' rows */
+
+static void op_lab(reader *r)
+{
+    uint8_t b = take(r);
+    int m = b < 240 ? 1 + b % 10 : b % 3 == 0 ? 0 : b % 3 == 1 ? ATTN_MAX_TOKENS + 1 : ATTN_MAX_TOKENS;
+    REQUIRE(ae_lab_buffer(-1) == NULL && ae_lab_buffer(LAB_COUNT) == NULL, "ae_lab_buffer: an invalid id gave a buffer");
+    float *in = ae_lab_buffer(LAB_IN), *grad = ae_lab_buffer(LAB_GRAD);
+    int fill = m >= 1 && m <= ATTN_MAX_TOKENS ? m : 1;
+    for (int j = 0; j < fill; j++) {
+        uint8_t v = take(r);
+        in[j] = v >= 250 ? -INFINITY : v == 249 ? NAN : ((float)v - 100.0f) / 10.0f;
+        grad[j] = ((float)take(r) - 128.0f) / 32.0f;
+    }
+    float *row = copy_of(in, fill), *g = copy_of(grad, fill);
+    float a[ATTN_MAX_TOKENS], e[ATTN_MAX_TOKENS], x[3];
+    switch (take(r) % 4) {
+    case 0: {
+        int st = ae_softmax_stable(m);
+        REQUIRE(st == (int)attn_softmax_stable(a, e, &x[0], &x[1], row, m), "ae_softmax_stable: another status");
+        if (st == ATTN_OK) {
+            REQUIRE(memcmp(ae_lab_buffer(LAB_OUT), a, sizeof(float) * (size_t)m) == 0 && memcmp(ae_lab_buffer(LAB_TERMS), e, sizeof(float) * (size_t)m) == 0, "ae_softmax_stable: other weights or terms");
+            require_weight_row(ae_lab_buffer(LAB_OUT), m);
+        }
+        break;
+    }
+    case 1: {
+        int st = ae_softmax_naive(m);
+        REQUIRE(st == (int)attn_softmax_naive(a, e, &x[1], row, m), "ae_softmax_naive: another status");
+        if (st == ATTN_OK) REQUIRE(memcmp(ae_lab_buffer(LAB_TERMS), e, sizeof(float) * (size_t)m) == 0, "ae_softmax_naive: other terms");
+        break;
+    }
+    case 2: {
+        int st = ae_softmax_backward(m);
+        float ds[ATTN_MAX_TOKENS];
+        REQUIRE(st == (int)attn_softmax_backward(ds, row, g, m), "ae_softmax_backward: another status");
+        if (st == ATTN_OK) REQUIRE(memcmp(ae_lab_buffer(LAB_OUT), ds, sizeof(float) * (size_t)m) == 0, "ae_softmax_backward: another ds");
+        break;
+    }
+    default: {
+        int st = ae_softmax_stats(m);
+        REQUIRE(st == (int)attn_softmax_stats(&x[0], &x[1], &x[2], row, m), "ae_softmax_stats: another status");
+        if (st == ATTN_OK) REQUIRE(memcmp(ae_lab_buffer(LAB_SCALARS), x, sizeof x) == 0, "ae_softmax_stats: other numbers");
+        break;
+    }
+    }
+    free(row), free(g);
+}
+
+static void check_constants(void)
+{
+    REQUIRE(ae_max_tokens() == ATTN_MAX_TOKENS && ae_max_width() == ATTN_MAX_WIDTH, "the size limits differ from attention.h");
+    REQUIRE(ae_default_scale(4) == 0.5f && ae_default_scale(0) == 0.0f, "ae_default_scale is not 1/sqrt(dk)");
+    REQUIRE(ae_train_task_count() == TRAIN_TASK_COUNT && ae_train_max_head() == TRAIN_MAX_HEAD && ae_train_max_batch() == TRAIN_MAX_BATCH, "training limits differ from train.h");
+    REQUIRE(ae_train_eval_sequences() == TRAIN_EVAL_SEQUENCES && ae_train_loss_chunk() >= 1, "training constants are wrong");
+    for (int t = -1; t <= TRAIN_TASK_COUNT; t++) {
+        REQUIRE((ae_train_task_name(t) != NULL) == (t >= 0 && t < TRAIN_TASK_COUNT), "ae_train_task_name out of range");
+        REQUIRE(ae_train_token_name(t, -1) == NULL, "ae_train_token_name(-1) has a name");
+    }
+    REQUIRE(ae_train_token_name(0, 0) != NULL, "ae_train_token_name(0, 0) has no name");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    reader r = {data, size};
+    for (int s = -1; s <= SLOTS; s++) ae_train_free(s); /* every input starts with free slots */
+    memset(live, 0, sizeof live);
+    check_constants();
+    for (int op = 0; op < 40 && r.left; op++) {
+        switch (take(&r) % 6) {
+        case 0: op_prepare(&r); break;
+        case 1: case 2: op_forward(&r); break;
+        case 3: case 4: op_train(&r); break;
+        default: op_lab(&r); break;
+        }
+    }
+    return 0;
+}
