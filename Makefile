@@ -30,7 +30,7 @@ help: ## list the targets
 setup: ## check for (as root: install) emcc and node
 	@scripts/setup.sh build
 
-setup-test: ## check for (as root: install) clang, chromium and node_modules too
+setup-test: ## check for (as root: install) clang, the three browsers (chromium, firefox-esr, webkit2gtk-driver + xvfb) and node_modules too
 	@scripts/setup.sh test
 
 build/simd/attention.o: c/attention.c c/attention.h Makefile

@@ -129,7 +129,9 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
 
   return {
     el, m, rows, cols, mode: 'cells', update, setMarks, setCursor, cellAt,
-    focusCursor: () => cells[cursor.i * cols + cursor.j].focus(),
+    // Called when a key moved the cursor: the focus ring must show. Engines disagree on whether
+    // a focus() from a key handler is "visible" after a mouse click (WebKit: no), so say so.
+    focusCursor: () => cells[cursor.i * cols + cursor.j].focus({ focusVisible: true }),
     hideCursor() {},
     get cursor() { return cursor; },
     cell: (i, j) => cells[i * cols + j],
@@ -218,7 +220,7 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
 
   return {
     el, m, rows, cols, mode: 'canvas', update, setMarks, setCursor, cellAt,
-    focusCursor: () => canvas.focus(),
+    focusCursor: () => canvas.focus({ focusVisible: true }), // (see the cells' focusCursor)
     hideCursor: () => (cursorBox.hidden = true),
     get cursor() { return cursor; },
     cell: () => null,
