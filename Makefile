@@ -20,7 +20,7 @@ CORE       := c/attention.c c/attention.h
 TRAIN      := c/attention_backward.c c/train.c c/train.h
 NODE_TESTS  = $(wildcard tests/*.test.mjs) $(wildcard tests/browser/*.test.mjs)
 
-.PHONY: all help run test test-c test-fuzz test-node bench setup setup-test clean dist fuzz-long coverage
+.PHONY: all help run test test-c test-fuzz test-node bench setup setup-test clean dist fuzz-long fuzz-keep coverage
 
 all: setup web/gen/wasm-source.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
 
@@ -129,6 +129,9 @@ test-fuzz: setup-test $(FUZZ_TARGETS:%=build/fuzz_%) ## a bounded, seeded libFuz
 fuzz-long: setup-test all $(FUZZ_TARGETS:%=build/fuzz_%) ## a long fuzz run (FUZZ_LONG_SECONDS per C target, niced) and PROPERTY_RUNS runs of each JS property
 	@$(foreach t,$(FUZZ_TARGETS),scripts/fuzz.sh long $(t) $(FUZZ_LONG_SECONDS) &&) true
 	PROPERTY_RUNS=$(PROPERTY_RUNS) nice node --test tests/property.test.mjs
+
+fuzz-keep: $(FUZZ_TARGETS:%=build/fuzz_%) ## keep what the last fuzz runs found: the smallest input set reaching every feature, to tests/c/corpus/*.b64
+	@$(foreach t,$(FUZZ_TARGETS),scripts/fuzz.sh keep $(t) &&) true
 
 # make coverage: clang's source-based coverage of c/, reached by the C tests and by every input
 # of the fuzz corpora (tests/c/corpus/ and, after a fuzz run, build/fuzz-corpus/), replayed once.

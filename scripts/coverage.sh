@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make coverage: clang's source-based coverage of c/ (line and branch), reached by the native
-# C tests and by every input of the fuzz corpora, each replayed once: tests/c/corpus/NAME
-# (committed) and build/fuzz-corpus/NAME (what the last make test or make fuzz-long found).
+# C tests and by every input of the fuzz corpora, each replayed once: the committed seeds
+# (tests/c/corpus/NAME.b64) and build/fuzz-corpus/NAME (what the last make test or make
+# fuzz-long found, if any).
 #   scripts/coverage.sh "C_TESTS" "FUZZ_TARGETS" "SOURCES"   (the Makefile passes them)
 # The binaries are build/cov/test_* and build/cov/fuzz_* (built with -fprofile-instr-generate
 # -fcoverage-mapping). Writes build/cov/report.txt and the annotated sources to build/cov/html/.
@@ -18,11 +19,11 @@ for t in $tests; do
   objects+=(-object "$out/test_$t")
 done
 for t in $fuzzers; do
-  mkdir -p "build/fuzz-corpus/$t" "tests/c/corpus/$t"
-  LLVM_PROFILE_FILE=$out/profiles/fuzz_$t.profraw "$out/fuzz_$t" -runs=0 -rss_limit_mb=4096 "build/fuzz-corpus/$t" "tests/c/corpus/$t" \
+  # the committed seeds (unpacked by a replay of the sanitizer build) and what runs found
+  scripts/fuzz.sh replay "$t" > /dev/null
+  LLVM_PROFILE_FILE=$out/profiles/fuzz_$t.profraw "$out/fuzz_$t" -runs=0 -rss_limit_mb=4096 "build/fuzz-corpus/$t" "build/fuzz-seeds/$t" \
     > "$out/fuzz_$t.log" 2>&1 || { tail -n 20 "$out/fuzz_$t.log"; exit 1; }
-  inputs=$(( $(ls "build/fuzz-corpus/$t" | wc -l) + $(ls "tests/c/corpus/$t" | wc -l) ))
-  echo "coverage: fuzz_$t replayed $inputs inputs"
+  echo "coverage: fuzz_$t replayed $(ls "build/fuzz-seeds/$t" | wc -l) seeds and $(ls "build/fuzz-corpus/$t" | wc -l) found inputs"
   objects+=(-object "$out/fuzz_$t")
 done
 "$profdata" merge -sparse "$out"/profiles/*.profraw -o "$out/c.profdata"
