@@ -109,8 +109,8 @@ FUZZ_SRC_exports   := $(WASM_SRC) tests/c/wasm_shim.c
 FUZZ_RUNS_attention := 60000
 FUZZ_RUNS_softmax   := 60000
 FUZZ_RUNS_backward  := 15000
-FUZZ_RUNS_train     := 3000
-FUZZ_RUNS_exports   := 30000
+FUZZ_RUNS_train     := 2000
+FUZZ_RUNS_exports   := 15000
 # c/wasm_exports.c uses WebAssembly's __heap_base and memory builtins: natively, a test-only
 # shim stands in for them (tests/c/wasm_shim.h); the product code is built as it is.
 FUZZ_FLAGS_exports := -include tests/c/wasm_shim.h -Wno-unknown-attributes -Wno-ignored-attributes
