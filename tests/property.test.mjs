@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { loadAttention, LIMITS } from '../web/attention.js';
 import { referenceHead, compare } from './reference.mjs';
 
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 300);
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261101);
 fc.configureGlobal({ seed: SEED, numRuns: RUNS, endOnFailure: true });
 
