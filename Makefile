@@ -87,12 +87,17 @@ build/test_train: $(CORE) $(TRAIN) tests/c/test_train.c tests/c/check.h
 	@mkdir -p build
 	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c c/train.c tests/c/test_train.c -lm -o $@
 
+build/test_fused: $(CORE) tests/c/test_fused.c tests/c/check.h
+	@mkdir -p build
+	$(CLANG) $(SAN_FLAGS) c/attention.c tests/c/test_fused.c -lm -o $@
+
 build/test_labs: $(CORE) tests/c/test_labs.c tests/c/check.h
 	@mkdir -p build
 	$(CLANG) $(SAN_FLAGS) c/attention.c tests/c/test_labs.c -lm -o $@
 
-test-c: setup-test build/test_attention build/test_backward build/test_labs build/test_train ## native C tests under AddressSanitizer and UBSan
+test-c: setup-test build/test_attention build/test_fused build/test_backward build/test_labs build/test_train ## native C tests under AddressSanitizer and UBSan
 	build/test_attention
+	build/test_fused
 	build/test_backward
 	build/test_labs
 	build/test_train

@@ -1,6 +1,6 @@
 /*
- * fuzz_attention.c: a libFuzzer target for attn_project, attn_sdpa, attn_mask_build and
- * attn_default_scale (c/attention.h).
+ * fuzz_attention.c: a libFuzzer target for attn_project, attn_sdpa, attn_sdpa_fused,
+ * attn_mask_build and attn_default_scale (c/attention.h).
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Ic \
  *         c/attention.c tests/c/fuzz_attention.c -lm -o build/fuzz_attention
@@ -230,6 +230,15 @@ static void fuzz_sdpa(const float *Q, const float *K, const float *V, int inputs
     if (st == ATTN_OK) {
         check_sdpa_result(A, O, V, mask, causal, n, m, dv);
         check_mask_build(A, O, Q, K, V, mask, causal, scale, n, m, dk, dv);
+    }
+
+    /* The fused form on the same call: the same status, and on ATTN_OK the same O bit for bit. */
+    if (!has_null && sizes_ok) {
+        float *O2 = fuzz_floats((long)n * dv), *work = fuzz_floats(ATTN_FUSED_WORK(m, dk, dv));
+        attn_status st2 = attn_sdpa_fused(O2, work, Q, K, V, mask, causal, scale, n, m, dk, dv);
+        REQUIRE(st2 == st, "attn_sdpa_fused and attn_sdpa disagree on the status");
+        if (st == ATTN_OK) REQUIRE(memcmp(O, O2, sizeof(float) * (size_t)n * dv) == 0, "attn_sdpa_fused's O differs from attn_sdpa's");
+        free(O2), free(work);
     }
 
     free(S), free(A), free(O), free(Kt);
