@@ -141,8 +141,9 @@ fuzz-keep: $(FUZZ_TARGETS:%=build/fuzz_%) ## keep what the last fuzz runs found:
 # make coverage: clang's source-based coverage of c/, reached by the C tests and by every input
 # of the fuzz corpora (tests/c/corpus/ and, after a fuzz run, build/fuzz-corpus/), replayed once.
 COV_FLAGS := -g -O0 -fprofile-instr-generate -fcoverage-mapping -Ic -Itests/c
-C_TESTS := attention backward labs train
+C_TESTS := attention fused backward labs train
 COV_TEST_SRC_attention := c/attention.c
+COV_TEST_SRC_fused     := c/attention.c
 COV_TEST_SRC_backward  := c/attention.c c/attention_backward.c
 COV_TEST_SRC_labs      := c/attention.c
 COV_TEST_SRC_train     := c/attention.c c/attention_backward.c c/train.c

@@ -12,9 +12,12 @@
  *   - ae_prepare: 0 for valid sizes, 1 (ATTN_ERR_SIZE) and the old layout kept otherwise; the
  *     buffers lie in the grown memory, 16-byte aligned, in arena order, none overlapping the
  *     next; the memory grows only for a larger layout than any before;
- *   - ae_forward, ae_sdpa: the same status and bit-identical Q, K, V, S, M, A, O as calling
- *     c/attention.c directly on heap buffers of their own; then every weight is in [0, 1] and
- *     every row sums to 1 or is all 0;
+ *   - ae_forward, ae_sdpa, in both layouts (the long form, and the fused one that stores only
+ *     O): the same status and bit-identical Q, K, V, O (and S, M, A) as calling c/attention.c
+ *     directly on heap buffers of their own; every weight is in [0, 1] and every row sums to 1
+ *     or is all 0; a mask the layout has no room for is refused; ae_buffer_floats gives each
+ *     buffer's size in the layout;
+ *   - ae_bench_matmul: C = A·B, and no forward pass runs on its arena;
  *   - trainers: at most 8 slots (the ninth is -TRAIN_ERR_MEMORY); every call on a free or
  *     invalid slot is refused (status, -1, NULL or 0) and changes no other trainer; a head's
  *     forward pass changes no trainer's weights;
@@ -33,8 +36,10 @@
 int ae_max_tokens(void);
 int ae_max_width(void);
 float ae_default_scale(int dk);
-int ae_prepare(int n, int m, int d, int dk, int dv);
+int ae_prepare(int n, int m, int d, int dk, int dv, int layout);
 float *ae_buffer(int which);
+long ae_buffer_floats(int which);
+int ae_bench_matmul(int n, int k, int p, int reps);
 int ae_sdpa(int has_mask, int causal, float scale);
 int ae_forward(int has_xkv, int has_mask, int causal, float scale);
 int ae_train_task_count(void);
@@ -62,7 +67,8 @@ int ae_softmax_backward(int m);
 int ae_softmax_stats(int m);
 
 /* The enums of wasm_exports.c, as web/attention.js keeps them. */
-enum { B_X, B_XKV, B_WQ, B_WK, B_WV, B_Q, B_K, B_V, B_S, B_M, B_A, B_O, B_MASK, B_KT, B_COUNT };
+enum { B_X, B_XKV, B_WQ, B_WK, B_WV, B_Q, B_K, B_V, B_S, B_M, B_A, B_O, B_MASK, B_KT, B_WORK, B_COUNT };
+enum { L_FUSED = 1, L_MASK = 2 };
 enum { T_WQ, T_WK, T_WV, T_WOUT, T_DWQ, T_DWK, T_DWV, T_DWOUT, T_LOSSES, T_EVAL, T_EX_TOKENS, T_EX_TARGETS, T_EX_RIGHT, T_EX_X, T_COUNT };
 enum { I_N, I_D, I_DK, I_DV, I_VOCAB, I_POSITIONS, I_STEP, I_BATCH, I_OPTIMIZER, I_COUNT };
 enum { LAB_IN, LAB_GRAD, LAB_OUT, LAB_TERMS, LAB_SCALARS, LAB_COUNT };
@@ -70,12 +76,16 @@ enum { SLOTS = 8 };
 
 /* ---------------------------------------------------------------- the arena */
 
-static int sz[5] = {-1, -1, -1, -1, -1}; /* n, m, d, dk, dv of the last successful ae_prepare */
+static int sz[6] = {-1, -1, -1, -1, -1, 0}; /* n, m, d, dk, dv, layout of the last successful ae_prepare */
+static int gone;                             /* ae_bench_matmul took the arena since then */
 static long largest;                    /* the largest layout prepared so far, in floats */
 
+/* Floats of buffer b in layout s: the fused form has no n×m buffers and no Kᵀ but its work;
+ * the mask has room only when the layout says one is given. */
 static long count_of(int b, const int *s)
 {
     long n = s[0], m = s[1], d = s[2], dk = s[3], dv = s[4];
+    int fused = s[5] & L_FUSED;
     switch (b) {
     case B_X: return n * d;
     case B_XKV: return m * d;
@@ -84,9 +94,11 @@ static long count_of(int b, const int *s)
     case B_Q: return n * dk;
     case B_K: return m * dk;
     case B_V: return m * dv;
-    case B_KT: return dk * m;
+    case B_KT: return fused ? 0 : dk * m;
     case B_O: return n * dv;
-    default: return n * m; /* S, M, A, mask */
+    case B_WORK: return fused ? ATTN_FUSED_WORK(m, dk, dv) : 0;
+    case B_MASK: return s[5] & L_MASK ? n * m : 0;
+    default: return fused ? 0 : n * m; /* S, M, A */
     }
 }
 
@@ -107,20 +119,22 @@ static int size_from(reader *r, int limit, int allow_zero)
 
 static void op_prepare(reader *r)
 {
-    int s[5];
+    int s[6];
     s[0] = size_from(r, ATTN_MAX_TOKENS, 0);
     s[1] = size_from(r, ATTN_MAX_TOKENS, 0);
     s[2] = size_from(r, ATTN_MAX_WIDTH, 1); /* 0: the direct form */
     s[3] = size_from(r, ATTN_MAX_WIDTH, 0);
     s[4] = size_from(r, ATTN_MAX_WIDTH, 0);
+    uint8_t lb = take(r);
+    s[5] = lb < 250 ? lb % 4 : lb % 2 ? -1 : 4;
     /* keep a run fast under the sanitizers: at most one size at its limit, n·m small */
     if ((long)s[0] * s[1] > 4096 && s[0] <= ATTN_MAX_TOKENS && s[1] <= ATTN_MAX_TOKENS) s[1] = 4;
     int ok = s[0] >= 1 && s[0] <= ATTN_MAX_TOKENS && s[1] >= 1 && s[1] <= ATTN_MAX_TOKENS && s[2] >= 0 &&
-             s[2] <= ATTN_MAX_WIDTH && s[3] >= 1 && s[3] <= ATTN_MAX_WIDTH && s[4] >= 1 && s[4] <= ATTN_MAX_WIDTH;
+             s[2] <= ATTN_MAX_WIDTH && s[3] >= 1 && s[3] <= ATTN_MAX_WIDTH && s[4] >= 1 && s[4] <= ATTN_MAX_WIDTH && s[5] >= 0 && s[5] <= 3;
     float *before[B_COUNT];
     for (int b = 0; b < B_COUNT; b++) before[b] = ae_buffer(b);
     size_t grows = shim_grow_calls;
-    int st = ae_prepare(s[0], s[1], s[2], s[3], s[4]);
+    int st = ae_prepare(s[0], s[1], s[2], s[3], s[4], s[5]);
     if (!ok) {
         REQUIRE(st == ATTN_ERR_SIZE, "ae_prepare: bad sizes but not ATTN_ERR_SIZE");
         for (int b = 0; b < B_COUNT; b++) REQUIRE(ae_buffer(b) == before[b], "ae_prepare: a refused call moved a buffer");
@@ -136,10 +150,13 @@ static void op_prepare(reader *r)
         unsigned char *p = (unsigned char *)ae_buffer(b);
         REQUIRE(p >= shim_heap_base && p + count_of(b, s) * sizeof(float) <= end, "a buffer lies outside the grown memory");
         REQUIRE((uintptr_t)p % 16 == 0, "a buffer is not 16-byte aligned");
+        REQUIRE(ae_buffer_floats(b) == count_of(b, s), "ae_buffer_floats differs from the layout's size");
         if (b + 1 < B_COUNT) REQUIRE((unsigned char *)ae_buffer(b + 1) >= p + count_of(b, s) * sizeof(float), "a buffer overlaps the next");
     }
     REQUIRE(ae_buffer(-1) == NULL && ae_buffer(B_COUNT) == NULL, "ae_buffer: an invalid id gave a buffer");
+    REQUIRE(ae_buffer_floats(-1) == 0 && ae_buffer_floats(B_COUNT) == 0, "ae_buffer_floats: an invalid id has floats");
     memcpy(sz, s, sizeof sz);
+    gone = 0;
 }
 
 static float value_from(uint8_t b, int wild)
@@ -160,12 +177,21 @@ static float *copy_of(const float *p, long count)
  * with c/attention.c called directly on private copies. */
 static void op_forward(reader *r)
 {
-    if (sz[0] < 1) { /* nothing prepared yet: both refuse */
-        REQUIRE(ae_sdpa(0, 0, 1.0f) == ATTN_ERR_NULL && ae_forward(0, 0, 0, 1.0f) == ATTN_ERR_NULL, "a forward pass ran before ae_prepare");
+    if (sz[0] < 1) { /* nothing prepared yet (ae_bench_matmul may have taken the arena): both refuse */
+        REQUIRE(ae_sdpa(0, 0, 1.0f) != ATTN_OK && ae_forward(0, 0, 0, 1.0f) != ATTN_OK, "a forward pass ran before ae_prepare");
         return;
     }
     uint8_t f = take(r);
     int direct = f & 1, has_mask = f & 2, causal = f & 4, cross = f & 8, wild = (f & 0x30) == 0x30;
+    int fused = sz[5] & L_FUSED;
+    if (gone) { /* ae_bench_matmul laid the arena out its own way: no forward pass until ae_prepare */
+        REQUIRE(ae_sdpa(0, 0, 1.0f) != ATTN_OK && (sz[2] < 1 || ae_forward(0, 0, 0, 1.0f) != ATTN_OK), "a forward pass ran on ae_bench_matmul's arena");
+        return;
+    }
+    if (has_mask && !(sz[5] & L_MASK)) { /* no room was laid out for a mask */
+        REQUIRE(ae_sdpa(1, causal, 1.0f) == ATTN_ERR_NULL, "ae_sdpa used a mask the layout has no room for");
+        return;
+    }
     uint8_t sb = take(r);
     float scale = sb == 0 ? 0.0f : sb == 1 ? NAN : sb < 128 ? attn_default_scale(sz[3]) : (float)sb / 128.0f;
     int n = sz[0], m = sz[1], d = sz[2], dk = sz[3], dv = sz[4];
@@ -196,24 +222,27 @@ static void op_forward(reader *r)
     float *Q = direct ? mine[B_Q] : fuzz_floats((long)n * dk), *K = direct ? mine[B_K] : fuzz_floats((long)m * dk);
     float *V = direct ? mine[B_V] : fuzz_floats((long)m * dv);
     float *S = fuzz_floats((long)n * m), *M = fuzz_floats((long)n * m), *A = fuzz_floats((long)n * m);
-    float *O = fuzz_floats((long)n * dv), *Kt = fuzz_floats((long)dk * m);
+    float *O = fuzz_floats((long)n * dv), *Kt = fuzz_floats((long)dk * m), *work = fuzz_floats(ATTN_FUSED_WORK(m, dk, dv));
+    const float *mask = has_mask ? mine[B_MASK] : NULL;
     attn_status want = ATTN_OK;
     if (!direct) want = attn_project(Q, K, V, mine[B_X], cross ? mine[B_XKV] : mine[B_X], mine[B_WQ], mine[B_WK], mine[B_WV], n, m, d, dk, dv);
-    if (want == ATTN_OK) want = attn_mask_build(M, has_mask ? mine[B_MASK] : NULL, causal, n, m);
-    if (want == ATTN_OK) want = attn_sdpa(S, A, O, Kt, Q, K, V, M, 0, scale, n, m, dk, dv);
+    if (want == ATTN_OK && fused) want = attn_sdpa_fused(O, work, Q, K, V, mask, causal, scale, n, m, dk, dv);
+    if (want == ATTN_OK && !fused) want = attn_mask_build(M, mask, causal, n, m);
+    if (want == ATTN_OK && !fused) want = attn_sdpa(S, A, O, Kt, Q, K, V, mask, causal, scale, n, m, dk, dv);
 
     int st = direct ? ae_sdpa(has_mask, causal, scale) : ae_forward(cross, has_mask, causal, scale);
     REQUIRE(st == (int)want, "an export's status differs from c/attention.c's on the same input");
     if (st == ATTN_OK) {
-        int outs[] = {B_Q, B_K, B_V, B_S, B_M, B_A, B_O};
-        const float *theirs[] = {Q, K, V, S, M, A, O};
-        for (int k = 0; k < 7; k++)
+        int outs[] = {B_Q, B_K, B_V, B_O, B_S, B_M, B_A};
+        const float *theirs[] = {Q, K, V, O, S, M, A};
+        for (int k = 0; k < (fused ? 4 : 7); k++)
             REQUIRE(memcmp(ae_buffer(outs[k]), theirs[k], sizeof(float) * (size_t)count_of(outs[k], sz)) == 0, "an export's result differs from c/attention.c's");
-        for (int i = 0; i < n; i++) require_weight_row(ae_buffer(B_A) + (long)i * m, m);
+        if (!fused)
+            for (int i = 0; i < n; i++) require_weight_row(ae_buffer(B_A) + (long)i * m, m);
     }
     if (!direct) free(Q), free(K), free(V);
     for (int b = 0; b < B_COUNT; b++) free(mine[b]);
-    free(S), free(M), free(A), free(O), free(Kt);
+    free(S), free(M), free(A), free(O), free(Kt), free(work);
 }
 
 /* ---------------------------------------------------------------- trainers */
@@ -391,6 +420,37 @@ static void op_lab(reader *r)
     free(row), free(g);
 }
 
+/* ae_bench_matmul (make bench only): C = A·B with the head's kernel, on fixed small numbers;
+ * afterwards the forward layout is gone until the next ae_prepare. */
+static void op_bench(reader *r)
+{
+    uint8_t b = take(r);
+    int n = 1 + take(r) % 12, k = 1 + take(r) % 12, p = 1 + take(r) % 12;
+    if (b >= 250) n = b % 2 ? 0 : ATTN_MAX_TOKENS + 1;
+    int st = ae_bench_matmul(n, k, p, 1 + b % 2);
+    if (n < 1 || n > ATTN_MAX_TOKENS) {
+        REQUIRE(st == ATTN_ERR_SIZE, "ae_bench_matmul: bad size but not ATTN_ERR_SIZE");
+        return;
+    }
+    REQUIRE(st == ATTN_OK, "ae_bench_matmul refused small sizes");
+    gone = 1;
+    /* the arena (at __heap_base, which the shim aligns to a page) holds A [n, k], B [k, p], C [n, p] */
+    const float *A = (const float *)shim_heap_base, *B = A + (long)n * k, *C = B + (long)k * p;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < p; j++) {
+            double want = 0, size = 0;
+            for (int t = 0; t < k; t++) {
+                double x = (double)A[(long)i * k + t] * B[(long)t * p + j];
+                want += x, size += fabs(x);
+            }
+            if (!isfinite(size)) continue; /* left-over forward data may hold -Infinity */
+            REQUIRE(fabs(C[(long)i * p + j] - want) <= 1e-6 * (1 + size), "ae_bench_matmul: C is not A·B");
+        }
+    /* A and B are not checked for its fixed numbers: it refills them only when the shape changes,
+     * so after a forward pass on the same instance (which bench.mjs never makes) they hold the
+     * forward's data. C = A·B holds either way. */
+}
+
 static void check_constants(void)
 {
     REQUIRE(ae_max_tokens() == ATTN_MAX_TOKENS && ae_max_width() == ATTN_MAX_WIDTH, "the size limits differ from attention.h");
@@ -411,7 +471,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(live, 0, sizeof live);
     check_constants();
     for (int op = 0; op < 40 && r.left; op++) {
-        switch (take(&r) % 6) {
+        uint8_t op = take(&r);
+        if (op == 255) {
+            op_bench(&r);
+            continue;
+        }
+        switch (op % 6) {
         case 0: op_prepare(&r); break;
         case 1: case 2: op_forward(&r); break;
         case 3: case 4: op_train(&r); break;
