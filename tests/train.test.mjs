@@ -199,3 +199,20 @@ test('after attn.dispose() its trainers refuse every call with an error that say
   assert.throws(() => own.createTrainer(), /this Attention was disposed: call loadAttention\(\) again/);
   t.dispose(); // still allowed: frees nothing that matters, throws nothing
 });
+
+test('a step that blows the read-out up throws; no step ever returns a NaN loss (SGD at lr 1e4)', () => {
+  for (const [task, dv] of [['previous-token', 1], ['previous-token', 16], ['find-the-noun', 11]]) {
+    const t = attn.createTrainer({ task, seed: 7, optimizer: 'sgd', lr: 1e4, batch: 4, dk: 6, dv });
+    let stopped = null;
+    for (let s = 0; s < 200 && !stopped; s++) {
+      try {
+        const [loss] = t.step(1);
+        assert.ok(Number.isFinite(loss) && loss >= 0, `${task} dv ${dv}: step ${s} returned loss ${loss}`);
+      } catch (e) {
+        stopped = e;
+      }
+    }
+    assert.match(String(stopped && stopped.message), /training stopped at step \d+: .*lower the learning rate/, `${task} dv ${dv}`);
+    t.dispose();
+  }
+});
