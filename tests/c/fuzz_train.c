@@ -200,7 +200,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 REQUIRE(on_right >= 0.0f && on_right <= 1.0f + 1e-6f, "evaluate: attention on the right key outside [0, 1]");
                 REQUIRE(accuracy >= 0.0f && accuracy <= 1.0f, "evaluate: accuracy outside [0, 1]");
             } else {
-                REQUIRE(blown, "evaluate failed on weights that trained fine");
+                /* The held-out sequences are not the batch: weights that just passed a step can
+                 * still overflow on one of them, but only weights that a high rate made huge. */
+                float biggest = 0;
+                for (long e = 0; e < t.n_params; e++) biggest = fmaxf(biggest, fabsf(t.params[e]));
+                if (!blown && !(biggest > 1e3f)) fprintf(stderr, "evaluate: status %d, largest weight %g, lr %g\n", s2, biggest, t.lr);
+                REQUIRE(s2 == ATTN_ERR_OVERFLOW || s2 == ATTN_ERR_NONFINITE, "evaluate failed with a status other than overflow");
+                REQUIRE(blown || biggest > 1e3f, "evaluate failed on weights of ordinary size");
             }
             REQUIRE(train_evaluate(&t, NULL, NULL, NULL) == s2, "evaluate with no outputs gives another status");
             break;
