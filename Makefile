@@ -4,25 +4,29 @@
 SHELL := /bin/bash
 PORT ?= 8000
 EMCC ?= emcc
+WASM_OPT ?= wasm-opt
 CLANG ?= clang
 FUZZ_SECONDS ?= 45        # make test: the most each fuzz target may take (its runs are fixed below)
 FUZZ_LONG_SECONDS ?= 120  # make fuzz-long: seconds for each of the five fuzz targets (10 minutes in all)
 PROPERTY_RUNS ?= 20000    # make fuzz-long: fast-check runs of each property of tests/property.test.mjs
 
 # The Wasm links these flags with no imports, no Emscripten JS glue, and a heap that grows.
+# INITIAL_MEMORY holds the static slots of the trainers and induction models (about 2.5 MB), and
+# little more: the forward arena grows memory when it needs room (tests/fused.test.mjs counts that).
 WASM_LINK  := -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=64MB \
-              -sTOTAL_STACK=65536 -sINITIAL_MEMORY=1MB
-# Size: only the forward pass (c/attention.c) is worth optimising for speed (-O3 with SIMD,
-# -O2 for the scalar fallback); training, the labs' helpers and the exports are built for size.
-WASM_SRC   := c/attention.c c/attention_backward.c c/train.c c/wasm_exports.c
+              -sTOTAL_STACK=65536 -sINITIAL_MEMORY=3MB
+# Size: only the forward and backward passes (c/attention.c, c/attention_backward.c) are worth
+# optimising for speed (-O3 with SIMD, -O2 for the scalar fallback); the rest (the trainers, the
+# labs' helpers, the exports) is built for size.
+WASM_SRC   := c/attention.c c/attention_backward.c c/learn.c c/train.c c/induction.c c/wasm_exports.c
 SAN_FLAGS  := -std=c99 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=all -Ic
 CORE       := c/attention.c c/attention.h
-TRAIN      := c/attention_backward.c c/train.c c/train.h
+TRAIN      := c/attention_backward.c c/learn.c c/learn.h c/train.c c/train.h c/induction.c c/induction.h
 NODE_TESTS  = $(wildcard tests/*.test.mjs) $(wildcard tests/browser/*.test.mjs)
 
-.PHONY: all help run test test-c test-fuzz test-node bench setup setup-test clean dist fuzz-long fuzz-keep coverage
+.PHONY: all help run test test-hosts test-c test-fuzz test-node test-types bench setup setup-test clean dist fuzz-long fuzz-keep coverage
 
-all: setup web/gen/wasm-source.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
+all: setup web/gen/wasm-source.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 12
@@ -37,6 +41,16 @@ build/simd/attention.o: c/attention.c c/attention.h Makefile
 	@mkdir -p build/simd
 	$(EMCC) -O3 -msimd128 -Ic -c $< -o $@
 
+# The backward pass is where training spends its time (c/induction.c's steps): built for speed
+# too. c/induction.c itself only glues the products together and stays built for size.
+build/simd/attention_backward.o: build/simd/%.o: c/%.c $(CORE) $(TRAIN) Makefile
+	@mkdir -p build/simd
+	$(EMCC) -O3 -msimd128 -Ic -c $< -o $@
+
+build/scalar/attention_backward.o: build/scalar/%.o: c/%.c $(CORE) $(TRAIN) Makefile
+	@mkdir -p build/scalar
+	$(EMCC) -O2 -Ic -c $< -o $@
+
 build/simd/%.o: c/%.c $(CORE) $(TRAIN) Makefile
 	@mkdir -p build/simd
 	$(EMCC) -Os -msimd128 -Ic -c $< -o $@
@@ -49,11 +63,15 @@ build/scalar/%.o: c/%.c $(CORE) $(TRAIN) Makefile
 	@mkdir -p build/scalar
 	$(EMCC) -Os -Ic -c $< -o $@
 
+# emcc runs Binaryen's wasm-opt once at link; a second run to a fixed point (--converge, at -O3 so
+# the forward pass keeps its speed) takes about 1% off each build. The feature flags keep the scalar build free of SIMD and of post-MVP opcodes.
 build/attention-simd.wasm: $(WASM_SRC:c/%.c=build/simd/%.o)
-	$(EMCC) -O3 -msimd128 $(WASM_LINK) $^ -o $@
+	$(EMCC) -O3 -msimd128 $(WASM_LINK) $^ -o build/simd/linked.wasm
+	$(WASM_OPT) -O3 --converge --mvp-features --enable-simd build/simd/linked.wasm -o $@
 
 build/attention-scalar.wasm: $(WASM_SRC:c/%.c=build/scalar/%.o)
-	$(EMCC) -O2 $(WASM_LINK) $^ -o $@
+	$(EMCC) -O2 $(WASM_LINK) $^ -o build/scalar/linked.wasm
+	$(WASM_OPT) -O3 --converge --mvp-features build/scalar/linked.wasm -o $@
 
 web/gen/wasm-source.js: build/attention-simd.wasm build/attention-scalar.wasm scripts/embed-wasm.mjs
 	node scripts/embed-wasm.mjs build/attention-simd.wasm build/attention-scalar.wasm web/gen
@@ -67,13 +85,25 @@ web/gen/labs-css.js: web/labs/labs.css scripts/embed-css.mjs
 web/gen/train-css.js: web/train.css scripts/embed-css.mjs
 	node scripts/embed-css.mjs web/train.css $@ TRAIN_CSS
 
-dist: all ## write dist/: one offline attention-explorer.js (Wasm inside), index.html and lab.html that open from file://
+web/gen/induction-css.js: web/induction.css scripts/embed-css.mjs
+	node scripts/embed-css.mjs web/induction.css $@ INDUCTION_CSS
+
+dist: all ## write dist/ with esbuild: one minified attention-explorer.js (Wasm inside), index.html and lab.html that open from file://
+	@scripts/setup.sh dist
 	node scripts/build-dist.mjs
 
 run: all ## serve the explorer on http://127.0.0.1:$(PORT)/ (PORT= to change)
 	node web/serve.mjs $(PORT)
 
-test: setup-test all test-c test-fuzz test-node ## build and run every test
+test: setup-test all test-c test-fuzz test-types test-node ## build and run every test
+
+test-hosts: all dist ## build docs/embedding.md's MkDocs, Material, Sphinx, Hugo and nbconvert recipes with Debian's tools and open each in Chromium
+	@scripts/setup.sh hosts
+	node --test tests/hosts/*.test.mjs
+
+test-types: setup-test all ## tsc --noEmit, strict: the package's .d.ts, tests/types/consumer.ts (bundler and node16 resolution), web/ files with // @ts-check
+	node_modules/.bin/tsc --noEmit -p tsconfig.json
+	node_modules/.bin/tsc --noEmit -p tests/types/tsconfig.node16.json
 
 build/test_attention: $(CORE) tests/c/test_attention.c tests/c/check.h
 	@mkdir -p build
@@ -85,7 +115,11 @@ build/test_backward: $(CORE) c/attention_backward.c tests/c/test_backward.c test
 
 build/test_train: $(CORE) $(TRAIN) tests/c/test_train.c tests/c/check.h
 	@mkdir -p build
-	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c c/train.c tests/c/test_train.c -lm -o $@
+	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c c/learn.c c/train.c tests/c/test_train.c -lm -o $@
+
+build/test_induction: $(CORE) $(TRAIN) tests/c/test_induction.c tests/c/check.h
+	@mkdir -p build
+	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c c/learn.c c/induction.c tests/c/test_induction.c -lm -o $@
 
 build/test_fused: $(CORE) tests/c/test_fused.c tests/c/check.h
 	@mkdir -p build
@@ -95,12 +129,13 @@ build/test_labs: $(CORE) tests/c/test_labs.c tests/c/check.h
 	@mkdir -p build
 	$(CLANG) $(SAN_FLAGS) c/attention.c tests/c/test_labs.c -lm -o $@
 
-test-c: setup-test build/test_attention build/test_fused build/test_backward build/test_labs build/test_train ## native C tests under AddressSanitizer and UBSan
+test-c: setup-test build/test_attention build/test_fused build/test_backward build/test_labs build/test_train build/test_induction ## native C tests under AddressSanitizer and UBSan
 	build/test_attention
 	build/test_fused
 	build/test_backward
 	build/test_labs
 	build/test_train
+	build/test_induction
 
 # The libFuzzer targets (tests/c/fuzz_<name>.c), the C files each one reaches, and how many
 # seeded runs of each make test does (about 10-20 s each on an idle 2-core machine; FUZZ_SECONDS
@@ -109,7 +144,7 @@ FUZZ_TARGETS := attention softmax backward train exports
 FUZZ_SRC_attention := c/attention.c
 FUZZ_SRC_softmax   := c/attention.c
 FUZZ_SRC_backward  := c/attention.c c/attention_backward.c
-FUZZ_SRC_train     := c/attention.c c/attention_backward.c c/train.c
+FUZZ_SRC_train     := c/attention.c c/attention_backward.c c/learn.c c/train.c
 FUZZ_SRC_exports   := $(WASM_SRC) tests/c/wasm_shim.c
 FUZZ_RUNS_attention := 60000
 FUZZ_RUNS_softmax   := 60000
@@ -141,12 +176,13 @@ fuzz-keep: $(FUZZ_TARGETS:%=build/fuzz_%) ## keep what the last fuzz runs found:
 # make coverage: clang's source-based coverage of c/, reached by the C tests and by every input
 # of the fuzz corpora (tests/c/corpus/ and, after a fuzz run, build/fuzz-corpus/), replayed once.
 COV_FLAGS := -g -O0 -fprofile-instr-generate -fcoverage-mapping -Ic -Itests/c
-C_TESTS := attention fused backward labs train
+C_TESTS := attention fused backward labs train induction
 COV_TEST_SRC_attention := c/attention.c
 COV_TEST_SRC_fused     := c/attention.c
 COV_TEST_SRC_backward  := c/attention.c c/attention_backward.c
 COV_TEST_SRC_labs      := c/attention.c
-COV_TEST_SRC_train     := c/attention.c c/attention_backward.c c/train.c
+COV_TEST_SRC_train     := c/attention.c c/attention_backward.c c/learn.c c/train.c
+COV_TEST_SRC_induction := c/attention.c c/attention_backward.c c/learn.c c/induction.c
 
 build/cov/test_%: tests/c/test_%.c $$(COV_TEST_SRC_$$*) tests/c/check.h $(FUZZ_DEPS)
 	@mkdir -p build/cov
@@ -166,9 +202,10 @@ build/bench_native: $(CORE) bench/bench_native.c
 	@mkdir -p build
 	cc -std=c99 -O2 -Ic c/attention.c bench/bench_native.c -lm -o $@
 
-bench: setup-test all build/bench_native ## time forward() (Wasm SIMD, scalar, native -O2, plain JS), training steps/s and the page's frames
+bench: setup-test all build/bench_native ## time forward() (Wasm SIMD, scalar, native -O2, plain JS), training steps/s and the page's frames, the induction page
 	node bench/bench.mjs
 	node bench/bench-train.mjs
+	node bench/bench-induction.mjs
 	node tests/browser/frame-bench.mjs
 
 clean: ## remove build output

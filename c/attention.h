@@ -180,4 +180,28 @@ attn_status attn_backward(float *dX,         /* [n, d] out (overwritten), or NUL
                           int causal, float scale,
                           int n, int d, int dk, int dv);
 
+/* ---------------------------------------------------------------- a linear layer (attention_backward.c)
+ * The pieces a model around heads needs: a head's output projection (O·Wo, written into the
+ * residual stream) and an unembedding are the same product, Y = X·W, and so is its backward.
+ * W is [k, c], or with ATTN_W_T stored transposed as [c, k] (an unembedding tied to the
+ * embedding table E [vocab, d] is Y = X·Eᵀ). Nothing is checked: the callers' heads are. */
+
+enum { ATTN_ACCUMULATE = 1, ATTN_W_T = 2 };
+
+/* Y = X·W (or X·Wᵀ with ATTN_W_T); with ATTN_ACCUMULATE, Y += instead of Y =. */
+void attn_linear(float *Y,       /* [r, c] out */
+                 const float *X, /* [r, k] */
+                 const float *W, /* [k, c], or [c, k] with ATTN_W_T */
+                 int r, int k, int c, int flags);
+
+/* The backward of Y = X·W given dY: dW += Xᵀ·dY (ACCUMULATED; with ATTN_W_T, dW += dYᵀ·X, the
+ * same gradient stored as W is), and dX = dY·Wᵀ, OVERWRITTEN, or added to what dX holds with
+ * ATTN_ACCUMULATE; dX may be NULL to skip it. */
+void attn_linear_backward(float *dX,       /* [r, k] out, or NULL */
+                          float *dW,       /* like W, accumulated */
+                          const float *dY, /* [r, c] */
+                          const float *X,  /* [r, k] */
+                          const float *W,  /* [k, c], or [c, k] with ATTN_W_T */
+                          int r, int k, int c, int flags);
+
 #endif

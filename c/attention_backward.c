@@ -7,61 +7,135 @@
  *   pass 2  scores                 dQ = scale·dS·K, dK = scale·dSᵀ·Q
  *   pass 1  projections            dW += Xᵀ·dQ (and dK, dV); dX = dQ·Wqᵀ + dK·Wkᵀ + dV·Wvᵀ
  * Each step quotes the forward line it differentiates. Shapes are small when training (a toy
- * head), so the products are plain loops in the order that walks memory with stride 1.
+ * head), so the products are plain loops in the order that walks memory with stride 1, four
+ * floats at a time.
  */
 #include "attention.h"
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 static int size_ok(int x, int limit) { return x >= 1 && x <= limit; }
 
-/* C = A·Bᵀ (or C += A·Bᵀ when accumulate), with C [r, c], A [r, k], B [c, k]:
- * every entry is a dot product of a row of A with a row of B. */
+/* Four floats side by side (GNU C vector_size, as in attention.c): one WebAssembly SIMD
+ * instruction with -msimd128, SSE natively, four scalar operations in the same order without
+ * SIMD, so every build computes the same bits. Training spends its time in these products. */
+typedef float f32x4 __attribute__((vector_size(16)));
+static f32x4 load4(const float *p) { f32x4 v; memcpy(&v, p, sizeof v); return v; }
+static void store4(float *p, f32x4 v) { memcpy(p, &v, sizeof v); }
+static float hsum4(f32x4 v) { return (v[0] + v[1]) + (v[2] + v[3]); }
+
+/* C (+)= A·B where A(i, t) = A[i·ars + t·acs] (row-major A: ars = k, acs = 1; Aᵀ stored as
+ * [k, r]: ars = 1, acs = r) and B [k, c] is row-major. C [r, c] is overwritten, or added to when
+ * accumulate. A tile of 4 rows × 8 columns of C stays in registers across the whole t loop, so
+ * every 8-wide piece of a row of B is loaded once for 4 rows. With trim, the t loop of a tile
+ * stops after the last t where one of its rows of A is non-zero (a causal dS is 0 past the
+ * diagonal). */
+static void gemm(float *C, const float *A, long ars, long acs, const float *B, int r, int k, int c, int accumulate,
+                 int trim)
+{
+    int i = 0;
+    for (; i < r; i += 4) {
+        int rows = r - i < 4 ? r - i : 4;
+        const float *a[4];
+        for (int q = 0; q < 4; q++) a[q] = A + (long)(i + (q < rows ? q : 0)) * ars; /* a short tile repeats row i */
+        int t_end = k;
+        while (trim && t_end > 0) {
+            int any = 0;
+            for (int q = 0; q < rows; q++) any |= a[q][(long)(t_end - 1) * acs] != 0.0f;
+            if (any) break;
+            t_end--;
+        }
+        int j = 0;
+        for (; j + 8 <= c; j += 8) {
+            f32x4 t00 = {0}, t01 = {0}, t10 = {0}, t11 = {0}, t20 = {0}, t21 = {0}, t30 = {0}, t31 = {0};
+            for (int t = 0; t < t_end; t++) {
+                const float *b_t = B + (long)t * c + j;
+                f32x4 b0 = load4(b_t), b1 = load4(b_t + 4);
+                float x0 = a[0][t * acs], x1 = a[1][t * acs], x2 = a[2][t * acs], x3 = a[3][t * acs];
+                t00 += b0 * x0; t01 += b1 * x0;
+                t10 += b0 * x1; t11 += b1 * x1;
+                t20 += b0 * x2; t21 += b1 * x2;
+                t30 += b0 * x3; t31 += b1 * x3;
+            }
+            f32x4 tile[4][2] = {{t00, t01}, {t10, t11}, {t20, t21}, {t30, t31}};
+            for (int q = 0; q < rows; q++) {
+                float *c_q = C + (long)(i + q) * c + j;
+                if (accumulate) tile[q][0] += load4(c_q), tile[q][1] += load4(c_q + 4);
+                store4(c_q, tile[q][0]);
+                store4(c_q + 4, tile[q][1]);
+            }
+        }
+        for (; j < c; j++) { /* the last c % 8 columns */
+            for (int q = 0; q < rows; q++) {
+                float s = 0.0f;
+                for (int t = 0; t < t_end; t++) s += a[q][t * acs] * B[(long)t * c + j];
+                float *c_q = C + (long)(i + q) * c + j;
+                *c_q = accumulate ? *c_q + s : s;
+            }
+        }
+    }
+}
+
+/* One product A·Bᵀ of a sum, A [r, k] and B [c, k] (abt_sum). */
+typedef struct { const float *A, *B; int k; } abt_term;
+
+/* C = Σ_terms A·Bᵀ (or C += when accumulate), C [r, c]: every entry is a sum of dot products of
+ * a row of A with a row of B. Four entries of a row at a time share each load of A's row, with
+ * four lanes of partial sums each; the terms go into the same sums, added up once at the end.
+ * With causal, row i stops at column i (the rest is set to 0): a causal query's dA past the
+ * diagonal is never read. */
+static void abt_sum(float *C, const abt_term *terms, int count, int r, int c, int accumulate, int causal)
+{
+    for (int i = 0; i < r; i++) {
+        float *c_i = C + (long)i * c;
+        int c_end = causal && i + 1 < c ? i + 1 : c;
+        int j = 0;
+        for (; j < c_end; j += 4) {
+            int cols = c_end - j < 4 ? c_end - j : 4;
+            f32x4 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
+            float d[4] = {0, 0, 0, 0};
+            for (int m = 0; m < count; m++) {
+                int k = terms[m].k;
+                const float *a_i = terms[m].A + (long)i * k;
+                const float *b0 = terms[m].B + (long)j * k;
+                const float *b1 = cols > 1 ? b0 + k : b0, *b2 = cols > 2 ? b0 + 2L * k : b0, *b3 = cols > 3 ? b0 + 3L * k : b0;
+                int t = 0;
+                for (; t + 4 <= k; t += 4) {
+                    f32x4 x = load4(a_i + t);
+                    s0 += x * load4(b0 + t); s1 += x * load4(b1 + t);
+                    s2 += x * load4(b2 + t); s3 += x * load4(b3 + t);
+                }
+                for (; t < k; t++) {
+                    d[0] += a_i[t] * b0[t]; d[1] += a_i[t] * b1[t];
+                    d[2] += a_i[t] * b2[t]; d[3] += a_i[t] * b3[t];
+                }
+            }
+            d[0] += hsum4(s0), d[1] += hsum4(s1), d[2] += hsum4(s2), d[3] += hsum4(s3);
+            for (int q = 0; q < cols; q++) c_i[j + q] = accumulate ? c_i[j + q] + d[q] : d[q];
+        }
+        for (j = c_end; j < c; j++) c_i[j] = accumulate ? c_i[j] : 0.0f;
+    }
+}
+
+/* C = A·Bᵀ (or C += A·Bᵀ when accumulate), with C [r, c], A [r, k], B [c, k]. */
 static void matmul_abt(float *C, const float *A, const float *B, int r, int k, int c, int accumulate)
 {
-    for (int i = 0; i < r; i++) {
-        const float *a_i = A + (long)i * k;
-        float *c_i = C + (long)i * c;
-        for (int j = 0; j < c; j++) {
-            const float *b_j = B + (long)j * k;
-            float s = 0.0f;
-            for (int t = 0; t < k; t++) s += a_i[t] * b_j[t];
-            c_i[j] = accumulate ? c_i[j] + s : s;
-        }
-    }
+    abt_term one = {A, B, k};
+    abt_sum(C, &one, 1, r, c, accumulate, 0);
 }
 
-/* C = Aᵀ·B (or C += Aᵀ·B when accumulate), with C [r, c], A [k, r], B [k, c]:
- * for each t, row t of B is added into every row i of C with weight A[t][i]. */
+/* C = Aᵀ·B (or C += Aᵀ·B when accumulate), with C [r, c], A [k, r], B [k, c]. */
 static void matmul_atb(float *C, const float *A, const float *B, int k, int r, int c, int accumulate)
 {
-    if (!accumulate)
-        for (long e = 0; e < (long)r * c; e++) C[e] = 0.0f;
-    for (int t = 0; t < k; t++) {
-        const float *a_t = A + (long)t * r, *b_t = B + (long)t * c;
-        for (int i = 0; i < r; i++) {
-            float w = a_t[i];
-            if (w == 0.0f) continue; /* a masked weight adds nothing */
-            float *c_i = C + (long)i * c;
-            for (int j = 0; j < c; j++) c_i[j] += w * b_t[j];
-        }
-    }
+    gemm(C, A, 1, r, B, r, k, c, accumulate, 0);
 }
 
-/* C = A·B, with C [r, c], A [r, k], B [k, c], in i-k-j order. */
-static void matmul_ab(float *C, const float *A, const float *B, int r, int k, int c)
+/* C = A·B, with C [r, c], A [r, k], B [k, c]; trim as in gemm. */
+static void matmul_ab(float *C, const float *A, const float *B, int r, int k, int c, int trim)
 {
-    for (int i = 0; i < r; i++) {
-        const float *a_i = A + (long)i * k;
-        float *c_i = C + (long)i * c;
-        for (int j = 0; j < c; j++) c_i[j] = 0.0f;
-        for (int t = 0; t < k; t++) {
-            const float *b_t = B + (long)t * c;
-            float w = a_i[t];
-            for (int j = 0; j < c; j++) c_i[j] += w * b_t[j];
-        }
-    }
+    gemm(C, A, k, 1, B, r, k, c, 0, trim);
 }
 
 attn_status attn_backward(float *dX, float *dWq, float *dWk, float *dWv, float *dQ, float *dK, float *dV,
@@ -80,7 +154,8 @@ attn_status attn_backward(float *dX, float *dWq, float *dWk, float *dWv, float *
 
     /* pass 3, mix. Forward: "matmul(O, A, V, n, m, dv, 1)", O[i] = sum_j A[i][j]·V[j].
      * O[i] moves by dO[i] when A[i][j] moves by V[j]·dO[i], and when V[j] moves by A[i][j]·dO[i]. */
-    matmul_abt(dA, dO, V, n, dv, n, 0); /* dA = dO·Vᵀ   [n, n],  overwritten */
+    abt_term dov = {dO, V, dv};
+    abt_sum(dA, &dov, 1, n, n, 0, causal); /* dA = dO·Vᵀ   [n, n],  overwritten (0 past a causal row's end) */
     matmul_atb(dV, A, dO, n, n, dv, 0); /* dV = Aᵀ·dO   [n, dv], overwritten */
 
     /* pass 3, softmax. Forward: "softmax_row(A + i*m, S + i*m, mask_i, visible, m)",
@@ -106,7 +181,7 @@ attn_status attn_backward(float *dX, float *dWq, float *dWk, float *dWv, float *
     /* pass 2, scores. Forward: "matmul(S, Q, Kt, n, dk, m, 0); S[t] *= scale",
      * S[i][j] = scale·sum_c Q[i][c]·K[j][c], so dQ[i] = scale·sum_j dS[i][j]·K[j] and
      * dK[j] = scale·sum_i dS[i][j]·Q[i]. */
-    matmul_ab(dQ, dS, K, n, n, dk);     /* dQ = dS·K    [n, dk], overwritten */
+    matmul_ab(dQ, dS, K, n, n, dk, 1);  /* dQ = dS·K    [n, dk], overwritten */
     matmul_atb(dK, dS, Q, n, n, dk, 0); /* dK = dSᵀ·Q   [n, dk], overwritten */
     for (long e = 0; e < (long)n * dk; e++) {
         dQ[e] *= scale;
@@ -121,10 +196,41 @@ attn_status attn_backward(float *dX, float *dWq, float *dWk, float *dWv, float *
     matmul_atb(dWk, X, dK, n, d, dk, 1); /* dWk += Xᵀ·dK  [d, dk], accumulated */
     matmul_atb(dWv, X, dV, n, d, dv, 1); /* dWv += Xᵀ·dV  [d, dv], accumulated */
     if (dX) {
-        /* X feeds all three projections, so its gradient is the sum of three products */
-        matmul_abt(dX, dQ, Wq, n, dk, d, 0); /* dX  = dQ·Wqᵀ  [n, d], overwritten */
-        matmul_abt(dX, dK, Wk, n, dk, d, 1); /* dX += dK·Wkᵀ */
-        matmul_abt(dX, dV, Wv, n, dv, d, 1); /* dX += dV·Wvᵀ */
+        /* X feeds all three projections, so its gradient is the sum of three products:
+         * dX = dQ·Wqᵀ + dK·Wkᵀ + dV·Wvᵀ  [n, d], overwritten */
+        abt_term three[3] = {{dQ, Wq, dk}, {dK, Wk, dk}, {dV, Wv, dv}};
+        abt_sum(dX, three, 3, n, d, 0, 0);
     }
     return ATTN_OK;
+}
+
+/* ---------------------------------------------------------------- a linear layer */
+
+void attn_linear(float *Y, const float *X, const float *W, int r, int k, int c, int flags)
+{
+    int acc = flags & ATTN_ACCUMULATE;
+    if (flags & ATTN_W_T) { /* Y[i][j] = X[i]·W[j]: rows of X against rows of W */
+        matmul_abt(Y, X, W, r, k, c, acc);
+        return;
+    }
+    gemm(Y, X, k, 1, W, r, k, c, acc, 0);
+}
+
+void attn_linear_backward(float *dX, float *dW, const float *dY, const float *X, const float *W, int r, int k,
+                          int c, int flags)
+{
+    /* Forward: Y[i][j] = sum_t X[i][t]·W[t][j]. W[t][j] moves Y[i][j] by X[i][t] for every i, so
+     * dW[t][j] = sum_i X[i][t]·dY[i][j] (dW = Xᵀ·dY); X[i][t] moves Y[i][j] by W[t][j] for every
+     * j, so dX[i][t] = sum_j dY[i][j]·W[t][j] (dX = dY·Wᵀ). With W stored transposed (Ws = Wᵀ,
+     * [c, k]) the same numbers are dWs = dYᵀ·X and dX = dY·Ws. */
+    int acc = flags & ATTN_ACCUMULATE;
+    if (flags & ATTN_W_T) {
+        matmul_atb(dW, dY, X, r, c, k, 1); /* dW [c, k] += dYᵀ·X */
+        if (dX) {
+            gemm(dX, dY, c, 1, W, r, c, k, acc, 0); /* dX (+)= dY·W_stored */
+        }
+        return;
+    }
+    matmul_atb(dW, X, dY, r, k, c, 1);
+    if (dX) matmul_abt(dX, dY, W, r, c, k, acc);
 }

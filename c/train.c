@@ -10,6 +10,8 @@
  */
 #include "train.h"
 
+#include "learn.h"
+
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -17,7 +19,7 @@
 /* ---------------------------------------------------------------- the tasks */
 
 static const char *const previous_vocab[] = {"A", "B", "C", "D", "E", "F"};
-/* the lesson's sentence "the cat sat on the" is one sequence of this task */
+/* the widget page's sentence "the cat sat on the" is one sequence of this task */
 static const char *const noun_vocab[] = {"the", "cat", "dog", "bird", "fox", "sat", "on", "ran", "by", "big"};
 enum { NOUN_THE = 0, NOUN_FIRST = 1, NOUN_COUNT = 4, FILLER_FIRST = 5, FILLER_COUNT = 5 };
 
@@ -31,7 +33,7 @@ typedef struct {
 
 static const task_info tasks[TRAIN_TASK_COUNT] = {
     [TRAIN_PREVIOUS_TOKEN] = {"previous-token", previous_vocab, 6, 8, 1},
-    [TRAIN_FIND_NOUN] = {"find-the-noun", noun_vocab, 10, 8, 0},
+    [TRAIN_FIND_NOUN] = {"find-the-noun", noun_vocab, 10, 8, 1},
 };
 
 const char *train_task_name(int task) { return task >= 0 && task < TRAIN_TASK_COUNT ? tasks[task].name : NULL; }
@@ -42,21 +44,12 @@ const char *train_token_name(int task, int token)
     return tasks[task].words[token];
 }
 
-/* ---------------------------------------------------------------- random numbers */
+/* ---------------------------------------------------------------- random numbers (learn.h) */
 
-/* mulberry32: a 32-bit state, so a stream is saved and restored by copying one number. */
-static uint32_t next_u32(uint32_t *state)
-{
-    uint32_t t = (*state += 0x6d2b79f5u);
-    t = (t ^ (t >> 15)) * (t | 1u);
-    t ^= t + (t ^ (t >> 7)) * (t | 61u);
-    return t ^ (t >> 14);
-}
-static int next_below(uint32_t *state, int k) { return (int)(((uint64_t)next_u32(state) * (uint32_t)k) >> 32); }
-static float next_uniform(uint32_t *state, float a) /* in [-a, a) */
-{
-    return a * (2.0f * (float)(next_u32(state) >> 8) / 16777216.0f - 1.0f);
-}
+/* the names this file used before the stream moved to learn.c, shared with induction.c */
+#define next_u32 learn_u32
+#define next_below learn_below
+#define next_uniform learn_uniform
 
 /* The training stream and the held-out stream are different seeds, so evaluation never sees
  * a training draw by construction of the stream (the same sequence can still occur by chance). */
@@ -89,6 +82,17 @@ static int draw_sequence(int task, uint32_t *rng, int *tokens, int *targets, int
     tokens[n - 1] = NOUN_THE;
     targets[n - 1] = tokens[p];
     right[n - 1] = p;
+    /* A distractor: when there is room before "the NOUN", another noun at a place 0..p-2
+     * ("dog ran the cat on the" predicts "cat"). Its value must carry its own word, since it
+     * is the answer in other sentences, so attention that leaks onto it costs accuracy: without
+     * one, a head could put 0.7 of its weight on the noun, give the fillers values near 0 and
+     * still reach a loss near 0. Both nouns have the same kind of key; their positions (X's
+     * position columns) tell the query which came last. */
+    if (p >= 2) {
+        int q = next_below(rng, p - 1);
+        int other = NOUN_FIRST + next_below(rng, NOUN_COUNT - 1);
+        tokens[q] = other >= tokens[p] ? other + 1 : other;
+    }
     return n;
 }
 
@@ -317,18 +321,8 @@ static void update(train_state *t)
     long P = t->n_params;
     float *p = t->params;
     const float *g = t->grads;
-    if (t->optimizer == TRAIN_SGD) {
-        for (long e = 0; e < P; e++) p[e] -= t->lr * g[e];
-        return;
-    }
-    const float beta1 = 0.9f, beta2 = 0.999f, eps = 1e-8f;
-    /* the running means start at 0; dividing by 1 - beta^step removes that bias early on */
-    float c1 = 1.0f - powf(beta1, (float)t->step), c2 = 1.0f - powf(beta2, (float)t->step);
-    for (long e = 0; e < P; e++) {
-        t->adam_m[e] = beta1 * t->adam_m[e] + (1.0f - beta1) * g[e];
-        t->adam_v[e] = beta2 * t->adam_v[e] + (1.0f - beta2) * g[e] * g[e];
-        p[e] -= t->lr * (t->adam_m[e] / c1) / (sqrtf(t->adam_v[e] / c2) + eps);
-    }
+    if (t->optimizer == TRAIN_SGD) learn_sgd(p, g, P, t->lr);
+    else learn_adamw(p, t->adam_m, t->adam_v, g, P, t->step, t->lr, 0.0f);
 }
 
 int train_steps(train_state *t, int k, float *losses)
@@ -379,7 +373,7 @@ int train_example(const train_state *t, uint32_t seed, int *tokens, int *targets
     if (!t || !tokens || !targets || !right || !X) return -ATTN_ERR_NULL;
     int n;
     if (t->task == TRAIN_FIND_NOUN && seed == 0) {
-        /* seed 0 is the lesson's sentence: "the cat sat on the" */
+        /* seed 0 is the widget page's sentence: "the cat sat on the" */
         static const int lesson[5] = {NOUN_THE, NOUN_FIRST, FILLER_FIRST, FILLER_FIRST + 1, NOUN_THE};
         n = 5;
         for (int i = 0; i < n; i++) tokens[i] = lesson[i], targets[i] = right[i] = -1;

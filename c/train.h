@@ -15,9 +15,12 @@
  * The tasks (targets and the "right" key each query should attend to):
  *   TRAIN_PREVIOUS_TOKEN  random tokens A..F, n = 8; at every position i >= 1 predict token i-1.
  *                         The right key for query i is i-1: a previous-token head.
- *   TRAIN_FIND_NOUN       "the cat sat on the": 4 to 8 words, one noun (cat, dog, bird, fox)
- *                         after a "the", fillers, and a last "the" that must predict the noun.
- *                         The right key for the last query is the noun. No position features.
+ *   TRAIN_FIND_NOUN       "the cat sat on the": 4 to 8 words, a noun (cat, dog, bird, fox)
+ *                         after a "the", fillers, and a last "the" that must predict that noun.
+ *                         When there is room, a second, different noun comes earlier as a
+ *                         distractor ("dog ran the cat on the" predicts "cat"). The right key
+ *                         for the last query is the last noun; X has position columns, since
+ *                         the two nouns' words alone do not say which came last.
  *
  * Memory: nothing here allocates. train_memory_bytes() says how much one trainer needs and
  * train_init() lays every buffer out in the block the caller gives it (16-byte aligned); the
@@ -123,7 +126,7 @@ int train_evaluate(train_state *t, float *loss, float *attention_on_right, float
 
 /* One sequence of the task from its own seed (not the training stream), for showing: writes
  * tokens [n], targets [n], right [n] and X [n, d] and returns its length n (at most t->n), or
- * -ATTN_ERR_NULL. For find-the-noun, seed 0 gives the lesson's "the cat sat on the". */
+ * -ATTN_ERR_NULL. For find-the-noun, seed 0 gives the widget page's "the cat sat on the". */
 int train_example(const train_state *t, uint32_t seed, int *tokens, int *targets, int *right, float *X);
 
 /* Names for showing: the task ("previous-token", "find-the-noun"), and its tokens. NULL when

@@ -319,3 +319,203 @@ EXPORT(ae_softmax_stats) int ae_softmax_stats(int m)
     float *out = lab_rows[LAB_SCALARS];
     return attn_softmax_stats(&out[0], &out[1], &out[2], lab_rows[LAB_IN], m);
 }
+
+/* ================================================================ induction (c/induction.h)
+ *
+ * Two-layer models in which an induction head forms (web/attention.js createInduction). Like
+ * the trainers above, they live in static slots, each a fixed block of IND_SLOT_BYTES, so they
+ * never move and the forward arena is unaffected. JS owns a slot from ae_ind_create until
+ * ae_ind_free. ae_ind_buffer(slot, which, index) says where an array starts (index: the head
+ * l*H + h, or the layer for IND_B_X); the addresses never change while the slot is held. */
+#include "induction.h"
+
+#define IND_SLOTS 4
+#define IND_SLOT_BYTES (384 * 1024) /* the anchor's size (2×2 heads, d 32, n 32) needs about 290 KB */
+#define IND_LOSS_CHUNK 1024         /* most steps one ae_ind_steps call may take */
+#define IND_SPLIT_FLOATS ((1 + (IND_MAX_LAYERS - 1) * IND_MAX_HEADS) * IND_MAX_TOKENS * IND_MAX_HEAD_D)
+
+/* Buffer ids for ae_ind_buffer; web/attention.js keeps the same list. */
+enum { IND_B_LOSSES, IND_B_EVAL, IND_B_COMPOSITION, IND_B_SPLIT, IND_B_TOKENS, IND_B_TARGETS, IND_B_PART,
+       IND_B_INDUCT, IND_B_PARAMS, IND_B_GRADS, IND_B_E, IND_B_WQ, IND_B_WK, IND_B_WV, IND_B_WO, IND_B_DWQ,
+       IND_B_DWK, IND_B_DWV, IND_B_DWO, IND_B_P, IND_B_X, IND_B_Q, IND_B_K, IND_B_V, IND_B_S, IND_B_A, IND_B_O,
+       IND_B_C, IND_B_PROBS, IND_B_COUNT };
+/* Info ids for ae_ind_info. */
+enum { IND_I_LAYERS, IND_I_HEADS, IND_I_D, IND_I_DH, IND_I_N, IND_I_VOCAB, IND_I_STEP, IND_I_BATCH, IND_I_K,
+       IND_I_PARAMS, IND_I_ABLATED, IND_I_COUNT };
+
+static struct {
+    int used;
+    ind_model t;
+    float losses[2 * IND_LOSS_CHUNK];
+    float eval[3 + 2 * IND_MAX_LAYERS * IND_MAX_HEADS];
+    float composition[IND_MAX_HEADS * IND_MAX_HEADS];
+    float split[IND_SPLIT_FLOATS];
+    _Alignas(16) unsigned char memory[IND_SLOT_BYTES];
+} ind_slots[IND_SLOTS];
+
+static ind_model *ind_of(int slot) { return slot >= 0 && slot < IND_SLOTS && ind_slots[slot].used ? &ind_slots[slot].t : 0; }
+
+EXPORT(ae_ind_token_name) const char *ae_ind_token_name(int token) { return ind_token_name(token); }
+EXPORT(ae_ind_loss_chunk) int ae_ind_loss_chunk(void) { return IND_LOSS_CHUNK; }
+EXPORT(ae_ind_eval_sequences) int ae_ind_eval_sequences(void) { return IND_EVAL_SEQUENCES; }
+EXPORT(ae_ind_slot_bytes) int ae_ind_slot_bytes(void) { return IND_SLOT_BYTES; }
+
+/* The bytes a model of this shape needs (0: a size is out of range). */
+EXPORT(ae_ind_memory_bytes) int ae_ind_memory_bytes(int layers, int heads, int d, int dh, int n, int vocab)
+{
+    ind_shape s = {layers, heads, d, dh, n, vocab};
+    return (int)ind_memory_bytes(&s);
+}
+
+/* A slot number >= 0, or minus a status code (-IND_ERR_MEMORY: every slot is taken, or the
+ * shape needs more than a slot holds). */
+EXPORT(ae_ind_create) int ae_ind_create(int layers, int heads, int d, int dh, int n, int vocab, unsigned seed)
+{
+    ind_shape s = {layers, heads, d, dh, n, vocab};
+    for (int k = 0; k < IND_SLOTS; k++) {
+        if (ind_slots[k].used) continue;
+        int st = ind_init(&ind_slots[k].t, ind_slots[k].memory, (long)sizeof ind_slots[k].memory, &s, seed);
+        if (st != ATTN_OK) return -st;
+        ind_slots[k].used = 1;
+        return k;
+    }
+    return -IND_ERR_MEMORY;
+}
+
+EXPORT(ae_ind_free) void ae_ind_free(int slot)
+{
+    if (ind_of(slot)) ind_slots[slot].used = 0;
+}
+
+EXPORT(ae_ind_set) int ae_ind_set(int slot, float lr, float weight_decay, int batch)
+{
+    ind_model *t = ind_of(slot);
+    return t ? ind_set(t, lr, weight_decay, batch) : ATTN_ERR_NULL;
+}
+
+EXPORT(ae_ind_ablate) int ae_ind_ablate(int slot, unsigned mask)
+{
+    ind_model *t = ind_of(slot);
+    if (!t) return ATTN_ERR_NULL;
+    ind_ablate(t, mask);
+    return ATTN_OK;
+}
+
+/* k <= IND_LOSS_CHUNK steps; their first-part and repeated-part losses go to IND_B_LOSSES. */
+EXPORT(ae_ind_steps) int ae_ind_steps(int slot, int k)
+{
+    ind_model *t = ind_of(slot);
+    if (!t) return ATTN_ERR_NULL;
+    if (k < 0 || k > IND_LOSS_CHUNK) return IND_ERR_SHAPE;
+    return ind_steps(t, k, ind_slots[slot].losses);
+}
+
+EXPORT(ae_ind_reset) void ae_ind_reset(int slot)
+{
+    if (ind_of(slot)) ind_reset(&ind_slots[slot].t);
+}
+
+EXPORT(ae_ind_reroll) void ae_ind_reroll(int slot, unsigned seed)
+{
+    if (ind_of(slot)) ind_reroll(&ind_slots[slot].t, seed);
+}
+
+/* Writes ind_evaluate's numbers to IND_B_EVAL. */
+EXPORT(ae_ind_evaluate) int ae_ind_evaluate(int slot)
+{
+    ind_model *t = ind_of(slot);
+    return t ? ind_evaluate(t, ind_slots[slot].eval) : ATTN_ERR_NULL;
+}
+
+/* Writes the K-composition scores to IND_B_COMPOSITION. */
+EXPORT(ae_ind_composition) int ae_ind_composition(int slot)
+{
+    ind_model *t = ind_of(slot);
+    return t ? ind_composition(t, ind_slots[slot].composition) : ATTN_ERR_NULL;
+}
+
+/* One shown sequence from its seed, run forward: returns n, or minus a status. */
+EXPORT(ae_ind_example) int ae_ind_example(int slot, unsigned seed)
+{
+    ind_model *t = ind_of(slot);
+    return t ? ind_example(t, seed) : -ATTN_ERR_NULL;
+}
+
+/* After ae_ind_example: head (layer, head)'s K split into parts, in IND_B_SPLIT. */
+EXPORT(ae_ind_key_split) int ae_ind_key_split(int slot, int layer, int head)
+{
+    ind_model *t = ind_of(slot);
+    return t ? ind_key_split(t, layer, head, ind_slots[slot].split) : -ATTN_ERR_NULL;
+}
+
+/* The last step's batch loss: which 0 all predictions, 1 the first part, 2 the repeated part. */
+EXPORT(ae_ind_loss) float ae_ind_loss(int slot, int which)
+{
+    ind_model *t = ind_of(slot);
+    if (!t) return 0.0f;
+    return which == 1 ? t->loss_first : which == 2 ? t->loss_repeat : t->loss;
+}
+
+EXPORT(ae_ind_info) int ae_ind_info(int slot, int which)
+{
+    ind_model *t = ind_of(slot);
+    if (!t) return -1;
+    switch (which) {
+    case IND_I_LAYERS: return t->s.layers;
+    case IND_I_HEADS: return t->s.heads;
+    case IND_I_D: return t->s.d;
+    case IND_I_DH: return t->s.dh;
+    case IND_I_N: return t->s.n;
+    case IND_I_VOCAB: return t->s.vocab;
+    case IND_I_STEP: return (int)t->step;
+    case IND_I_BATCH: return t->batch;
+    case IND_I_K: return t->k;
+    case IND_I_PARAMS: return (int)t->n_params;
+    case IND_I_ABLATED: return (int)t->ablated;
+    default: return -1;
+    }
+}
+
+EXPORT(ae_ind_buffer) void *ae_ind_buffer(int slot, int which, int index)
+{
+    ind_model *t = ind_of(slot);
+    if (!t) return 0;
+    int heads = t->s.layers * t->s.heads;
+    int h = index >= 0 && index < heads ? index : -1; /* a head, for the per-head arrays */
+    switch (which) {
+    case IND_B_LOSSES: return ind_slots[slot].losses;
+    case IND_B_EVAL: return ind_slots[slot].eval;
+    case IND_B_COMPOSITION: return ind_slots[slot].composition;
+    case IND_B_SPLIT: return ind_slots[slot].split;
+    case IND_B_TOKENS: return t->tokens;
+    case IND_B_TARGETS: return t->targets;
+    case IND_B_PART: return t->part;
+    case IND_B_INDUCT: return t->induct;
+    case IND_B_PARAMS: return t->params;
+    case IND_B_GRADS: return t->grads;
+    case IND_B_E: return t->E;
+    case IND_B_P: return t->P;
+    case IND_B_PROBS: return t->probs;
+    case IND_B_X: return index >= 0 && index <= t->s.layers ? t->X[index] : 0;
+    default: break;
+    }
+    if (h < 0) return 0;
+    switch (which) {
+    case IND_B_WQ: return t->Wq[h];
+    case IND_B_WK: return t->Wk[h];
+    case IND_B_WV: return t->Wv[h];
+    case IND_B_WO: return t->Wo[h];
+    case IND_B_DWQ: return t->dWq[h];
+    case IND_B_DWK: return t->dWk[h];
+    case IND_B_DWV: return t->dWv[h];
+    case IND_B_DWO: return t->dWo[h];
+    case IND_B_Q: return t->Q[h];
+    case IND_B_K: return t->K[h];
+    case IND_B_V: return t->V[h];
+    case IND_B_S: return t->S[h];
+    case IND_B_A: return t->A[h];
+    case IND_B_O: return t->O[h];
+    case IND_B_C: return t->C[h];
+    default: return 0;
+    }
+}

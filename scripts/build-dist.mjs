@@ -1,136 +1,84 @@
-// Writes dist/: attention-explorer.js, the <attention-explorer> element and the core in ONE file
-// (the Wasm is already inlined as base64 by scripts/embed-wasm.mjs), and index.html and lab.html,
-// pages that open by double-click from file:// (the explorer; a lab).
+// Writes dist/ with esbuild (devDependency, pinned):
+//   attention-explorer.js  the <attention-explorer> element, its modes and the core in ONE minified
+//                          file with both Wasm builds inside (one gzip stream, web/gen/attention-wasm-both.js)
+//   index.html, lab.html   the explorer and a lab as pages that open by double-click from file://
 //
-// The bundle has no import or export statement, so it runs both as a classic script (which
-// Chromium allows from file://, where it blocks module imports) and as a module
-// (<script type="module">). Each module becomes a function in dependency order; its imports
-// become reads of the modules already run. Only the plain forms the house style uses are
-// accepted (named imports, also over several lines, namespace imports, named exports, relative
-// paths); anything else stops the build.
-// Deterministic: the same sources give the same bytes.
-// Usage: node scripts/build-dist.mjs [ENTRY] [OUTDIR]
+// The bundle is an IIFE with no import or export statement, so it runs both as a classic script
+// (which Chromium allows from file://, where it blocks module imports) and as a module
+// (<script type="module">). Its API is globalThis.AttentionExplorer.
+// Deterministic: the same sources give the same bytes (tests/embed-pack.test.mjs builds twice).
+// Usage: node scripts/build-dist.mjs [OUTDIR]
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
+import { build, transform } from 'esbuild';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const entry = resolve(ROOT, process.argv[2] || 'web/attention-explorer.js');
-const outDir = resolve(ROOT, process.argv[3] || 'dist');
+const outDir = resolve(ROOT, process.argv[2] || 'dist');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
-const fail = (file, msg) => {
-  console.error(`build-dist: ${relative(ROOT, file)}: ${msg}`);
-  process.exit(1);
+// The engines the bundle is written for: every one with DecompressionStream (web/gunzip.js),
+// which also have class fields, private methods and ?? (ES2022).
+export const TARGET = ['es2022', 'chrome91', 'firefox113', 'safari16.4'];
+
+// Modules replaced in the bundle (paths from the repository root): the page loads only the Wasm
+// build its engine runs with a dynamic import(), which one classic-script file cannot do, so the
+// bundle holds both builds. The induction page's worker is a file of its own, which one file
+// cannot hold: there it trains on the page's thread instead.
+export const ALIASES = {
+  'web/gen/wasm-source.js': 'web/gen/wasm-source-inline.js',
+  'web/induction-worker-url.js': 'web/induction-worker-url-inline.js',
 };
 
-// "a, b as c" -> [['a', 'a'], ['b', 'c']]  (imported or local name, exported or bound name)
-const names = (list) =>
-  list.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
-    const m = /^([A-Za-z_$][\w$]*)(?:\s+as\s+([A-Za-z_$][\w$]*))?$/.exec(s);
-    if (!m) throw new Error(`cannot read the name list “${list}”`);
-    return [m[1], m[2] || m[1]];
-  });
+/**
+ * esbuild plugin: every import of a module in ALIASES gets its replacement; the shadow-root CSS
+ * strings of web/gen/*-css.js are minified.
+ */
+export const oneFile = {
+  name: 'attention-explorer-one-file',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      const to = ALIASES[relative(ROOT, resolve(args.resolveDir, args.path)).split('\\').join('/')];
+      return to ? { path: join(ROOT, to) } : undefined;
+    });
+    b.onLoad({ filter: /[\\/]gen[\\/][a-z]+-css\.js$/ }, async (args) => {
+      const m = /^export const ([A-Z_]+) = (".*");$/m.exec(readFileSync(args.path, 'utf8'));
+      if (!m) throw new Error(`${relative(ROOT, args.path)}: not a CSS module written by scripts/embed-css.mjs`);
+      const { code } = await transform(JSON.parse(m[2]), { loader: 'css', minify: true, target: TARGET.slice(1) });
+      return { contents: `export const ${m[1]} = ${JSON.stringify(code.trim())};\n`, loader: 'js' };
+    });
+  },
+};
 
-// Drops whole-line comments (// ... and /* ... */ blocks that start a line) outside template
-// literals, to keep the file small; a line's backticks tell whether a template is open.
-function stripComments(lines) {
-  const out = [];
-  let template = false, block = false;
-  for (const line of lines) {
-    if (block) {
-      if (line.includes('*/')) block = false;
-      continue;
-    }
-    if (!template && /^\s*\/\//.test(line)) continue;
-    if (!template && /^\s*\/\*/.test(line)) {
-      if (!/\*\/\s*$/.test(line)) block = true;
-      continue;
-    }
-    if (!template && line.trim() === '') continue;
-    if (((line.match(/(?<!\\)`/g) || []).length) % 2) template = !template;
-    out.push(line);
-  }
-  return out;
-}
-
-// Modules replaced in the bundle: the page loads only the Wasm build its engine runs with a
-// dynamic import(), which one classic-script file cannot do, so the bundle holds both builds.
-const ALIASES = { 'web/gen/wasm-source.js': 'web/gen/wasm-source-inline.js' };
-
-const modules = new Map(); // absolute path -> { id, code } in dependency order
-const visiting = new Set();
-
-function load(file) {
-  if (modules.has(file)) return modules.get(file).id;
-  if (visiting.has(file)) fail(file, 'import cycle');
-  visiting.add(file);
-  const src = readFileSync(file, 'utf8');
-  const id = relative(ROOT, file).split('\\').join('/');
-  const deps = [];
-  const exported = []; // [local, exported]
-  const dep = (spec) => {
-    if (!spec.startsWith('./') && !spec.startsWith('../')) fail(file, `only relative imports can be bundled, not “${spec}”`);
-    const target = resolve(dirname(file), spec);
-    return load(ALIASES[relative(ROOT, target)] ? resolve(ROOT, ALIASES[relative(ROOT, target)]) : target);
-  };
-  // A named import over several lines becomes one line (its names hold no comments or strings).
-  const joined = src.replace(/^import\s*\{[^}]*\}\s*from\s*'[^']+';[ \t]*$/gm, (imp) => imp.replace(/\s*\n\s*/g, ' '));
-  const lines = joined.split('\n').map((line) => {
-    let m;
-    if ((m = /^import\s*\*\s*as\s+([A-Za-z_$][\w$]*)\s+from\s*'([^']+)';\s*$/.exec(line))) {
-      return `const ${m[1]} = __m[${JSON.stringify(dep(m[2]))}];`;
-    }
-    if ((m = /^import\s*\{([^}]*)\}\s*from\s*'([^']+)';\s*$/.exec(line))) {
-      const d = dep(m[2]);
-      return `const { ${names(m[1]).map(([a, b]) => (a === b ? a : `${a}: ${b}`)).join(', ')} } = __m[${JSON.stringify(d)}];`;
-    }
-    if ((m = /^export\s*\{([^}]*)\}\s*from\s*'([^']+)';\s*$/.exec(line))) {
-      const d = dep(m[2]);
-      for (const [a, b] of names(m[1])) deps.push([d, a, b]);
-      return '';
-    }
-    if ((m = /^export\s*\{([^}]*)\};\s*$/.exec(line))) {
-      exported.push(...names(m[1]));
-      return '';
-    }
-    if ((m = /^export\s+((?:async\s+)?function\*?|const|let|var|class)\s+([A-Za-z_$][\w$]*)/.exec(line))) {
-      exported.push([m[2], m[2]]);
-      return line.replace(/^export\s+/, '');
-    }
-    if (/^\s*(import|export)\b(?!\.)/.test(line) && !/^\s*(\/\/|\*)/.test(line)) fail(file, `this form cannot be bundled: ${line.trim()}`);
-    return line;
-  });
-  const body = stripComments(lines).join('\n');
-  if (/\bimport\s*\(|\bimport\.meta\b/.test(body.replace(/\/\/.*$/gm, ''))) fail(file, 'dynamic import() and import.meta cannot be bundled');
-  const exportsList = [...exported.map(([a, b]) => `${JSON.stringify(b)}: ${a}`), ...deps.map(([d, a, b]) => `${JSON.stringify(b)}: __m[${JSON.stringify(d)}][${JSON.stringify(a)}]`)];
-  const code = `// ---- ${id}\n__m[${JSON.stringify(id)}] = (function () {\n${body.trimEnd()}\nreturn Object.freeze({ ${exportsList.join(', ')} });\n})();\n`;
-  visiting.delete(file);
-  modules.set(file, { id, code });
-  return id;
-}
-
-const entryId = load(entry);
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-const bundle = `/*! attention-explorer ${pkg.version} (${pkg.license}): the <attention-explorer> element and its
- * WebAssembly core in one file, built by scripts/build-dist.mjs. Works as a classic script
- * (<script src>, also from file://) and as a module (<script type="module" src>).
+const banner = `/*! attention-explorer ${pkg.version} (${pkg.license}): the <attention-explorer> element and its
+ * WebAssembly core in one file (built by scripts/build-dist.mjs with esbuild). Works as a classic
+ * script (<script src>, also from file://) and as a module (<script type="module" src>).
  * After loading: <attention-explorer preset="cat"></attention-explorer>; the JS API is
- * globalThis.AttentionExplorer (loadAttention, mountExplorer, registerMode, AttentionExplorer). */
-(function () {
-'use strict';
-if (globalThis.AttentionExplorer) return; // loaded twice (a classic and a module tag): the first one wins
-const __m = Object.create(null);
-${[...modules.values()].map((m) => m.code).join('\n')}
-globalThis.AttentionExplorer = __m[${JSON.stringify(entryId)}];
-})();
-`;
-// The file must hold no import or export statement: compiling it as a classic script checks that.
-try {
-  new Script(bundle, { filename: 'attention-explorer.js' });
-} catch (e) {
-  console.error(`build-dist: the bundle is not a valid classic script: ${e.message}`);
-  process.exit(1);
+ * globalThis.AttentionExplorer (loadAttention, mountExplorer, registerMode, AttentionExplorer). */`;
+
+/** Builds the one file; returns its text. */
+export async function bundle() {
+  const result = await build({
+    entryPoints: [join(ROOT, 'web/attention-explorer.js')],
+    bundle: true,
+    format: 'iife',
+    globalName: '__attentionExplorer',
+    minify: true,
+    target: TARGET,
+    charset: 'utf8',
+    legalComments: 'none',
+    write: false,
+    logLevel: 'silent', // warnings are errors (below)
+    plugins: [oneFile],
+    // Loaded twice (a classic and a module tag, or two copies on one page): the first one wins.
+    banner: { js: `${banner}\n(()=>{if(globalThis.AttentionExplorer)return;` },
+    footer: { js: 'globalThis.AttentionExplorer=__attentionExplorer})();' },
+  });
+  // A warning here is a bundle that would break: import.meta is empty in an IIFE (a worker's or a
+  // file's URL from it would be wrong), so such a module needs an entry in ALIASES.
+  if (result.warnings.length) throw new Error(`build-dist: esbuild warned, so the one file would not work as written:\n${result.warnings.map((w) => `${w.location?.file}:${w.location?.line}: ${w.text}`).join('\n')}`);
+  return result.outputFiles[0].text;
 }
 
 // A page that opens by double-click: the one file as a classic script, then `body`.
@@ -149,16 +97,31 @@ ${body}
 </body>
 </html>
 `;
-const page = htmlPage('Attention Explorer', 'Attention Explorer', `<attention-explorer preset="cat" step="softmax" follow="4"></attention-explorer>
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const js = await bundle();
+  // The file must hold no import or export statement: compiling it as a classic script checks that.
+  try {
+    new Script(js, { filename: 'attention-explorer.js' });
+  } catch (e) {
+    console.error(`build-dist: the bundle is not a valid classic script: ${e.message}`);
+    process.exit(1);
+  }
+  const page = htmlPage('Attention Explorer', 'Attention Explorer', `<attention-explorer preset="cat" step="softmax" follow="4"></attention-explorer>
 <noscript><p>The explorer needs JavaScript and WebAssembly.</p></noscript>
 <p><a href="lab.html">A lab: why divide by √dk?</a> (the element's mode="sqrt-dk-lab")</p>`);
-// A lab in the same file: the element's mode attribute (docs/embedding.md lists the modes).
-const labPage = htmlPage('Why divide by √dk?', 'Why divide by √dk?', `<attention-explorer mode="sqrt-dk-lab" params="dk=64&amp;n=32&amp;seed=1"></attention-explorer>
+  // A lab in the same file: the element's mode attribute (docs/embedding.md lists the modes).
+  const labPage = htmlPage('Why divide by √dk?', 'Why divide by √dk?', `<attention-explorer mode="sqrt-dk-lab" params="dk=64&amp;n=32&amp;seed=1"></attention-explorer>
 <noscript><p>The lab needs JavaScript and WebAssembly.</p></noscript>
 <p><a href="index.html">The explorer</a></p>`);
-
-mkdirSync(outDir, { recursive: true });
-writeFileSync(join(outDir, 'attention-explorer.js'), bundle);
-writeFileSync(join(outDir, 'index.html'), page);
-writeFileSync(join(outDir, 'lab.html'), labPage);
-console.log(`dist: ${relative(ROOT, join(outDir, 'attention-explorer.js'))} (${Buffer.byteLength(bundle)} bytes, ${modules.size} modules), index.html and lab.html`);
+  // docs/embedding.md's Jupyter recipe puts the file inside a <script> element: it must not end it.
+  if (/<\/script|<!--/i.test(js)) {
+    console.error('build-dist: the bundle holds "</script" or "<!--", so it cannot be inlined in a <script> element (the Jupyter recipe)');
+    process.exit(1);
+  }
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'attention-explorer.js'), js);
+  writeFileSync(join(outDir, 'index.html'), page);
+  writeFileSync(join(outDir, 'lab.html'), labPage);
+  console.log(`dist: ${relative(ROOT, join(outDir, 'attention-explorer.js'))} (${Buffer.byteLength(js)} bytes), index.html and lab.html`);
+}

@@ -1,15 +1,27 @@
 #!/usr/bin/env bash
-# Checks (and, as root, installs) what `make` needs. Usage: scripts/setup.sh build|test|coverage
-#   build:    emcc (Debian's emscripten), node 20+
-#   test:     also clang with its sanitizer and libFuzzer runtimes, node_modules, and the three
-#             browser engines the tests drive, all Debian's: chromium, firefox-esr, and WebKitGTK's
-#             WebKitWebDriver (webkit2gtk-driver) with its MiniBrowser under Xvfb (xvfb)
-#   coverage: also llvm-profdata and llvm-cov (Debian's llvm-14)
+# Checks (and, as root, installs) what `make` needs. Usage: scripts/setup.sh build|dist|test|hosts
+#   build: emcc (Debian's emscripten) with wasm-opt (binaryen), zopfli, node 20+
+#   dist:  also node_modules (esbuild)
+#   test:  also clang with its sanitizer and libFuzzer runtimes, node_modules, and the three
+#          browser engines the tests drive, all Debian's: chromium, firefox-esr, and WebKitGTK's
+#          WebKitWebDriver (webkit2gtk-driver) with its MiniBrowser under Xvfb (xvfb)
+#   hosts: test's, and the site generators of docs/embedding.md's recipes (make test-hosts)
+#   coverage: clang and llvm-profdata and llvm-cov (Debian's llvm-14) for make coverage
 set -eu
 need=${1:-build}
 apt_pkgs=()
 command -v node >/dev/null 2>&1 || apt_pkgs+=(nodejs npm)
 command -v emcc >/dev/null 2>&1 || apt_pkgs+=(emscripten)
+command -v wasm-opt >/dev/null 2>&1 || apt_pkgs+=(binaryen)
+command -v zopfli >/dev/null 2>&1 || apt_pkgs+=(zopfli)
+if [ "$need" = hosts ]; then
+  for tool in mkdocs:mkdocs sphinx-build:python3-sphinx hugo:hugo jupyter-nbconvert:jupyter-nbconvert; do
+    command -v "${tool%%:*}" >/dev/null 2>&1 || apt_pkgs+=("${tool#*:}")
+  done
+  [ -d /usr/share/mkdocs/themes/material ] || [ -d /usr/lib/python3/dist-packages/material ] || apt_pkgs+=(mkdocs-material)
+  /usr/bin/python3 -c 'import ipykernel' >/dev/null 2>&1 || apt_pkgs+=(python3-ipykernel)
+  need=test
+fi
 if [ "$need" = coverage ]; then
   # clang's source-based coverage tools, from the same LLVM as Debian's clang (14)
   { command -v llvm-profdata-14 || command -v llvm-profdata; } >/dev/null 2>&1 || apt_pkgs+=(llvm-14)
@@ -46,7 +58,7 @@ fi
 # node_modules matches package-lock.json when npm ci last ran from this very lock file (the
 # stamp); otherwise (missing, or the lock file changed since) npm ci runs again. Browsers come
 # from Debian, never from npm.
-if [ "$need" = test ] && ! cmp -s package-lock.json node_modules/.setup-lock-stamp; then
+if [ "$need" != build ] && ! cmp -s package-lock.json node_modules/.setup-lock-stamp; then
   echo "setup: installing the pinned devDependencies with npm ci (browsers are Debian's)" >&2
   npm ci --no-audit --no-fund >/dev/null
   cp package-lock.json node_modules/.setup-lock-stamp

@@ -10,6 +10,11 @@ import { matrixCSV, matrixJSON, headJSON, heatmapSVG, viewSVG, pytorchScript, la
 import { displayed, matrixInfo } from '../web/explain.js';
 import { fmt } from '../web/format.js';
 import { referenceHead, compare, mulberry32, randMatrix } from './reference.mjs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 let attn;
 before(async () => {
@@ -132,10 +137,15 @@ function checkScript(cfgIn) {
   assert.match(py, /^import torch$/m);
   assert.match(py, /^A = torch\.softmax\(S, dim=-1\)/m);
   assert.match(py, /^O = A @ V/m);
-  assert.match(py, /torch\.nn\.functional\.scaled_dot_product_attention\(Q, K, V/);
+  // PyTorch's fused version only where it exists (2.0 and later), else the long form again
+  assert.match(py, /^sdpa = getattr\(torch\.nn\.functional, 'scaled_dot_product_attention', None\)$/m);
+  assert.match(py, /^if sdpa is not None: .*\n    (ref = sdpa\(Q, K, V|try:)/m);
+  assert.match(py, /^else: .*\n    E = torch\.exp\(S - S\.max\(dim=-1, keepdim=True\)\.values\)\n    ref = E \/ E\.sum\(dim=-1, keepdim=True\) @ V$/m);
+  assert.doesNotMatch(py, /torch\.nn\.functional\.scaled_dot_product_attention\(/, 'never called unguarded');
   assert.match(py, /^print\(torch\.allclose\(O, ref, atol=1e-6\)\)/m);
   assert.equal(/masked_fill\(future, float\('-inf'\)\)/.test(py), config.causal, 'causal mask line iff causal');
   assert.equal(/is_causal=True/.test(py), config.causal);
+  assert.equal(/scale=.*\n    except TypeError:/.test(py), config.scale != null, 'scale= (PyTorch 2.1) falls back to scaling Q (2.0)');
   assert.equal(/^S = Q @ K\.T \/ dk \*\* 0\.5/m.test(py), config.scale == null);
   // every tensor line is a float tensor (no integer literals that would make int64 tensors)
   for (const line of py.split('\n').filter((l) => l.includes('torch.tensor('))) assert.doesNotMatch(line, /[[,\s]-?\d+[,\]]/, line);
@@ -184,4 +194,42 @@ test('copy as PyTorch: token names stay inside Python string literals', () => {
   const line = py.split('\n').find((l) => l.startsWith('tokens = '));
   assert.equal(line.replace(/  #.*/, ''), 'tokens = ["a\\"\\nimport os", "b\'", "c\\\\", "\\u2028", "ok"]');
   assert.equal(py.split('\n').filter((l) => l.startsWith('import')).length, 1);
+});
+
+// ---------------------------------------------------------------- the script, run by Python
+// PYTHON=/usr/bin/python3 picks a Python that has the real PyTorch (Debian's python3-torch is
+// 1.13): the scripts then also run on it. Without one, the stand-in of tests/fake-torch is used.
+
+const PYTHON = spawnSync(process.env.PYTHON || 'python3', ['--version']).status === 0 ? process.env.PYTHON || 'python3' : null;
+const REAL_TORCH = PYTHON && spawnSync(PYTHON, ['-c', 'import torch'], { stdio: 'ignore' }).status === 0;
+const FAKE = fileURLToPath(new URL('./fake-torch', import.meta.url));
+
+/** Runs a script under Python (with the stand-in torch of tests/fake-torch at `version`, or the real one). */
+function runPython(script, version) {
+  const dir = mkdtempSync(join(tmpdir(), 'ae-py-'));
+  writeFileSync(join(dir, 'head.py'), script);
+  const env = version ? { ...process.env, PYTHONPATH: FAKE, FAKE_TORCH: version } : process.env;
+  return execFileSync(PYTHON, [join(dir, 'head.py')], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+test('copy as PyTorch runs to the end on PyTorch 1.13, 2.0 and 2.1: the page’s numbers, then True from the fused or the long form', { skip: PYTHON ? false : 'no python3 (Debian’s emscripten brings it)' }, () => {
+  const cases = [];
+  for (const name of Object.keys(PRESETS)) cases.push(PRESETS[name].config);
+  cases.push({ ...PRESETS['worked-example'].config, scale: 0.25, causal: true }, { ...PRESETS.cat.config, scale: 1, causal: false });
+  const versions = ['1.13', '2.0', '2.1', ...(REAL_TORCH ? [null] : [])];
+  for (const cfg of cases) {
+    const config = parseConfig(cfg);
+    const py = pytorchScript(config, attn.forward(forwardArgs(config)));
+    for (const version of versions) {
+      const out = runPython(py, version).trim().split('\n');
+      assert.equal(out[out.length - 1], 'True', `PyTorch ${version ?? 'installed'}: ${out.join(' | ')}`);
+      for (const m of ['Q', 'K', 'V', 'S', 'A', 'O']) {
+        const line = out.find((l) => l.startsWith(m + ' '));
+        const got = JSON.parse(line.slice(2).replace(/-inf/g, '"-inf"')).flat();
+        const want = printed(py, m).flat();
+        got.forEach((v, k) => assert.ok(v === '-inf' ? want[k] === -Infinity : Math.abs(v - want[k]) <= 0.001 + 1e-9, `${m}[${k}] printed ${v}, the page shows ${want[k]} (PyTorch ${version ?? 'installed'})`));
+      }
+    }
+  }
+  console.log(`  ran ${cases.length} scripts on the stand-in PyTorch 1.13, 2.0 and 2.1${REAL_TORCH ? ' and on the installed PyTorch' : ''}`);
 });

@@ -125,7 +125,7 @@ test('narration: the step, the loss and where the focus token puts its attention
   A[4 * 5 + 1] = 0.91;
   A[4 * 5 + 4] = 0.09;
   const s = narrate({ step: 120, loss: 0.0812, task: 'find-the-noun', tokens, A, m: 5, right, probOfTarget: 0.95, target: 'cat' });
-  assert.equal(s, 'step 120: loss 0.08; “the” (5) puts 0.910 of its attention on “cat” (2), and predicts “cat” with probability 0.950. The pattern has emerged.');
+  assert.equal(s, 'step 120: loss 0.081; “the” (5) puts 0.910 of its attention on “cat” (2), and predicts “cat” with probability 0.950. The pattern has emerged.');
   const s0 = narrate({ step: 0, loss: NaN, task: 'find-the-noun', tokens, A: new Float32Array(25).fill(0.2), m: 5, right });
   assert.equal(s0, 'step 0: not trained yet (random weights); “the” (5) puts 0.200 of its attention on “cat” (2).');
   assert.deepEqual(focusQuery(right), { i: 4, j: 1 });
@@ -139,8 +139,10 @@ test('narration of the previous-token task reports the mean over every token too
   for (let i = 1; i < n; i++) A[i * n + i - 1] = 0.5, (A[i * n + i] = 0.5);
   assert.equal(attentionOnRight(A, n, right), 0.5);
   const s = narrate({ step: 10, loss: 1.234, task: 'previous-token', tokens: ['A', 'B', 'C', 'D'], A, m: n, right });
-  assert.equal(s, 'step 10: loss 1.23; “D” (4) puts 0.500 of its attention on “C” (3), the token before it (every token: 0.500 on its previous token, on average).');
-  assert.match(curveCaption(10, [2, 1.234]), /2\.00 at step 1, 1\.23 at step 10/);
+  assert.equal(s, 'step 10: loss 1.234; “D” (4) puts 0.500 of its attention on “C” (3), the token before it (every token: 0.500 on its previous token, on average).');
+  const ten = [2, 1.9, 1.8, 1.7, 1.6, 1.5, 1.4, 1.3, 1.25, 1.234];
+  assert.match(curveCaption(10, ten, 'previous-token'), /2\.000 at step 1, 1\.234 at step 10\. Lower is better: the model is less surprised by the right previous token\.$/);
+  assert.equal(curveCaption(1, [2.28]), 'The loss of each step’s batch: 2.280 at step 1. Lower is better: the model is less surprised by the right noun.');
 });
 
 test('predict: the read-out softmax(O·Wout) of one row sums to 1 and favours the larger logit', () => {
@@ -179,7 +181,7 @@ test('hovering a trained weight explains its gradient ∂loss/∂W beside its va
   assert.ok(g !== 0);
   assert.match(ex.text, /Learned by gradient descent: this is its value after step 5\./);
   assert.match(ex.text, /∂loss\/∂Wk\[2\]\[3\] = /);
-  assert.match(ex.text, g > 0 ? /pushes it down/ : /pushes it up/);
+  assert.match(ex.text, g > 0 ? /the gradient alone says lower it/ : /the gradient alone says raise it/);
   const shownG = /∂loss\/∂Wk\[2\]\[3\] = (\S+)/.exec(ex.text)[1].replace(/\u2212/g, '-');
   assert.ok(Math.abs(Number(shownG) - g) <= Math.max(5e-4, Math.abs(g) * 5e-3), `${shownG} vs ${g}`);
   assert.ok(ex.title.startsWith('Wk[2][3] = '));
@@ -214,7 +216,7 @@ test('a read-out cell explains its value, and after a step the trainer’s gradi
   assert.ok(g !== 0);
   ex = explainReadout({ Wout: t.weights().Wout, dWout: t.gradients().dWout, step: 5, dv: t.dv, vocab: t.vocab, i: 2, j: cat });
   assert.match(ex.text, /value after step 5\./);
-  assert.match(ex.text, g > 0 ? /pushes it down/ : /pushes it up/);
+  assert.match(ex.text, g > 0 ? /the gradient alone says lower it/ : /the gradient alone says raise it/);
   const shownG = new RegExp(`∂loss/∂Wout\\[3\\]\\[${cat + 1}\\] = (\\S+) on step 5`).exec(ex.text)[1].replace(/\u2212/g, '-');
   assert.ok(Math.abs(Number(shownG) - g) <= Math.max(5e-4, Math.abs(g) * 5e-3), `${shownG} vs ${g}`);
   t.dispose();

@@ -16,7 +16,8 @@
 //   causal    "true" / "false": overrides the config's causal flag
 //   controls  the control groups to show, e.g. "steps follow explain" ("classroom mode");
 //             groups: presets theme steps follow explain edit config export (default: all)
-//   theme     light | dark | auto (default: the reader's prefers-color-scheme)
+//   theme     light | dark | auto (default: the page's color-scheme where it sets one, else the
+//             reader's prefers-color-scheme; web/host-theme.js)
 //   mode      explorer (default), a lab (sqrt-dk-lab stability-lab misconceptions-lab predict-lab
 //             multihead-lab cross-lab fused-lab) or train (web/element-modes.js); more with registerMode()
 //   params    a lab's or train's state: the query string of its page without the mode,
@@ -32,6 +33,7 @@ import { mountExplorer, sharedCore, CONTROLS } from './explorer.js';
 import { EXPLORER_CSS } from './gen/explorer-css.js';
 import { MAX_JSON, STEPS, clipMessage } from './config.js';
 import { MODES as BUILT_IN_MODES } from './element-modes.js';
+import { resolveTheme, watchTheme } from './host-theme.js';
 
 export { loadAttention, LIMITS } from './attention.js';
 export { mountExplorer, sharedCore };
@@ -226,22 +228,23 @@ export class AttentionExplorer extends Base {
     this.#modeApp = null;
     this.#box.textContent = '';
     delete this.dataset.ready;
-    if (this.#darkQuery) this.#darkQuery.removeEventListener('change', this.#onDark);
-    this.#darkQuery = null;
+    if (this.#stopTheme) this.#stopTheme();
+    this.#stopTheme = null;
   }
 
-  // A lab's theme: the theme attribute, or with "auto" the reader's system setting (followed live).
-  // The explorer and train modes set data-theme themselves.
-  #darkQuery = null;
-  #onDark = () => this.#labTheme();
-  #labTheme() {
-    const t = this.getAttribute('theme');
-    if (t !== 'light' && t !== 'dark' && !this.#darkQuery) {
-      this.#darkQuery = this.ownerDocument.defaultView.matchMedia('(prefers-color-scheme: dark)');
-      this.#darkQuery.addEventListener('change', this.#onDark);
-    }
-    this.dataset.theme = t === 'light' || t === 'dark' ? t : this.#darkQuery.matches ? 'dark' : 'light';
-    this.#modeApp?.redraw?.();
+  // The theme: the theme attribute, or with "auto" the page's color-scheme or the reader's system
+  // setting (web/host-theme.js), followed live: a change of either re-applies it, and only then,
+  // so a learner's own press of the theme button stays until the page's theme changes. A lab
+  // only gets data-theme; the explorer and train modes draw the theme themselves.
+  #stopTheme = null;
+  #theme = null; // the theme last applied
+  #applyTheme() {
+    this.#stopTheme ||= watchTheme(this, () => resolveTheme(this.getAttribute('theme'), this) !== this.#theme && this.#applyTheme());
+    const t = (this.#theme = resolveTheme(this.getAttribute('theme'), this));
+    if (this.#modeApp && !this.#modeApp.setTheme) {
+      this.dataset.theme = t;
+      this.#modeApp.redraw?.();
+    } else this.#app?.setTheme?.(t);
   }
 
   /** Ends a mount in an error: shown, fired as explorer-error, and ready rejects with it. */
@@ -293,7 +296,7 @@ export class AttentionExplorer extends Base {
           emit: (type, detail) => this.#emit(type, detail),
         });
         this.#app = this.#modeApp = app;
-        if (!app.setTheme) this.#labTheme();
+        this.#applyTheme();
         await app.ready;
       } catch (e) {
         if (token !== this.#srcToken) return;
@@ -337,7 +340,7 @@ export class AttentionExplorer extends Base {
       step: this.getAttribute('step'),
       follow: parseFollow(this.getAttribute('follow')),
       causal: parseCausal(this.getAttribute('causal')),
-      theme: this.getAttribute('theme') || 'auto',
+      theme: resolveTheme(this.getAttribute('theme'), this),
     };
     let firstError = ''; // the first error of this mount: ready rejects with it
     const app = (this.#app = mountExplorer(this.shadowRoot, {
@@ -354,6 +357,7 @@ export class AttentionExplorer extends Base {
         if (type === 'ready') this.#settle(token, firstError);
       },
     }));
+    this.#applyTheme(); // starts following the page's theme
     await app.ready;
     if (token !== this.#srcToken) return;
     if (srcError) app.showError(srcError);
@@ -399,7 +403,7 @@ export class AttentionExplorer extends Base {
           app.setControls(parseControls(value));
           break;
         case 'theme':
-          app.setTheme(value);
+          this.#applyTheme();
           break;
       }
     } catch (e) {
@@ -413,8 +417,7 @@ export class AttentionExplorer extends Base {
     if (name === 'params') {
       if (old !== value && value !== app.params?.()) this.#mount();
     } else if (name === 'theme') {
-      if (app.setTheme) app.setTheme(value);
-      else this.#labTheme();
+      this.#applyTheme();
     } else if (app.explorer && name === 'step') app.explorer.setStep(STEPS.includes(value) ? value : null);
     else if (app.explorer && name === 'follow') app.explorer.setFollow(parseFollow(value));
   }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // cli.js: print every matrix of one attention head from the command line, for course authors
 // who want the numbers. The same core, config format and number formatter as the page.
 //   node web/cli.js --help
@@ -33,7 +34,17 @@ Examples
 
 const MATRICES = ['X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O'];
 
+/**
+ * @typedef {{ preset: string | null, config: string | null, format: string, matrix: string | null,
+ *   causal: boolean | null, scale: number | null, help: boolean }} Options
+ * @typedef {import('../types/config').Config} Config
+ * @typedef {import('../types/attention').ForwardResult} ForwardResult
+ * @typedef {{ rows: string[], cols: string[], data: Float32Array, what: string }} Described
+ */
+
+/** @param {string[]} argv @returns {Options} */
 function parseArgs(argv) {
+  /** @type {Options} */
   const opts = { preset: null, config: null, format: 'table', matrix: null, causal: null, scale: null, help: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -64,8 +75,10 @@ function parseArgs(argv) {
  * The text of a file (or of standard input for "-"), read in chunks that stop as soon as it
  * passes MAX_JSON characters, the limit parseConfig enforces: /dev/zero or an endless pipe is
  * refused after 4 MB instead of filling memory.
+ * @param {string} path @param {number} [limit] @returns {string}
  */
 function readConfigText(path, limit = MAX_JSON) {
+  /** @type {number | undefined} */
   let fd;
   try {
     fd = path === '-' ? 0 : openSync(path, 'r');
@@ -76,34 +89,40 @@ function readConfigText(path, limit = MAX_JSON) {
       let got;
       try {
         got = readSync(fd, chunk, 0, chunk.length, null);
-      } catch (e) {
-        if (e.code === 'EAGAIN') continue; // a non-blocking stdin with nothing yet
-        if (e.code === 'EOF') break;
-        throw e;
+      } catch (err) {
+        const code = /** @type {NodeJS.ErrnoException} */ (err).code;
+        if (code === 'EAGAIN') continue; // a non-blocking stdin with nothing yet
+        if (code === 'EOF') break;
+        throw err;
       }
       if (got === 0) break;
       text += decoder.decode(chunk.subarray(0, got), { stream: true });
       if (text.length > limit) throw new ConfigError(`The config is more than ${limit} characters long; the limit is ${limit}. It was not read further.`);
     }
     return text + decoder.decode();
-  } catch (e) {
-    if (e instanceof ConfigError) throw e;
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    const e = /** @type {NodeJS.ErrnoException} */ (err);
     throw new Error(`cannot read ${path === '-' ? 'standard input' : path}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory' : e.message}`);
   } finally {
     if (fd !== undefined && fd !== 0) closeSync(fd);
   }
 }
 
+/** @param {Options} opts @returns {Config} */
 function loadConfig(opts) {
-  if (!opts.config) return parseConfig(PRESETS[opts.preset ?? 'worked-example'].config);
+  if (!opts.config) return parseConfig(PRESETS[/** @type {import('../types/presets').PresetName} */ (opts.preset ?? 'worked-example')].config);
   return parseConfig(readConfigText(opts.config));
 }
 
 // Each matrix with its shape, row labels and column labels, in the lesson's words.
+/** @param {Config} config @param {ForwardResult} r @returns {Record<string, Described>} */
 function describeMatrices(config, r) {
   const tokens = config.tokens;
+  /** @param {string} p @param {number} k */
   const idx = (p, k) => Array.from({ length: k }, (_, i) => `${p}${i + 1}`);
-  const feats = config.features ?? (r.d ? idx('f', r.d) : []);
+  const feats = isDirect(config) ? (r.d ? idx('f', r.d) : []) : config.features;
+  /** @type {Record<string, Described>} */
   const out = {
     Q: { rows: tokens, cols: idx('q', r.dk), data: r.Q, what: 'queries, query × dk' },
     K: { rows: tokens, cols: idx('k', r.dk), data: r.K, what: 'keys, key × dk' },
@@ -113,7 +132,7 @@ function describeMatrices(config, r) {
     A: { rows: tokens, cols: tokens, data: r.A, what: 'weights, softmax of each row of S + M, query × key' },
     O: { rows: tokens, cols: idx('o', r.dv), data: r.O, what: 'output A·V, query × dv' },
   };
-  if (r.d) {
+  if (r.d && r.X && r.Wq && r.Wk && r.Wv) {
     Object.assign(out, {
       X: { rows: tokens, cols: feats, data: r.X, what: 'input, token × feature' },
       Wq: { rows: feats, cols: idx('q', r.dk), data: r.Wq, what: 'query projection, d × dk' },
@@ -124,8 +143,10 @@ function describeMatrices(config, r) {
   return out;
 }
 
+/** @param {Described} m @returns {number[][]} */
 const rowsOf = ({ rows, cols, data }) => rows.map((_, i) => Array.from(data.subarray(i * cols.length, (i + 1) * cols.length)));
 
+/** @param {string} name @param {Described} m @returns {string} */
 function table(name, m) {
   const cells = rowsOf(m).map((row) => row.map(fmt));
   const w = Math.max(...m.cols.map((c) => c.length), ...cells.flat().map((c) => c.length));
@@ -136,7 +157,9 @@ function table(name, m) {
   return lines.join('\n');
 }
 
+/** @param {string} s */
 const csvField = (s) => (/[",\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s);
+/** @param {number} v */
 const jsonNumber = (v) => (v === -Infinity ? '-Infinity' : v);
 
 async function main() {
@@ -144,7 +167,7 @@ async function main() {
   try {
     opts = parseArgs(process.argv.slice(2));
   } catch (e) {
-    console.error(`cli: ${clipMessage(e.message)}`);
+    console.error(`cli: ${clipMessage(/** @type {Error} */ (e).message)}`);
     return 2;
   }
   if (opts.help) {
@@ -156,9 +179,10 @@ async function main() {
     config = loadConfig(opts);
     if (opts.causal !== null) config.causal = opts.causal;
     const attn = await loadAttention();
-    r = attn.forward(forwardArgs(config, opts.scale));
+    // attention.js is not type-checked yet: its result is declared in types/attention.d.ts
+    r = /** @type {ForwardResult} */ (attn.forward(forwardArgs(config, opts.scale)));
   } catch (e) {
-    console.error(`cli: ${e instanceof ConfigError ? 'the config is not valid: ' : ''}${clipMessage(e.message)}`);
+    console.error(`cli: ${e instanceof ConfigError ? 'the config is not valid: ' : ''}${clipMessage(/** @type {Error} */ (e).message)}`);
     return 1;
   }
   const all = describeMatrices(config, r);
@@ -168,12 +192,13 @@ async function main() {
     return 1;
   }
   if (opts.format === 'json') {
+    /** @type {Record<string, unknown>} */
     const json = { n: r.n, m: r.m, d: r.d, dk: r.dk, dv: r.dv, scale: r.scale, causal: r.causal, tokens: config.tokens };
     // -Infinity (masked entries of M) is not JSON: it is written as the string "-Infinity".
     for (const k of names) json[k] = rowsOf(all[k]).map((row) => row.map(jsonNumber));
     console.log(JSON.stringify(json));
   } else if (opts.format === 'csv') {
-    const m = all[opts.matrix];
+    const m = all[/** @type {string} */ (opts.matrix)];
     console.log(['', ...m.cols].map(csvField).join(','));
     rowsOf(m).forEach((row, i) => console.log([m.rows[i], ...row.map(String)].map(csvField).join(',')));
   } else {

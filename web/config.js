@@ -1,3 +1,4 @@
+// @ts-check
 // config.js: the config format, its strict parser, and the page state in the URL.
 //
 // THE CONFIG FORMAT (one JSON object; the same for the URL, files, the embed and the CLI)
@@ -23,6 +24,14 @@
 
 export const MAX_JSON = 4_000_000;
 export const MAX_NAME = 40;
+/** @typedef {{ maxTokens: number, maxWidth: number }} Limits */
+/** @typedef {import('../types/config').Config} Config */
+/** @typedef {import('../types/config').ProjectedConfig} ProjectedConfig */
+/** @typedef {import('../types/config').DirectConfig} DirectConfig */
+/** @typedef {import('../types/config').Step} Step */
+/** @typedef {import('../types/config').MatrixName} MatrixName */
+/** @typedef {import('../types/config').UrlState} UrlState */
+/** @type {Limits} */
 export const DEFAULT_LIMITS = { maxTokens: 256, maxWidth: 256 };
 const KEYS = ['tokens', 'features', 'X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'causal', 'scale'];
 
@@ -30,13 +39,19 @@ const KEYS = ['tokens', 'features', 'X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'causa
  * or a megabyte-long key must not become a megabyte of message). */
 export const MAX_MESSAGE = 400;
 
-/** `text` cut to at most `max` characters, ending in "…" when it was cut. */
+/**
+ * `text` cut to at most `max` characters, ending in "…" when it was cut.
+ * @param {unknown} text @param {number} [max] @returns {string}
+ */
 export function clipMessage(text, max = MAX_MESSAGE) {
   const t = String(text);
   return t.length <= max ? t : t.slice(0, max - 1) + '…';
 }
 
-/** A value from a config, named briefly: strings quoted and clipped, containers by their kind. */
+/**
+ * A value from a config, named briefly: strings quoted and clipped, containers by their kind.
+ * @param {unknown} v @returns {string}
+ */
 export function describeValue(v) {
   if (typeof v === 'string') return JSON.stringify(clipMessage(v, 24));
   if (Array.isArray(v)) return 'an array';
@@ -46,14 +61,21 @@ export function describeValue(v) {
 }
 
 export class ConfigError extends Error {
+  /** @param {string} message */
   constructor(message) {
     super(clipMessage(message));
   }
 }
-const fail = (msg) => {
+/** @param {string} msg @returns {never} */
+function fail(msg) {
   throw new ConfigError(msg);
-};
+}
 
+/**
+ * obj[key] as a fresh matrix, checked: rows x cols where those are given, within the limits.
+ * @param {Record<string, unknown>} obj @param {string} key @param {number | null} rows @param {number | null} cols
+ * @param {Limits} limits @returns {number[][]}
+ */
 function matrix(obj, key, rows, cols, limits) {
   const a = obj[key];
   if (!Array.isArray(a) || a.length === 0) fail(`"${key}" must be a non-empty array of rows, like [[1, 0], [0, 1]].`);
@@ -63,11 +85,11 @@ function matrix(obj, key, rows, cols, limits) {
   const c = Array.isArray(a[0]) ? a[0].length : 0;
   if (cols != null && c !== cols) fail(`"${key}" has ${c} columns but must have ${cols} (${colsWhy(key)}).`);
   if (c > limits.maxWidth) fail(`"${key}" has ${c} columns; the limit is ${limits.maxWidth}.`);
-  a.forEach((row, i) => {
+  a.forEach((/** @type {unknown} */ row, i) => {
     if (!Array.isArray(row)) fail(`"${key}" row ${i + 1} is not an array of numbers.`);
     if (row.length === 0) fail(`"${key}" row ${i + 1} is empty.`);
     if (row.length !== c) fail(`"${key}" row ${i + 1} has ${row.length} numbers but row 1 has ${c}: every row needs the same length.`);
-    row.forEach((v, j) => {
+    row.forEach((/** @type {unknown} */ v, j) => {
       const at = `"${key}" row ${i + 1}, column ${j + 1}`;
       if (typeof v !== 'number' || Number.isNaN(v)) fail(`${at} is ${describeValue(v)}: every entry must be a finite number.`);
       // JSON has no Infinity: 1e999 parses to it. The core computes in float32, where 1e39 is already Infinity.
@@ -75,21 +97,32 @@ function matrix(obj, key, rows, cols, limits) {
         fail(`${at} is ${Number.isFinite(v) ? v : v > 0 ? '1e999 or more' : '-1e999 or less'}, too large for float32: every entry must be a finite number within float32's range (about ±3.4e38).`);
     });
   });
-  return a.map((row) => row.slice());
+  return a.map((/** @type {number[]} */ row) => row.slice());
 }
+/** @param {string} key */
 function rowsWhy(key) {
-  return { Wq: 'one row per column of X', Wk: 'one row per column of X', Wv: 'one row per column of X', K: 'one per token', V: 'one per token' }[key] || 'one per token';
+  /** @type {Record<string, string>} */
+  const why = { Wq: 'one row per column of X', Wk: 'one row per column of X', Wv: 'one row per column of X', K: 'one per token', V: 'one per token' };
+  return why[key] || 'one per token';
 }
+/** @param {string} key */
 function colsWhy(key) {
-  return { Wk: 'keys and queries have the same width, the columns of Wq', K: 'keys and queries have the same width, the columns of Q' }[key] || 'the same as the other rows';
+  /** @type {Record<string, string>} */
+  const why = { Wk: 'keys and queries have the same width, the columns of Wq', K: 'keys and queries have the same width, the columns of Q' };
+  return why[key] || 'the same as the other rows';
 }
 
+/**
+ * obj[key]: count names, or the made-up ones when it is left out.
+ * @param {Record<string, unknown>} obj @param {string} key @param {number} count @param {string} what
+ * @param {(i: number) => string} make @returns {string[]}
+ */
 function names(obj, key, count, what, make) {
   if (obj[key] === undefined) return Array.from({ length: count }, (_, i) => make(i));
   const a = obj[key];
   if (!Array.isArray(a)) fail(`"${key}" must be an array of strings, one per ${what}.`);
   if (a.length !== count) fail(`"${key}" has ${a.length} names but there are ${count} ${what}s.`);
-  return a.map((t, i) => {
+  return a.map((/** @type {unknown} */ t, i) => {
     if (typeof t !== 'string') fail(`"${key}" entry ${i + 1} must be a string.`);
     if (t.length > MAX_NAME) fail(`"${key}" entry ${i + 1} is ${t.length} characters long; the limit is ${MAX_NAME}.`);
     return t;
@@ -100,15 +133,19 @@ function names(obj, key, count, what, make) {
  * Parses and validates a config given as JSON text or as an object. Returns a new, normalised
  * config { tokens, features, X, Wq, Wk, Wv, causal, scale } or { tokens, Q, K, V, causal, scale }.
  * Throws ConfigError with a message that says what to fix.
+ * @param {string | import('../types/config').ConfigInput} input untrusted
+ * @param {Limits} [limits]
+ * @returns {Config}
  */
 export function parseConfig(input, limits = DEFAULT_LIMITS) {
-  let obj = input;
+  /** @type {Record<string, unknown>} */
+  let obj = /** @type {any} */ (input); // untrusted: every key is checked below
   if (typeof input === 'string') {
     if (input.length > MAX_JSON) fail(`The config is ${input.length} characters long; the limit is ${MAX_JSON}.`);
     try {
       obj = JSON.parse(input);
     } catch (e) {
-      fail(`The config is not valid JSON (${e.message}). Check quotes, commas and brackets.`);
+      fail(`The config is not valid JSON (${/** @type {Error} */ (e).message}). Check quotes, commas and brackets.`);
     }
   }
   if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) fail('The config must be a JSON object like {"X": [[...]], "Wq": [[...]], ...}.');
@@ -141,9 +178,14 @@ export function parseConfig(input, limits = DEFAULT_LIMITS) {
   return { tokens, features, X, Wq, Wk, Wv, causal, scale };
 }
 
-export const isDirect = (config) => config.Q !== undefined;
+/** @type {(config: Config) => config is DirectConfig} */
+export const isDirect = (config) => /** @type {DirectConfig} */ (config).Q !== undefined;
 
-/** The argument of attn.forward for a parsed config (scaleOverride replaces its scale). */
+/**
+ * The argument of attn.forward for a parsed config (scaleOverride replaces its scale).
+ * @param {Config} config @param {number | null} [scaleOverride]
+ * @returns {import('../types/attention').ForwardArgs}
+ */
 export function forwardArgs(config, scaleOverride) {
   const scale = scaleOverride ?? config.scale ?? undefined;
   return isDirect(config)
@@ -151,7 +193,10 @@ export function forwardArgs(config, scaleOverride) {
     : { X: config.X, Wq: config.Wq, Wk: config.Wk, Wv: config.Wv, causal: config.causal, scale };
 }
 
-/** A deep copy that serialises back to the config format. */
+/**
+ * A deep copy that serialises back to the config format.
+ * @template {Config} C @param {C} config @returns {C}
+ */
 export function cloneConfig(config) {
   return JSON.parse(JSON.stringify(config));
 }
@@ -164,25 +209,36 @@ export function cloneConfig(config) {
 // "<matrix>.<row>.<col>" (0-based) the selected cell. Parameters are read from both the
 // query and the hash (the hash wins), so either place works in a hand-written link.
 
+/** @type {Step[]} */
 export const STEPS = ['project', 'score', 'scale', 'mask', 'softmax', 'mix'];
+/** @type {MatrixName[]} */
 export const MATRICES = ['X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O'];
 
-/** Reads { preset, configText, step, follow, cell } from location.search and location.hash. */
+/**
+ * Reads { preset, configText, step, follow, cell } from location.search and location.hash.
+ * @param {string | null | undefined} search @param {string | null | undefined} hash @returns {UrlState}
+ */
 export function readUrlState(search, hash) {
   const p = new URLSearchParams(search || '');
   const h = new URLSearchParams((hash || '').replace(/^#/, ''));
+  /** @param {string} k */
   const get = (k) => (h.has(k) ? h.get(k) : p.get(k));
+  /** @type {UrlState} */
   const out = { preset: get('preset'), configText: get('config'), step: null, follow: null, cell: null };
   const step = get('step');
-  if (STEPS.includes(step)) out.step = step;
+  if (STEPS.includes(/** @type {Step} */ (step))) out.step = /** @type {Step} */ (step);
   const follow = get('follow');
   if (follow !== null && /^\d+$/.test(follow)) out.follow = Number(follow);
   const cell = /^([A-Za-z]+)\.(\d+)\.(\d+)$/.exec(get('cell') || '');
-  if (cell && MATRICES.includes(cell[1])) out.cell = { m: cell[1], i: Number(cell[2]), j: Number(cell[3]) };
+  if (cell && MATRICES.includes(/** @type {MatrixName} */ (cell[1]))) out.cell = { m: /** @type {MatrixName} */ (cell[1]), i: Number(cell[2]), j: Number(cell[3]) };
   return out;
 }
 
-/** The search + hash part of a link for a state (the inverse of readUrlState). */
+/**
+ * The search + hash part of a link for a state (the inverse of readUrlState).
+ * @param {Parameters<typeof import('../types/config').writeUrlState>[0]} state
+ * @returns {string}
+ */
 export function writeUrlState({ preset, config, step, follow, cell }) {
   const rest = new URLSearchParams();
   if (step) rest.set('step', step);

@@ -14,6 +14,9 @@ import { mountTrainPanel, EXPLORER_CONTROLS } from './train-panel.js';
 import { readTrainUrl } from './train.js';
 import { LABS_CSS } from './gen/labs-css.js';
 import { TRAIN_CSS } from './gen/train-css.js';
+import { INDUCTION_CSS } from './gen/induction-css.js';
+import { readInductionUrl } from './induction.js';
+import { mountInductionPanel } from './induction-panel.js';
 
 /** "?mode=x&dk=64" -> "dk=64": the element's params, without the mode its attribute gives. */
 function paramsOf(query) {
@@ -91,6 +94,8 @@ function mountTrain(container, element, { doc, params, emit }) {
       if (link) link.hidden = true;
       if (initial.follow != null) explorer.setFollow(initial.follow);
       if (initial.cell) explorer.select(initial.cell);
+      await panel.ready;
+      if (gone) return;
       panel.flush();
     })(),
     params: () => now,
@@ -109,8 +114,55 @@ function mountTrain(container, element, { doc, params, emit }) {
   return api;
 }
 
-/** name -> { css, mount }: every lab, then "train". */
+/** mode="induction": the induction panel (trained in a Web Worker) above an explorer that opens its heads. */
+function mountInduction(container, element, { doc, params, emit }) {
+  const initial = readInductionUrl('?' + (params || ''), '');
+  const section = container.appendChild(doc.createElement('section'));
+  section.className = 'induction';
+  section.setAttribute('aria-label', 'Watch an induction head form');
+  const box = container.appendChild(doc.createElement('div'));
+  let panel = null, gone = false;
+  let now = params || '';
+  const changed = stateEmitter('induction', emit, null);
+  const explorer = mountExplorer(container.getRootNode(), {
+    doc, container: box, host: element, url: false, scroll: false,
+    controls: ['theme', 'steps', 'follow', 'explain', 'export'],
+    initial: { theme: element.getAttribute('theme') || 'auto' },
+    emit: (type, detail) => {
+      if (type !== 'ready') emit(type, detail); // the mode is ready once the panel is drawn
+    },
+  });
+  const api = {
+    explorer,
+    get panel() { return panel; },
+    ready: (async () => {
+      await explorer.ready;
+      if (gone) return;
+      panel = mountInductionPanel(section, { doc, explorer, initial, onUrl: (q) => changed((now = paramsOf(q))) });
+      const link = section.querySelector('#ind-link');
+      if (link) link.hidden = true; // no address bar: the state comes out as the explorer-state event
+      await panel.whenIdle();
+      panel.flush();
+    })(),
+    params: () => now,
+    setTheme(t) {
+      explorer.setTheme(t);
+      if (panel) panel.flush();
+    },
+    redraw: () => panel && panel.flush(),
+    pause: () => panel && panel.pause(),
+    destroy() {
+      gone = true;
+      if (panel) panel.destroy();
+      explorer.destroy();
+    },
+  };
+  return api;
+}
+
+/** name -> { css, mount }: every lab, then "train" and "induction". */
 export const MODES = new Map([
   ...LABS.map((l) => [l.mode, { css: LABS_CSS, mount: labMode(l.mode) }]),
   ['train', { css: TRAIN_CSS, mount: mountTrain }],
+  ['induction', { css: INDUCTION_CSS, mount: mountInduction }],
 ]);

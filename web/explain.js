@@ -7,6 +7,7 @@
 
 import { fmt, tokenRef } from './format.js';
 import { STEPS } from './config.js';
+import { weightStory } from './train.js';
 
 const MAX_TERMS = 8;
 const sub = (i) => String(i + 1).replace(/\d/g, (c) => '₀₁₂₃₄₅₆₇₈₉'[c]);
@@ -96,6 +97,7 @@ const colOf = (a, j, rows, cols) => Array.from({ length: rows }, (_, k) => a[k *
  * Explains one cell: { title, text, sources } where sources lists the cells that fed it (or,
  * for an input, the cells it feeds) as { m, row } (a whole row), { m, col } or { m, row, col }.
  * extra (optional), for a head being trained (web/train.js trainedExtra): { trained: { step },
+ * residual?: [{ name, data }] (a head inside a model: X as the sum of those parts),
  * gradients: { Wq, Wk, Wv } | null } with the last step's ∂loss/∂W, flat and row-major.
  */
 export function explainCell(view, m, i, j, extra = null) {
@@ -109,6 +111,7 @@ export function explainCell(view, m, i, j, extra = null) {
 
   switch (m) {
     case 'X':
+      if (extra && extra.residual) return residualCell(view, i, j, extra.residual, head);
       if (extra && extra.trained)
         return {
           title: head,
@@ -228,15 +231,26 @@ export function explainCell(view, m, i, j, extra = null) {
   return { title: head, text: '', sources: [] };
 }
 
-// A trained weight: where it came from and, after a step, its gradient.
+// A head inside a model reads the residual stream: X is a sum of parts (the embedding, and what
+// earlier heads wrote), each given as { name, data [n·d] } in extra.residual.
+function residualCell(view, i, j, parts, head) {
+  const { r, config } = view;
+  const t = config.tokens;
+  const terms = parts.map((part) => `${p(part.data[i * r.d + j])} (${part.name})`);
+  return {
+    title: head,
+    text: `Dimension “${config.features[j]}” of the residual stream at ${tokenRef(t, i)}: what this head reads. Every earlier part of the model adds to the stream, so it is ${terms.join(' + ')}. It feeds row ${i + 1} of Q, K and V.`,
+    sources: [{ m: 'Q', row: i }, { m: 'K', row: i }, { m: 'V', row: i }],
+  };
+}
+
+// A trained weight: where it came from and, after a step, its gradient beside the step the
+// optimizer took (the words are web/train.js's weightStory, shared with the read-out).
 function trainedWeight(extra, m, i, j, cols) {
   const { step } = extra.trained;
   const g = extra.gradients && extra.gradients[m];
-  if (!step || !g) return 'Random at step 0: gradient descent has not changed it yet.';
-  const v = g[i * cols + j];
-  const dir = v > 0 ? 'down' : v < 0 ? 'up' : 'nowhere';
-  const gs = v !== 0 && Math.abs(v) < 0.001 ? v.toExponential(2).replace(/-/g, '\u2212') : fmt(v);
-  return `Learned by gradient descent: this is its value after step ${step}.\n∂loss/∂${m}[${i + 1}][${j + 1}] = ${gs} on step ${step}’s batch (before its update): raising this weight by a small ε changes the loss by about ${gs}·ε, so this step’s gradient pushes it ${dir}.`;
+  const u = extra.update && extra.update[m];
+  return weightStory({ name: `${m}[${i + 1}][${j + 1}]`, step, g: g ? g[i * cols + j] : null, delta: u ? u[i * cols + j] : null, optimizer: extra.optimizer, lr: extra.lr });
 }
 
 function scaleWords(view) {

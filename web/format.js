@@ -1,3 +1,4 @@
+// @ts-check
 // format.js: the one number formatter of the page. A value reads the same in a matrix cell,
 // in its explanation, in the narration and in the follow-a-row sentence.
 //
@@ -7,7 +8,7 @@
 export const DECIMALS = 3;
 const MINUS = '\u2212'; // a real minus sign, as wide as a digit's neighbours in tabular figures
 
-/** fmt(-0.5) -> "−0.500", fmt(-Infinity) -> "−∞"; never prints "−0.000". */
+/** fmt(-0.5) -> "−0.500", fmt(-Infinity) -> "−∞"; never prints "−0.000". @param {number} v @returns {string} */
 export function fmt(v) {
   if (v === -Infinity) return MINUS + '\u221e';
   if (v === Infinity) return '\u221e';
@@ -20,19 +21,31 @@ export function fmt(v) {
   return s;
 }
 
-/** Short form for legends and axis ticks: at most 3 decimals, trailing zeros dropped. */
+/** Short form for legends and axis ticks: at most 3 decimals, trailing zeros dropped. @param {number} v @returns {string} */
 export function fmtShort(v) {
   return fmt(v).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
 }
 
-/** Parses what a learner types: accepts "−" (U+2212) as well as "-", and "," as a decimal point. */
+/**
+ * Parses what a learner types: accepts "−" (U+2212) as well as "-", and "," as a decimal point.
+ * @param {string | number} text @returns {number} NaN when it is not a number
+ */
 export function parseNumber(text) {
   const t = String(text).trim().replace(/\u2212/g, '-').replace(',', '.');
   if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t)) return NaN;
   return Number(t);
 }
 
-/** A token as it appears in sentences: “cat” (2), numbered from 1 as in the lesson. */
+/** A token as it appears in sentences: “cat” (2), numbered from 1 as in the lesson. @param {readonly string[]} tokens @param {number} i @returns {string} */
 export function tokenRef(tokens, i) {
   return '\u201c' + tokens[i] + '\u201d (' + (i + 1) + ')';
+}
+
+/**
+ * fmt, except that a non-zero value too small for 3 decimals keeps its digits in short
+ * scientific form: fmtFine(2.06e-9) -> "2.06e−9", fmtFine(0) -> "0.000". For gradients, steps
+ * and weights that underflow, where "0.000" would hide that the number is not 0.
+ */
+export function fmtFine(v) {
+  return v !== 0 && Math.abs(v) < 0.001 ? v.toExponential(2).replace(/-/g, MINUS).replace('e+', 'e') : fmt(v);
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // heatmap.js: draws one matrix. Two modes:
 //   "cells":  one element per cell carrying data-matrix, data-row, data-col, its shown value as
 //             text and an aria-label; a roving tabindex makes every cell keyboard-reachable.
@@ -7,9 +8,29 @@
 
 import { cellRgb, css, textOn } from './colors.js';
 
+/**
+ * @typedef {import('./colors.js').ScaleKind} ScaleKind
+ * @typedef {import('./colors.js').Theme} Theme
+ * @typedef {{ m: string, rows: number, cols: number, rowLabels: string[], colLabels: string[], caption: string,
+ *   editable?: boolean, followable?: boolean, maxPx?: number, mode?: 'cells' | 'canvas' }} HeatmapOptions
+ * @typedef {(i: number, j: number, v: number) => string} CellLabel the screen-reader label of cell (i, j)
+ * @typedef {{ kind: ScaleKind, maxAbs: number, theme: Theme, format: (v: number) => string, label: CellLabel }} UpdateOptions
+ * @typedef {{ row?: number | null, col?: number | null }} Mark a row, a column or one cell
+ * @typedef {{ i: number, j: number }} CellIndex
+ * @typedef {{ el: HTMLDivElement, m: string, rows: number, cols: number, mode: 'cells' | 'canvas',
+ *   update(values: ArrayLike<number>, options: UpdateOptions): void, setMarks(cls: string, specs: readonly Mark[]): void,
+ *   setCursor(i: number, j: number): void, cellAt(ev: MouseEvent): CellIndex | null, focusCursor(): void,
+ *   hideCursor(): void, readonly cursor: CellIndex, cell(i: number, j: number): HTMLElement | null }} Heatmap
+ */
+
+// focus() with focusVisible (Firefox and Chromium draw the ring for a focus() from script with
+// it; TypeScript's DOM types do not list it yet).
+const FOCUS_VISIBLE = /** @type {FocusOptions} */ ({ focusVisible: true });
+
 export const CELLS_MAX_ROWS = 24;
 export const CELLS_MAX_COLS = 16;
 
+/** @param {number} rows @param {number} cols @returns {'cells' | 'canvas'} */
 export function chooseMode(rows, cols) {
   return rows <= CELLS_MAX_ROWS && cols <= CELLS_MAX_COLS ? 'cells' : 'canvas';
 }
@@ -18,6 +39,7 @@ export function chooseMode(rows, cols) {
  * createHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, editable, followable, maxPx, mode })
  * returns { el, m, rows, cols, mode, update, setMarks, setCursor, cursor, cellAt, focusCursor,
  * hideCursor, cell }. Both modes have the same interface.
+ * @param {Document} doc @param {HeatmapOptions} opts @returns {Heatmap}
  */
 export function createHeatmap(doc, opts) {
   const mode = opts.mode || chooseMode(opts.rows, opts.cols);
@@ -25,10 +47,12 @@ export function createHeatmap(doc, opts) {
 }
 
 // Marks are { row }, { col } or { row, col }: the cells (i, j) a spec covers.
+/** @param {Mark} s @param {number} i @param {number} j */
 const covers = (s, i, j) => (s.row == null || s.row === i) && (s.col == null || s.col === j);
+/** @param {number} rows @param {number} cols @param {number} i @param {number} j @returns {CellIndex} */
 const clampTo = (rows, cols, i, j) => ({ i: Math.max(0, Math.min(rows - 1, i)), j: Math.max(0, Math.min(cols - 1, j)) });
 
-/** One element per cell, in an ARIA grid with a roving tabindex. */
+/** One element per cell, in an ARIA grid with a roving tabindex. @param {Document} doc @param {HeatmapOptions} opts @returns {Heatmap} */
 function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, editable = false, followable = false }) {
   const el = doc.createElement('div');
   el.className = 'hm hm-cells';
@@ -57,7 +81,7 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
     lab.textContent = rowLabels[i];
     lab.title = rowLabels[i];
     if (followable) {
-      lab.type = 'button';
+      /** @type {HTMLButtonElement} */ (lab).type = 'button';
       lab.dataset.follow = String(i);
       lab.tabIndex = -1;
     }
@@ -72,13 +96,16 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
       cells[i * cols + j] = c;
     }
   }
+  /** @type {Map<string, HTMLElement[]>} */
   const marks = new Map(); // class -> the cells that carry it
   let cursor = { i: 0, j: 0 };
+  /** @type {{ values: Float32Array } & Omit<UpdateOptions, 'format'> | null} */
   let prev = null;
 
   /**
    * update(values, { kind, maxAbs, theme, format, label }): values is a Float32Array [rows*cols];
    * format(v) gives the cell text, label(i, j, v) the screen-reader label.
+   * @param {ArrayLike<number>} values @param {UpdateOptions} options
    */
   function update(values, { kind, maxAbs, theme, format, label }) {
     // Only cells whose value (or whose colour scale) changed are touched: an edit of one
@@ -86,7 +113,7 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
     const same = prev && prev.kind === kind && prev.maxAbs === maxAbs && prev.theme === theme && prev.label === label;
     for (let k = 0; k < cells.length; k++) {
       const v = values[k], c = cells[k];
-      if (same && Object.is(prev.values[k], v)) continue;
+      if (same && Object.is(/** @type {NonNullable<typeof prev>} */ (prev).values[k], v)) continue;
       const rgb = cellRgb(kind, v, maxAbs, theme);
       c.textContent = format(v);
       c.style.background = css(rgb);
@@ -97,7 +124,7 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
     prev = { values: Float32Array.from(values), kind, maxAbs, theme, label };
   }
 
-  /** Marks cells with a class. Replaces earlier marks of that class. */
+  /** Marks cells with a class. Replaces earlier marks of that class. @param {string} cls @param {readonly Mark[]} specs */
   function setMarks(cls, specs) {
     for (const c of marks.get(cls) || []) c.classList.remove(cls);
     const now = [];
@@ -113,7 +140,7 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
     marks.set(cls, now);
   }
 
-  /** Moves the keyboard cursor (the roving tabindex). */
+  /** Moves the keyboard cursor (the roving tabindex). @param {number} i @param {number} j */
   function setCursor(i, j) {
     const to = clampTo(rows, cols, i, j);
     cells[cursor.i * cols + cursor.j].tabIndex = -1;
@@ -121,24 +148,28 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
     cursor = to;
   }
 
-  /** The cell under a pointer event (or null). */
+  /** The cell under a pointer event (or null). @param {Event} ev @returns {CellIndex | null} */
   function cellAt(ev) {
-    const c = ev.target.closest && ev.target.closest('.cell');
-    return c && el.contains(c) ? { i: +c.dataset.row, j: +c.dataset.col } : null;
+    const t = /** @type {Element | null} */ (ev.target);
+    const c = t && t.closest ? /** @type {HTMLElement | null} */ (t.closest('.cell')) : null;
+    return c && el.contains(c) ? { i: +(c.dataset.row ?? 0), j: +(c.dataset.col ?? 0) } : null;
   }
 
   return {
     el, m, rows, cols, mode: 'cells', update, setMarks, setCursor, cellAt,
     // Called when a key moved the cursor: the focus ring must show. Engines disagree on whether
     // a focus() from a key handler is "visible" after a mouse click (WebKit: no), so say so.
-    focusCursor: () => cells[cursor.i * cols + cursor.j].focus({ focusVisible: true }),
+    focusCursor: () => cells[cursor.i * cols + cursor.j].focus(FOCUS_VISIBLE),
     hideCursor() {},
     get cursor() { return cursor; },
-    cell: (i, j) => cells[i * cols + j],
+    cell: (/** @type {number} */ i, /** @type {number} */ j) => cells[i * cols + j],
   };
 }
 
-/** One pixel per cell, scaled up; overlays mark cells, and the canvas's label names the cursor's cell. */
+/**
+ * One pixel per cell, scaled up; overlays mark cells, and the canvas's label names the cursor's cell.
+ * @param {Document} doc @param {HeatmapOptions} opts @returns {Heatmap}
+ */
 function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
   const el = doc.createElement('div');
   el.className = 'hm hm-canvas';
@@ -152,18 +183,24 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
   canvas.tabIndex = 0;
   canvas.setAttribute('role', 'img');
   canvas.dataset.matrixCanvas = m;
-  const ctx = canvas.getContext('2d');
+  const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
   const img = ctx.createImageData(cols, rows);
   el.style.width = cols * cw + 'px';
+  /** @type {Map<string, HTMLElement[]>} */
   const marks = new Map(); // class -> overlay divs
   let cursor = { i: 0, j: 0 };
-  let lastLabel = null, lastValues = null;
+  /** @type {CellLabel | null} */
+  let lastLabel = null;
+  /** @type {ArrayLike<number>} */
+  let lastValues = [];
 
+  /** @param {string} cls */
   function overlay(cls) {
     const d = el.appendChild(doc.createElement('div'));
     d.className = 'hl ' + cls;
     return d;
   }
+  /** @param {HTMLElement} d @param {number} i0 @param {number} j0 @param {number} nr @param {number} nc */
   function place(d, i0, j0, nr, nc) {
     d.style.top = i0 * ch + 'px';
     d.style.left = j0 * cw + 'px';
@@ -176,6 +213,7 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
     if (lastLabel) canvas.setAttribute('aria-label', `${caption}. Arrow keys move the cursor; now at ` + lastLabel(cursor.i, cursor.j, lastValues[cursor.i * cols + cursor.j]));
   };
 
+  /** @param {ArrayLike<number>} values @param {UpdateOptions} options */
   function update(values, { kind, maxAbs, theme, label }) {
     const data = img.data;
     for (let k = 0; k < values.length; k++) {
@@ -191,6 +229,7 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
     describe();
   }
 
+  /** @param {string} cls @param {readonly Mark[]} specs */
   function setMarks(cls, specs) {
     for (const d of marks.get(cls) || []) d.remove();
     marks.set(
@@ -203,6 +242,7 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
     );
   }
 
+  /** @param {number} i @param {number} j */
   function setCursor(i, j) {
     cursor = clampTo(rows, cols, i, j);
     cursorBox.hidden = false;
@@ -211,6 +251,7 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
     describe();
   }
 
+  /** @param {MouseEvent} ev @returns {CellIndex | null} */
   function cellAt(ev) {
     const b = canvas.getBoundingClientRect();
     const j = Math.floor(((ev.clientX - b.left) / b.width) * cols);
@@ -220,7 +261,7 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
 
   return {
     el, m, rows, cols, mode: 'canvas', update, setMarks, setCursor, cellAt,
-    focusCursor: () => canvas.focus({ focusVisible: true }), // (see the cells' focusCursor)
+    focusCursor: () => canvas.focus(FOCUS_VISIBLE), // (see the cells' focusCursor)
     hideCursor: () => (cursorBox.hidden = true),
     get cursor() { return cursor; },
     cell: () => null,

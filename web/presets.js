@@ -1,6 +1,11 @@
+// @ts-check
 // presets.js: the heads a learner can pick. Each is a config in the format of config.js plus a
 // title and a one-line note. Weights are hand-picked so they can be read, not learned.
 
+/** @typedef {import('../types/presets').Preset} Preset */
+/** @typedef {import('../types/presets').PresetName} PresetName */
+
+/** @type {Readonly<Record<PresetName, Preset>>} */
 export const PRESETS = {
   cat: {
     title: 'The cat sat on the',
@@ -69,23 +74,31 @@ export const PRESETS = {
   },
 };
 
+/** @param {number} n @returns {number[][]} the n × n identity */
 function identity(n) {
   return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
 }
 // Row p (position p) puts weight w on column p - 1 (position p - 1).
+/** @param {number} n @param {number} w @returns {number[][]} */
 function shift(n, w) {
   return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (j === i - 1 ? w : 0)));
 }
 
+/** @type {PresetName} */
 export const DEFAULT_PRESET = 'cat';
 
-/** A random-looking but deterministic head of n tokens (for large inputs and the benchmark). */
+/**
+ * A random-looking but deterministic head of n tokens (for large inputs and the benchmark).
+ * @param {number} n @param {number} [d] @param {number} [seed]
+ * @returns {import('../types/config').ProjectedConfig}
+ */
 export function syntheticConfig(n, d = 8, seed = 1) {
   let s = seed >>> 0;
   const rnd = () => {
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
     return Math.round(((s / 2 ** 32) * 2 - 1) * 100) / 100;
   };
+  /** @param {number} r @param {number} c */
   const mat = (r, c) => Array.from({ length: r }, () => Array.from({ length: c }, rnd));
   return {
     tokens: Array.from({ length: n }, (_, i) => 't' + (i + 1)),

@@ -12,19 +12,28 @@
 // step 0 and 0.03 from step 50 on. ex picks the sentence shown (the trainer's example seed);
 // step, follow and cell are the explorer's own (web/config.js).
 
-import { fmt, tokenRef } from './format.js';
+import { fmt, fmtShort, fmtFine, tokenRef } from './format.js';
 import { STEPS, MATRICES, clipMessage } from './config.js';
+import { count } from './words.js';
 
 export const MODE = 'train';
 
+// Per task: what each position predicts, in the words the panel uses for it (`answer`, and
+// `predicting` for the bar list's heading), so no sentence says "next word" where the target
+// is the token before.
+/** @type {Record<string, { title: string, goal: string, answer: string, predicting: (who: string) => string }>} */
 export const TASKS = {
   'find-the-noun': {
     title: 'Find the noun',
-    goal: 'The last “the” should predict the noun of its sentence (cat, dog, bird or fox), so its row of A should put its weight on that noun, as “the” looks at “cat” in the lesson’s “the cat sat on the”.',
+    goal: 'The last “the” should predict the noun that came last before it (cat, dog, bird or fox), so its row of A should put its weight on that noun, as “the” looks at “cat” in the widget page’s “the cat sat on the”. Some sentences also have an earlier noun, a distractor: attention that leaks onto it costs accuracy.',
+    answer: 'noun',
+    predicting: (who) => `Next word after ${who}`,
   },
   'previous-token': {
     title: 'Copy the previous token',
     goal: 'Every token should predict the token just before it, so each row of A should put its weight one step left of the diagonal: a previous-token head.',
+    answer: 'previous token',
+    predicting: (who) => `What ${who} says came before it`,
   },
 };
 export const TASK_NAMES = Object.keys(TASKS);
@@ -137,7 +146,11 @@ export function readTrainUrl(search, hash = '') {
   return s;
 }
 
-/** The query string of a training state (the inverse of readTrainUrl), readable in the address bar. */
+/**
+ * The query string of a training state (the inverse of readTrainUrl), readable in the address bar.
+ * @param {{ task: string, seed: number, optimizer: string, schedule: { at: number, lr: number }[], steps: number, ex?: number,
+ *   speed?: number, step?: string | null, follow?: number | null, cell?: { m: string, i: number, j: number } | null }} s
+ */
 export function writeTrainUrl({ task, seed, optimizer, schedule, steps, ex = 0, speed = DEFAULTS.speed, step = null, follow = null, cell = null }) {
   let q = `?mode=${MODE}&task=${task}&seed=${seed}&opt=${optimizer}&lr=${scheduleText(schedule)}&steps=${steps}`;
   if (ex) q += `&ex=${ex}`;
@@ -164,6 +177,8 @@ export function niceCeil(x) {
  * `losses` holds one batch loss per step (losses[k] measured before step k+1's update). The x
  * axis runs from 0 to a round number of steps at least `minSteps`; when there are more steps than
  * pixels, each pixel column shows the mean of its steps. Non-finite losses end the line.
+ * @param {ArrayLike<number>} losses
+ * @param {{ width?: number, height?: number, minSteps?: number, initialLoss?: number | null }} [o]
  */
 export function lossCurve(losses, { width = 320, height = 160, minSteps = 100, initialLoss = null } = {}) {
   const plot = { x: 44, y: 8, w: Math.max(10, width - 56), h: Math.max(10, height - 42) };
@@ -194,7 +209,7 @@ export function lossCurve(losses, { width = 320, height = 160, minSteps = 100, i
     const count = counts.find((c) => Math.abs(Math.round((max / c) * unit) - (max / c) * unit) < 1e-6) || counts[0];
     return Array.from({ length: count + 1 }, (_, k) => (max * k) / count);
   };
-  const label = (v) => String(Math.round(v * 1000) / 1000);
+  const label = (v) => fmtShort(v);
   return {
     plot,
     path,
@@ -274,15 +289,28 @@ export function predict(O, dv, Wout, vocabSize, i) {
   return Array.from(logits, (e) => e / sum);
 }
 
-const lossText = (loss) => (Number.isFinite(loss) ? (loss >= 0.01 ? loss.toFixed(2) : loss.toFixed(3)) : '—');
+// Every loss the panel shows goes through the page's one formatter (fmt), so a loss reads the
+// same in the counter, the narration and the curve's caption, and a diverging one as 3.08e36.
+const lossText = (loss) => (Number.isNaN(loss) ? 'not a number' : fmt(loss));
+
+/** The counter's loss: "loss 0.081", "" before the first step. */
+export function lossLabel(steps, loss) {
+  return steps ? `loss ${lossText(loss)}` : '';
+}
 
 /**
- * The one-line status: “step 120: loss 0.08; “the” (5) puts 0.910 of its attention on “cat” (2)”,
+ * The one-line status: “step 120: loss 0.081; “the” (5) puts 0.910 of its attention on “cat” (2)”,
  * from the example shown ({ tokens, A, m, right, target, prob }) where prob is the read-out's
- * probability of the target at the focus query.
+ * probability of the target at the focus query. shownStep: the step whose weights A comes from,
+ * when it is older than `step` (training blew up and the last finite weights are shown).
  */
-export function narrate({ step, loss, task, tokens, A, m, right, probOfTarget = null, target = null }) {
-  const head = step === 0 ? 'step 0: not trained yet (random weights)' : `step ${step}: loss ${lossText(loss)}`;
+/**
+ * @param {{ step: number, shownStep?: number, loss: number, task: string, tokens: string[], A: Float32Array,
+ *   m: number, right: (number | null)[], probOfTarget?: number | null, target?: string | null }} o
+ */
+export function narrate({ step, shownStep = step, loss, task, tokens, A, m, right, probOfTarget = null, target = null }) {
+  let head = step === 0 ? 'step 0: not trained yet (random weights)' : `step ${step}: loss ${lossText(loss)}`;
+  if (shownStep < step) head += `; the weights after step ${shownStep}, the last that were numbers`;
   const f = focusQuery(right);
   if (!f) return head + '.';
   const w = A[f.i * m + f.j];
@@ -294,23 +322,57 @@ export function narrate({ step, loss, task, tokens, A, m, right, probOfTarget = 
   if (probOfTarget != null && target != null) s += `, and predicts “${target}” with probability ${fmt(probOfTarget)}`;
   s += '.';
   const learned = task === 'previous-token' ? attentionOnRight(A, m, right) >= TARGET : w >= TARGET;
-  if (learned && step > 0) s += ' The pattern has emerged.';
+  if (learned && shownStep > 0) s += ' The pattern has emerged.';
   return s;
 }
 
 /** The sentence under the loss curve saying what the curve is. */
-export function curveCaption(steps, losses) {
+export function curveCaption(steps, losses, task = 'find-the-noun') {
   if (!steps) return 'No steps yet: press Train or Single step. The curve shows the loss of each step’s batch of sequences.';
   const first = losses[0], last = losses[losses.length - 1];
-  return `The loss of each step’s batch: ${lossText(first)} at step 1, ${lossText(last)} at step ${steps}. Lower is better: the model is less surprised by the right next token.`;
+  const end = losses.length > 1 ? `, ${lossText(last)} at step ${losses.length}` : ''; // the steps whose loss is known
+  return `The loss of each step’s batch: ${lossText(first)} at step 1${end}. Lower is better: the model is less surprised by the right ${TASKS[task].answer}.`;
+}
+
+/** The line under the controls: where the weights and the sentence come from, and the scale. */
+export function seedLine({ seed, ex, batch, dk }) {
+  return `Initial weights from seed ${seed}; sentence ${ex + 1} of the task; batches of ${count(batch, 'sequence')}. The head has dk = ${dk}, so the scores are divided by √dk = √${dk} = ${fmt(Math.sqrt(dk))}.`;
 }
 
 /**
  * The weight explanation's extra: the last step's gradients of Wq, Wk and Wv (flat, row-major)
  * and the step, in the shape web/explain.js explainCell takes as its optional fifth argument.
+ * The panel adds `update` (what that step changed, per matrix) and `optimizer`.
  */
 export function trainedExtra(step, grads) {
   return { trained: { step }, gradients: step > 0 && grads ? { Wq: grads.dWq, Wk: grads.dWk, Wv: grads.dWv } : null };
+}
+
+const OPTIMIZER_WAYS = {
+  sgd: (lr) => `SGD moves every weight by −lr × its gradient${lr != null ? ` (lr = ${lr})` : ''}, always against it`,
+  adam: () => 'Adam moves each weight by about lr times m̂/√v̂: a running average of its recent gradients divided by their typical size, so a weight can keep moving the way earlier steps pushed it, even uphill on this step’s batch',
+};
+
+/**
+ * What training did to one weight, for its explanation: its gradient on the last step's batch
+ * and the step the optimizer really took, side by side. Under Adam the step follows a running
+ * average of gradients, so it can go the same way as this step's gradient (uphill on this
+ * batch); the sentence says which it was. name: "Wq[1][3]"; g: ∂loss/∂w; delta: the change of
+ * w over the step (null when unknown); lr: the learning rate of that step.
+ */
+export function weightStory({ name, step, g, delta = null, optimizer = 'adam', lr = null }) {
+  if (!step || g == null) return 'Random at step 0: gradient descent has not changed it yet.';
+  const gs = fmtFine(g);
+  const lines = [
+    `Learned by gradient descent: this is its value after step ${step}.`,
+    `∂loss/∂${name} = ${gs} on step ${step}’s batch (before its update): raising this weight by a small ε changes that batch’s loss by about ${gs}·ε, so the gradient alone says ${g > 0 ? 'lower it' : g < 0 ? 'raise it' : 'leave it'}.`,
+  ];
+  if (delta != null) {
+    const ds = (delta > 0 ? '+' : '') + fmtFine(delta);
+    const way = delta === 0 ? 'did not move it' : `moved it by ${ds} (${delta > 0 ? 'up' : 'down'}, ${delta * g < 0 ? 'against its gradient: downhill on this batch' : delta * g > 0 ? 'the same way as its gradient: uphill on this batch' : 'with no gradient to follow'})`;
+    lines.push(`Step ${step} ${way}. ${(OPTIMIZER_WAYS[optimizer] || OPTIMIZER_WAYS.adam)(lr)}.`);
+  }
+  return lines.join('\n');
 }
 
 // ------------------------------------------------------------------ the read-out Wout
@@ -342,23 +404,17 @@ export function readoutLabel(dv, vocab) {
 
 /**
  * The explanation of read-out cell (i, j): { title, text }. Wout and dWout are the trainer's flat
- * [dv × vocab] copies (weights(), gradients()); at step 0 there is no gradient yet.
+ * [dv × vocab] copies (weights(), gradients()); at step 0 there is no gradient yet. update: what
+ * the last step changed in Wout (flat), shown beside the gradient; optimizer and lr: that step's.
  */
-export function explainReadout({ Wout, dWout = null, step, dv, vocab, i, j }) {
+export function explainReadout({ Wout, dWout = null, update = null, optimizer = 'adam', lr = null, step, dv, vocab, i, j }) {
   const V = vocab.length;
   const v = Wout[i * V + j];
   const dim = outputDims(dv)[i];
   const lines = [
     `How much output dimension ${dim} adds to the score of “${vocab[j]}”: a token’s score for “${vocab[j]}” is its row of O times column ${j + 1} of Wout, so this weight multiplies the token’s ${dim} (column ${i + 1} of O). A higher score makes the prediction “${vocab[j]}” more likely.`,
   ];
-  if (!step || !dWout) lines.push('Random at step 0: gradient descent has not changed it yet.');
-  else {
-    const g = dWout[i * V + j];
-    const dir = g > 0 ? 'down' : g < 0 ? 'up' : 'nowhere';
-    const gs = g !== 0 && Math.abs(g) < 0.001 ? g.toExponential(2).replace(/-/g, '\u2212') : fmt(g);
-    lines.push(`Learned by gradient descent: this is its value after step ${step}.`);
-    lines.push(`∂loss/∂Wout[${i + 1}][${j + 1}] = ${gs} on step ${step}’s batch (before its update): raising this weight by a small ε changes the loss by about ${gs}·ε, so this step’s gradient pushes it ${dir}.`);
-  }
+  lines.push(weightStory({ name: `Wout[${i + 1}][${j + 1}]`, step, g: step && dWout ? dWout[i * V + j] : null, delta: update ? update[i * V + j] : null, optimizer, lr }));
   return { title: `Wout[${i + 1}][${j + 1}] = ${fmt(v)}`, text: lines.join('\n') };
 }
 
@@ -383,10 +439,10 @@ export function predictionBars(probs, vocab, target = null) {
   return vocab.map((word, k) => ({ word, p: probs[k], text: fmt(probs[k]), frac: Math.min(1, Math.max(0, probs[k])), top: k === top, target: word === target }));
 }
 
-/** The heading of the bar list: whose prediction it is and what it should be. */
-export function predictionCaption(tokens, i, target) {
-  const who = tokenRef(tokens, i);
+/** The heading of the bar list: whose prediction it is and what it should be, in the task's words. */
+export function predictionCaption(tokens, i, target, task = 'find-the-noun') {
+  const what = TASKS[task].predicting(tokenRef(tokens, i));
   return target == null
-    ? `Next word after ${who}: softmax of its scores (this position has no target in the task).`
-    : `Next word after ${who}: softmax of its scores. The right answer is “${target}”.`;
+    ? `${what}: softmax of its scores (this position has no target in the task).`
+    : `${what}: softmax of its scores. The right answer is “${target}”.`;
 }

@@ -3,6 +3,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, open, shot } from './helpers.mjs';
+import { axeViolations } from './axe.mjs';
+import { LAB_MODES } from '../../web/labs/index.js';
 
 let env;
 before(async () => { env = await setup(); });
@@ -117,7 +119,7 @@ test('multihead lab: heads and grouped-query attention change the panels and the
   assert.equal(await page.locator('[data-head]').count(), 4);
   assert.match(await text(page, '[data-role="shapes"]'), /\(5, 1\)/);
   await page.check('[data-control="gqa"]');
-  assert.match(await text(page, '[data-role="shapes"]'), /only 2 key\/value heads/);
+  assert.match(await text(page, '[data-role="shapes"]'), /Grouped-query attention: 2 key\/value heads, each shared by a group of 2 query heads/);
   assert.equal(urlParams(page).get('gqa'), '1');
   await context.close();
 });
@@ -133,5 +135,47 @@ test('cross lab: rows are the translation, columns the source; causal hides a ma
   assert.notEqual(await page.locator('[data-matrix="A-cross"][data-row="1"][data-col="2"]').textContent(), before);
   assert.match(await text(page, '.lab-text'), /“chat” cannot see “cat”/);
   assert.equal(urlParams(page).get('causal'), '1');
+  await context.close();
+});
+
+test('axe-core finds nothing on any lab (the six of issue 9 and every one added since), at 1280 and at 360 px, light and dark', async () => {
+  const found = [];
+  for (const mode of LAB_MODES) {
+    for (const opts of [{ width: 1280 }, { width: 360, height: 780 }, { width: 1280, colorScheme: 'dark' }]) {
+      const { page, context } = await open(env, `labs.html?mode=${mode}`, opts);
+      for (const v of await axeViolations(page)) found.push(`${mode} ${opts.width}${opts.colorScheme ? ' dark' : ''}: ${v}`);
+      await context.close();
+    }
+  }
+  assert.deepEqual(found, []);
+});
+
+test('at 360 px a table wider than the screen is a keyboard stop that scrolls, with a cue at each cut edge', async () => {
+  const { page, context } = await open(env, 'labs.html?mode=stability-lab&top=1000', { width: 360, height: 780 });
+  const wrap = page.locator('.lab-scroll-wrap').first();
+  const scroller = wrap.locator('.lab-scroll');
+  assert.equal(await wrap.getAttribute('data-cut-right'), 'true', 'columns are cut on the right');
+  assert.equal(await wrap.getAttribute('data-cut-left'), 'false');
+  assert.equal(await scroller.getAttribute('tabindex'), '0');
+  assert.equal(await scroller.getAttribute('role'), 'region');
+  assert.match(await scroller.getAttribute('aria-label'), /^Scores \[1000, 990, 500, 0\], float32, from the core \(table, scrolls sideways\)$/);
+  // The cue is drawn: an arrow over a fade at the cut edge.
+  assert.equal(await wrap.evaluate((el) => getComputedStyle(el, '::after').content), '"›"');
+  assert.equal(await wrap.evaluate((el) => getComputedStyle(el, '::after').display), 'flex');
+  // Reached with Tab from the control before it, and scrolled with the arrow keys.
+  await page.focus('[data-control="apply"]');
+  let hops = 0;
+  while (!(await page.evaluate(() => document.activeElement.classList.contains('lab-scroll'))) && hops++ < 5) await page.keyboard.press('Tab');
+  assert.ok(hops <= 5, 'the table is among the next tab stops');
+  await shot(page, 'lab-table-scroll-360-focus');
+  for (let k = 0; k < 12; k++) await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.activeElement.scrollLeft > 0);
+  await page.waitForFunction(() => document.activeElement.parentElement.dataset.cutLeft === 'true');
+  await shot(page, 'lab-table-scroll-360-scrolled');
+  // A table that fits is no tab stop.
+  const wide = await open(env, 'labs.html?mode=stability-lab&top=1000', { width: 1280 });
+  assert.equal(await wide.page.locator('.lab-scroll').first().getAttribute('tabindex'), null);
+  assert.equal(await wide.page.locator('.lab-scroll-wrap').first().getAttribute('data-cut-right'), 'false');
+  await wide.context.close();
   await context.close();
 });

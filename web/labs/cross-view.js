@@ -1,6 +1,6 @@
 // cross-view.js: cross-attention on the page. mountCrossLab(root, { attn, doc, state, onState }).
 import { fmt } from '../format.js';
-import { computeCross, explainCross, PAIRS, MODE, defaultState, writeState } from './cross.js';
+import { computeCross, explainCross, shapesLine, PAIRS, MODE, defaultState, writeState } from './cross.js';
 import { select, checkbox, matrixFigure, paragraphs, labShell, h } from './ui.js';
 
 export function mountCrossLab(root, { attn, doc = root.ownerDocument, state = defaultState(), onState } = {}) {
@@ -27,7 +27,7 @@ function render(attn, doc, s, out) {
       matrixFigure(doc, { name: 'S', id: 'S-cross', rows: r.n, cols: r.m, rowLabels: tgt, colLabels: src, values: maskedScores(r), about: 'scaled scores; −∞ where masked' }).el,
       matrixFigure(doc, { name: 'O', id: 'O-cross', rows: r.n, cols: r.dv, rowLabels: tgt, colLabels: concepts, values: r.O, about: 'each French word’s output: the meaning it read from the English' }).el),
     paragraphs(doc, explainCross(x, s, fmt)),
-    h(doc, 'p', { class: 'muted small', text: `Shapes: X (translation) (${r.n}, ${r.d}), Xkv (source) (${r.m}, ${r.d}); Q = X·Wq (${r.n}, ${r.dk}); K = Xkv·Wk and V = Xkv·Wv (${r.m}, ${r.dk}); S and A (${r.n}, ${r.m}); O (${r.n}, ${r.dv}). Each word is a mix of the concepts ${concepts.join(', ')}; Wq = Wk = 3·I and Wv = I, so a word matches the source word with the same meaning.` }),
+    h(doc, 'p', { class: 'muted small', text: shapesLine(r, concepts) }),
   );
 }
 

@@ -4,6 +4,8 @@
 // from the source sentence, through the core's forward({ X, Xkv, Wq, Wk, Wv }).
 
 import { oneOf } from './random.js';
+import { largest, list } from '../words.js';
+import { fmt } from '../format.js';
 
 export const MODE = 'cross-lab';
 export const CONCEPTS = ['article', 'cat', 'black', 'sleep', 'I', 'be/have', 'hungry'];
@@ -48,28 +50,35 @@ export function crossArgs({ pair, causal }) {
 export function computeCross(attn, state) {
   const p = PAIRS[state.pair];
   const r = attn.forward(crossArgs(state));
+  // Each row's largest weight, ties kept (every key whose weight reads the same as the largest).
   const bestOf = (A) => Array.from({ length: r.n }, (_, i) => {
-    const row = Array.from(A.subarray(i * r.m, (i + 1) * r.m));
-    const top = Math.max(...row);
-    return top > 0 ? row.indexOf(top) : -1;
+    const row = A.subarray(i * r.m, (i + 1) * r.m);
+    return row.some((w) => w > 0) ? largest(row) : [];
   });
   const free = state.causal ? attn.forward(crossArgs({ ...state, causal: false })) : r;
-  // rows whose match (without the mask) lies after their own position: the causal mask hides it
+  // the match of each row without the mask; the keys of it after the row's own position are the
+  // ones the causal mask hides
   const matches = bestOf(free.A);
-  const hidden = matches.map((j, i) => (j > i ? i : -1)).filter((i) => i >= 0);
+  const hidden = matches.map((js, i) => ({ i, keys: js.filter((j) => j > i) })).filter((h) => h.keys.length);
   return { r, rowLabels: p.target, colLabels: p.source, concepts: CONCEPTS, best: bestOf(r.A), matches, hidden };
 }
 
 export function explainCross(x, state, fmtv) {
   const { r, rowLabels: tgt, colLabels: src, best } = x;
   const out = [`Queries come from the translation being written (${tgt.map((t) => `“${t}”`).join(' ')}, ${r.n} rows); keys and values from the source sentence (${src.map((t) => `“${t}”`).join(' ')}, ${r.m} columns). S and A are (${r.n}, ${r.m}): the two lengths need not match.`];
-  const pairs = best.map((j, i) => (j >= 0 ? `“${tgt[i]}” → “${src[j]}” (${fmtv(r.A[i * r.m + j])})` : null)).filter(Boolean);
-  out.push(`Each word of the translation reads most from: ${pairs.join(', ')}.`);
+  const words = (js) => list(js.map((j) => `“${src[j]}”`));
+  const pairs = best.map((js, i) => (js.length ? `“${tgt[i]}” → ${words(js)} (${fmtv(r.A[i * r.m + js[0]])}${js.length > 1 ? ' each, a tie' : ''})` : null)).filter(Boolean);
+  out.push(`Each word of the translation reads most from: ${pairs.join('; ')}.`);
   if (state.causal) {
-    const lost = x.hidden.map((i) => `“${tgt[i]}” cannot see “${src[x.matches[i]]}”`);
-    out.push(`With the causal mask, translation word i may only see source words 1 to i. That rule exists so a token cannot read the future of its own sequence while that sequence is being generated. The source sentence is not being generated: all of it is known before the translation starts, so hiding part of it only removes information.${lost.length ? ' Here ' + lost.join(' and ') + ', the word it should translate: the two sentences do not line up position by position.' : ' Here the word orders happen to match, so nothing is lost, but with “the black cat sleeps” they do not.'}`);
+    const lost = x.hidden.map(({ i, keys }) => `“${tgt[i]}” cannot see ${words(keys)}`);
+    out.push(`With the causal mask, translation word i may only see source words 1 to i. That rule exists so a token cannot read the future of its own sequence while that sequence is being generated. The source sentence is not being generated: all of it is known before the translation starts, so hiding part of it only removes information.${lost.length ? ` Here ${list(lost)}, ${lost.length === 1 && x.hidden[0].keys.length === 1 ? 'the word it should translate' : 'words they should translate'}: the two sentences do not line up position by position.` : ' Here the word orders happen to match, so nothing is lost, but with “the black cat sleeps” they do not.'}`);
   } else {
     out.push('No causal mask: the whole source sentence is known before the translation starts, so every query may read every source word. (Causal masking belongs to the translation’s own self-attention, where a word must not see the words after it.)');
   }
   return out;
+}
+
+/** The shapes under the matrices, with the scale as √dk and its value. */
+export function shapesLine(r, concepts) {
+  return `Shapes: X (translation) (${r.n}, ${r.d}), Xkv (source) (${r.m}, ${r.d}); Q = X·Wq (${r.n}, ${r.dk}); K = Xkv·Wk and V = Xkv·Wv (${r.m}, ${r.dk}); S = Q·Kᵀ/√dk with √dk = √${r.dk} = ${fmt(Math.sqrt(r.dk))}, and A (${r.n}, ${r.m}); O (${r.n}, ${r.dv}). Each word is a mix of the concepts ${concepts.join(', ')}; Wq = Wk = 3·I and Wv = I, so a word matches the source word with the same meaning.`;
 }

@@ -8,6 +8,8 @@
 import { PRESETS } from '../presets.js';
 import { parseConfig, forwardArgs } from '../config.js';
 import { oneOf } from './random.js';
+import { largest, list, noun, verb } from '../words.js';
+import { tokenRef } from '../format.js';
 
 export const MODE = 'misconceptions-lab';
 export const PRESET_CHOICES = ['worked-example', 'cat', 'previous-token'];
@@ -65,24 +67,31 @@ export function explainWrongAxis(w, fmtv) {
   ];
 }
 
-/** The diagonal of A: how much each token attends to itself. */
+/** A token in a sentence: “cat” (2), or “token 2” when its name is its number (the worked example). */
+export const who = (t, i) => (t[i] === String(i + 1) ? `token ${i + 1}` : tokenRef(t, i));
+
+/** The diagonal of A: how much each token attends to itself, and each row's largest weights (ties kept). */
 export function diagonal(attn, preset) {
   const { config, r } = presetHead(attn, preset);
-  const diag = [], topIsSelf = [];
+  const diag = [], tops = [];
   for (let i = 0; i < Math.min(r.n, r.m); i++) {
     const row = r.A.subarray(i * r.m, (i + 1) * r.m);
     diag.push(row[i]);
-    topIsSelf.push(row[i] === Math.max(...row));
+    tops.push(largest(row));
   }
-  return { config, r, diag, topIsSelf };
+  return { config, r, diag, tops, topIsSelf: tops.map((js, i) => js.length === 1 && js[0] === i) };
 }
 
 export function explainDiagonal(d, fmtv) {
-  const t = d.config.tokens;
+  const t = d.config.tokens, k = d.diag.length;
   const nonzero = d.diag.filter((w) => w > 0).length;
-  const self = d.topIsSelf.map((b, i) => (b ? `“${t[i]}”` : null)).filter(Boolean);
-  const out = [`A token also attends to itself: ${nonzero} of ${d.diag.length} diagonal weights are above 0 (${d.diag.map(fmtv).join(', ')}).`];
-  if (self.length) out.push(`For ${self.join(', ')} the largest weight of the row is on the token itself.`);
+  const out = [`A token also attends to itself: ${nonzero} of ${k} diagonal ${noun(k, 'weight')} ${verb(nonzero, 'is', 'are')} above 0 (${d.diag.map(fmtv).join(', ')}).`];
+  const alone = d.tops.map((js, i) => (js.length === 1 && js[0] === i ? who(t, i) : null)).filter(Boolean);
+  if (alone.length) out.push(`For ${list(alone)} the largest weight of the row is on the token itself.`);
+  const cap = (x) => x[0].toUpperCase() + x.slice(1);
+  d.tops.forEach((js, i) => {
+    if (js.length > 1 && js.includes(i)) out.push(`${cap(who(t, i))} gives ${fmtv(d.diag[i])} to itself and the same to ${list(js.filter((j) => j !== i).map((j) => who(t, j)))}: a tie for the largest weight of its row, with no single winner.`);
+  });
   if (d.r.causal) out.push('With the causal mask the first token can only see itself, so its diagonal weight is exactly 1.');
   return out;
 }
@@ -107,10 +116,12 @@ export function valuesMatter(attn, values) {
 
 export function explainValues(v, fmtv) {
   const c = v.contributions;
-  const top = c.reduce((b, x) => (x.weight > b.weight ? x : b));
+  const topKeys = largest(c.map((x) => x.weight));
+  const top = c[topKeys[0]];
   const most = c.reduce((b, x) => (x.size > b.size ? x : b));
-  const out = [`Token ${v.row + 1} puts its largest weight, ${fmtv(top.weight)}, on token ${top.j + 1}.`];
-  if (top.j !== most.j) {
+  const on = topKeys.length === 1 ? `token ${top.j + 1}` : `tokens ${list(topKeys.map((j) => j + 1))} alike (a tie)`;
+  const out = [`Token ${v.row + 1} puts its largest weight, ${fmtv(top.weight)}, on ${on}.`];
+  if (topKeys.length === 1 && top.j !== most.j) {
     out.push(`Yet token ${top.j + 1}’s value is [${top.value.map(fmtv).join(', ')}], so it adds [${top.part.map(fmtv).join(', ')}] to the output: nothing. The output [${Array.from(v.r.O.subarray(v.row * v.r.dv, (v.row + 1) * v.r.dv)).map(fmtv).join(', ')}] comes mostly from token ${most.j + 1} (weight ${fmtv(most.weight)}).`);
   } else {
     out.push(`Here its value [${top.value.map(fmtv).join(', ')}] also contributes most to the output. Switch to “token 3’s value is zero” to see a large weight that moves nothing.`);

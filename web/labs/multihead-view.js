@@ -2,12 +2,13 @@
 import { fmt } from '../format.js';
 import { computeMultiHead, HEAD_CHOICES, MODE, defaultState, writeState } from './multihead.js';
 import { h, select, checkbox, button, matrixFigure, paragraphs, labShell } from './ui.js';
+import { count } from '../words.js';
 
 export function mountMultiHeadLab(root, { attn, doc = root.ownerDocument, state = defaultState(), onState } = {}) {
   const lab = labShell(root, {
     doc, kind: MODE, state, writeState, onState,
     title: 'Several heads on the same tokens',
-    lede: 'Each head has its own Wq, Wk and Wv, so its own pattern. Their outputs are put side by side (concatenated). With grouped-query attention, pairs of query heads share one key/value head. Weights here are random (seeded), not learned.',
+    lede: 'Each head has its own Wq, Wk and Wv, so its own pattern. Their outputs are put side by side (concatenated). With grouped-query attention, a group of query heads shares one key/value head: any number of them, here groups of two (half as many K/V heads); one K/V head for all query heads is multi-query attention. Weights here are random (seeded), not learned.',
     render: (s, out) => render(attn, doc, s, out),
   });
   lab.controls.append(
@@ -39,7 +40,7 @@ function render(attn, doc, s, out) {
   out.append(matrixFigure(doc, { name: 'concat', id: 'concat', rows: x.n, cols: x.heads * x.dv, rowLabels: t, colLabels: cols, values: x.concat, kind: 'diverging', about: 'the heads’ outputs side by side, from the core’s multiHead()' }).el,
     paragraphs(doc, [
       `The concatenated output comes from one multiHead() call on the heads’ Q, K and V; it equals the heads’ own outputs put side by side (largest difference ${diff === 0 ? '0' : diff.toExponential(1)}).`,
-      x.kvHeads < x.heads ? `Grouped-query attention: ${x.heads} query heads share ${x.kvHeads} key/value head${x.kvHeads > 1 ? 's' : ''}, so heads in a group read the same K and V but ask different questions (their own Q): their patterns still differ, and the K/V cache is ${x.heads / x.kvHeads} times smaller.` : `Every head has its own keys and values: ${x.heads} × (Wq, Wk, Wv), each (${x.d}, ${x.dk}).`,
+      x.kvHeads < x.heads ? `Grouped-query attention: ${x.heads} query heads share ${count(x.kvHeads, 'key/value head')}, ${x.group} query heads to each, so heads in a group read the same K and V but ask different questions (their own Q): their patterns still differ, and the K/V cache is ${x.group} times smaller.` : `Every head has its own keys and values: ${x.heads} × (Wq, Wk, Wv), each (${x.d}, ${x.dk}).`,
     ]));
   void fmt;
 }

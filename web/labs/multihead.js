@@ -1,11 +1,14 @@
 // multihead.js: several heads on the same tokens, pure (no DOM). Each head has its own seeded
-// Wq, Wk, Wv, so its own pattern; with grouped-query attention (GQA) pairs of query heads share
-// one key/value head. Every head runs through the core's forward(); the concatenated output
+// Wq, Wk, Wv, so its own pattern; with grouped-query attention (GQA) a group of query heads
+// shares one key/value head (any number of them; in this lab, groups of two, half as many K/V
+// heads; one K/V head for all query heads is multi-query attention). Every head runs through the core's forward(); the concatenated output
 // comes from the core's multiHead() on the heads' Q, K and V, and must equal the heads' outputs
 // put side by side.
 
 import { PRESETS } from '../presets.js';
 import { mulberry32, normals, intParam } from './random.js';
+import { count } from '../words.js';
+import { fmt } from '../format.js';
 
 export const MODE = 'multihead-lab';
 export const HEAD_CHOICES = [1, 2, 4];
@@ -67,14 +70,15 @@ export function computeMultiHead(attn, state) {
 
 /** The per-head shapes, written out (the shape confusion learners report most). */
 export function shapes({ n, d, dk, heads, kvHeads }) {
+  const group = heads / kvHeads;
   const lines = [
     `X: (n, d) = (${n}, ${d}): ${n} tokens, model width ${d}.`,
-    `${heads} head${heads > 1 ? 's' : ''}, each of width dk = dv = d / heads = ${d} / ${heads} = ${dk}.`,
+    `${count(heads, 'head')}, ${heads === 1 ? 'of' : 'each of'} width dk = dv = d / heads = ${d} / ${heads} = ${dk}.`,
     `Per head: Wq (d, dk) = (${d}, ${dk}); Q = X·Wq (n, dk) = (${n}, ${dk}).`,
     kvHeads === heads
       ? `Per head: Wk, Wv (${d}, ${dk}); K, V (${n}, ${dk}).`
-      : `Grouped-query attention: only ${kvHeads} key/value head${kvHeads > 1 ? 's' : ''}, each shared by ${heads / kvHeads} query heads: Wk, Wv (${d}, ${dk}); K, V (${n}, ${dk}).`,
-    `Per head: scores S and weights A (n, n) = (${n}, ${n}); output O = A·V (n, dv) = (${n}, ${dk}).`,
+      : `Grouped-query attention: ${count(kvHeads, 'key/value head')}, ${kvHeads === 1 ? '' : 'each '}shared by a group of ${group} query heads${kvHeads === 1 ? ' (one K/V head for every query head: the special case called multi-query attention)' : ''}: Wk, Wv (${d}, ${dk}); K, V (${n}, ${dk}).`,
+    `Per head: scores S = Q·Kᵀ/√dk with √dk = √${dk} = ${fmt(Math.sqrt(dk))}, and weights A (n, n) = (${n}, ${n}); output O = A·V (n, dv) = (${n}, ${dk}).`,
     `Concatenated: (n, heads·dv) = (${n}, ${heads}·${dk}) = (${n}, ${heads * dk}); a learned output projection Wo (${heads * dk}, ${d}) then mixes the heads back to width d (not shown).`,
   ];
   return lines;

@@ -3,7 +3,7 @@ import { fmt } from '../format.js';
 import { PRESETS } from '../presets.js';
 import { displayed, matrixInfo } from '../explain.js';
 import {
-  presetView, target, parseGuess, scoreGuess, explainTarget, EXERCISES, exerciseAnswer, scoreExercise,
+  presetView, target, parseGuess, scoreGuess, explainTarget, EXERCISES, exerciseAnswer, scoreExercise, fieldLine,
   PRESET_CHOICES, HIDE_CHOICES, MODE, defaultState, writeState,
 } from './predict.js';
 import { h, select, button, matrixFigure, paragraphs, labShell } from './ui.js';
@@ -91,7 +91,7 @@ function renderExercise(attn, doc, s, out, getRevealed, reveal) {
   const sc = scoreExercise(answer, values);
   out.append(h(doc, 'div', { class: 'lab-result', attrs: { 'data-role': 'result', 'aria-live': 'polite' } },
     h(doc, 'p', { class: 'lab-verdict' }, h(doc, 'span', { class: 'lab-points', attrs: { 'data-role': 'points' }, text: `${sc.points} / 100` }), ` — ${sc.count} of ${sc.right.length} right.`),
-    h(doc, 'ul', {}, ...ex.fields.map((f, k) => h(doc, 'li', { class: sc.right[k] ? 'lab-ok' : 'lab-bad', text: `${f}: you said ${guesses[k].ok ? fmt(values[k]) : '(nothing)'}, the core gives ${fmt(answer.values[k])} ${sc.right[k] ? '✓' : '✗'}` }))),
+    h(doc, 'ul', {}, ...ex.fields.map((f, k) => h(doc, 'li', { class: sc.right[k] ? 'lab-ok' : 'lab-bad', text: fieldLine(ex, k, guesses[k].ok ? values[k] : null, answer.values[k], sc.right[k]) }))),
     h(doc, 'p', { class: 'label', text: 'Explanation (from the lesson)' }),
     h(doc, 'p', { attrs: { 'data-role': 'lesson-answer' }, text: ex.explanation }),
     h(doc, 'p', { class: 'muted small', text: answer.note })));

@@ -7,7 +7,7 @@
 import { PRESETS } from '../presets.js';
 import { parseConfig, forwardArgs } from '../config.js';
 import { explainCell, followSentence, displayed, matrixInfo } from '../explain.js';
-import { parseNumber } from '../format.js';
+import { parseNumber, fmt } from '../format.js';
 import { intParam, oneOf } from './random.js';
 import { computeSqrtDk } from './sqrtdk.js';
 
@@ -89,7 +89,10 @@ export function scoreGuess(truth, guess, range) {
 export function explainTarget(view, t) {
   if (t.kind === 'cell') return explainCell(view, t.m, t.i, t.j).text;
   const sentences = [];
-  if (t.m === 'A') sentences.push(`Row ${t.i + 1} of A is the softmax of row ${t.i + 1} of the scores, so it adds up to 1.`);
+  if (t.m === 'A') {
+    const masked = t.values.filter((w) => w === 0).length;
+    sentences.push(`Row ${t.i + 1} of A is the softmax of row ${t.i + 1} of the scores, so its weights are non-negative and add up to 1${masked ? `; ${masked === 1 ? 'the masked one is' : `the ${masked} masked ones are`} exactly 0` : ''}.`);
+  }
   sentences.push(followSentence(view, t.i));
   return sentences.join(' ');
 }
@@ -102,6 +105,7 @@ export const EXERCISES = {
     question: 'For n = 5 tokens and dk = 16, what are the shapes of Q Kᵀ and of the softmax output, and what does each row of the latter sum to?',
     fields: ['rows of Q Kᵀ', 'columns of Q Kᵀ', 'rows of the softmax output', 'columns of the softmax output', 'each row of the softmax output sums to'],
     explanation: 'Both have shape (5, 5). Each row of the softmax output sums to 1.',
+    whole: true, // sizes and a sum: shown as 5 and 1, not 5.000
   },
   q2: {
     title: 'Question 2',
@@ -136,6 +140,12 @@ export function exerciseAnswer(attn, id) {
   }
   const r = computeSqrtDk(attn, { dk: 64, n: 64, seed: 1 }, { bins: 1 });
   return { values: [r.raw.std, r.scaled.std], note: `Measured by the core on 64 random unit-variance queries and keys (${r.samples} dot products, seed 1).`, tolerance: [1, 0.15] };
+}
+
+/** One line of an exercise's result: what the learner said and what the core gives. */
+export function fieldLine(ex, k, guess, value, right) {
+  const f = (v) => (ex.whole && Number.isInteger(v) ? String(v) : fmt(v));
+  return `${ex.fields[k]}: you said ${guess == null || Number.isNaN(guess) ? '(nothing)' : f(guess)}, the core gives ${f(value)} ${right ? '✓' : '✗'}`;
 }
 
 /** Scores an exercise: each field is right when within its tolerance (relative for q3). */

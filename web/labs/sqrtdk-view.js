@@ -1,13 +1,13 @@
 // sqrtdk-view.js: the √dk lab on the page. mountSqrtDkLab(root, { attn, doc, state, onState }).
 import { fmt } from '../format.js';
-import { computeSqrtDk, sweep, readState, writeState, defaultState, DK_MAX, N_CHOICES, ONE_HOT, MODE } from './sqrtdk.js';
+import { computeSqrtDk, sweep, explainSqrtDk, saturation, readState, writeState, defaultState, DK_MAX, N_CHOICES, ONE_HOT, MODE } from './sqrtdk.js';
 import { h, slider, select, button, histogramSvg, weightBars, table, paragraphs, labShell } from './ui.js';
 
 export function mountSqrtDkLab(root, { attn, doc = root.ownerDocument, state = defaultState(), onState } = {}) {
   const lab = labShell(root, {
     doc, kind: MODE, state, writeState, onState,
     title: 'Why divide by √dk?',
-    lede: 'Random queries and keys with mean 0 and variance 1. Their dot product is a sum of dk products, so its standard deviation is √dk. Pick dk and watch the raw scores spread, the softmax go nearly one-hot and the gradient through it vanish; the scaled scores stay at a standard deviation of 1.',
+    lede: 'Random queries and keys with mean 0 and variance 1. Their dot product is a sum of dk products, so its standard deviation is √dk. Pick dk and watch the raw scores spread and the softmax saturate as dk grows; the table shows from which width the gradient through the softmax collapses, and where it has not yet. The scaled scores stay at a standard deviation of 1.',
     render: (s, out) => render(attn, doc, s, out, lab),
   });
   const dk = slider(doc, 'dk (query/key width)', { min: 1, max: DK_MAX, value: state.dk, name: 'dk' });
@@ -45,27 +45,27 @@ function render(attn, doc, s, out, lab) {
     rows.append(h(doc, 'figure', { class: 'panel lab-card', attrs: { 'data-row-side': key } },
       h(doc, 'figcaption', {}, h(doc, 'span', { class: 'pname', text: `Query ${row + 1}: ${title}` })),
       weightBars(doc, r[key].weights[row], { title: `Weights of query ${row + 1}, ${title}: largest ${fmt(st.maxWeight)}` }),
-      table(doc, ['', 'this query', `all ${s.n} queries`], [
+      table(doc, ['measure', 'this query', `all ${s.n} queries`], [
         ['largest weight', fmt(st.maxWeight), `mean ${fmt(r[key].mean.maxWeight)}`],
         ['entropy (nats)', fmt(st.entropy), `mean ${fmt(r[key].mean.entropy)} (uniform: ln ${s.n} = ${fmt(r.maxEntropy)})`],
-        ['gradient size ‖J‖', fmt(st.gradNorm), `median ${fmt(r[key].medianGradNorm)}`],
+        ['‖J‖_F (Frobenius norm)', fmt(st.gradNorm), `median ${fmt(r[key].medianGradNorm)}`],
+        ['gradient left for the other keys', fmt(st.others), `median ${fmt(r[key].medianOthers)}`],
         [`nearly one-hot (largest > ${ONE_HOT})`, st.maxWeight > ONE_HOT ? 'yes' : 'no', `${r[key].oneHot} of ${s.n}`],
-      ], { cellClass: (i, j) => (j === 2 ? 'note' : '') })));
+      ], { cellClass: (i, j) => (j === 2 ? 'note' : ''), label: `Query ${row + 1}, ${title}` })));
   }
   out.append(h(doc, 'h3', { text: 'What the softmax does to a row' }), h(doc, 'div', { class: 'bar' }, picker), rows);
 
-  const rawOne = r.raw.oneHot, scOne = r.scaled.oneHot;
+  const sw = sweep(attn, s);
   out.append(paragraphs(doc, [
-    `At dk = ${s.dk} the raw scores have a standard deviation of ${fmt(r.raw.std)} (√dk = ${sq}); dividing by √dk brings it to ${fmt(r.scaled.std)}.`,
-    `Without scaling, ${rawOne} of ${s.n} rows are nearly one-hot (one weight above ${ONE_HOT}); with scaling, ${scOne}. A nearly one-hot row has almost no gradient: ‖J‖ is the size of the softmax’s Jacobian diag(a) − a·aᵀ, how much a change in the scores can change the weights. It is 0 for a one-hot row.`,
-    'Every number here comes from the C core: the scores from forward() with scale 1 and with the default 1/√dk, the weights, entropy and ‖J‖ from its softmax functions. Only the histogram bins and the standard deviations are counted in the page.' + (s.dk > 256 ? ' (Above dk = 256, the core’s head-width limit, the dot products are computed in two chunks of columns and added.)' : ''),
+    ...explainSqrtDk(r, sw, fmt),
+    'The scores, weights, entropy and ‖J‖_F come from the C core: the scores from forward() with scale 1 and with the default 1/√dk, the rest from its softmax functions. The histogram bins, means, medians, standard deviations and the gradient left for the other keys are counted in the page from those numbers.' + (s.dk > 256 ? ' (Above dk = 256, the core’s head-width limit, the dot products are computed in two chunks of columns and added.)' : ''),
   ]));
 
-  const sw = sweep(attn, s);
+  const bites = (x) => saturation(x.raw.median, x.scaled.median, fmt);
   out.append(h(doc, 'h3', { text: `As dk grows (n = ${s.n}, seed ${s.seed})` }), table(doc,
-    ['dk', 'std raw', 'std scaled', 'largest weight raw', 'scaled', 'one-hot rows raw', 'scaled', 'median ‖J‖ raw', 'scaled'],
-    sw.map((x) => [String(x.dk), fmt(x.rawStd), fmt(x.scaledStd), fmt(x.raw.maxWeight), fmt(x.scaled.maxWeight), `${x.raw.oneHot}/${s.n}`, `${x.scaled.oneHot}/${s.n}`, fmt(x.raw.median), fmt(x.scaled.median)]),
-    { caption: 'Means over the rows, from the core' }));
+    ['dk', 'std raw', 'std scaled', 'mean largest weight raw', 'scaled', 'one-hot rows raw', 'scaled', 'median ‖J‖_F raw', 'scaled', 'median gradient left for the other keys raw', 'scaled'],
+    sw.map((x) => [String(x.dk), fmt(x.rawStd), fmt(x.scaledStd), fmt(x.raw.maxWeight), fmt(x.scaled.maxWeight), `${x.raw.oneHot}/${s.n}`, `${x.scaled.oneHot}/${s.n}`, fmt(x.raw.median), fmt(x.scaled.median), fmt(x.raw.others), fmt(x.scaled.others)]),
+    { caption: 'Means and medians over the rows. Marked: widths where the unscaled ‖J‖_F falls below a tenth of the scaled one (saturation bites).', cellClass: (i, j) => (j === 7 && bites(sw[i]) === 'bites' ? 'lab-bad' : '') }));
 }
 
 export { readState, writeState };

@@ -6,10 +6,17 @@
 //
 // Seeded unit-variance Q and K [n, dk]; the scores come from the core's forward() in the direct
 // form with scale 1 (raw) and with the default 1/√dk (scaled); each row's weights, largest
-// weight, entropy and gradient size come from the core's softmax functions. Only the histogram
-// bins, means and standard deviations are counted here.
+// weight, entropy and ‖J‖_F come from the core's softmax functions. Counted here, from those
+// numbers: the histogram bins, means, medians and standard deviations, and each row's gradient
+// left for the other keys.
+//
+// What the data shows, and the narrative (explainSqrtDk) follows: saturation grows with dk; the
+// Frobenius norm ‖J‖_F of the softmax's Jacobian goes to 0 only as the largest weight goes to 1,
+// and at moderate dk a peaked row can have a LARGER ‖J‖_F than a soft one spread over many keys;
+// what falls steadily is the gradient left for the keys other than the top one.
 
 import { mulberry32, normals, intParam } from './random.js';
+import { list } from '../words.js';
 
 export const MODE = 'sqrt-dk-lab';
 export const DK_MAX = 512;
@@ -74,20 +81,38 @@ export function histogram(x, lo, hi, bins) {
   return { lo, hi, bins, width: w, counts };
 }
 
+/**
+ * The gradient left for the other keys of a row of weights a: Σ over every key j but the top one
+ * of ∂a_j/∂s_j = a_j(1 − a_j), how much each of their weights moves when its own score does.
+ * It is at most their total weight, 1 − the largest weight, so it goes to 0 as the row saturates.
+ */
+export function otherKeysGradient(a) {
+  let top = 0;
+  for (let j = 1; j < a.length; j++) if (a[j] > a[top]) top = j;
+  let sum = 0;
+  for (let j = 0; j < a.length; j++) if (j !== top) sum += a[j] * (1 - a[j]);
+  return sum;
+}
+
+const median = (x) => {
+  const g = Array.from(x).sort((p, q) => p - q), n = g.length;
+  return n % 2 ? g[n >> 1] : (g[n / 2 - 1] + g[n / 2]) / 2;
+};
+
 // The softmax of every row and its statistics, from the core.
 function rows(attn, S, n) {
   const weights = [], stats = [];
   for (let i = 0; i < n; i++) {
     const a = attn.softmaxRow(S.subarray(i * n, (i + 1) * n));
     weights.push(a);
-    stats.push(attn.softmaxStats(a));
+    stats.push({ ...attn.softmaxStats(a), others: otherKeysGradient(a) });
   }
   const avg = (key) => stats.reduce((t, s) => t + s[key], 0) / n;
-  const g = stats.map((s) => s.gradNorm).sort((x, y) => x - y);
   return {
     weights, stats,
     mean: { maxWeight: avg('maxWeight'), entropy: avg('entropy'), gradNorm: avg('gradNorm') },
-    medianGradNorm: n % 2 ? g[n >> 1] : (g[n / 2 - 1] + g[n / 2]) / 2,
+    medianGradNorm: median(stats.map((s) => s.gradNorm)),
+    medianOthers: median(stats.map((s) => s.others)),
     oneHot: stats.filter((s) => s.maxWeight > ONE_HOT).length, // rows whose largest weight is above 0.9
   };
 }
@@ -121,6 +146,63 @@ function niceCeil(x) {
 export function sweep(attn, { n, seed }, dks = SWEEP_DKS) {
   return dks.map((dk) => {
     const r = computeSqrtDk(attn, { dk, n, seed }, { bins: 1 });
-    return { dk, raw: { ...r.raw.mean, median: r.raw.medianGradNorm, oneHot: r.raw.oneHot }, scaled: { ...r.scaled.mean, median: r.scaled.medianGradNorm, oneHot: r.scaled.oneHot }, rawStd: r.raw.std, scaledStd: r.scaled.std };
+    const side = (x) => ({ ...x.mean, median: x.medianGradNorm, others: x.medianOthers, oneHot: x.oneHot });
+    return { dk, raw: side(r.raw), scaled: side(r.scaled), rawStd: r.raw.std, scaledStd: r.scaled.std };
   });
+}
+
+/**
+ * How the unscaled rows' median ‖J‖_F compares with the scaled ones', on the shown digits (fmt):
+ * 'not-yet' (at least as large: peaked, not saturated), 'starting' (smaller) or 'bites' (below a
+ * tenth of it: the gradient through the softmax has all but vanished).
+ */
+export function saturation(rawMedian, scaledMedian, fmtv) {
+  const r = Number(fmtv(rawMedian)), s = Number(fmtv(scaledMedian));
+  if (r >= s) return 'not-yet';
+  return r < s / 10 ? 'bites' : 'starting';
+}
+
+/**
+ * The narrative under the lab, built from the numbers it shows: r = computeSqrtDk(...) at the
+ * chosen dk, sw = sweep(...) (the table), fmtv = the page's formatter. Every number quoted is one
+ * the page shows, formatted the same way.
+ */
+export function explainSqrtDk(r, sw, fmtv) {
+  const { dk, n } = r;
+  const raw = r.raw, sc = r.scaled;
+  const out = [
+    `At dk = ${dk} the raw scores have a standard deviation of ${fmtv(raw.std)} (√dk = √${dk} = ${fmtv(r.sqrtDk)}); dividing by √dk brings it to ${fmtv(sc.std)}.`,
+    `Without scaling, ${raw.oneHot} of ${n} rows are nearly one-hot (largest weight above ${ONE_HOT}) and the mean largest weight is ${fmtv(raw.mean.maxWeight)}; with scaling, ${sc.oneHot} and ${fmtv(sc.mean.maxWeight)}.`,
+    `‖J‖_F is the Frobenius norm of the softmax’s Jacobian J = diag(a) − a·aᵀ, the square root of the sum of its squared entries: how much the weights can change when the scores do. It is 0 only when the largest weight is 1, ${fmtv(0.5)} for a row split evenly between two keys, and √(n − 1)/n = ${fmtv(r.uniformGradNorm)} for a row spread evenly over all ${n} keys, so a soft row over many keys has a small ‖J‖_F too.`,
+  ];
+  const jr = fmtv(raw.medianGradNorm), js = fmtv(sc.medianGradNorm);
+  const here = saturation(raw.medianGradNorm, sc.medianGradNorm, fmtv);
+  if (dk === 1) out.push(`At dk = 1, √dk = 1: scaling changes nothing, and both medians of ‖J‖_F are ${jr}.`);
+  else if (here === 'not-yet') out.push(`At dk = ${dk} the unscaled rows are more peaked${2 * raw.oneHot <= n ? ` but mostly not one-hot (${raw.oneHot} of ${n})` : ` (${raw.oneHot} of ${n} nearly one-hot)`}, and their median ‖J‖_F (${jr}) is ${jr === js ? 'the same as' : 'larger than'} the scaled rows’ (${js}): saturation has not taken the gradient away yet.`);
+  else if (here === 'starting') out.push(`At dk = ${dk} the median unscaled ‖J‖_F is ${jr}, below the scaled rows’ ${js}: saturation is starting to take the gradient away.`);
+  else out.push(`At dk = ${dk} the median unscaled row is so close to one-hot that its ‖J‖_F is ${jr}, against ${js} with scaling: the gradient through the softmax has all but vanished.`);
+  out.push(`What falls steadily as rows saturate is the gradient left for the other keys: the sum over every key but the top one of a_j(1 − a_j), how much each of their weights moves when its own score does (at most 1 − the largest weight). Its median is ${fmtv(raw.medianOthers)} without scaling and ${fmtv(sc.medianOthers)} with.`);
+  out.push(sweepSentence(sw, n, fmtv));
+  return out;
+}
+
+/** The sweep table, in one sentence: where saturation bites, where it does not yet. */
+function sweepSentence(sw, n, fmtv) {
+  const wide = sw.filter((x) => x.dk > 1);
+  const by = (kind) => wide.filter((x) => saturation(x.raw.median, x.scaled.median, fmtv) === kind);
+  const dks = (xs) => `dk = ${list(xs.map((x) => x.dk))}`;
+  const notYet = by('not-yet'), starting = by('starting'), bites = by('bites');
+  const parts = [];
+  if (notYet.length) parts.push(`at ${dks(notYet)} the unscaled median ‖J‖_F is at least the scaled one (${list(notYet.map((x) => `${fmtv(x.raw.median)} against ${fmtv(x.scaled.median)}`))}): the rows are peaked, not yet saturated`);
+  if (starting.length) parts.push(`at ${dks(starting)} it is smaller (${list(starting.map((x) => `${fmtv(x.raw.median)} against ${fmtv(x.scaled.median)}`))})`);
+  if (bites.length) parts.push(`at ${dks(bites)} saturation bites: below a tenth of the scaled one (${list(bites.map((x) => `${fmtv(x.raw.median)} against ${fmtv(x.scaled.median)}`))}), with ${list(bites.map((x) => `${x.raw.oneHot} of ${n}`))} rows nearly one-hot`);
+  else parts.push(`at none of these widths does it fall below a tenth of the scaled one`);
+  const o = sw.map((x) => Number(fmtv(x.raw.others)));
+  const falling = o.every((v, k) => k === 0 || v <= o[k - 1]);
+  const w = sw.map((x) => Number(fmtv(x.raw.maxWeight)));
+  const rising = w.every((v, k) => k === 0 || v >= w[k - 1]);
+  const first = sw[0], last = sw[sw.length - 1];
+  const peaks = `without scaling the mean largest weight ${rising ? 'grows with every width' : 'grows'}, from ${fmtv(first.raw.maxWeight)} at dk = ${first.dk} to ${fmtv(last.raw.maxWeight)} at dk = ${last.dk}`;
+  const others = `The gradient left for the other keys ${falling ? 'falls at every width' : 'falls'} without scaling, from ${fmtv(first.raw.others)} at dk = ${first.dk} to ${fmtv(last.raw.others)} at dk = ${last.dk}; with scaling it stays between ${fmtv(Math.min(...sw.map((x) => x.scaled.others)))} and ${fmtv(Math.max(...sw.map((x) => x.scaled.others)))}.`;
+  return `In the table (n = ${n}): ${peaks}; ${parts.join('; ')}. ${others}`;
 }

@@ -1,9 +1,10 @@
 // stability-view.js: the stability lab on the page. mountStabilityLab(root, { attn, doc, state, onState }).
-import { fmt, fmtShort } from '../format.js';
-import { computeStability, sweepTops, explainStability, parseScores, rowOf, TOPS, MODE, defaultState, writeState } from './stability.js';
+import { fmtFine, fmtShort } from '../format.js';
+import { computeStability, sweepTops, explainStability, verdict, parseScores, rowOf, TOPS, KIND_WORDS, MODE, defaultState, writeState } from './stability.js';
 import { h, select, button, table, paragraphs, labShell } from './ui.js';
 
-const fmtv = (v) => (Number.isNaN(v) ? 'NaN' : fmt(v));
+// Tiny weights and terms keep their digits (2.06e−9), so an underflow to 0 shows in the table.
+const fmtv = (v) => (Number.isNaN(v) ? 'NaN' : fmtFine(v));
 
 export function mountStabilityLab(root, { attn, doc = root.ownerDocument, state = defaultState(), onState } = {}) {
   const lab = labShell(root, {
@@ -39,18 +40,19 @@ function render(attn, doc, s, out) {
     fmtv(r.naive.terms[j]), fmtv(r.naive.weights[j]),
     fmtShort(sc - r.stable.shift), fmtv(r.stable.terms[j]), fmtv(r.stable.weights[j]),
   ]);
-  rows.push(['sum', '', fmtv(r.naive.sum), fmtv(Array.from(r.naive.weights).reduce((a, b) => a + b, 0)), '', fmtv(r.stable.sum), fmtv(r.stableSum)]);
+  rows.push(['sum', '', fmtv(r.naive.sum), fmtv(r.naiveSum), '', fmtv(r.stable.sum), fmtv(r.stableSum)]);
   const cls = (i, j) => {
-    const v = i < r.scores.length ? [null, null, r.naive.terms[i], r.naive.weights[i], null, r.stable.terms[i], r.stable.weights[i]][j] : [null, null, r.naive.sum, Array.from(r.naive.weights).reduce((a, b) => a + b, 0), null, null, null][j];
-    return v != null && bad(v) ? 'lab-bad' : j >= 2 && j <= 3 ? 'lab-naive' : '';
+    const v = i < r.scores.length ? [null, null, r.naive.terms[i], r.naive.weights[i], null, r.stable.terms[i], r.stable.weights[i]][j] : [null, null, r.naive.sum, r.naiveSum, null, null, null][j];
+    const lost = i < r.scores.length && j === 3 && r.lost.includes(i); // a weight that underflowed to 0
+    return (v != null && bad(v)) || lost ? 'lab-bad' : j >= 2 && j <= 3 ? 'lab-naive' : '';
   };
   out.append(
-    h(doc, 'p', { class: 'lab-verdict ' + (r.naiveBroken ? 'lab-bad' : 'lab-ok'), attrs: { 'data-role': 'verdict' }, text: r.naiveBroken ? `Naive: ${r.nanCount} NaN weight${r.nanCount === 1 ? '' : 's'}. Stable: correct.` : 'Both ways agree.' }),
-    table(doc, ['', 'score s', 'naive exp(s)', 'naive weight', 's − max', 'exp(s − max)', 'stable weight'], rows, { caption: `Scores [${rowOf(s).map(fmtShort).join(', ')}], float32, from the core`, cellClass: cls }),
+    h(doc, 'p', { class: 'lab-verdict ' + (r.kind === 'fits' ? 'lab-ok' : 'lab-bad'), attrs: { 'data-role': 'verdict' }, text: verdict(r) }),
+    table(doc, ['key', 'score s', 'naive exp(s)', 'naive weight', 's − max', 'exp(s − max)', 'stable weight'], rows, { caption: `Scores [${rowOf(s).map(fmtShort).join(', ')}], float32, from the core`, cellClass: cls }),
     paragraphs(doc, explainStability(r, fmtv)),
   );
   const sw = sweepTops(attn);
   out.append(h(doc, 'h3', { text: 'Where the naive softmax breaks' }), table(doc, ['largest score', 'naive exp(largest)', 'naive', 'stable largest weight'],
-    sw.map((x) => [fmtShort(x.top), fmtv(x.largestTerm), x.naiveOk ? 'finite' : 'Inf / NaN', fmtv(x.stableMax)]),
-    { caption: 'The row top × [1, 0.99, 0.5, 0] for each top score', cellClass: (i, j) => (j === 2 && !sw[i].naiveOk ? 'lab-bad' : '') }));
+    sw.map((x) => [fmtShort(x.top), fmtv(x.largestTerm), KIND_WORDS[x.kind], fmtv(x.stableMax)]),
+    { caption: 'The row top × [1, 0.99, 0.5, 0] for each top score', cellClass: (i, j) => (j === 2 && sw[i].kind !== 'fits' ? 'lab-bad' : '') }));
 }

@@ -5,6 +5,8 @@
 // including the Infinity and NaN the naive formula really produces.
 
 import { intParam } from './random.js';
+import { count, list, noun, verb } from '../words.js';
+import { fmtShort } from '../format.js';
 
 export const MODE = 'stability-lab';
 export const PATTERN = [1, 0.99, 0.5, 0]; // the row is top × PATTERN
@@ -43,38 +45,112 @@ export function rowOf(state) {
 
 const broken = (x) => !Number.isFinite(x);
 
-/** The row, both softmaxes from the core, and what went wrong where. */
+/** float32's largest finite number, and the score whose exp reaches it (ln of it, 88.72). */
+export const F32_MAX = 3.4028234663852886e38;
+export const OVERFLOW_SCORE = Math.log(F32_MAX);
+/** float32's smallest normal number; below it a number keeps fewer significant bits. */
+export const F32_MIN_NORMAL = 1.1754943508222875e-38;
+/** expf rounds to 0 below about this score: half of the smallest float32, 2^−150 (−103.97). */
+export const UNDERFLOW_SCORE = Math.log(2 ** -150);
+
+/** The row, both softmaxes from the core, and what went wrong where (diagnose). */
 export function computeStability(attn, state) {
   const scores = rowOf(state);
   const naive = attn.softmaxSteps(scores, { naive: true });
   const stable = attn.softmaxSteps(scores);
-  const naiveBroken = Array.from(naive.weights).some(broken) || broken(naive.sum);
-  const overflowAt = Array.from(naive.terms).findIndex((t) => t === Infinity);
-  return {
-    scores, naive, stable, naiveBroken, overflowAt,
-    nanCount: Array.from(naive.weights).filter(Number.isNaN).length,
+  const naiveSum = Array.from(naive.weights).reduce((t, w) => t + w, 0);
+  const r = {
+    scores, naive, stable, naiveSum,
+    naiveBroken: Array.from(naive.weights).some(broken) || broken(naive.sum),
     stableSum: Array.from(stable.weights).reduce((t, w) => t + w, 0),
   };
+  return { ...r, ...diagnose(r) };
 }
 
-/** For each top score of TOPS: does the naive softmax of the pattern still give finite weights? */
+/**
+ * What happened in the naive softmax of this row, read from the core's per-term results:
+ *   kind        'term-overflow'  some exp(s) is past float32's largest number (Infinity)
+ *               'sum-overflow'   every term fits but their sum is Infinity (weights become 0)
+ *               'all-underflow'  every term is 0, so is the sum, and 0/0 is NaN
+ *               'underflow'      some terms are 0 where the stable weight is not: weights lost
+ *               'precision'      tiny (subnormal) terms: the weights are off in the shown digits
+ *               'fits'           both ways give the same weights
+ *   overflow, underflow, nan, zero, lost  the keys (0-based) of each kind of term or weight
+ *   (lost: naive weight 0 where the stable one is not); worst: the largest |naive − stable|.
+ */
+export function diagnose({ scores, naive, stable }) {
+  const keys = scores.map((_, j) => j);
+  const overflow = keys.filter((j) => naive.terms[j] === Infinity);
+  const underflow = keys.filter((j) => naive.terms[j] === 0 && scores[j] !== -Infinity);
+  const nan = keys.filter((j) => Number.isNaN(naive.weights[j]));
+  const zero = keys.filter((j) => naive.weights[j] === 0);
+  const lost = zero.filter((j) => stable.weights[j] > 0);
+  const tiny = keys.filter((j) => naive.terms[j] > 0 && naive.terms[j] < F32_MIN_NORMAL);
+  let worst = 0;
+  for (const j of keys) if (Number.isFinite(naive.weights[j])) worst = Math.max(worst, Math.abs(naive.weights[j] - stable.weights[j]));
+  let kind = 'fits';
+  if (overflow.length) kind = 'term-overflow';
+  else if (naive.sum === Infinity) kind = 'sum-overflow';
+  else if (naive.sum === 0 && underflow.length) kind = 'all-underflow';
+  else if (lost.length) kind = 'underflow';
+  else if (tiny.length && worst >= 0.0005) kind = 'precision';
+  return { kind, overflow, underflow, nan, zero, lost, tiny, worst, overflowAt: overflow.length ? overflow[0] : -1, nanCount: nan.length };
+}
+
+/** For each top score of TOPS: what the naive softmax of the pattern does. */
 export function sweepTops(attn) {
   return TOPS.map((top) => {
     const r = computeStability(attn, { top, scores: null });
-    return { top, naiveOk: !r.naiveBroken, largestTerm: r.naive.terms[0], stableMax: r.stable.weights[0] };
+    return { top, naiveOk: !r.naiveBroken, kind: r.kind, largestTerm: r.naive.terms[0], stableMax: r.stable.weights[0] };
   });
 }
 
-/** The sentences under the table. */
+/** The sweep table's words for a kind. */
+export const KIND_WORDS = {
+  'term-overflow': 'a term overflows', 'sum-overflow': 'the sum overflows', 'all-underflow': 'every term underflows',
+  underflow: 'a term underflows', precision: 'tiny terms lose digits', fits: 'fits',
+};
+
+const all = (n) => (n === 2 ? 'Both' : `All ${n}`);
+const keyWords = (ks) => (ks.length === 1 ? `key ${ks[0] + 1}` : `keys ${list(ks.map((j) => j + 1))}`);
+const exps = (r, ks) => list(uniqueScores(r, ks).map((s) => `exp(${fmtShort(s)})`));
+const uniqueScores = (r, ks) => [...new Set(ks.map((j) => r.scores[j]))];
+
+/** The verdict above the table, from the diagnosis. */
+export function verdict(r) {
+  const { kind, nan, zero, lost } = r;
+  if (kind === 'fits') return 'Both ways agree.';
+  if (kind === 'precision') return 'Naive: off in the shown digits. Stable: correct.';
+  if (kind === 'sum-overflow') return `Naive: ${zero.length === r.scores.length ? 'every weight is 0' : count(zero.length, 'zero weight')}. Stable: correct.`;
+  if (kind === 'underflow') return `Naive: ${count(lost.length, 'weight')} lost to underflow. Stable: correct.`;
+  const parts = [count(nan.length, 'NaN weight')];
+  if (zero.length) parts.push(count(zero.length, 'zero weight'));
+  return `Naive: ${list(parts)}. Stable: correct.`;
+}
+
+/** The sentences under the table: what happened in this row, then what the stable softmax does. */
 export function explainStability(r, fmtv) {
   const out = [];
-  const top = Math.max(...r.scores);
-  if (r.naiveBroken) {
-    const s = r.scores[r.overflowAt];
-    out.push(`exp(${fmtv(s)}) is past float32’s largest number (about 3.4 × 10³⁸, reached near exp(88.7)), so the naive formula gets Infinity; the sum is Infinity too, and Infinity / Infinity is NaN (“not a number”). ${r.nanCount} of ${r.scores.length} naive weights are NaN: the row no longer sums to 1, and a NaN spreads to everything computed from it.`);
+  const n = r.scores.length;
+  const top = r.scores.indexOf(Math.max(...r.scores));
+  const limit = `float32’s largest number (${fmtv(F32_MAX)}, reached at exp(${fmtShort(OVERFLOW_SCORE)}))`;
+  const sumsTo = `the row sums to ${fmtv(r.naiveSum)}, not 1`;
+  if (r.kind === 'term-overflow') {
+    const others = r.scores.map((_, j) => j).filter((j) => !r.overflow.includes(j));
+    out.push(`${exps(r, r.overflow)} ${verb(uniqueScores(r, r.overflow).length, 'is', 'are')} past ${limit}, so the naive ${noun(r.overflow.length, 'term')} of ${keyWords(r.overflow)} ${verb(r.overflow.length, 'is', 'are')} Infinity, and so is the sum. Infinity / Infinity is NaN (“not a number”)${others.length ? `, and a finite term divided by Infinity is 0 (${keyWords(others)})` : ''}. ${r.nan.length} of ${n} naive ${noun(n, 'weight')} ${verb(r.nan.length, 'is', 'are')} NaN${r.zero.length ? ` and ${r.zero.length} ${verb(r.zero.length, 'is', 'are')} 0` : ''}: ${sumsTo}, and a NaN spreads to everything computed from it.`);
+  } else if (r.kind === 'sum-overflow') {
+    out.push(`Each term fits in float32 (the largest, exp(${fmtShort(r.scores[top])}) = ${fmtv(r.naive.terms[top])}, is below its largest number, ${fmtv(F32_MAX)}), but their sum does not: it overflows to Infinity, and a finite term divided by Infinity is 0. ${r.zero.length === n ? `${all(n)} naive weights are 0` : `${r.zero.length} of ${n} naive ${noun(n, 'weight')} ${verb(r.zero.length, 'is', 'are')} 0`}, not NaN: ${sumsTo}.`);
+  } else if (r.kind === 'all-underflow') {
+    out.push(`Every term underflows: ${exps(r, r.underflow)} ${verb(uniqueScores(r, r.underflow).length, 'is', 'are')} closer to 0 than float32 can hold (exp(s) rounds to 0 for s below about ${fmtShort(UNDERFLOW_SCORE)}), so every term is 0, the sum is 0, and 0 / 0 is NaN (“not a number”). ${r.nan.length === n ? `${all(n)} naive weights are NaN` : `${r.nan.length} of ${n} naive ${noun(n, 'weight')} ${verb(r.nan.length, 'is', 'are')} NaN`}: the row no longer sums to 1.`);
+  } else if (r.kind === 'underflow') {
+    const shown = r.lost.map((j) => `${fmtv(r.stable.weights[j])} for key ${j + 1}`);
+    out.push(`${exps(r, r.lost)} ${verb(uniqueScores(r, r.lost).length, 'underflows', 'underflow')} to 0 in float32 (exp(s) rounds to 0 for s below about ${fmtShort(UNDERFLOW_SCORE)}), so the naive weight of ${keyWords(r.lost)} is 0, while the stable softmax gives ${list(shown)}: a weight lost without any warning.`);
+  } else if (r.kind === 'precision') {
+    out.push(`${exps(r, r.tiny)} ${verb(uniqueScores(r, r.tiny).length, 'is', 'are')} below float32’s smallest normal number (${fmtv(F32_MIN_NORMAL)}), where a number keeps only a few significant bits, so the naive weights (${r.scores.map((_, j) => fmtv(r.naive.weights[j])).join(', ')}) differ from the stable ones (${r.scores.map((_, j) => fmtv(r.stable.weights[j])).join(', ')}) in the shown digits.`);
   } else {
-    out.push(`Every exp(score) still fits in float32 (the largest is exp(${fmtv(top)}) = ${fmtv(r.naive.terms[r.scores.indexOf(top)])}), so both ways agree. Push the top score past about 88.7 and the naive one breaks.`);
+    const sure = r.underflow.length ? ` ${exps(r, r.underflow)} ${verb(uniqueScores(r, r.underflow).length, 'underflows', 'underflow')} to 0, but the true weight is below float32’s range too, so both ways give 0 there.` : '';
+    out.push(`Every exp(score) fits in float32 (the largest is exp(${fmtShort(r.scores[top])}) = ${fmtv(r.naive.terms[top])}) and so does their sum (${fmtv(r.naive.sum)}), so both ways agree.${sure} The naive formula breaks when a term passes float32’s largest number (a score above about ${fmtShort(OVERFLOW_SCORE)}), when the sum does, or when every term underflows to 0 (every score below about ${fmtShort(UNDERFLOW_SCORE)}).`);
   }
-  out.push(`The stable softmax subtracts the row maximum (${fmtv(r.stable.shift)}) first. Every exponent is then 0 or below, so every term is at most exp(0) = 1 and nothing can overflow. The weights are the same, because exp(s − max) = exp(s) · exp(−max) and the factor exp(−max) cancels between the top and the bottom of the fraction. Its weights sum to ${fmtv(r.stableSum)}.`);
+  out.push(`The stable softmax subtracts the row maximum (${fmtv(r.stable.shift)}) first. Every exponent is then 0 or below, so every term is at most exp(0) = 1 and nothing can overflow; the largest term is exactly 1, so the sum is at least 1 and never 0. The weights are the same, because exp(s − max) = exp(s) · exp(−max) and the factor exp(−max) cancels between the top and the bottom of the fraction. Its weights sum to ${fmtv(r.stableSum)}.`);
   return out;
 }

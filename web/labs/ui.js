@@ -154,13 +154,37 @@ export function weightBars(doc, weights, { title, labels }) {
   return el;
 }
 
-/** A small table: head = column titles, rows = arrays of cell text; cellClass(r, c) optional. */
-export function table(doc, head, rows, { caption, cellClass } = {}) {
+/**
+ * A small table: head = column titles, rows = arrays of cell text; cellClass(r, c) optional;
+ * label names it for a screen reader when it has no caption. When the table is wider than its
+ * box it scrolls sideways: the scroller then takes keyboard focus (a region named after the
+ * table, arrow keys scroll it) and a fade with an arrow marks each edge where columns are cut.
+ */
+export function table(doc, head, rows, { caption, cellClass, label } = {}) {
   const t = h(doc, 'table', { class: 'lab-table' });
   if (caption) t.append(h(doc, 'caption', { text: caption }));
   t.append(h(doc, 'thead', {}, h(doc, 'tr', {}, ...head.map((c) => h(doc, 'th', { text: c, attrs: { scope: 'col' } })))));
   t.append(h(doc, 'tbody', {}, ...rows.map((r, i) => h(doc, 'tr', {}, ...r.map((c, j) => h(doc, j === 0 ? 'th' : 'td', { text: c, class: cellClass ? cellClass(i, j) : '', attrs: j === 0 ? { scope: 'row' } : {} }))))));
-  return h(doc, 'div', { class: 'scroller' }, t);
+  const scroller = h(doc, 'div', { class: 'lab-scroll' }, t);
+  const wrap = h(doc, 'div', { class: 'lab-scroll-wrap' }, scroller);
+  const name = `${caption || label || head.filter(Boolean).join(', ')} (table, scrolls sideways)`;
+  const mark = () => {
+    const more = scroller.scrollWidth - scroller.clientWidth;
+    const cut = more > 1;
+    wrap.dataset.cutLeft = String(cut && scroller.scrollLeft > 1);
+    wrap.dataset.cutRight = String(cut && scroller.scrollLeft < more - 1);
+    if (cut) {
+      scroller.setAttribute('tabindex', '0');
+      scroller.setAttribute('role', 'region');
+      scroller.setAttribute('aria-label', name);
+    } else {
+      for (const a of ['tabindex', 'role', 'aria-label']) scroller.removeAttribute(a);
+    }
+  };
+  scroller.addEventListener('scroll', mark, { passive: true });
+  const RO = doc.defaultView && doc.defaultView.ResizeObserver;
+  if (RO) new RO(mark).observe(scroller);
+  return wrap;
 }
 
 /** Shared plumbing of a lab view: state, URL callback, re-render of the output part. */

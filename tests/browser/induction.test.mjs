@@ -1,0 +1,233 @@
+// Browser tests of "Watch an induction head form" (?mode=induction, and mode="induction" on the
+// element) in headless Chromium. Training runs in the page's Web Worker; the tests drive it by
+// step counts (the panel's step(k), as the Single step button does) and wait for the worker's
+// answer, never for a clock. Determinism across engines: the worker's weights after a replayed
+// link hash to the same value as the same run in Node.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, open, settle, shot, launch, ROOT } from './helpers.mjs';
+import { CSP, pageWriter, openEmbed, clean } from './embed-helpers.mjs';
+import { axeViolations } from './axe.mjs';
+import { startServer } from '../../web/serve.mjs';
+import { loadAttention } from '../../web/attention.js';
+import { createEngine } from '../../web/induction-engine.js';
+import { formedAt } from '../../web/induction.js';
+
+let env;
+before(async () => {
+  env = await setup();
+});
+after(() => env.close());
+
+async function openInduction(query, opts) {
+  const o = await open(env, query, opts);
+  await o.page.waitForFunction(() => globalThis.__induction && globalThis.__induction.last, null, { timeout: 120000 });
+  await redraw(o.page);
+  return o;
+}
+async function redraw(page) {
+  await page.evaluate(() => __induction.flush());
+  await settle(page);
+}
+/** k steps in the worker (the Single step button's message), then the redraw. */
+async function steps(page, k) {
+  await page.evaluate((k) => __induction.step(k), k);
+  await redraw(page);
+}
+const status = (page) => page.locator('#ind-status').textContent();
+
+/** The same run in Node: the engine the worker runs, on Node's instance of the core. */
+async function nodeRun(steps) {
+  const attn = await loadAttention();
+  let last = null;
+  const e = createEngine(attn, (m) => (last = m));
+  e.handle({ type: 'init', settings: { seed: 1, lr: 0.02, ex: 0, head: 2, ablate: [], control: true }, steps });
+  e.dispose();
+  return last;
+}
+
+test('the mode opens from its URL, trains in a Web Worker, and shows the two loss curves, the drop and the grid of heads', async () => {
+  const { page, context, log } = await openInduction('?mode=induction&seed=1');
+  assert.equal(await page.evaluate(() => __induction.runner), 'worker');
+  assert.match(await status(page), /^Step 0$/);
+  assert.match(await page.locator('#ind-says').textContent(), /^Step 0: random weights\./);
+  assert.match(await page.locator('#ind-where').textContent(), /training in a Web Worker/);
+  assert.equal(await page.locator('.ind-head').count(), 6, 'four heads and the control’s two');
+  await shot(page, 'induction-start');
+
+  await page.click('#ind-step'); // the button itself: one step in the worker
+  await page.waitForFunction(() => __induction.last.step === 1);
+  await redraw(page);
+  assert.match(await status(page), /^Step 1 · batch loss: repeated part \d\.\d\d, first part \d\.\d\d nats$/);
+
+  await steps(page, 399);
+  const last = await page.evaluate(() => ({ step: __induction.last.step, evals: __induction.last.evals }));
+  assert.equal(last.step, 400);
+  const at = formedAt(last.evals);
+  assert.ok(at != null && at <= 400, `the circuit formed at step ${at}`);
+  // two lines (and the control's), the drop marked, the legend and the caption say which is which
+  for (const cls of ['repeat', 'first', 'control']) assert.ok((await page.locator(`#ind-curve path.ind-line.${cls}`).getAttribute('d')).split('L').length > 50, `${cls} line`);
+  assert.match(await page.locator('#ind-curve .ind-drop-label').textContent(), /^drop: step \d+$/);
+  assert.match(await page.locator('#ind-curve-cap').textContent(), /The repeated part drops at step \d+\. 400 steps so far\.$/);
+  assert.match(await page.locator('#ind-says').textContent(), /is an induction head/);
+  assert.match(await page.locator('#ind-where').textContent(), new RegExp(`the circuit formed .* at step ${at}\\.`));
+  // every head: its pattern, its scores over training, its label
+  const labels = await page.locator('.ind-head[data-model="model"] .ind-open').evaluateAll((b) => b.map((x) => x.getAttribute('aria-label')));
+  assert.equal(labels.length, 4);
+  for (const l of labels) assert.match(l, /^Head \d\.\d: previous-token \d\.\d{3}, induction \d\.\d{3}\. Open it in the explorer$/);
+  assert.ok(await page.locator('.ind-head .ind-spark path.ind-line.induct').count() >= 6);
+  assert.equal(await page.locator('#ind-kcomp-legend li').count(), 4, 'K-composition of every layer-1 head with every layer-2 head');
+  await shot(page, 'induction-trained');
+  assert.deepEqual(log.errors, []);
+  assert.deepEqual(log.foreign, []);
+  await context.close();
+});
+
+test('a link replays to its step in the worker, to the same weights bit for bit as the same run in Node', async () => {
+  const node = await nodeRun(120);
+  const { page, context } = await openInduction('?mode=induction&seed=1&lr=0.02&steps=120&head=2.1');
+  const web = await page.evaluate(() => ({ step: __induction.last.step, hash: __induction.last.weightsHash, evals: __induction.last.evals }));
+  assert.equal(web.step, 120);
+  console.log(`    weights after 120 steps: Node ${node.weightsHash}, Chromium worker ${web.hash}`);
+  assert.equal(web.hash, node.weightsHash);
+  assert.deepEqual(web.evals, node.evals, 'every held-out number on the way, too');
+  assert.match(page.url(), /\?mode=induction&seed=1&lr=0\.02&steps=120&head=2\.1$/);
+  await context.close();
+});
+
+test('click a head: the explorer opens it (X is the residual stream it reads) and explains its cells; the split shows K-composition', async () => {
+  const { page, context, log } = await openInduction('?mode=induction&seed=1&steps=300');
+  await page.locator('.ind-head[data-model="model"][data-head="2"] .ind-open').click();
+  await page.waitForFunction(() => __induction.last.view.head && __induction.last.view.head.index === 2);
+  await redraw(page);
+  assert.equal(await page.locator('.ind-head[data-head="2"] .ind-open').first().getAttribute('aria-pressed'), 'true');
+  assert.match(page.url(), /head=2\.1/);
+  // the explorer shows X [32 × 32], Wq, Wk, Wv [32 × 16], Q, K, V, S, A and O of head 2.1
+  const ex = await page.evaluate(() => ({ tokens: __explorer.state.config.tokens, d: __explorer.result.d, dk: __explorer.result.dk, n: __explorer.result.n }));
+  assert.deepEqual([ex.n, ex.d, ex.dk], [32, 32, 16]);
+  assert.equal(ex.tokens[0], 'BOS');
+  // its A is the model's A for that head, bit for bit (the explorer recomputed it with the core)
+  const same = await page.evaluate(() => {
+    const a = __explorer.result.A, b = __induction.last.view.A[2];
+    return a.length === b.length && a.every((v, k) => v === b[k]);
+  });
+  assert.ok(same, 'the explorer’s A is the model’s');
+  const explain = () => page.locator('[data-role="explanation"]').textContent();
+  await page.locator('[data-panel="X"]').scrollIntoViewIfNeeded();
+  await page.locator('[data-panel="X"] canvas, [data-panel="X"] [data-row="5"][data-col="2"]').first().hover({ position: { x: 12, y: 30 } });
+  await settle(page);
+  assert.match(await explain(), /of the residual stream at .*: what this head reads\. Every earlier part of the model adds to the stream, so it is .* \(token embedding \+ position\) \+ .* \(head 1\.1’s output\) \+ .* \(head 1\.2’s output\)/);
+  await page.locator('[data-panel="A"]').scrollIntoViewIfNeeded();
+  await page.locator('[data-panel="A"] canvas, [data-panel="A"] [data-row="20"][data-col="10"]').first().hover({ position: { x: 60, y: 100 } });
+  await settle(page);
+  assert.match(await explain(), /softmax|weight/i);
+  await page.locator('[data-panel="Wk"]').scrollIntoViewIfNeeded();
+  await page.locator('[data-panel="Wk"] canvas, [data-panel="Wk"] [data-row="3"][data-col="3"]').first().hover({ position: { x: 20, y: 20 } });
+  await settle(page);
+  assert.match(await explain(), /Learned by gradient descent: this is its value after step 300\./);
+  // the K-composition split for the last query: its right keys, and the share written by a layer-1 head
+  assert.equal(await page.locator('#ind-split-box').isHidden(), false);
+  assert.match(await page.locator('#ind-split-says').textContent(), /^Head 2\.1, query “.*” \(32\): the keys to find are/);
+  await page.locator('#ind-split [data-row="3"][data-col="5"]').hover();
+  await settle(page);
+  assert.match(await page.locator('#ind-split-explain').textContent(), /so the score is the sum of one share per source: .* \(the token embedding and position\) \+ .* \(head 1\.1\) \+ .* \(head 1\.2\) = /);
+  await page.locator('#ind-split-box').scrollIntoViewIfNeeded();
+  await shot(page, 'induction-split');
+  const axe = await axeViolations(page, { include: 'section.induction' });
+  assert.deepEqual(axe, [], 'axe finds nothing in the induction panel');
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+test('ablating the previous-token head raises the repeated part’s loss and the page says why; restoring it restores it', async () => {
+  const { page, context } = await openInduction('?mode=induction&seed=2&steps=400');
+  const e = await page.evaluate(() => __induction.last.evals.at(-1));
+  const prev = e.prev[0] > e.prev[1] ? 0 : 1;
+  await page.locator(`.ind-head[data-model="model"][data-head="${prev}"] .ind-ablate`).click();
+  await page.waitForFunction(() => __induction.last.view.without);
+  await redraw(page);
+  const without = await page.evaluate(() => __induction.last.view.without.lossRepeat);
+  assert.ok(without - e.lossRepeat > 1, `+${without - e.lossRepeat}`);
+  assert.match(await page.locator('#ind-ablation').textContent(), new RegExp(`^Without head 1\\.${prev + 1}, the repeated part costs .* The loss jumps back up because head 1\\.${prev + 1} is the previous-token head`));
+  assert.equal(await page.locator(`.ind-head[data-model="model"][data-head="${prev}"] .ind-ablate`).getAttribute('aria-pressed'), 'true');
+  assert.match(page.url(), new RegExp(`ablate=1\\.${prev + 1}`));
+  await page.locator(`.ind-head[data-model="model"][data-head="${prev}"] .ind-ablate`).click();
+  await page.waitForFunction(() => !__induction.last.view.without);
+  await redraw(page);
+  assert.match(await page.locator('#ind-ablation').textContent(), /^Ablate a head to measure what it does/);
+  await context.close();
+});
+
+test('mode="induction" on the element works under the strict CSP, training in a worker, with no violation', async () => {
+  const strict = await startServer({ root: ROOT, port: 0, headers: { 'content-security-policy': CSP } });
+  const browser = await launch();
+  try {
+    const page = pageWriter('embed-induction');
+    const url = strict.url + page('induction', '<attention-explorer id="ind" mode="induction" params="seed=1&amp;steps=60&amp;head=2.2"></attention-explorer>');
+    const { page: p, log, context } = await openEmbed(browser, url, { height: 1400 });
+    const panel = () => p.evaluate(() => document.querySelector('#ind').shadowRoot.querySelector('#ind-status').textContent);
+    await p.waitForFunction(() => /^Step 60/.test(document.querySelector('#ind').shadowRoot.querySelector('#ind-status').textContent));
+    assert.match(await panel(), /^Step 60 · batch loss/);
+    const where = await p.evaluate(() => document.querySelector('#ind').shadowRoot.querySelector('#ind-where').textContent);
+    assert.match(where, /training in a Web Worker/);
+    assert.equal(await p.evaluate(() => document.querySelector('#ind').shadowRoot.querySelectorAll('.ind-head').length), 6);
+    assert.equal(await p.evaluate(() => document.querySelector('#ind').shadowRoot.querySelector('#ind-link').hidden), true, 'no link button: the state comes out as an event');
+    // one step from the element's own button; its state comes out as explorer-state
+    await p.evaluate(() => document.querySelector('#ind').shadowRoot.querySelector('#ind-step').click());
+    await p.waitForFunction(() => /^Step 61/.test(document.querySelector('#ind').shadowRoot.querySelector('#ind-status').textContent));
+    await p.waitForFunction(() => window.__states.some(([id, mode, params]) => id === 'ind' && mode === 'induction' && /steps=61/.test(params)));
+    await p.locator('#ind').screenshot({ path: ROOT + 'tests/out/screenshots/embed-mode-induction.png' });
+    await clean(p, log);
+    await context.close();
+  } finally {
+    await browser.close();
+    await strict.close();
+  }
+});
+
+test('where no worker may run (a policy with worker-src none), the page trains on its own thread in short slices, to the same weights', async () => {
+  const server = await startServer({ root: ROOT + 'web', port: 0, headers: { 'content-security-policy': "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; worker-src 'none'" } });
+  const browser = await launch();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(server.url + '?mode=induction&seed=1&steps=40');
+    await page.waitForFunction(() => globalThis.__induction && globalThis.__induction.last && __induction.last.step === 40, null, { timeout: 120000 });
+    assert.equal(await page.evaluate(() => __induction.runner), 'page');
+    await page.evaluate(() => __induction.flush());
+    assert.match(await page.locator('#ind-where').textContent(), /training in this page \(no worker here\)/);
+    const node = await nodeRun(40);
+    assert.equal(await page.evaluate(() => __induction.last.weightsHash), node.weightsHash);
+    // Train runs in slices that yield: a click is answered while it trains
+    await page.evaluate(() => __induction.play());
+    await page.click('#ind-example');
+    await page.waitForFunction(() => __induction.last.settings.ex === 1);
+    await page.evaluate(() => __induction.pause());
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
+
+test('mode="induction" from the one dist file (a classic script, no worker file) trains on the page’s thread under the strict CSP', async () => {
+  const strict = await startServer({ root: ROOT, port: 0, headers: { 'content-security-policy': CSP } });
+  const browser = await launch();
+  try {
+    const page = pageWriter('embed-induction');
+    const url = strict.url + page('induction-dist', '<attention-explorer id="ind" mode="induction" params="seed=1&amp;steps=30"></attention-explorer>', { script: '/dist/attention-explorer.js', classic: true });
+    const { page: p, log, context } = await openEmbed(browser, url, { height: 1400 });
+    await p.waitForFunction(() => /^Step 30/.test(document.querySelector('#ind').shadowRoot.querySelector('#ind-status').textContent));
+    assert.match(await p.evaluate(() => document.querySelector('#ind').shadowRoot.querySelector('#ind-where').textContent), /training in this page \(no worker here\)/);
+    await p.evaluate(() => document.querySelector('#ind').shadowRoot.querySelector('#ind-step').click());
+    await p.waitForFunction(() => /^Step 31/.test(document.querySelector('#ind').shadowRoot.querySelector('#ind-status').textContent));
+    await clean(p, log);
+    await context.close();
+  } finally {
+    await browser.close();
+    await strict.close();
+  }
+});

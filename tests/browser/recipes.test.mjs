@@ -1,0 +1,97 @@
+// docs/embedding.md's recipes that need nothing but Node and Chromium, built from the guide's own
+// text (tests/recipes.mjs): a static page, an iframe, and Vite building from the packed package
+// offline. The hosts that need Debian packages (MkDocs, Sphinx, Hugo, Jupyter) are in
+// tests/hosts/ (make test-hosts). Also: theme="auto" follows the page's color-scheme.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, copyFileSync, rmSync, existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launch } from './helpers.mjs';
+import { CSP } from './embed-helpers.mjs';
+import { ROOT, writeRecipe, checkExplorer, openServed } from '../recipes.mjs';
+
+let browser, tmp;
+before(async () => {
+  if (!existsSync(ROOT + 'dist/attention-explorer.js')) execFileSync('make', ['-s', 'dist'], { cwd: ROOT, stdio: 'inherit' });
+  browser = await launch();
+  tmp = mkdtempSync(join(tmpdir(), 'ae-recipes-'));
+});
+after(async () => {
+  await browser.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Serves `dir` under the strict CSP and opens `path`. */
+const serveAndOpen = (dir, path = '', { colorScheme = 'light' } = {}) => openServed(browser, dir, path, { headers: { 'content-security-policy': CSP }, colorScheme });
+
+test('docs recipe "static": the page as written, with the one file beside it, draws both elements and explains a hover', async () => {
+  const dir = join(tmp, 'static');
+  writeRecipe('static', dir, { dist: ['attention-explorer.js'] });
+  const { page, errors, close } = await serveAndOpen(dir);
+  await checkExplorer(page, 'static page');
+  await page.waitForFunction(() => [...document.querySelectorAll('attention-explorer')].every((e) => e.dataset.ready));
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('docs recipe "iframe": dist/index.html in a sandboxed frame draws and explains a hover', async () => {
+  const dir = join(tmp, 'iframe');
+  writeRecipe('iframe', dir, { dist: ['attention/attention-explorer.js'] });
+  copyFileSync(ROOT + 'dist/index.html', join(dir, 'attention/index.html'));
+  const { page, errors, close } = await serveAndOpen(dir);
+  const frame = await (await page.waitForSelector('iframe')).contentFrame();
+  await checkExplorer(frame, 'iframe');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('docs recipe "vite": vite build of the packed, installed package (offline) gives a page that draws and explains a hover', async () => {
+  // The package as a course author gets it: npm pack, then npm install of the tarball.
+  const app = join(tmp, 'vite-app');
+  mkdirSync(app, { recursive: true });
+  const tgz = execFileSync('npm', ['pack', '--silent', '--pack-destination', tmp], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop();
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'my-course', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--silent', join(tmp, tgz)], { cwd: app, stdio: 'pipe' });
+  writeRecipe('vite', app);
+  // Vite itself is the repository's pinned one (the guide's `npm install --save-dev vite` needs the network).
+  execFileSync(process.execPath, [ROOT + 'node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { cwd: app, stdio: 'pipe' });
+  const built = readdirSync(join(app, 'dist/assets'));
+  assert.ok(built.some((f) => /attention-wasm-simd.*\.js$/.test(f)) && built.some((f) => /attention-wasm-scalar.*\.js$/.test(f)), `both Wasm builds are separate chunks: ${built}`);
+  const { page, errors, close } = await serveAndOpen(join(app, 'dist'));
+  const loaded = [];
+  page.on('request', (r) => /attention-wasm-/.test(r.url()) && loaded.push(r.url()));
+  await checkExplorer(page, 'vite build');
+  assert.equal(loaded.filter((u) => /scalar/.test(u)).length, 0, 'the scalar build is not downloaded where SIMD runs');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('theme="auto" follows the page\'s color-scheme the way Docusaurus sets it, live, in the explorer and in a lab', async () => {
+  const dir = join(tmp, 'theme');
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(ROOT + 'dist/attention-explorer.js', join(dir, 'attention-explorer.js'));
+  // Infima's (Docusaurus's) rules, and its toggle: data-theme on <html>.
+  writeFileSync(join(dir, 'site.css'), ":root { --ifm-color-scheme: light; }\nhtml[data-theme='dark'] { --ifm-color-scheme: dark; }\nhtml { color-scheme: var(--ifm-color-scheme); }\n");
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><html lang="en" data-theme="light"><head><meta charset="utf-8"><title>t</title>' +
+    '<link rel="stylesheet" href="site.css"><script src="attention-explorer.js"></script></head><body>' +
+    '<attention-explorer id="e" preset="cat"></attention-explorer><attention-explorer id="l" mode="sqrt-dk-lab"></attention-explorer>' +
+    '<attention-explorer id="fixed" preset="cat" theme="light"></attention-explorer></body></html>');
+  // The reader's system says dark: the page's own light scheme wins, then its toggle.
+  const { page, errors, close } = await serveAndOpen(dir, '', { colorScheme: 'dark' });
+  await page.waitForFunction(() => [...document.querySelectorAll('attention-explorer')].every((e) => e.dataset.ready));
+  const themes = () => page.evaluate(() => [...document.querySelectorAll('attention-explorer')].map((e) => e.dataset.theme));
+  assert.deepEqual(await themes(), ['light', 'light', 'light']);
+  await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+  await page.waitForFunction(() => document.getElementById('e').dataset.theme === 'dark' && document.getElementById('l').dataset.theme === 'dark');
+  assert.deepEqual(await themes(), ['dark', 'dark', 'light'], 'theme="light" stays light');
+  const bg = await page.locator('#e .ae').evaluate((e) => getComputedStyle(e).backgroundColor);
+  assert.notEqual(bg, 'rgb(255, 255, 255)', 'the dark stylesheet is in use');
+  // A page that does not say: the reader's system setting.
+  await page.evaluate(() => document.querySelector('link[rel=stylesheet]').remove());
+  await page.evaluate(() => (document.documentElement.dataset.theme = 'none'));
+  await page.waitForFunction(() => document.getElementById('e').dataset.theme === 'dark');
+  assert.deepEqual(errors, []);
+  await close();
+});

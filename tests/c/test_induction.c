@@ -1,0 +1,280 @@
+/*
+ * test_induction.c: native tests of c/induction.h under AddressSanitizer and UBSan.
+ *
+ * The gradient check compares the model's float32 gradients of EVERY parameter with central
+ * finite differences of an independent float64 reference of the same model (written here from
+ * induction.h's description, sharing no code with c/), on small shapes. A fixed seed at the
+ * anchor's size must then form the induction circuit within a fixed number of steps.
+ * Prints one line per test and "N passed, M failed".
+ */
+#include "induction.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+/* ---------------------------------------------------------------- the float64 reference */
+
+/* The mean cross-entropy over positions 0 .. n-2 of the model with parameters p (float64, laid
+ * out as induction.h says: E [vocab, d], then per head Wq, Wk, Wv [d, dh] and Wo [dh, d]) on
+ * `tokens`, with positions P (float32 constants from the model) and heads in `ablated` left out. */
+static double ref_loss(const double *p, const ind_shape *s, const float *P, const int *tokens, unsigned ablated)
+{
+    int n = s->n, d = s->d, dh = s->dh, H = s->heads, V = s->vocab;
+    const double *E = p;
+    double *X = calloc((size_t)n * d, sizeof(double)), *Xn = calloc((size_t)n * d, sizeof(double));
+    double *Q = calloc((size_t)n * dh, sizeof(double)), *K = calloc((size_t)n * dh, sizeof(double));
+    double *Vv = calloc((size_t)n * dh, sizeof(double)), *O = calloc((size_t)n * dh, sizeof(double));
+    double *a = calloc((size_t)n, sizeof(double));
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < d; c++) X[i * d + c] = E[tokens[i] * d + c] + P[i * d + c];
+    const double *w = p + (long)V * d;
+    for (int l = 0; l < s->layers; l++) {
+        memcpy(Xn, X, sizeof(double) * (size_t)n * d);
+        for (int h = 0; h < H; h++, w += 4L * d * dh) {
+            const double *Wq = w, *Wk = w + d * dh, *Wv = w + 2 * d * dh, *Wo = w + 3 * d * dh;
+            for (int i = 0; i < n; i++)
+                for (int c = 0; c < dh; c++) {
+                    double q = 0, k = 0, v = 0;
+                    for (int e = 0; e < d; e++) {
+                        q += X[i * d + e] * Wq[e * dh + c];
+                        k += X[i * d + e] * Wk[e * dh + c];
+                        v += X[i * d + e] * Wv[e * dh + c];
+                    }
+                    Q[i * dh + c] = q, K[i * dh + c] = k, Vv[i * dh + c] = v;
+                }
+            for (int i = 0; i < n; i++) {
+                double mx = -INFINITY, sum = 0;
+                for (int j = 0; j <= i; j++) {
+                    double sc = 0;
+                    for (int c = 0; c < dh; c++) sc += Q[i * dh + c] * K[j * dh + c];
+                    a[j] = sc / sqrt((double)dh);
+                    if (a[j] > mx) mx = a[j];
+                }
+                for (int j = 0; j <= i; j++) sum += (a[j] = exp(a[j] - mx));
+                for (int c = 0; c < dh; c++) {
+                    double o = 0;
+                    for (int j = 0; j <= i; j++) o += a[j] / sum * Vv[j * dh + c];
+                    O[i * dh + c] = o;
+                }
+            }
+            if (ablated >> (l * H + h) & 1u) continue;
+            for (int i = 0; i < n; i++)
+                for (int e = 0; e < d; e++) {
+                    double x = 0;
+                    for (int c = 0; c < dh; c++) x += O[i * dh + c] * Wo[c * d + e];
+                    Xn[i * d + e] += x;
+                }
+        }
+        memcpy(X, Xn, sizeof(double) * (size_t)n * d);
+    }
+    double loss = 0;
+    for (int i = 0; i + 1 < n; i++) {
+        double mx = -INFINITY, sum = 0, lt = 0;
+        for (int v = 0; v < V; v++) {
+            double z = 0;
+            for (int e = 0; e < d; e++) z += X[i * d + e] * E[v * d + e]; /* tied: logits = X·Eᵀ/sqrt(d) */
+            z /= sqrt((double)d);
+            if (v == tokens[i + 1]) lt = z;
+            a[0] = z;
+            if (z > mx) mx = z;
+        }
+        for (int v = 0; v < V; v++) {
+            double z = 0;
+            for (int e = 0; e < d; e++) z += X[i * d + e] * E[v * d + e];
+            sum += exp(z / sqrt((double)d) - mx);
+        }
+        loss += log(sum) + mx - lt;
+    }
+    free(X), free(Xn), free(Q), free(K), free(Vv), free(O), free(a);
+    return loss / (n - 1);
+}
+
+static ind_model *make(const ind_shape *s, uint32_t seed, unsigned char **block)
+{
+    long b = ind_memory_bytes(s);
+    *block = malloc((size_t)b + 1);
+    static ind_model t;
+    /* exactly sized at an odd address: ind_init aligns it, and ASan catches one float too many */
+    int st = ind_init(&t, *block + 1, b, s, seed);
+    CHECK(st == ATTN_OK, "init: status %d", st);
+    return &t;
+}
+
+/* One step with batch 1, then every parameter's gradient against central differences of the
+ * float64 reference at the parameters before the step. */
+static void check_gradients(const ind_shape *s, uint32_t seed, unsigned ablated, double *worst)
+{
+    unsigned char *block;
+    ind_model *t = make(s, seed, &block);
+    ind_set(t, 1e-3f, 0.0f, 1);
+    ind_ablate(t, ablated);
+    long P = t->n_params;
+    double *p = malloc(sizeof(double) * (size_t)P);
+    for (long e = 0; e < P; e++) p[e] = t->params[e];
+    CHECK(ind_steps(t, 1, NULL) == ATTN_OK, "step");
+    int *tokens = malloc(sizeof(int) * (size_t)s->n);
+    memcpy(tokens, t->tokens, sizeof(int) * (size_t)s->n); /* the step's one sequence */
+    double base = ref_loss(p, s, t->P, tokens, t->ablated);
+    CHECK(fabs(base - t->loss) < 1e-4 * (1 + base), "loss %g, reference %g", t->loss, base);
+    for (long e = 0; e < P; e++) {
+        double keep = p[e], h = 1e-5;
+        p[e] = keep + h;
+        double up = ref_loss(p, s, t->P, tokens, t->ablated);
+        p[e] = keep - h;
+        double down = ref_loss(p, s, t->P, tokens, t->ablated);
+        p[e] = keep;
+        double fd = (up - down) / (2 * h), g = t->grads[e];
+        double err = fabs(g - fd) / (fabs(fd) + 1e-3);
+        if (err > *worst) *worst = err;
+        CHECK(fabs(g - fd) <= 2e-4 * fabs(fd) + 2e-6, "parameter %ld: gradient %.8g, finite difference %.8g", e, g, fd);
+    }
+    free(p), free(tokens), free(block);
+}
+
+static void every_gradient_matches_float64_finite_differences(void)
+{
+    double worst = 0;
+    const ind_shape shapes[] = {
+        {2, 2, 6, 3, 8, 7},  /* two layers of two heads */
+        {1, 2, 6, 3, 8, 7},  /* the one-layer control */
+        {2, 3, 4, 2, 6, 6},  /* three heads, the smallest width */
+        {2, 1, 8, 5, 10, 9}, /* one head per layer, dh odd */
+    };
+    int count = 0;
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
+        for (uint32_t seed = 1; seed <= 3; seed++) {
+            check_gradients(&shapes[k], seed, 0, &worst);
+            count++;
+        }
+    check_gradients(&shapes[0], 4, 1u << 1, &worst); /* head 1.2 ablated: none of its weights learn */
+    check_gradients(&shapes[0], 5, 1u << 2, &worst); /* head 2.1 ablated */
+    printf("    %d models, every parameter: largest relative difference %.2e\n", count + 2, worst);
+}
+
+static void an_ablated_head_gets_no_gradient_and_writes_nothing(void)
+{
+    ind_shape s = {2, 2, 6, 3, 8, 7};
+    unsigned char *block;
+    ind_model *t = make(&s, 9, &block);
+    ind_set(t, 1e-3f, 0.0f, 2);
+    ind_ablate(t, 1u << 3 | 1u << 9); /* head 2.2, and a bit past the heads that is ignored */
+    CHECK(t->ablated == 1u << 3, "ablated %u", t->ablated);
+    ind_steps(t, 1, NULL);
+    long per = (long)s.d * s.dh * 4, at = (long)s.vocab * s.d + 3 * per;
+    for (long e = 0; e < per; e++) CHECK(t->grads[at + e] == 0.0f, "gradient %ld of head 2.2 is %g", e, t->grads[at + e]);
+    free(block);
+}
+
+static void shapes_and_settings_out_of_range_are_refused(void)
+{
+    ind_shape ok = {2, 2, 32, 16, 32, 28};
+    CHECK(ind_memory_bytes(&ok) > 0, "the anchor's shape");
+    ind_shape bad[] = {{3, 2, 32, 16, 32, 28}, {2, 0, 32, 16, 32, 28}, {2, 2, 31, 16, 32, 28},
+                       {2, 2, 32, 33, 32, 28}, {2, 2, 32, 16, 65, 28}, {2, 2, 32, 16, 32, 15}};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) CHECK(ind_memory_bytes(&bad[k]) == 0, "bad shape %zu", k);
+    ind_model t;
+    unsigned char *mem = malloc((size_t)ind_memory_bytes(&ok));
+    CHECK(ind_init(&t, mem, ind_memory_bytes(&ok) - 1, &ok, 1) == IND_ERR_MEMORY, "one byte short");
+    CHECK(ind_init(&t, mem, ind_memory_bytes(&ok), &bad[0], 1) == IND_ERR_SHAPE, "bad shape");
+    CHECK(ind_init(&t, NULL, 1, &ok, 1) == ATTN_ERR_NULL, "no memory");
+    CHECK(ind_init(&t, mem, ind_memory_bytes(&ok), &ok, 1) == ATTN_OK, "good init");
+    CHECK(ind_set(&t, 0.0f, 0.0f, 16) == IND_ERR_LR && ind_set(&t, NAN, 0.0f, 16) == IND_ERR_LR, "lr");
+    CHECK(ind_set(&t, 0.01f, -1.0f, 16) == IND_ERR_LR && ind_set(&t, 0.01f, 0.0f, 0) == IND_ERR_SHAPE, "wd, batch");
+    CHECK(t.lr == 0.01f && t.batch == 16, "a refused ind_set changes nothing");
+    free(mem);
+}
+
+/* Every sequence: BOS, then k different words again and again; the parts and the induction keys. */
+static void sequences_repeat_k_different_words(void)
+{
+    ind_shape s = {2, 2, 32, 16, 32, 28};
+    unsigned char *block;
+    ind_model *t = make(&s, 1, &block);
+    int seen_k[IND_MAX_TOKENS] = {0};
+    for (uint32_t seed = 0; seed < 400; seed++) {
+        CHECK(ind_example(t, seed) == s.n, "example");
+        int n = s.n, k = t->k;
+        seen_k[k]++;
+        CHECK(t->tokens[0] == IND_BOS && k >= 4 && k <= 15, "BOS, k %d", k);
+        for (int i = 1; i <= k; i++)
+            for (int j = 1; j < i; j++) CHECK(t->tokens[i] != t->tokens[j] && t->tokens[i] != IND_BOS, "distinct");
+        for (int i = k + 1; i < n; i++) CHECK(t->tokens[i] == t->tokens[i - k], "repeat");
+        for (int i = 0; i < n; i++) {
+            if (i <= k) CHECK(t->induct[i] == -1, "no induction key before the repeat");
+            else CHECK(t->induct[i] == i - k + 1 && t->tokens[i - k] == t->tokens[i] && t->targets[i] == t->tokens[t->induct[i]] || i == n - 1, "induction key");
+        }
+        for (int i = 0; i < n - 1; i++) CHECK(t->targets[i] == t->tokens[i + 1], "targets");
+        CHECK(t->targets[n - 1] == -1 && t->part[n - 1] == IND_NONE && t->part[k] == IND_FIRST && t->part[k + 1] == IND_REPEAT, "parts");
+    }
+    for (int k = 4; k <= 15; k++) CHECK(seen_k[k] > 15, "k = %d drawn %d times in 400", k, seen_k[k]);
+    free(block);
+}
+
+/* The K split: parts sum to K, to float32 rounding. */
+static void key_split_sums_to_the_keys(void)
+{
+    ind_shape s = {2, 2, 32, 16, 32, 28};
+    unsigned char *block;
+    ind_model *t = make(&s, 3, &block);
+    ind_steps(t, 20, NULL);
+    ind_example(t, 7);
+    int n = s.n, dh = s.dh;
+    float *parts = fbuf(3L * n * dh, NULL);
+    for (int h = 0; h < 2; h++) {
+        CHECK(ind_key_split(t, 1, h, parts) == 3, "three parts");
+        double worst = 0;
+        for (long e = 0; e < (long)n * dh; e++) {
+            double sum = (double)parts[e] + parts[n * dh + e] + parts[2 * n * dh + e];
+            double diff = fabs(sum - t->K[2 + h][e]);
+            if (diff > worst) worst = diff;
+        }
+        printf("    head 2.%d: embedding + head 1.1 + head 1.2 parts = K to %.1e\n", h + 1, worst);
+        CHECK(worst < 1e-5, "parts sum to K within %g", worst);
+    }
+    CHECK(ind_key_split(t, 0, 0, parts) == 1, "layer 1 reads only the embedding");
+    CHECK(ind_key_split(t, 2, 0, parts) == -IND_ERR_SHAPE, "no layer 3");
+    free(parts);
+    free(block);
+}
+
+/* The anchor's size and settings: the seed the page opens with forms the circuit within a fixed
+ * step count (steps are deterministic; time is not measured here). */
+static void seed_1_forms_an_induction_head_and_the_control_does_not(void)
+{
+    int max_steps = 600;
+    for (int layers = 2; layers >= 1; layers--) {
+        ind_shape s = {layers, 2, 32, 16, 32, 28};
+        unsigned char *block;
+        ind_model *t = make(&s, 1, &block);
+        float out[3 + 2 * IND_MAX_LAYERS * IND_MAX_HEADS];
+        int at = -1;
+        for (int step = 0; step < max_steps && at < 0; step += 10) {
+            CHECK(ind_steps(t, 10, NULL) == ATTN_OK, "steps");
+            ind_evaluate(t, out);
+            float best = 0;
+            for (int h = s.heads; h < layers * s.heads; h++) best = out[4 + 2 * h] > best ? out[4 + 2 * h] : best;
+            if (best > 0.5f && out[1] < 0.3f) at = step + 10;
+        }
+        ind_evaluate(t, out);
+        printf("    %d layer%s: criteria %s%d; repeated-part loss %.3f, first-part %.3f\n", layers, layers > 1 ? "s" : "",
+               at < 0 ? "not met by step " : "met at step ", at < 0 ? max_steps : at, out[1], out[0]);
+        if (layers == 2) CHECK(at > 0, "an induction head within %d steps", max_steps);
+        else CHECK(at < 0 && out[1] > 1.0f, "the control's repeated-part loss %g", out[1]);
+        free(block);
+    }
+}
+
+int main(void)
+{
+    RUN(shapes_and_settings_out_of_range_are_refused);
+    RUN(sequences_repeat_k_different_words);
+    RUN(every_gradient_matches_float64_finite_differences);
+    RUN(an_ablated_head_gets_no_gradient_and_writes_nothing);
+    RUN(key_split_sums_to_the_keys);
+    RUN(seed_1_forms_an_induction_head_and_the_control_does_not);
+    return print_summary();
+}

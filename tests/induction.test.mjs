@@ -1,0 +1,308 @@
+// The induction model (c/induction.c through web/attention.js createInduction) and the pure
+// module of its page (web/induction.js). Deterministic: seeded, counted in steps, never timed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { loadAttention } from '../web/attention.js';
+import {
+  MODEL, CRITERIA, readInductionUrl, writeInductionUrl, headName, headIndex, dropStep, formedAt, formed, strongestInduction,
+  narrate, ablationSentence, inductionKeys, splitSentence, sourceNames, explainSplit, linePath, binned, residualParts,
+} from '../web/induction.js';
+import { createEngine } from '../web/induction-engine.js';
+
+const attn = await loadAttention();
+const STEPS = 600;
+
+/** Trains a model of the page's size to `steps`, evaluating every 10: { model, evals, at }. */
+function train(options, steps = STEPS) {
+  const model = attn.createInduction({ ...MODEL, lr: 0.02, ...options });
+  const evals = [];
+  for (let s = 0; s < steps; s += 10) {
+    model.step(10);
+    evals.push({ step: model.steps, ...model.evaluate() });
+  }
+  return { model, evals, at: formedAt(evals) };
+}
+
+const digest = (params) => createHash('sha256').update(Buffer.from(params.buffer, params.byteOffset, params.byteLength)).digest('hex');
+
+test('three seeds form an induction head (a layer-2 induction score > 0.5 and repeated-part loss < 0.3 nats) within 600 steps', () => {
+  for (const seed of [1, 2, 3]) {
+    const { model, evals, at } = train({ seed });
+    const last = evals[evals.length - 1];
+    const best = strongestInduction(last.induction);
+    console.log(`    seed ${seed}: criteria met at step ${at}; at ${STEPS}: repeated part ${last.lossRepeat.toFixed(3)}, first part ${last.lossFirst.toFixed(3)}, head ${headName(best.head)} induction ${best.score.toFixed(3)}, drop at step ${dropStep(evals)}`);
+    assert.ok(at != null && at <= STEPS, `seed ${seed} formed the circuit by step ${STEPS}`);
+    // the first part stays unpredictable: about ln 27 nats, never learned
+    assert.ok(last.lossFirst > 3, `first part ${last.lossFirst}`);
+    // a layer-1 head became a previous-token head for the induction head to read
+    assert.ok(Math.max(...last.prev.slice(0, MODEL.heads)) > 0.3, `previous-token scores ${last.prev}`);
+    model.dispose();
+  }
+});
+
+test('the one-layer control of the same width forms no induction head: its repeated part stays above 1 nat for 600 steps', () => {
+  for (const seed of [1, 2, 3]) {
+    const { model, evals } = train({ seed, layers: 1 });
+    const worst = Math.min(...evals.map((e) => e.lossRepeat));
+    console.log(`    control seed ${seed}: repeated part ${evals[evals.length - 1].lossRepeat.toFixed(3)} nats at step ${STEPS}, lowest ${worst.toFixed(3)}`);
+    assert.ok(worst > 1, `control seed ${seed} repeated part fell to ${worst}`);
+    assert.equal(model.composition(), null, 'one layer has no K-composition');
+    model.dispose();
+  }
+});
+
+test('ablation: the previous-token head, or every induction head, raises the repeated-part loss by more than 1 nat; a lone induction head too', () => {
+  // seed 2 grows one induction head; seed 1 grows two (2.1 and 2.2 both find the copy)
+  for (const seed of [2, 1]) {
+    const { model, evals } = train({ seed });
+    const full = evals[evals.length - 1];
+    const measure = (heads) => {
+      model.ablate(heads);
+      const e = model.evaluate();
+      model.ablate([]);
+      return e;
+    };
+    const layer1 = full.prev.slice(0, MODEL.heads);
+    const prev = layer1.indexOf(Math.max(...layer1));
+    const inductionHeads = full.induction.map((v, h) => h).filter((h) => h >= MODEL.heads && full.induction[h] > CRITERIA.induction);
+    const ind = strongestInduction(full.induction);
+    const noPrev = measure([prev]), noInduction = measure(inductionHeads), noStrongest = measure([ind.head]);
+    console.log(`    seed ${seed}: repeated part ${full.lossRepeat.toFixed(3)}; without head ${headName(prev)} ${noPrev.lossRepeat.toFixed(3)}; ` +
+      `without ${inductionHeads.map((h) => headName(h)).join(' and ')} ${noInduction.lossRepeat.toFixed(3)}; without only ${headName(ind.head)} ${noStrongest.lossRepeat.toFixed(3)}`);
+    assert.ok(noPrev.lossRepeat - full.lossRepeat > 1, `previous-token head: +${noPrev.lossRepeat - full.lossRepeat}`);
+    assert.ok(noInduction.lossRepeat - full.lossRepeat > 1, `induction heads: +${noInduction.lossRepeat - full.lossRepeat}`);
+    if (inductionHeads.length === 1) assert.ok(noStrongest.lossRepeat - full.lossRepeat > 1, `the one induction head: +${noStrongest.lossRepeat - full.lossRepeat}`);
+    assert.equal(model.evaluate().lossRepeat, full.lossRepeat, 'restoring the heads restores the loss exactly');
+    // the page's sentence says what happened, naming the circuit, or the backup head
+    const say = (heads, without) => ablationSentence({ ablated: heads, full, without, induction: full.induction, prev: full.prev });
+    assert.match(say([prev], noPrev), new RegExp(`^Without head ${headName(prev)}, the repeated part costs ${noPrev.lossRepeat.toFixed(2)} nats instead of ${full.lossRepeat.toFixed(2)} \\(\\+.*the previous-token head the induction heads read their keys from: without it the circuit is broken\\.$`));
+    if (inductionHeads.length === 2) {
+      const other = inductionHeads.find((h) => h !== ind.head);
+      assert.match(say([ind.head], noStrongest), new RegExp(`head ${headName(other)} is an induction head too and still finds the earlier copy, so the loss rises less: ablate it as well`));
+      assert.match(say(inductionHeads, noInduction), /the induction head: without it the circuit is broken\.$/);
+    }
+    model.dispose();
+  }
+});
+
+test('the K-composition split: embedding + each layer-1 head’s part sum back to the layer-2 head’s K, and the score shares to S', () => {
+  const model = attn.createInduction({ ...MODEL, seed: 4, lr: 0.02 });
+  model.step(300);
+  const x = model.example(5);
+  const { n, dh } = model;
+  let worstK = 0, worstS = 0;
+  for (const h of [0, 1]) {
+    const index = MODEL.heads + h, K = x.heads[index].K, Q = x.heads[index].Q, S = x.heads[index].S;
+    const parts = model.keySplit(1, h);
+    assert.deepEqual(parts.map((p) => p.from), ['embedding', 0, 1]);
+    for (let e = 0; e < n * dh; e++) {
+      const sum = parts.reduce((acc, p) => acc + p.K[e], 0);
+      worstK = Math.max(worstK, Math.abs(sum - K[e]) / (1 + Math.abs(K[e])));
+    }
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+      let share = 0;
+      for (const p of parts) for (let c = 0; c < dh; c++) share += Q[i * dh + c] * p.K[j * dh + c];
+      worstS = Math.max(worstS, Math.abs(share / Math.sqrt(dh) - S[i * n + j]) / (1 + Math.abs(S[i * n + j])));
+    }
+  }
+  console.log(`    parts sum to K within ${worstK.toExponential(1)} and the score shares to S within ${worstS.toExponential(1)} (relative, float32 rounding)`);
+  assert.ok(worstK < 1e-5 && worstS < 1e-5);
+  assert.equal(model.keySplit(0, 1).length, 1, 'a layer-1 head reads only the embedding');
+  // an ablated head's part is 0: it wrote nothing
+  model.ablate([1]);
+  model.example(5);
+  assert.ok(model.keySplit(1, 0)[2].K.every((v) => v === 0));
+  assert.throws(() => model.keySplit(2, 0), /there is no head 3\.1 \(the model has 2 layers of 2 heads\)/);
+  model.dispose();
+});
+
+test('same seed and settings give the same weights bit for bit; another seed does not', () => {
+  const run = (seed) => {
+    const m = attn.createInduction({ ...MODEL, seed, lr: 0.02 });
+    m.step(40);
+    const p = m.parameters();
+    m.dispose();
+    return digest(p);
+  };
+  assert.equal(run(7), run(7));
+  assert.notEqual(run(7), run(8));
+  // reset replays the same run; reroll starts another
+  const m = attn.createInduction({ ...MODEL, seed: 7, lr: 0.02 });
+  m.step(40);
+  const a = digest(m.parameters());
+  m.reset();
+  assert.equal(m.steps, 0);
+  m.step(40);
+  assert.equal(digest(m.parameters()), a);
+  m.reroll(8);
+  m.step(40);
+  assert.equal(digest(m.parameters()), run(8));
+  m.dispose();
+});
+
+test('a head of the model is the single-head core: forward() on its X, Wq, Wk, Wv gives the model’s Q, K, V, S, A and O bit for bit', () => {
+  const model = attn.createInduction({ ...MODEL, seed: 2, lr: 0.02 });
+  model.step(100);
+  const x = model.example(1), w = model.weights();
+  for (let h = 0; h < model.headCount; h++) {
+    const l = Math.floor(h / MODEL.heads);
+    const r = attn.forward({
+      X: { shape: [model.n, model.d], data: x.X[l] },
+      Wq: { shape: [model.d, model.dh], data: w.heads[h].Wq },
+      Wk: { shape: [model.d, model.dh], data: w.heads[h].Wk },
+      Wv: { shape: [model.d, model.dh], data: w.heads[h].Wv },
+      causal: true,
+    });
+    for (const k of ['Q', 'K', 'V', 'S', 'A', 'O']) assert.deepEqual(r[k], x.heads[h][k], `head ${headName(h)} ${k}`);
+  }
+  // the residual stream is the embedding plus what every earlier head wrote
+  for (let e = 0; e < model.n * model.d; e++) {
+    assert.equal(x.X[1][e], Math.fround(Math.fround(x.X[0][e] + x.heads[0].C[e]) + x.heads[1].C[e]));
+  }
+  model.dispose();
+});
+
+test('the sequences: BOS, then k different words again and again; the induction keys follow earlier copies', () => {
+  const model = attn.createInduction({ ...MODEL });
+  const ks = new Set();
+  for (let seed = 0; seed < 100; seed++) {
+    const x = model.example(seed);
+    ks.add(x.k);
+    assert.equal(x.tokens[0], 'BOS');
+    assert.equal(new Set(x.tokens.slice(1, x.k + 1)).size, x.k);
+    for (let i = x.k + 1; i < model.n; i++) assert.equal(x.tokens[i], x.tokens[i - x.k]);
+    for (let i = 0; i < model.n; i++) {
+      assert.equal(x.part[i], i === model.n - 1 ? 0 : i > x.k ? 2 : 1);
+      if (i > x.k) assert.deepEqual(inductionKeys(x.tokens, i).at(-1), x.induct[i]);
+      else assert.deepEqual(inductionKeys(x.tokens, i), []);
+    }
+  }
+  assert.deepEqual([...ks].sort((a, b) => a - b), [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+  model.dispose();
+});
+
+test('createInduction and its methods say what to fix', () => {
+  assert.throws(() => attn.createInduction({ layers: 3 }), /could not create the model: a size is out of range \(layers 1-2/);
+  assert.throws(() => attn.createInduction({ width: 3 }), /unknown option "width": the options are layers, heads/);
+  assert.throws(() => attn.createInduction({ lr: 0 }), /lr is 0: the learning rate must be a number above 0/);
+  assert.throws(() => attn.createInduction({ seed: -1 }), /seed is -1/);
+  const m = attn.createInduction();
+  assert.throws(() => m.ablate([4]), /ablate: 4 is not a head; heads are 0 to 3/);
+  assert.throws(() => m.step(1.5), /k is 1.5/);
+  const taken = [];
+  assert.throws(() => { for (;;) taken.push(attn.createInduction()); }, /no model slot is free/);
+  for (const t of taken) t.dispose();
+  m.dispose();
+  assert.throws(() => m.step(), /this model was disposed/);
+});
+
+// ------------------------------------------------------------------ the page's pure module
+
+test('the URL names seed, learning rate, steps, sequence, opened head, ablated heads and the control, and reads back', () => {
+  const s = { seed: 5, lr: 0.03, steps: 420, ex: 2, head: 2, ablate: [1, 3], control: false };
+  const q = writeInductionUrl(s);
+  assert.equal(q, '?mode=induction&seed=5&lr=0.03&steps=420&ex=2&head=2.1&ablate=1.2,2.2&control=0');
+  const back = readInductionUrl(q);
+  for (const k of Object.keys(s)) assert.deepEqual(back[k], s[k], k);
+  assert.deepEqual(back.notes, []);
+  assert.equal(writeInductionUrl({ seed: 1, lr: 0.02, steps: 0 }), '?mode=induction&seed=1&lr=0.02&steps=0');
+  const bad = readInductionUrl('?seed=x&lr=7&steps=999999&head=3.1&ablate=1.1,9.9');
+  assert.deepEqual([bad.seed, bad.lr, bad.steps, bad.head, bad.ablate], [1, 0.02, 0, null, [0]]);
+  assert.equal(bad.notes.length, 5);
+  assert.match(bad.notes.join(' '), /head=3\.1 is not a head of the model \(1\.1, 1\.2, 2\.1 or 2\.2\)/);
+  assert.equal(headIndex('2.2'), 3);
+  assert.equal(headIndex('2.3'), null);
+});
+
+const ev = (step, lossFirst, lossRepeat, induction = [0.1, 0.1, 0.1, 0.1], prev = [0.1, 0.1, 0.1, 0.1]) => ({ step, lossFirst, lossRepeat, accuracy: 0, prev, induction, composition: null, control: null });
+
+test('the drop is where the repeated part falls halfway from the first part’s loss to its lowest, once it is 1 nat below', () => {
+  assert.equal(dropStep([]), null);
+  assert.equal(dropStep([ev(0, 5, 5), ev(10, 3.3, 3.3), ev(20, 3.3, 2.8)]), null, 'the fall from the start is no drop');
+  const evals = [ev(0, 4, 4), ev(10, 3.3, 3.2), ev(20, 3.3, 2.9), ev(30, 3.3, 1.5), ev(40, 3.3, 0.2)];
+  assert.equal(dropStep(evals), 30); // halfway from 3.3 to 0.2 is 1.75
+  assert.equal(formedAt(evals), null, 'no head has an induction score yet');
+  evals[4].induction = [0, 0, 0.2, 0.7];
+  assert.equal(formedAt(evals), 40);
+  assert.ok(formed(evals[4]) && !formed({ ...evals[4], lossRepeat: CRITERIA.loss }));
+});
+
+test('narration: step 0, before the drop, after it; the control; grammar for one and several copies', () => {
+  assert.match(narrate({ step: 0, evals: [ev(0, 3.4, 3.4)], words: 27 }), /^Step 0: random weights\..* close to ln 27 = 3\.30/);
+  const before = narrate({ step: 50, evals: [ev(0, 3.4, 3.4), ev(50, 3.3, 3.1)], words: 27 });
+  assert.match(before, /No layer-1 head looks at the previous token yet \(the most is head 1\.1, with 0\.100/);
+  assert.doesNotMatch(before, /fell at step/);
+  const after = narrate({ step: 300, evals: [ev(0, 3.4, 3.4), ev(200, 3.3, 1), ev(300, 3.3, 0.1, [0, 0, 0.9, 0.1], [0.2, 0.8, 0, 0])], words: 27 });
+  assert.match(after, /Head 1\.2 has become a previous-token head: each token puts 0\.800/);
+  assert.match(after, /Head 2\.1 is an induction head/);
+  assert.match(after, /fell at step 200/);
+  const withControl = narrate({ step: 10, evals: [{ ...ev(10, 3.3, 3.2), control: { lossFirst: 3.3, lossRepeat: 2.61, prev: [], induction: [] } }], words: 27 });
+  assert.match(withControl, /its repeated part costs 2\.61 nats\.$/);
+  const tokens = ['BOS', 'A', 'B', 'A', 'B', 'A'];
+  assert.deepEqual(inductionKeys(tokens, 5), [2, 4]);
+  const parts = [[0, 0, 1, 0, 1, 0], [0, 0, 2, 0, 3, 0], [0, 0, 0, 0, 0, 0]];
+  const total = [0, 0, 3, 0, 4, 0];
+  const s = splitSentence({ tokens, i: 5, sources: sourceNames(), parts, total, head: 2 });
+  assert.match(s, /the keys to find are the 2 keys right after an earlier “A”: “B” \(3\) and “B” \(5\)/);
+  assert.match(s, /The best of them, “B” \(5\), scores 4\.000, more than any other key/);
+  assert.match(s, /comes from the part of its key written by head 1\.1\. That is K-composition/);
+  assert.match(splitSentence({ tokens: ['BOS', 'A', 'B', 'A'], i: 3, sources: sourceNames(), parts, total, head: 2 }), /the key right after the earlier “A” \(2\), “B” \(3\)/);
+  assert.match(splitSentence({ tokens, i: 2, sources: sourceNames(), parts, total, head: 2 }), /has not occurred before/);
+  const e = explainSplit({ tokens, i: 5, j: 4, p: 3, sources: sourceNames(), parts, total, scale: 0.25 });
+  assert.equal(e.title, 'S[6][5] = 4.000');
+  assert.match(e.text, /1\.000 \(the token embedding and position\) \+ 3\.000 \(head 1\.1\) \+ 0\.000 \(head 1\.2\) = 4\.000/);
+});
+
+test('chart helpers: binned means per column, paths skip non-finite values; residual parts name every source', () => {
+  const b = binned([1, 3, 5, 7, 9], 2);
+  assert.deepEqual(b, { steps: [2, 4.5], values: [3, 8] });
+  assert.equal(linePath([0, 1, 2], [0, NaN, 1], { x: 0, y: 0, w: 10, h: 10 }, 2, 1), 'M0 10 M10 0');
+  const parts = residualParts(new Float32Array(2), [{ name: 'head 1.1', C: new Float32Array([1, 2]), ablated: false }, { name: 'head 1.2', C: new Float32Array([3, 4]), ablated: true }]);
+  assert.deepEqual(parts.map((p) => p.name), ['token embedding + position', 'head 1.1’s output', 'head 1.2’s output (ablated: 0)']);
+  assert.deepEqual(Array.from(parts[2].data), [0, 0]);
+});
+
+test('the engine replays a link to the same step, losses and weights as training step by step', () => {
+  const run = (steps, chunks) => {
+    let last = null;
+    const e = createEngine(attn, (m) => (last = m));
+    e.handle({ type: 'init', settings: { seed: 3, lr: 0.02, ex: 0, head: 2, ablate: [], control: true }, steps });
+    for (const k of chunks) e.handle({ type: 'step', k });
+    e.dispose();
+    return last;
+  };
+  const a = run(50, []), b = run(0, [7, 13, 30]);
+  assert.equal(a.step, 50);
+  assert.equal(b.step, 50);
+  assert.deepEqual(a.losses, b.losses);
+  assert.deepEqual(a.evals.map((x) => x.step), [0, 10, 20, 30, 40, 50]);
+  assert.deepEqual(a.evals, b.evals);
+  assert.deepEqual(a.view.head.Wq, b.view.head.Wq);
+  assert.equal(a.view.head.split.length, 3);
+  assert.equal(a.losses.control.length, 50);
+  assert.equal(a.weightsHash, b.weightsHash);
+  assert.notEqual(a.weightsHash, run(49, []).weightsHash);
+});
+
+test('the engine: Reset returns to step 0 and replays the same run, New random weights another; ablation never touches training', () => {
+  let last = null;
+  const e = createEngine(attn, (m) => (last = m));
+  e.handle({ type: 'init', settings: { seed: 3, lr: 0.02, ex: 0, head: null, ablate: [], control: false }, steps: 0 });
+  const start = last.weightsHash;
+  e.handle({ type: 'show', ablate: [1, 2] }); // measured, not trained with
+  e.handle({ type: 'step', k: 30 });
+  const thirty = last.weightsHash;
+  assert.ok(last.view.without && last.view.without.lossRepeat > 0);
+  e.handle({ type: 'reset' });
+  assert.equal(last.step, 0);
+  assert.equal(last.weightsHash, start);
+  e.handle({ type: 'show', ablate: [] });
+  e.handle({ type: 'step', k: 30 });
+  assert.equal(last.weightsHash, thirty, 'the same 30 steps with or without an ablated head shown');
+  e.handle({ type: 'reroll', seed: 4 });
+  assert.equal(last.settings.seed, 4);
+  assert.notEqual(last.weightsHash, start);
+  assert.equal(last.losses.control.length, 0, 'no control when it is off');
+  e.dispose();
+});

@@ -1,0 +1,175 @@
+// train-state.test.mjs: the training panel's state module (web/train/state.js) in Node, with the
+// real core: every path to a step ends in the same state, what the optimizer did is said as it
+// happened, and the live region's pace. The words themselves are in train-ui.test.mjs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadAttention } from '../web/attention.js';
+import { parseConfig, forwardArgs } from '../web/config.js';
+import { TrainSession, panelModel, readoutExplanation, announce, ANNOUNCE_EVERY_MS } from '../web/train/state.js';
+import { readTrainUrl, lossLabel, seedLine, lossCurve, TASKS } from '../web/train.js';
+import { explainCell } from '../web/explain.js';
+import { MARKUP } from '../web/train/markup.js';
+
+const attn = await loadAttention();
+
+/** A session from a link, as the page reads it. */
+const fromLink = (query) => new TrainSession(attn, readTrainUrl(query));
+
+/** What the page shows for a session: the explorer's result for the head on show, and the model. */
+function screen(s) {
+  const config = parseConfig(s.shown.config);
+  const r = attn.forward(forwardArgs(config));
+  const m = panelModel(s, { r, tokens: config.tokens, follow: null });
+  return { steps: s.trainer.steps, losses: s.losses.slice(), shownStep: s.shown.step, config: s.shown.config, error: m.error, says: m.head.says, caption: m.curveCaption, loss: m.lossText, O: Array.from(r.O) };
+}
+
+test('a link replayed past a blow-up ends where stepping by hand does: same step, losses, last finite weights and words', () => {
+  const link = '?mode=train&task=find-the-noun&seed=1&opt=sgd&lr=10&steps=60';
+  const replayed = fromLink(link);
+  while (!replayed.replayChunk(7)); // chunks of 7: the boundaries must not matter
+  const byHand = fromLink(link.replace('&steps=60', ''));
+  for (let k = 0; k < 60; k++) byHand.stepBy(1);
+  const a = screen(replayed), b = screen(byHand);
+  assert.deepEqual(a, b);
+  assert.ok(a.steps < 60, `SGD at lr 10 blows up before step 60 (stopped at ${a.steps})`);
+  assert.equal(a.shownStep, a.steps - 1, 'the weights shown are the last that were numbers');
+  assert.equal(a.losses.length, a.steps, 'every step taken keeps its loss');
+  assert.ok(a.losses.slice(0, 3).every(Number.isFinite));
+  assert.match(a.caption, new RegExp(`^The loss of each step’s batch: ${a.losses[0].toFixed(3)} at step 1, `));
+  assert.match(a.error, new RegExp(`^Training stopped at step ${a.steps}: the weights became NaN or Infinity; lower the learning rate \\(now 10\\) and press Reset\\. The matrices below show the weights after step ${a.steps - 1}, the last that were still numbers\\.$`));
+  assert.match(a.says, new RegExp(`^step ${a.steps}: loss ∞; the weights after step ${a.steps - 1}, the last that were numbers; “the” \\(5\\) puts \\d\\.\\d{3} of its attention on “cat” \\(2\\)`));
+  // The head shown is not the step-0 head (what the explorer held before the replay).
+  assert.notDeepEqual(a.config.Wq, fromLink(link.replace('&steps=60', '')).shown.config.Wq);
+  replayed.dispose();
+  byHand.dispose();
+});
+
+test('replaying a link in chunks of any size gives the weights and losses of one go and of pressing Train', () => {
+  const link = '?mode=train&task=previous-token&seed=4&lr=0.01,30:0.03&steps=95';
+  const oneGo = fromLink(link);
+  oneGo.replayChunk(1e6);
+  const chunked = fromLink(link);
+  let chunks = 0;
+  while (!chunked.replayChunk(13)) chunks++;
+  assert.equal(chunks, Math.ceil(95 / 13) - 1);
+  const played = fromLink(link.replace('&steps=95', ''));
+  played.setSpeed(5);
+  played.play();
+  while (played.trainer.steps < 95) played.tick();
+  for (const other of [chunked, played]) {
+    assert.equal(other.trainer.steps, 95);
+    assert.deepEqual(other.trainer.weights(), oneGo.trainer.weights());
+    assert.deepEqual(other.losses, oneGo.losses);
+  }
+  assert.equal(oneGo.replay, null);
+  assert.equal(oneGo.replayChunk(10), true, 'nothing left to replay');
+  for (const s of [oneGo, chunked, played]) s.dispose();
+});
+
+test('any action during a replay ends it at the step reached', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1&steps=500');
+  s.replayChunk(40);
+  assert.equal(s.trainer.steps, 40);
+  s.stepBy(1);
+  assert.equal(s.replay, null);
+  assert.equal(s.replayChunk(100), true);
+  assert.equal(s.trainer.steps, 41);
+  s.dispose();
+});
+
+test('what the optimizer did: Adam moves some weights the same way as their gradient, and the words say so; SGD never does', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1&steps=120');
+  s.replayChunk(1e6);
+  const g = s.shown.grads, u = s.shown.update;
+  let withGradient = 0, total = 0;
+  for (const [m, gm] of [['Wq', 'dWq'], ['Wk', 'dWk'], ['Wv', 'dWv'], ['Wout', 'dWout']]) {
+    for (let e = 0; e < u[m].length; e++) {
+      total++;
+      if (u[m][e] * g[gm][e] > 0) withGradient++;
+    }
+  }
+  console.log(`# step 120, find-the-noun seed 1, Adam: ${withGradient} of ${total} weights moved the same way as their gradient`);
+  assert.ok(withGradient > 0, 'Adam follows running averages, so some weight goes with this step’s gradient');
+  // A weight of Wq that moved with its gradient: its explanation says so, beside the step taken.
+  const config = parseConfig(s.shown.config);
+  const view = { config, r: attn.forward(forwardArgs(config)), raw: attn.forward(forwardArgs(config, 1)), step: null };
+  const dk = s.trainer.dk;
+  const e = u.Wq.findIndex((d, k) => d * g.dWq[k] > 0);
+  assert.ok(e >= 0);
+  const text = explainCell(view, 'Wq', Math.floor(e / dk), e % dk, s.shown.extra).text;
+  assert.match(text, /Step 120 moved it by [+−][\d.e−]+ \((up|down), the same way as its gradient: uphill on this batch\)\. Adam moves each weight/);
+  assert.doesNotMatch(text, /pushes it/);
+  const shownDelta = /moved it by ([+−][\d.e−]+)/.exec(text)[1].replace(/\u2212/g, '-');
+  assert.ok(Math.abs(Number(shownDelta) - u.Wq[e]) <= Math.max(5e-4, Math.abs(u.Wq[e]) * 5e-3), `${shownDelta} vs ${u.Wq[e]}`);
+  // The read-out says the same kind of thing for its weights.
+  const V = s.trainer.vocab.length;
+  const o = u.Wout.findIndex((d, k) => d * g.dWout[k] < 0);
+  assert.match(readoutExplanation(s, Math.floor(o / V), o % V).text, /against its gradient: downhill on this batch\)\. Adam moves each weight/);
+  s.dispose();
+
+  const sgd = fromLink('?mode=train&task=find-the-noun&seed=1&opt=sgd&lr=0.1&steps=20');
+  sgd.replayChunk(1e6);
+  const sg = sgd.shown.grads, su = sgd.shown.update;
+  for (let k = 0; k < su.Wq.length; k++) {
+    if (sg.dWq[k] === 0) continue;
+    assert.ok(su.Wq[k] * sg.dWq[k] < 0, `SGD moved Wq[${k}] against its gradient`);
+    assert.ok(Math.abs(su.Wq[k] + 0.1 * sg.dWq[k]) <= 1e-6 + 1e-3 * Math.abs(su.Wq[k]), `Δ = −lr·g at ${k}`);
+  }
+  const text2 = explainCell({ config: parseConfig(sgd.shown.config), r: attn.forward(forwardArgs(parseConfig(sgd.shown.config))), raw: null, step: null }, 'Wq', 0, 0, sgd.shown.extra).text;
+  assert.match(text2, /SGD moves every weight by −lr × its gradient \(lr = 0\.1\), always against it/);
+  sgd.dispose();
+});
+
+test('the live region speaks at most once every 2 s while training runs, and at once when it stops', () => {
+  let last = { text: '', at: -Infinity };
+  const said = [];
+  for (let t = 0; t <= 10000; t += 16) { // a minute of frames at 60 Hz, each with a new sentence
+    const next = announce(last, { text: `step ${t}`, running: true, now: t });
+    if (next !== last) said.push(t);
+    last = next;
+  }
+  assert.ok(said.length <= 1 + 10000 / ANNOUNCE_EVERY_MS, `${said.length} announcements in 10 s`);
+  for (let k = 1; k < said.length; k++) assert.ok(said[k] - said[k - 1] >= ANNOUNCE_EVERY_MS);
+  const paused = announce(last, { text: 'step 10001', running: false, now: last.at + 1 });
+  assert.equal(paused.text, 'step 10001', 'a pause is said at once');
+  assert.equal(announce(paused, { text: 'step 10001', running: false, now: paused.at + 5 }), paused, 'the same words are not said twice');
+});
+
+test('losses go through the one formatter: the same digits everywhere, a diverging loss in short form', () => {
+  assert.equal(lossLabel(0, NaN), '');
+  assert.equal(lossLabel(5, 0.0163), 'loss 0.016');
+  assert.equal(lossLabel(37, 3.082097850087805e36), 'loss 3.08e36');
+  assert.equal(lossLabel(39, NaN), 'loss not a number');
+  const g = lossCurve([3.082097850087805e36, 2e37]);
+  for (const t of g.yTicks) assert.doesNotMatch(t.label, /e\+|\d{6}/, t.label);
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1&steps=30');
+  s.replayChunk(1e6);
+  const config = parseConfig(s.shown.config);
+  const m = panelModel(s, { r: attn.forward(forwardArgs(config)), tokens: config.tokens, follow: null });
+  const shown = m.lossText.replace('loss ', '');
+  assert.ok(m.head.says.includes(`loss ${shown};`), 'the narration quotes the counter’s loss');
+  assert.ok(m.curveCaption.includes(`${shown} at step 30`), 'so does the curve’s caption');
+  s.dispose();
+});
+
+test('the previous-token task is described by what it predicts: the token before, never the next one', () => {
+  const s = fromLink('?mode=train&task=previous-token&seed=1&steps=40');
+  s.replayChunk(1e6);
+  const config = parseConfig(s.shown.config);
+  const r = attn.forward(forwardArgs(config));
+  for (const follow of [null, 3, 7]) {
+    const m = panelModel(s, { r, tokens: config.tokens, follow });
+    const words = [m.goal, m.curveCaption, m.head.says, m.head.prediction.caption].join(' ');
+    assert.doesNotMatch(words, /next (word|token)/i, words);
+    assert.match(m.head.prediction.caption, /^What “.+” \(\d\) says came before it: softmax of its scores\. The right answer is “[A-F]”\.$/);
+  }
+  assert.match(panelModel(s, { r, tokens: config.tokens, follow: null }).curveCaption, /less surprised by the right previous token\.$/);
+  assert.doesNotMatch(MARKUP, /next (word|token)/i, 'the panel’s fixed intro fits both tasks');
+  assert.match(TASKS['find-the-noun'].goal, /widget page’s “the cat sat on the”/);
+  s.dispose();
+});
+
+test('the seed line gives the scale as √dk with its value', () => {
+  assert.equal(seedLine({ seed: 1, ex: 0, batch: 16, dk: 8 }), 'Initial weights from seed 1; sentence 1 of the task; batches of 16 sequences. The head has dk = 8, so the scores are divided by √dk = √8 = 2.828.');
+  assert.match(seedLine({ seed: 1, ex: 0, batch: 1, dk: 4 }), /batches of 1 sequence\. .*√dk = √4 = 2\.000\./);
+});

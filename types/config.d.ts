@@ -1,0 +1,90 @@
+// Types of `attention-explorer/config` (web/config.js): the config format of a head (the same
+// for the page's URL, files, the element's config attribute and the CLI), its strict parser and
+// the page state in the URL.
+import type { DirectArgs, ProjectedArgs } from './attention.js';
+
+/** The projection form: X and the three projection matrices. */
+export interface ProjectedConfig {
+  /** n token names, shown literally (never as HTML); default "1", "2", ... */
+  tokens: string[];
+  /** d names of X's columns; default "f1", "f2", ... */
+  features: string[];
+  /** [n][d] */ X: number[][];
+  /** [d][dk] */ Wq: number[][];
+  /** [d][dk] */ Wk: number[][];
+  /** [d][dv] */ Wv: number[][];
+  /** token i may look only at tokens j <= i (default true) */
+  causal: boolean;
+  /** null = 1/√dk; a number > 0 replaces it */
+  scale: number | null;
+}
+/** The direct form (the lesson's worked example): Q, K and V given. */
+export interface DirectConfig {
+  tokens: string[];
+  /** [n][dk] */ Q: number[][];
+  /** [n][dk] */ K: number[][];
+  /** [n][dv] */ V: number[][];
+  causal: boolean;
+  scale: number | null;
+}
+/** A parsed, normalised config. */
+export type Config = ProjectedConfig | DirectConfig;
+
+/** What parseConfig accepts as an object: tokens, features, causal and scale may be left out. */
+export type ConfigInput =
+  | (Partial<Pick<ProjectedConfig, 'tokens' | 'features' | 'causal' | 'scale'>> & Pick<ProjectedConfig, 'X' | 'Wq' | 'Wk' | 'Wv'>)
+  | (Partial<Pick<DirectConfig, 'tokens' | 'causal' | 'scale'>> & Pick<DirectConfig, 'Q' | 'K' | 'V'>);
+
+/** A config the parser refused; the message says what to fix. */
+export declare class ConfigError extends Error {}
+
+/** The longest config text accepted, in characters (checked before parsing). */
+export declare const MAX_JSON: number;
+/** The longest token or feature name. */
+export declare const MAX_NAME: number;
+export declare const DEFAULT_LIMITS: { maxTokens: number; maxWidth: number };
+
+/**
+ * Parses and validates a config given as JSON text or as an object (untrusted input). Returns a
+ * new, normalised config; throws ConfigError with a message that says what to fix.
+ */
+export declare function parseConfig(input: string | ConfigInput, limits?: { maxTokens: number; maxWidth: number }): Config;
+export declare function isDirect(config: Config): config is DirectConfig;
+/** The argument of attn.forward for a parsed config (scaleOverride replaces its scale). */
+export declare function forwardArgs(config: DirectConfig, scaleOverride?: number | null): DirectArgs;
+export declare function forwardArgs(config: ProjectedConfig, scaleOverride?: number | null): ProjectedArgs;
+export declare function forwardArgs(config: Config, scaleOverride?: number | null): DirectArgs | ProjectedArgs;
+/** A deep copy that serialises back to the config format. */
+export declare function cloneConfig<C extends Config>(config: C): C;
+
+/** The steps of a head, in order. */
+export type Step = 'project' | 'score' | 'scale' | 'mask' | 'softmax' | 'mix';
+export declare const STEPS: Step[];
+/** The matrices the explorer draws. */
+export type MatrixName = 'X' | 'Wq' | 'Wk' | 'Wv' | 'Q' | 'K' | 'V' | 'S' | 'M' | 'A' | 'O';
+export declare const MATRICES: MatrixName[];
+
+/** A selected cell: matrix, 0-based row and column. */
+export interface Cell {
+  m: MatrixName;
+  i: number;
+  j: number;
+}
+/** The page's state in its URL. */
+export interface UrlState {
+  preset: string | null;
+  configText: string | null;
+  step: Step | null;
+  follow: number | null;
+  cell: Cell | null;
+}
+/** Reads the state from location.search and location.hash (the hash wins). */
+export declare function readUrlState(search: string | null | undefined, hash: string | null | undefined): UrlState;
+/** The search + hash part of a link for a state (the inverse of readUrlState). */
+export declare function writeUrlState(state: {
+  preset?: string | null;
+  config?: Config | null;
+  step?: Step | null;
+  follow?: number | null;
+  cell?: Cell | null;
+}): string;

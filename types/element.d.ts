@@ -1,0 +1,133 @@
+// Types of `attention-explorer/element` (web/attention-explorer.js): the <attention-explorer>
+// custom element, defined when the module is imported in a browser. docs/embedding.md describes
+// every attribute, property and event.
+import type { Attention, ForwardResult } from './attention.js';
+import type { Cell, Config, ConfigInput, MatrixName, Step } from './config.js';
+import type { PresetName } from './presets.js';
+
+export { loadAttention, LIMITS } from './attention.js';
+
+/** The control groups the `controls` attribute names ("classroom mode": "steps follow explain"). */
+export type ControlGroup = 'presets' | 'theme' | 'link' | 'steps' | 'follow' | 'explain' | 'edit' | 'config' | 'export';
+/** light, dark, or auto: the host page's color-scheme where it sets one, else the reader's system setting. */
+export type ThemeSetting = 'light' | 'dark' | 'auto';
+/** The built-in labs, each a value of the `mode` attribute. */
+export type LabMode = 'sqrt-dk-lab' | 'stability-lab' | 'misconceptions-lab' | 'predict-lab' | 'multihead-lab' | 'cross-lab' | 'fused-lab';
+/** What the element shows; registerMode() adds more names. */
+export type Mode = 'explorer' | LabMode | 'train' | (string & {});
+
+/** The detail of each event the element fires (bubbling, composed). */
+export interface AttentionExplorerEventDetails {
+  /** the step shown changed (null: every step) */
+  'explorer-step': { step: Step | null };
+  /** the learner selected a cell or a token to follow */
+  'explorer-select': { cell: Cell | null; follow: number | null };
+  /** the learner changed the head */
+  'explorer-change': { config: Config };
+  /** something could not be shown; the message says what to fix */
+  'explorer-error': { message: string };
+  /** the core has loaded and the head (or the mode) is drawn */
+  'explorer-ready': { mode?: Mode };
+  /** a lab's or train's state changed: `params` reopens it */
+  'explorer-state': { mode: Mode; params: string };
+}
+/** The element's events, with the standard ones of any HTML element. */
+export type AttentionExplorerEventMap = HTMLElementEventMap & {
+  [K in keyof AttentionExplorerEventDetails]: CustomEvent<AttentionExplorerEventDetails[K]>;
+};
+
+/** The <attention-explorer> element. Properties read the live state; setting one reflects to its attribute. */
+export declare class AttentionExplorer extends HTMLElement {
+  static readonly observedAttributes: string[];
+  preset: PresetName | string | null;
+  step: Step | null;
+  follow: number | null;
+  causal: boolean | undefined;
+  get controls(): ControlGroup[];
+  set controls(v: readonly ControlGroup[] | string);
+  theme: ThemeSetting | null;
+  mode: Mode;
+  src: string | null;
+  /** A lab's or train's state, as the params attribute takes it ("dk=64&n=32&seed=1"). */
+  params: string;
+  /** The head now shown (a copy); setting takes a config object or JSON text (parsed strictly, throws on error). */
+  get config(): Config | null;
+  set config(v: ConfigInput | string);
+  /** Resolves when the core has loaded and the head is set up. */
+  readonly ready: Promise<void>;
+  /** The core's result for the head now shown (copies), or null before it is ready. */
+  readonly result: ForwardResult | null;
+  exportCSV(m: MatrixName): string;
+  /** One matrix, or (no argument) the config and every matrix. */
+  exportJSON(m?: MatrixName | null): string;
+  /** One heatmap, or (no argument) the whole view, as SVG text. */
+  exportSVG(m?: MatrixName | null): string;
+  exportPNG(m?: MatrixName | null): Promise<Blob>;
+  /** The head as a PyTorch script in the lesson's style. */
+  exportPyTorch(): string;
+
+  addEventListener<K extends keyof AttentionExplorerEventMap>(type: K, listener: (this: AttentionExplorer, ev: AttentionExplorerEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof AttentionExplorerEventMap>(type: K, listener: (this: AttentionExplorer, ev: AttentionExplorerEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;
+}
+
+/** What a mode's mount function returns; `ready` resolves once it is drawn. */
+export interface ModeApp {
+  ready?: Promise<unknown>;
+  destroy(): void;
+  params?(): string;
+  redraw?(): void;
+  setTheme?(theme: ThemeSetting): void;
+  pause?(): void;
+}
+export interface ModeContext {
+  doc: Document;
+  /** the element's params attribute */
+  params: string;
+  /** fires explorer-<type> on the element */
+  emit(type: string, detail?: unknown): void;
+}
+/** Adds a mode: <attention-explorer mode="my-lab">. css is adopted in the shadow root while it shows. */
+export declare function registerMode(name: string, mount: (container: HTMLElement, element: AttentionExplorer, ctx: ModeContext) => ModeApp, options?: { css?: string }): void;
+
+/** Fetches a config's text, refusing anything past MAX_JSON characters before reading it all. */
+export declare function fetchConfigText(url: string, fetchFn?: typeof fetch): Promise<string>;
+
+/** The one core every explorer on the page shares (loaded on first use). */
+export declare function sharedCore(): Promise<Attention>;
+
+export interface ExplorerOptions {
+  doc?: Document;
+  /** an element to fill with the explorer's markup */
+  container?: Element;
+  /** the element that carries data-theme and data-ready (default the document's root) */
+  host?: HTMLElement;
+  /** true: keep the state in the page's URL */
+  url?: boolean;
+  scroll?: boolean;
+  initial?: { preset?: string | null; config?: string | ConfigInput | null; step?: Step | null; follow?: number | null; causal?: boolean; theme?: ThemeSetting };
+  controls?: readonly ControlGroup[];
+  core?: Promise<Attention>;
+  emit?(type: string, detail: unknown): void;
+}
+/** A mounted explorer (what the element wraps). */
+export interface Explorer {
+  readonly ready: Promise<void>;
+  readonly result: ForwardResult | null;
+  setStep(step: Step | null): void;
+  setFollow(row: number | null): void;
+  setPreset(name: PresetName): void;
+  setConfig(input: ConfigInput | string): void;
+  setCausal(on: boolean): void;
+  setTheme(setting: ThemeSetting): void;
+  setControls(list: readonly ControlGroup[]): void;
+  config(): Config;
+  destroy(): void;
+}
+/** Draws an explorer inside root (a Document, ShadowRoot or Element) and returns its API. */
+export declare function mountExplorer(root: Document | ShadowRoot | Element, options?: ExplorerOptions): Explorer;
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'attention-explorer': AttentionExplorer;
+  }
+}
