@@ -7,7 +7,7 @@ EMCC ?= emcc
 WASM_OPT ?= wasm-opt
 CLANG ?= clang
 FUZZ_SECONDS ?= 45        # make test: the most each fuzz target may take (its runs are fixed below)
-FUZZ_LONG_SECONDS ?= 120  # make fuzz-long: seconds for each of the five fuzz targets (10 minutes in all)
+FUZZ_LONG_SECONDS ?= 100  # make fuzz-long: seconds for each of the six fuzz targets (10 minutes in all)
 PROPERTY_RUNS ?= 20000    # make fuzz-long: fast-check runs of each property of tests/property.test.mjs
 
 # The Wasm links these flags with no imports, no Emscripten JS glue, and a heap that grows.
@@ -140,16 +140,18 @@ test-c: setup-test build/test_attention build/test_fused build/test_backward bui
 # The libFuzzer targets (tests/c/fuzz_<name>.c), the C files each one reaches, and how many
 # seeded runs of each make test does (about 10-20 s each on an idle 2-core machine; FUZZ_SECONDS
 # caps a slow one). Together they call every function c/ exports (tests/c/*.c say what each checks).
-FUZZ_TARGETS := attention softmax backward train exports
+FUZZ_TARGETS := attention softmax backward train induction exports
 FUZZ_SRC_attention := c/attention.c
 FUZZ_SRC_softmax   := c/attention.c
 FUZZ_SRC_backward  := c/attention.c c/attention_backward.c
 FUZZ_SRC_train     := c/attention.c c/attention_backward.c c/learn.c c/train.c
+FUZZ_SRC_induction := c/attention.c c/attention_backward.c c/learn.c c/induction.c
 FUZZ_SRC_exports   := $(WASM_SRC) tests/c/wasm_shim.c
 FUZZ_RUNS_attention := 60000
 FUZZ_RUNS_softmax   := 60000
 FUZZ_RUNS_backward  := 15000
 FUZZ_RUNS_train     := 2000
+FUZZ_RUNS_induction := 8000
 FUZZ_RUNS_exports   := 15000
 # c/wasm_exports.c uses WebAssembly's __heap_base and memory builtins: natively, a test-only
 # shim stands in for them (tests/c/wasm_shim.h); the product code is built as it is.

@@ -12,7 +12,8 @@
  *     plus float32 rounding: 1e-5 of a bound on the tensor's entries (see below);
  *   - a removed key (mask -Infinity or causal j > i) gets dS exactly 0;
  *   - dWq, dWk, dWv accumulate (a second call doubles them) and dX = NULL changes none of them;
- * and bad sizes, NULL buffers and bad scales give their status codes.
+ * and bad sizes, NULL buffers and bad scales give their status codes. Some inputs also check
+ * attn_linear and attn_linear_backward (check_linear).
  */
 #include "attention.h"
 
@@ -25,7 +26,7 @@ enum { MAX_N = 6, MAX_D = 5, MAX_K = 4 };
 
 static float value_from(uint8_t b) { return ((float)b - 128.0f) / 64.0f; } /* [-2, 2), 1/64 steps */
 
-static float *fill(reader *r, long count)
+static float *fill(reader *r, long count) /* values from the bytes, each its own allocation */
 {
     float *p = fuzz_floats(count);
     for (long i = 0; i < count; i++) p[i] = value_from(take(r));
@@ -59,11 +60,52 @@ static void check_statuses(uint8_t which)
     REQUIRE(st == want, "attn_backward: a bad size, NULL buffer or bad scale gave the wrong status");
 }
 
+/* attn_linear and attn_linear_backward (the induction model's output projections and tied
+ * unembedding) against the products computed in double, in all four flag combinations:
+ *   Y = X·W (W [k, c]) or X·Wᵀ (ATTN_W_T, W [c, k]), overwritten or ATTN_ACCUMULATEd;
+ *   dW += Xᵀ·dY (or dYᵀ·X, stored like W), dX = dY·Wᵀ overwritten, accumulated, or skipped. */
+static void check_linear(reader *r)
+{
+    int rows = 1 + take(r) % 6, k = 1 + take(r) % 6, c = 1 + take(r) % 6, flags = take(r) % 4;
+    int wt = flags & ATTN_W_T, acc = flags & ATTN_ACCUMULATE, skip_dx = take(r) % 3 == 0;
+    float *X = fill(r, (long)rows * k), *W = fill(r, (long)k * c), *dY = fill(r, (long)rows * c);
+    float *Y = fill(r, (long)rows * c), *dW = fill(r, (long)k * c), *dX = fill(r, (long)rows * k);
+    float *Y0 = malloc(sizeof(float) * (size_t)rows * c), *dW0 = malloc(sizeof(float) * (size_t)k * c), *dX0 = malloc(sizeof(float) * (size_t)rows * k);
+    memcpy(Y0, Y, sizeof(float) * (size_t)rows * c), memcpy(dW0, dW, sizeof(float) * (size_t)k * c), memcpy(dX0, dX, sizeof(float) * (size_t)rows * k);
+    /* W's entry (t, j) of the product, whichever way it is stored */
+#define W_AT(t, j) (wt ? W[(long)(j) * k + (t)] : W[(long)(t) * c + (j)])
+    attn_linear(Y, X, W, rows, k, c, flags);
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < c; j++) {
+            double want = acc ? Y0[(long)i * c + j] : 0, size = fabs(want);
+            for (int t = 0; t < k; t++) want += (double)X[(long)i * k + t] * W_AT(t, j), size += fabs((double)X[(long)i * k + t] * W_AT(t, j));
+            REQUIRE(fabs(Y[(long)i * c + j] - want) <= 1e-6 * (1 + size), "attn_linear: Y differs from X·W");
+        }
+    attn_linear_backward(skip_dx ? NULL : dX, dW, dY, X, W, rows, k, c, flags);
+    for (int t = 0; t < k; t++)
+        for (int j = 0; j < c; j++) {
+            long at = wt ? (long)j * k + t : (long)t * c + j;
+            double want = dW0[at], size = fabs(want);
+            for (int i = 0; i < rows; i++) want += (double)X[(long)i * k + t] * dY[(long)i * c + j], size += fabs((double)X[(long)i * k + t] * dY[(long)i * c + j]);
+            REQUIRE(fabs(dW[at] - want) <= 1e-6 * (1 + size), "attn_linear_backward: dW differs from dW + Xᵀ·dY");
+        }
+    for (int i = 0; i < rows; i++)
+        for (int t = 0; t < k; t++) {
+            if (skip_dx) continue;
+            double want = acc ? dX0[(long)i * k + t] : 0, size = fabs(want);
+            for (int j = 0; j < c; j++) want += (double)dY[(long)i * c + j] * W_AT(t, j), size += fabs((double)dY[(long)i * c + j] * W_AT(t, j));
+            REQUIRE(fabs(dX[(long)i * k + t] - want) <= 1e-6 * (1 + size), "attn_linear_backward: dX differs from dY·Wᵀ");
+        }
+#undef W_AT
+    free(X), free(W), free(dY), free(Y), free(dW), free(dX), free(Y0), free(dW0), free(dX0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     reader r = {data, size};
     uint8_t flags = take(&r);
     check_statuses(take(&r));
+    if (flags & 4) check_linear(&r);
     int n = 1 + take(&r) % MAX_N, d = 1 + take(&r) % MAX_D, dk = 1 + take(&r) % MAX_K, dv = 1 + take(&r) % MAX_K;
     int causal = flags & 1, has_mask = flags & 2;
     uint8_t sb = take(&r);

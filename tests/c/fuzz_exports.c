@@ -21,10 +21,13 @@
  *   - trainers: at most 8 slots (the ninth is -TRAIN_ERR_MEMORY); every call on a free or
  *     invalid slot is refused (status, -1, NULL or 0) and changes no other trainer; a head's
  *     forward pass changes no trainer's weights;
+ *   - induction models: at most 4 slots, a shape larger than a slot refused, every call on a
+ *     free or invalid slot refused, steps, evaluation, examples and key splits as induction.h says;
  *   - the lab functions give exactly what attn_softmax_* give on the same row;
  *   - the constants are the header's.
  */
 #include "attention.h"
+#include "induction.h"
 #include "train.h"
 
 #include <string.h>
@@ -61,6 +64,25 @@ float ae_train_loss(int slot);
 int ae_train_info(int slot, int which);
 void *ae_train_buffer(int slot, int which);
 float *ae_lab_buffer(int which);
+const char *ae_ind_token_name(int token);
+int ae_ind_loss_chunk(void);
+int ae_ind_eval_sequences(void);
+int ae_ind_slot_bytes(void);
+int ae_ind_memory_bytes(int layers, int heads, int d, int dh, int n, int vocab);
+int ae_ind_create(int layers, int heads, int d, int dh, int n, int vocab, unsigned seed);
+void ae_ind_free(int slot);
+int ae_ind_set(int slot, float lr, float weight_decay, int batch);
+int ae_ind_ablate(int slot, unsigned mask);
+int ae_ind_steps(int slot, int k);
+void ae_ind_reset(int slot);
+void ae_ind_reroll(int slot, unsigned seed);
+int ae_ind_evaluate(int slot);
+int ae_ind_composition(int slot);
+int ae_ind_example(int slot, unsigned seed);
+int ae_ind_key_split(int slot, int layer, int head);
+float ae_ind_loss(int slot, int which);
+int ae_ind_info(int slot, int which);
+void *ae_ind_buffer(int slot, int which, int index);
 int ae_softmax_stable(int m);
 int ae_softmax_naive(int m);
 int ae_softmax_backward(int m);
@@ -72,7 +94,13 @@ enum { L_FUSED = 1, L_MASK = 2 };
 enum { T_WQ, T_WK, T_WV, T_WOUT, T_DWQ, T_DWK, T_DWV, T_DWOUT, T_LOSSES, T_EVAL, T_EX_TOKENS, T_EX_TARGETS, T_EX_RIGHT, T_EX_X, T_COUNT };
 enum { I_N, I_D, I_DK, I_DV, I_VOCAB, I_POSITIONS, I_STEP, I_BATCH, I_OPTIMIZER, I_COUNT };
 enum { LAB_IN, LAB_GRAD, LAB_OUT, LAB_TERMS, LAB_SCALARS, LAB_COUNT };
-enum { SLOTS = 8 };
+enum { SLOTS = 8, IND_SLOTS = 4 };
+enum { IND_B_LOSSES, IND_B_EVAL, IND_B_COMPOSITION, IND_B_SPLIT, IND_B_TOKENS, IND_B_TARGETS, IND_B_PART,
+       IND_B_INDUCT, IND_B_PARAMS, IND_B_GRADS, IND_B_E, IND_B_WQ, IND_B_WK, IND_B_WV, IND_B_WO, IND_B_DWQ,
+       IND_B_DWK, IND_B_DWV, IND_B_DWO, IND_B_P, IND_B_X, IND_B_Q, IND_B_K, IND_B_V, IND_B_S, IND_B_A, IND_B_O,
+       IND_B_C, IND_B_PROBS, IND_B_COUNT };
+enum { IND_I_LAYERS, IND_I_HEADS, IND_I_D, IND_I_DH, IND_I_N, IND_I_VOCAB, IND_I_STEP, IND_I_BATCH, IND_I_K,
+       IND_I_PARAMS, IND_I_ABLATED, IND_I_COUNT };
 
 /* ---------------------------------------------------------------- the arena */
 
@@ -371,6 +399,114 @@ static void op_train(reader *r)
     }
 }
 
+/* ---------------------------------------------------------------- induction models */
+
+static int ind_live[IND_SLOTS];
+
+static void op_ind(reader *r)
+{
+    uint8_t what = take(r) % 10;
+    uint8_t sb = take(r);
+    int slot = sb < 220 ? sb % IND_SLOTS : sb % 2 ? -1 : IND_SLOTS + sb % 3;
+    int ok = slot >= 0 && slot < IND_SLOTS && ind_live[slot];
+    switch (what) {
+    case 0: case 1: { /* create: a small shape, sometimes a bad or an oversized one */
+        int used = 0;
+        for (int k = 0; k < IND_SLOTS; k++) used += ind_live[k];
+        int layers = 1 + take(r) % 2, heads = 1 + take(r) % 2, d = 2 * (1 + take(r) % 4), dh = 1 + take(r) % 4, n = 5 + take(r) % 4;
+        int vocab = (n - 1) / 2 + 1 + take(r) % 3;
+        uint8_t edge = take(r);
+        int bad = edge == 255, huge = edge == 254;
+        if (bad) d = 3;
+        if (huge) layers = 2, heads = IND_MAX_HEADS, d = IND_MAX_D, dh = IND_MAX_HEAD_D, n = IND_MAX_TOKENS, vocab = IND_MAX_VOCAB;
+        int need = ae_ind_memory_bytes(layers, heads, d, dh, n, vocab);
+        REQUIRE(bad ? need == 0 : need > 0, "ae_ind_memory_bytes: 0 for a valid shape, or not 0 for a bad one");
+        int got = ae_ind_create(layers, heads, d, dh, n, vocab, take_u32(r));
+        if (used == IND_SLOTS) REQUIRE(got == -IND_ERR_MEMORY, "ae_ind_create: a fifth model but not -IND_ERR_MEMORY");
+        else if (bad) REQUIRE(got == -IND_ERR_SHAPE, "ae_ind_create: a bad shape but not -IND_ERR_SHAPE");
+        else if (need > ae_ind_slot_bytes()) REQUIRE(got == -IND_ERR_MEMORY, "ae_ind_create: a shape larger than a slot but not -IND_ERR_MEMORY");
+        else {
+            REQUIRE(got >= 0 && got < IND_SLOTS && !ind_live[got], "ae_ind_create: not a free slot");
+            ind_live[got] = 1;
+            REQUIRE(ae_ind_info(got, IND_I_N) == n && ae_ind_info(got, IND_I_STEP) == 0, "a new model's info is wrong");
+            REQUIRE(ae_ind_set(got, 0.01f, 0.01f, 1) == ATTN_OK, "ae_ind_set refused ordinary settings"); /* quick steps */
+        }
+        break;
+    }
+    case 2: ae_ind_free(slot); if (ok) ind_live[slot] = 0; break;
+    case 3: {
+        static const float lrs[] = {0.01f, 0.1f, 1.0f, 2.0f, 0.0f, NAN};
+        float lr = lrs[take(r) % 6];
+        int batch = take(r) % 4;
+        int st = ae_ind_set(slot, lr, 0.01f, batch);
+        if (!ok) REQUIRE(st == ATTN_ERR_NULL, "ae_ind_set on a free slot not refused");
+        else REQUIRE(st == (!(lr > 0.0f) || lr > 1.0f ? IND_ERR_LR : batch < 1 ? IND_ERR_SHAPE : ATTN_OK), "ae_ind_set: wrong status");
+        break;
+    }
+    case 4: {
+        uint8_t b = take(r);
+        int k = b == 255 ? ae_ind_loss_chunk() + 1 : b == 254 ? -1 : b % 3;
+        if (ok && ae_ind_info(slot, IND_I_BATCH) > 2) ae_ind_set(slot, 0.01f, 0.01f, 1);
+        int st = ae_ind_steps(slot, k);
+        if (!ok) REQUIRE(st == ATTN_ERR_NULL, "ae_ind_steps on a free slot not refused");
+        else if (k < 0 || k > ae_ind_loss_chunk()) REQUIRE(st == IND_ERR_SHAPE, "ae_ind_steps: k out of range but not IND_ERR_SHAPE");
+        else if (st == ATTN_OK && k > 0) {
+            const float *losses = ae_ind_buffer(slot, IND_B_LOSSES, 0);
+            REQUIRE(isfinite(losses[2 * k - 1]) && losses[2 * k - 1] == ae_ind_loss(slot, 2), "the last repeated-part loss is not ae_ind_loss(slot, 2)");
+        }
+        break;
+    }
+    case 5: {
+        int st = ae_ind_ablate(slot, take(r));
+        REQUIRE(st == (ok ? ATTN_OK : ATTN_ERR_NULL), "ae_ind_ablate: wrong status");
+        if (take(r) % 2) ae_ind_reset(slot);
+        else ae_ind_reroll(slot, take_u32(r));
+        if (ok) REQUIRE(ae_ind_info(slot, IND_I_STEP) == 0, "reset or reroll left steps");
+        break;
+    }
+    case 6: {
+        int e = ae_ind_evaluate(slot), c = ae_ind_composition(slot);
+        if (!ok) REQUIRE(e == ATTN_ERR_NULL && c == ATTN_ERR_NULL, "evaluate or composition on a free slot not refused");
+        if (ok && e == ATTN_OK) {
+            const float *out = ae_ind_buffer(slot, IND_B_EVAL, 0);
+            REQUIRE(isfinite(out[0]) && isfinite(out[1]) && out[2] >= 0.0f && out[2] <= 1.0f, "ae_ind_evaluate: values out of range");
+        }
+        break;
+    }
+    case 7: {
+        int n = ae_ind_example(slot, take(r));
+        if (!ok) {
+            REQUIRE(n == -ATTN_ERR_NULL, "ae_ind_example on a free slot not refused");
+            REQUIRE(ae_ind_key_split(slot, 0, 0) == -ATTN_ERR_NULL, "ae_ind_key_split on a free slot not refused");
+            break;
+        }
+        if (n < 0) break; /* weights blown up */
+        REQUIRE(n == ae_ind_info(slot, IND_I_N), "ae_ind_example: not n tokens");
+        const int *tokens = ae_ind_buffer(slot, IND_B_TOKENS, 0);
+        REQUIRE(tokens[0] == IND_BOS && ae_ind_token_name(tokens[1]) != NULL, "ae_ind_example: no BOS, or a token without a name");
+        int layer = take(r) % 3, head = take(r) % 3;
+        int parts = ae_ind_key_split(slot, layer, head);
+        int valid = layer < ae_ind_info(slot, IND_I_LAYERS) && head < ae_ind_info(slot, IND_I_HEADS);
+        REQUIRE(valid ? parts == 1 + layer * ae_ind_info(slot, IND_I_HEADS) : parts == -IND_ERR_SHAPE, "ae_ind_key_split: wrong count or status");
+        break;
+    }
+    case 8: {
+        int which = take(r) % (IND_I_COUNT + 2) - 1;
+        int v = ae_ind_info(slot, which);
+        if (!ok || which < 0 || which >= IND_I_COUNT) REQUIRE(v == -1, "ae_ind_info: an invalid slot or id gave a value");
+        else REQUIRE(v >= 0, "ae_ind_info: a negative value");
+        if (!ok) REQUIRE(ae_ind_loss(slot, 0) == 0.0f, "ae_ind_loss on a free slot is not 0");
+        break;
+    }
+    default: {
+        int which = take(r) % (IND_B_COUNT + 2) - 1, index = take(r) % 6 - 1;
+        void *p = ae_ind_buffer(slot, which, index);
+        if (!ok || which < 0 || which >= IND_B_COUNT) REQUIRE(p == NULL, "ae_ind_buffer: a buffer for an invalid slot or id");
+        break;
+    }
+    }
+}
+
 /* ---------------------------------------------------------------- the labs' rows */
 
 static void op_lab(reader *r)
@@ -462,13 +598,16 @@ static void check_constants(void)
         REQUIRE(ae_train_token_name(t, -1) == NULL, "ae_train_token_name(-1) has a name");
     }
     REQUIRE(ae_train_token_name(0, 0) != NULL, "ae_train_token_name(0, 0) has no name");
+    REQUIRE(ae_ind_token_name(IND_BOS) != NULL && ae_ind_token_name(-1) == NULL, "ae_ind_token_name out of range");
+    REQUIRE(ae_ind_loss_chunk() >= 1 && ae_ind_eval_sequences() == IND_EVAL_SEQUENCES && ae_ind_slot_bytes() > 0, "induction constants are wrong");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     reader r = {data, size};
-    for (int s = -1; s <= SLOTS; s++) ae_train_free(s); /* every input starts with free slots */
+    for (int s = -1; s <= SLOTS; s++) ae_train_free(s), ae_ind_free(s); /* every input starts with free slots */
     memset(live, 0, sizeof live);
+    memset(ind_live, 0, sizeof ind_live);
     check_constants();
     for (int op = 0; op < 40 && r.left; op++) {
         uint8_t op = take(&r);
@@ -476,10 +615,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             op_bench(&r);
             continue;
         }
-        switch (op % 6) {
+        switch (op % 7) {
         case 0: op_prepare(&r); break;
         case 1: case 2: op_forward(&r); break;
         case 3: case 4: op_train(&r); break;
+        case 5: op_ind(&r); break;
         default: op_lab(&r); break;
         }
     }
