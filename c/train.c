@@ -271,9 +271,14 @@ static int run_sequence(train_state *t, int n, int backward, double *loss_sum, l
         /* softmax over the vocabulary, max subtracted; the loss is -log p[target] computed as
          * log(sum) - (logit - max), which stays finite even when p[target] underflows */
         float max = -INFINITY;
-        int best = 0;
-        for (int v = 0; v < vocab; v++)
+        int best = 0, finite = 1;
+        for (int v = 0; v < vocab; v++) {
+            finite &= isfinite(p_i[v]);
             if (p_i[v] > max) max = p_i[v], best = v;
+        }
+        /* Q, K, V and the scores were checked by attention.c, the read-out was not: O·Wout past
+         * float32 (or a Wout already Infinity) means the learning rate was too high */
+        if (!finite) return ATTN_ERR_OVERFLOW;
         float target_logit = p_i[target] - max, sum = 0.0f;
         for (int v = 0; v < vocab; v++) sum += (p_i[v] = expf(p_i[v] - max));
         for (int v = 0; v < vocab; v++) p_i[v] /= sum;

@@ -6,6 +6,7 @@
 #          browser engines the tests drive, all Debian's: chromium, firefox-esr, and WebKitGTK's
 #          WebKitWebDriver (webkit2gtk-driver) with its MiniBrowser under Xvfb (xvfb)
 #   hosts: test's, and the site generators of docs/embedding.md's recipes (make test-hosts)
+#   coverage: clang and llvm-profdata and llvm-cov (Debian's llvm-14) for make coverage
 set -eu
 need=${1:-build}
 apt_pkgs=()
@@ -21,10 +22,17 @@ if [ "$need" = hosts ]; then
   /usr/bin/python3 -c 'import ipykernel' >/dev/null 2>&1 || apt_pkgs+=(python3-ipykernel)
   need=test
 fi
-if [ "$need" = test ]; then
+if [ "$need" = coverage ]; then
+  # clang's source-based coverage tools, from the same LLVM as Debian's clang (14)
+  { command -v llvm-profdata-14 || command -v llvm-profdata; } >/dev/null 2>&1 || apt_pkgs+=(llvm-14)
+  { command -v llvm-cov-14 || command -v llvm-cov; } >/dev/null 2>&1 || apt_pkgs+=(llvm-14)
+fi
+if [ "$need" = test ] || [ "$need" = coverage ]; then
   command -v clang >/dev/null 2>&1 || apt_pkgs+=(clang)
   ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 \
     || [ "$(uname -m)" != x86_64 ] || apt_pkgs+=(libclang-rt-14-dev)
+fi
+if [ "$need" = test ]; then
   [ -x /usr/bin/chromium ] || apt_pkgs+=(chromium)
   [ -x /usr/bin/firefox-esr ] || apt_pkgs+=(firefox-esr)
   [ -x /usr/bin/WebKitWebDriver ] || apt_pkgs+=(webkit2gtk-driver)

@@ -224,6 +224,76 @@ test('multiHead() refuses heads that do not group, masks that do not broadcast a
   expectRefused('NaN in a head', (a) => a.multiHead({ ...ok, V: { shape: [1, 2, 5, 2], data: new Float32Array(20).fill(NaN) } }), [word('V'), /finite/]);
 });
 
+test('multiHead() checks types as forward() does: strings, booleans, null, arrays and BigInts in data are refused by name', () => {
+  const ok = (data) => ({ Q: { shape: [1, 1, 2, 2], data }, K: { shape: [1, 1, 2, 2], data: [1, 0, 0, 1] }, V: { shape: [1, 1, 2, 2], data: [1, 2, 3, 4] } });
+  // forward() refuses the same values with the same words
+  expectRefused('forward with "1"', (a) => a.forward({ Q: [['1', 0], [0, 1]], K: [[1, 0], [0, 1]], V: [[1, 2], [3, 4]] }), [/Q\[0\]\[0\] is "1", not a number: every value of Q must be a number/]);
+  expectRefused('strings', (a) => a.multiHead(ok(['1', '0', '0', '1'])), [/Q\.data\[0\] is "1", not a number: every value of Q must be a number/]);
+  expectRefused('true', (a) => a.multiHead(ok([true, null, '', [1]])), [/Q\.data\[0\] is true, not a number/]);
+  expectRefused('null', (a) => a.multiHead(ok([1, null, 0, 1])), [/Q\.data\[1\] is null, not a number/]);
+  expectRefused('empty string', (a) => a.multiHead(ok([1, 0, '', 1])), [/Q\.data\[2\] is "", not a number/]);
+  expectRefused('an array in data', (a) => a.multiHead(ok([1, 0, 0, [1]])), [/Q\.data\[3\] is an array, not a number/]);
+  expectRefused('BigInt values', (a) => a.multiHead(ok([1n, 0n, 0n, 1n])), [/Q\.data\[0\] is 1n \(a BigInt\), not a number/]);
+  expectRefused('a BigInt64Array', (a) => a.multiHead(ok(new BigInt64Array(4))), [/Q\.data\[0\] is 0n \(a BigInt\), not a number/]);
+  expectRefused('1e39 in V', (a) => a.multiHead({ ...ok([1, 0, 0, 1]), V: { shape: [1, 1, 2, 2], data: [1, 1e39, 0, 0] } }), [/V\.data\[1\] is 1e\+39, past float32's range/]);
+  expectRefused('a string in a mask', (a) => a.multiHead({ ...ok([1, 0, 0, 1]), mask: { shape: [2, 2], data: [true, 'false', true, true] } }), [/mask mixes booleans and numbers \(mask\.data\[1\] is "false"\)/]);
+  expectRefused('NaN in a mask', (a) => a.multiHead({ ...ok([1, 0, 0, 1]), mask: { shape: [2, 2], data: [0, NaN, 0, 0] } }), [/mask\.data\[1\] is NaN/]);
+  expectRefused('a DataView as data', (a) => a.multiHead(ok(new DataView(new ArrayBuffer(16)))), [/Q\.data is a DataView: it must be an array or a typed array/]);
+});
+
+test('multiHead() names null, a Symbol in a shape, scale: Symbol() and non-number head counts instead of throwing TypeErrors', () => {
+  const t = (shape) => ({ shape, data: new Float32Array(shape.reduce((p, q) => p * q, 1)) });
+  expectRefused('multiHead(null)', (a) => a.multiHead(null), [/multiHead needs an object \{ Q, K, V \}/, /got null/]);
+  expectRefused('multiHead()', (a) => a.multiHead(), [/multiHead needs an object/, /got undefined/]);
+  expectRefused('multiHead(42)', (a) => a.multiHead(42), [/multiHead needs an object/]);
+  expectRefused('Q missing', (a) => a.multiHead({ K: t([1, 1, 2, 2]), V: t([1, 1, 2, 2]) }), [/Q is undefined: it must be a tensor \{ shape: \[\.\.\.\], data \}/]);
+  expectRefused('a Symbol in a shape', (a) => a.multiHead({ Q: { shape: [1, Symbol('h'), 2, 2], data: [1, 2, 3, 4] }, K: t([1, 1, 2, 2]), V: t([1, 1, 2, 2]) }), [/Q\.shape\[1\] is a Symbol: every size must be a whole number >= 1/]);
+  expectRefused('a BigInt in a shape', (a) => a.multiHead({ Q: { shape: [1, 1n, 2, 2], data: [1, 2, 3, 4] }, K: t([1, 1, 2, 2]), V: t([1, 1, 2, 2]) }), [/Q\.shape\[1\] is 1n \(a BigInt\)/]);
+  expectRefused('2.5 in a shape', (a) => a.multiHead({ Q: t([1, 1, 2, 2]), K: { shape: [1, 1, 2.5, 2], data: [1, 2, 3, 4, 5] }, V: t([1, 1, 2, 2]) }), [/K\.shape\[2\] is 2\.5/]);
+  expectRefused('scale: Symbol()', (a) => a.multiHead({ Q: t([1, 1, 2, 2]), K: t([1, 1, 2, 2]), V: t([1, 1, 2, 2]), scale: Symbol() }), [/scale is a Symbol: it must be a positive finite number/]);
+  expectRefused('scale: 1n', (a) => a.multiHead({ Q: t([1, 1, 2, 2]), K: t([1, 1, 2, 2]), V: t([1, 1, 2, 2]), scale: 1n }), [/scale is 1n \(a BigInt\)/]);
+  expectRefused('forward scale: Symbol()', (a) => a.forward({ ...LESSON, scale: Symbol() }), [/scale is a Symbol: it must be a positive finite number/]);
+  expectRefused('qHeads: "2"', (a) => a.multiHead({ Q: t([1, 2, 4]), K: t([1, 2, 4]), V: t([1, 2, 4]), qHeads: '2', kvHeads: 2 }), [/qHeads is "2": it must be a whole number of heads >= 1/]);
+  expectRefused('causal: 1', (a) => a.multiHead({ Q: t([1, 1, 2, 2]), K: t([1, 1, 2, 2]), V: t([1, 1, 2, 2]), causal: 1 }), [/causal is 1: it must be true or false/]);
+  expectRefused('an unknown input', (a) => a.multiHead({ Q: t([1, 1, 2, 2]), K: t([1, 1, 2, 2]), V: t([1, 1, 2, 2]), Wo: 1 }), [/unknown input "Wo": the inputs are Q, K, V/]);
+});
+
+test('multiHead() refuses a shape past the limits before reading or copying any data ([1, 1, 4e8, 1] at once)', () => {
+  // A 4e8-long array whose every read is counted: the refusal must come from the shape alone.
+  let reads = 0;
+  const huge = new Proxy(new Array(4e8), { get: (arr, key) => (/^\d+$/.test(String(key)) && reads++, Reflect.get(arr, key)) });
+  const small = { shape: [1, 1, 2, 1], data: [1, 2] };
+  expectRefused('[1, 1, 4e8, 1]', (a) => a.multiHead({ Q: { shape: [1, 1, 4e8, 1], data: huge }, K: small, V: small }), [/Q has 400000000 queries \(len\) but at most 512 are supported: use a shorter sequence/]);
+  expectRefused('K [1, 1, 4e8, 1]', (a) => a.multiHead({ Q: small, K: { shape: [1, 1, 4e8, 1], data: huge }, V: small }), [/K has 400000000 keys/]);
+  expectRefused('a 3-D hidden axis of 4e8', (a) => a.multiHead({ Q: { shape: [1, 1, 4e8], data: huge }, K: small, V: small, qHeads: 1, kvHeads: 1 }), [/rank|same rank/]);
+  expectRefused('3-D, 4e8 wide', (a) => a.multiHead({ Q: { shape: [1, 1, 4e8], data: huge }, K: { shape: [1, 1, 1], data: [1] }, V: { shape: [1, 1, 1], data: [1] }, qHeads: 1, kvHeads: 1 }), [/Q has 400000000 values per head \(head size\) but at most 256/]);
+  expectRefused('a 2^53 shape', (a) => a.multiHead({ Q: { shape: [2 ** 53, 1, 1, 1], data: huge }, K: small, V: small }), [/Q\.shape\[0\] is 9007199254740992: every size must be a whole number >= 1|heads in all/]);
+  assert.equal(reads, 0, 'no value of the huge tensor was read');
+});
+
+test('forward() names DataView rows in the direct form instead of "core refused… please report this"', () => {
+  const row = () => new DataView(new ArrayBuffer(8));
+  expectRefused('Q of DataViews', (a) => a.forward({ Q: [row(), row()], K: [[1, 0], [0, 1]], V: [[1], [2]] }), [/Q must be an array of rows: Q\[0\] is a DataView, not an array or a typed array/]);
+  expectRefused('K with a DataView row', (a) => a.forward({ Q: [[1, 0], [0, 1]], K: [[1, 0], row()], V: [[1], [2]] }), [/K\[1\] is a DataView, not a row of numbers/]);
+  expectRefused('X of DataViews', (a) => a.forward({ X: [row()], Wq: [[1]], Wk: [[1]], Wv: [[1]] }), [/X\[0\] is a DataView/]);
+  // typed-array rows are fine
+  const r = attn.forward({ Q: [Float32Array.of(1, 0), Float64Array.of(0, 1)], K: [Int8Array.of(1, 0), Float32Array.of(0, 1)], V: [[1], [2]] });
+  assert.equal(r.O.length, 2);
+});
+
+test('softmaxStats() refuses weights outside [0, 1] and rows that do not add up to 1 (within 0.001); an all-0 row is a removed row', () => {
+  expectRefused('[2, -1]', (a) => a.softmaxStats([2, -1]), [/weights\[0\] is 2: softmax weights lie between 0 and 1/]);
+  expectRefused('[0.5, -0.5, 1]', (a) => a.softmaxStats([0.5, -0.5, 1]), [/weights\[1\] is -0\.5/]);
+  expectRefused('[0.5, 0.6]', (a) => a.softmaxStats([0.5, 0.6]), [/add up to 1\.10000, not 1/, /within 0\.001/]);
+  expectRefused('[0.2, 0.2]', (a) => a.softmaxStats([0.2, 0.2]), [/add up to 0\.400000, not 1/]);
+  expectRefused('a NaN weight', (a) => a.softmaxStats([NaN, 1]), [/weights\[0\] is NaN/]);
+  assert.deepEqual(attn.softmaxStats([0, 0, 0]), { maxWeight: 0, entropy: 0, gradNorm: 0 });
+  const third = attn.softmaxStats([0.333, 0.333, 0.334]);
+  assert.ok(Math.abs(third.entropy - Math.log(3)) < 1e-3, `entropy ${third.entropy}`);
+  const soft = attn.softmaxRow(Float32Array.from({ length: 512 }, (_, j) => Math.sin(j)));
+  assert.ok(attn.softmaxStats(soft).maxWeight > 0, 'a real softmax row of 512 passes');
+});
+
 // ---------------------------------------------------------------- memory
 
 test('10,000 forward() calls, some of them refused, do not grow the Wasm memory', () => {

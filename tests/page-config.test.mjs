@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseConfig, ConfigError, readUrlState, writeUrlState, forwardArgs, MAX_JSON } from '../web/config.js';
+import { parseConfig, ConfigError, readUrlState, writeUrlState, forwardArgs, MAX_JSON, MAX_MESSAGE } from '../web/config.js';
 import { PRESETS } from '../web/presets.js';
 
 const good = () => JSON.parse(JSON.stringify(PRESETS.cat.config));
@@ -97,4 +97,45 @@ test('URL state ignores unknown steps and malformed cells; the hash wins over th
   assert.equal(r.cell, null);
   assert.equal(r.follow, null);
   assert.equal(readUrlState('?step=mix', '#step=mask').step, 'mask');
+});
+
+// Issue 11, point 7: a message stays readable whatever the input; 1e999 is named for what it is.
+const messageOf = (cfg) => {
+  try {
+    parseConfig(cfg);
+  } catch (e) {
+    assert.ok(e instanceof ConfigError, `a ConfigError, not ${e.constructor.name}: ${e.message.slice(0, 80)}`);
+    return e.message;
+  }
+  assert.fail('the config was accepted');
+};
+
+test('every config message is at most MAX_MESSAGE (400) characters: 10,000-deep arrays, huge keys, huge names', () => {
+  assert.equal(MAX_MESSAGE, 400);
+  const deep = (depth) => '['.repeat(depth) + '0' + ']'.repeat(depth);
+  const cases = [
+    ['10,000 deep in a cell', `{"X": [[${deep(10000)}]], "Wq": [[1]], "Wk": [[1]], "Wv": [[1]]}`, /"X" row 1, column 1 is an array: every entry must be a finite number/],
+    ['1,000 deep in a cell', `{"X": [[${deep(1000)}]], "Wq": [[1]], "Wk": [[1]], "Wv": [[1]]}`, /"X" row 1, column 1 is an array/],
+    ['10,000 deep as X', `{"X": ${deep(10000)}, "Wq": [[1]], "Wk": [[1]], "Wv": [[1]]}`, /"X" row 1, column 1 is an array/],
+    ['a 100,000-character key', `{"${'k'.repeat(100000)}": 1}`, /Unknown key "k{23}…": the allowed keys are/],
+    ['200 unknown keys', JSON.stringify(Object.fromEntries(Array.from({ length: 200 }, (_, i) => ['key' + i, i]))), /Unknown keys "key0", "key1", "key2", "key3", "key4" and 195 more/],
+    ['a 10,000-character string as a value', JSON.stringify({ ...good(), scale: 'x'.repeat(10000) }), /"scale" must be null/],
+    ['a long string in a cell', `{"X": [["${'s'.repeat(5000)}"]], "Wq": [[1]], "Wk": [[1]], "Wv": [[1]]}`, /is "s{23}…": every entry must be a finite number/],
+    ['a long invalid JSON text', '{"X": [[' + '1,'.repeat(100000) + ']]', /not valid JSON/],
+  ];
+  for (const [what, text, re] of cases) {
+    const m = messageOf(text);
+    assert.ok(m.length <= MAX_MESSAGE, `${what}: ${m.length} characters`);
+    assert.match(m, re, what);
+  }
+});
+
+test('1e999 and 1e39 are named too large for float32, not "null"', () => {
+  const cell = (v) => `{"X": [[1, ${v}]], "Wq": [[1], [1]], "Wk": [[1], [1]], "Wv": [[1], [1]]}`;
+  assert.match(messageOf(cell('1e999')), /"X" row 1, column 2 is 1e999 or more, too large for float32: every entry must be a finite number within float32's range \(about ±3\.4e38\)/);
+  assert.match(messageOf(cell('-1e999')), /is -1e999 or less, too large for float32/);
+  assert.match(messageOf(cell('1e39')), /is 1e\+39, too large for float32/);
+  assert.doesNotMatch(messageOf(cell('1e999')), /null/);
+  assert.match(messageOf(JSON.stringify({ ...good(), scale: 1e39 })), /"scale" must be null .* within float32's range/);
+  assert.equal(parseConfig(cell('3.4e38')).X[0][1], 3.4e38, 'the largest float32 values are fine');
 });

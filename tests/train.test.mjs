@@ -3,6 +3,7 @@
 // bench/bench-train.mjs). The gradients themselves are checked against float64 central
 // differences in tests/c/test_backward.c.
 import { test } from 'node:test';
+import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { loadAttention } from '../web/attention.js';
 import { parseConfig, forwardArgs } from '../web/config.js';
@@ -179,11 +180,78 @@ test('a learning rate far too high stops training with an error, and reset() rec
 test('trainers live in 8 slots: the ninth throws until one is disposed; forward() still works beside them', async () => {
   const own = await loadAttention();
   const trainers = Array.from({ length: 8 }, (_, s) => own.createTrainer({ seed: s }));
-  assert.throws(() => own.createTrainer({}), /every trainer slot is in use: dispose\(\) a trainer first/);
+  assert.throws(() => own.createTrainer({}), (e) => /all 8 trainer slots are in use: call dispose\(\) on a trainer you no longer need/.test(e.message) && e.code === 'AE_TRAINER_SLOTS' && e.slots === 8);
   trainers[3].dispose();
   trainers[3] = own.createTrainer({ seed: 3 });
   const r = own.forward({ X: [[1, 0], [0, 1]], Wq: [[1, 0], [0, 1]], Wk: [[1, 0], [0, 1]], Wv: [[1, 0], [0, 1]], causal: true });
   assert.deepEqual(Array.from(r.A.slice(0, 2)), [1, 0]);
   trainers[0].step(2);
   for (const t of trainers) t.dispose();
+});
+
+// Issue 11, point 9. Run in a child with --expose-gc, so the test can collect garbage itself.
+test('trainers dropped without dispose() are reclaimed by the garbage collector (FinalizationRegistry, --expose-gc)', () => {
+  const script = `
+    import { loadAttention } from ${JSON.stringify(new URL('../web/attention.js', import.meta.url).href)};
+    const attn = await loadAttention();
+    const tick = () => new Promise((ok) => setTimeout(ok, 0));
+    async function collect(tries) {
+      for (let k = 0; k < tries; k++) { globalThis.gc(); await tick(); }
+    }
+    const out = {};
+    // A disposed trainer's slot goes to the next one; collecting the old object must not free it.
+    let old = attn.createTrainer({ seed: 1 });
+    old.dispose();
+    const kept = attn.createTrainer({ seed: 2 });
+    old = null;
+    // Drop seven more without dispose(): all eight slots are taken until they are collected.
+    (() => { for (let i = 0; i < 7; i++) attn.createTrainer({ seed: 10 + i }).step(1); })();
+    try { attn.createTrainer(); out.ninthBeforeGc = 'created'; } catch (e) { out.ninthBeforeGc = e.code; }
+    await collect(5);
+    const fresh = [];
+    try { for (let i = 0; i < 7; i++) fresh.push(attn.createTrainer({ seed: 20 + i })); } catch (e) { out.error = e.message; }
+    out.createdAfterGc = fresh.length;
+    try { attn.createTrainer(); out.ninthAfter = 'created'; } catch (e) { out.ninthAfter = e.code; }
+    out.keptSteps = (kept.step(3), kept.steps);
+    await collect(3);
+    out.keptStillWorks = kept.evaluate().sequences;
+    console.log(JSON.stringify(out));
+  `;
+  const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), { ninthBeforeGc: 'AE_TRAINER_SLOTS', createdAfterGc: 7, ninthAfter: 'AE_TRAINER_SLOTS', keptSteps: 3, keptStillWorks: 256 });
+});
+
+test('after attn.dispose() its trainers refuse every call with an error that says why and what to do', async () => {
+  const own = await loadAttention();
+  const t = own.createTrainer({ seed: 4 });
+  t.step(2);
+  own.dispose();
+  const disposed = /this trainer's Attention was disposed \(attn\.dispose\(\)\), and its trainers with it: load the core again with loadAttention\(\) and create a new trainer/;
+  for (const [what, call] of [
+    ['step', () => t.step(1)], ['loss', () => t.loss], ['steps', () => t.steps], ['evaluate', () => t.evaluate()],
+    ['weights', () => t.weights()], ['gradients', () => t.gradients()], ['example', () => t.example()],
+    ['answers', () => t.answers()], ['set', () => t.set({ lr: 0.1 })], ['reset', () => t.reset()], ['reroll', () => t.reroll(2)],
+  ]) {
+    assert.throws(call, disposed, what);
+  }
+  assert.throws(() => own.createTrainer(), /this Attention was disposed: call loadAttention\(\) again/);
+  t.dispose(); // still allowed: frees nothing that matters, throws nothing
+});
+
+test('a step that blows the read-out up throws; no step ever returns a NaN loss (SGD at lr 1e4)', () => {
+  for (const [task, dv] of [['previous-token', 1], ['previous-token', 16], ['find-the-noun', 11]]) {
+    const t = attn.createTrainer({ task, seed: 7, optimizer: 'sgd', lr: 1e4, batch: 4, dk: 6, dv });
+    let stopped = null;
+    for (let s = 0; s < 200 && !stopped; s++) {
+      try {
+        const [loss] = t.step(1);
+        assert.ok(Number.isFinite(loss) && loss >= 0, `${task} dv ${dv}: step ${s} returned loss ${loss}`);
+      } catch (e) {
+        stopped = e;
+      }
+    }
+    assert.match(String(stopped && stopped.message), /training stopped at step \d+: .*lower the learning rate/, `${task} dv ${dv}`);
+    t.dispose();
+  }
 });

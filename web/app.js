@@ -4,6 +4,7 @@
 // the induction page (web/induction-panel.js), and
 // ?mode=<name>-lab opens that lab on the labs page (web/labs.html) with the same parameters.
 import { mountExplorer } from './explorer.js';
+import { clipMessage } from './config.js';
 
 const mode = new URLSearchParams(location.search).get('mode') || 'explorer';
 for (const a of document.querySelectorAll('.page-modes [data-mode]')) {
@@ -28,6 +29,13 @@ if (/^[a-z0-9-]+-lab$/.test(mode)) {
       p.textContent = 'Training could not start: ' + e.message;
     });
 } else {
+  if (mode !== 'explorer') {
+    // An unknown mode falls back to the explorer, and says so.
+    const p = document.getElementById('explorer').insertAdjacentElement('beforebegin', document.createElement('p'));
+    p.className = 'error';
+    p.setAttribute('role', 'alert');
+    p.textContent = `There is no mode “${clipMessage(mode, 40)}”: use mode=train to watch a head learn, or open a lab from the Labs page (mode=sqrt-dk-lab and others). Showing the explorer.`;
+  }
   // Exposed for the browser tests and the frame benchmark (read-only use).
   globalThis.__explorer = mountExplorer(document, {
     container: document.getElementById('explorer'),

@@ -9,7 +9,8 @@
 // Attributes (all optional; each can also be set as a property):
 //   preset    cat | worked-example | previous-token
 //   config    the head as JSON (the format of web/config.js); wins over preset
-//   src       URL of a JSON config (same origin, or a server that allows it with CORS)
+//   src       URL of a JSON config (same origin, or a server that allows it with CORS); the
+//             latest src wins (older fetches are aborted), given up after SRC_TIMEOUT_MS
 //   step      project | score | scale | mask | softmax | mix (absent = every step)
 //   follow    0-based row of the token to follow
 //   causal    "true" / "false": overrides the config's causal flag
@@ -24,12 +25,13 @@
 // Events (bubbling, composed; detail in brackets):
 //   explorer-step [{ step }]   explorer-select [{ cell, follow }]   explorer-change [{ config }]
 //   explorer-error [{ message }]   explorer-ready   explorer-state [{ mode, params }] (labs, train)
+// el.ready resolves once drawn, or rejects with the explorer-error message (docs/embedding.md).
 // Configs from attributes and src are untrusted: parsed strictly (config.js), size-checked
 // before parsing, shown only as text.
 
 import { mountExplorer, sharedCore, CONTROLS } from './explorer.js';
 import { EXPLORER_CSS } from './gen/explorer-css.js';
-import { MAX_JSON, STEPS } from './config.js';
+import { MAX_JSON, STEPS, clipMessage } from './config.js';
 import { MODES as BUILT_IN_MODES } from './element-modes.js';
 import { resolveTheme, watchTheme } from './host-theme.js';
 
@@ -77,31 +79,73 @@ const parseCausal = (v) => (v == null ? undefined : v === '' || v === 'true' ? t
 const parseFollow = (v) => (v != null && /^\d+$/.test(v.trim()) ? Number(v.trim()) : null);
 const parseControls = (v) => (v == null ? CONTROLS : v.split(/[\s,]+/).filter(Boolean));
 
-/** Fetches a config's text, refusing anything past MAX_JSON characters before reading it all. */
-export async function fetchConfigText(url, fetchFn = globalThis.fetch) {
-  let res;
+/** How long a src may take, in ms, before the element gives up on it and says so. */
+export const SRC_TIMEOUT_MS = 15000;
+
+/**
+ * Fetches a config's text, refusing anything past MAX_JSON characters before reading it all.
+ * `signal` aborts it (a newer src, or the element removed): it then rejects with an AbortError.
+ * After `timeout` ms it rejects with a message that says so.
+ */
+export async function fetchConfigText(url, fetchFn = globalThis.fetch, { signal, timeout = SRC_TIMEOUT_MS } = {}) {
+  const shown = clipMessage(url, 120);
+  const stop = new AbortController();
+  let timedOut = false;
+  const onAbort = () => stop.abort(signal.reason);
+  if (signal) {
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  }
+  const timer = setTimeout(() => ((timedOut = true), stop.abort()), timeout);
+  const failed = (e, message) => {
+    if (timedOut) return new Error(`The config at “${shown}” did not arrive within ${Math.round(timeout / 1000)} seconds, so it was not loaded. Check that the address is right and the server answers, or put the JSON in the config attribute instead.`);
+    if (stop.signal.aborted) return Object.assign(new Error('The config load was cancelled: a newer src replaced it, or the element was removed.'), { name: 'AbortError' });
+    return e instanceof Error && message === undefined ? e : new Error(message);
+  };
   try {
-    res = await fetchFn(url, { credentials: 'omit', mode: 'cors' });
-  } catch (e) {
-    throw new Error(`Could not load the config from “${url}”. A config on another site loads only if that site allows it (CORS: Access-Control-Allow-Origin), and a page opened from file:// cannot load files at all: put the JSON in the config attribute instead. (The browser said: ${e.message})`);
-  }
-  if (!res.ok) throw new Error(`Could not load the config from “${url}”: the server answered ${res.status} ${res.statusText}.`);
-  const declared = Number(res.headers.get('content-length'));
-  if (declared > MAX_JSON) throw new Error(`The config at “${url}” is ${declared} bytes; the limit is ${MAX_JSON}. It was not loaded.`);
-  if (!res.body || !res.body.getReader) return res.text();
-  const reader = res.body.getReader();
-  const parts = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > MAX_JSON) {
-      reader.cancel();
-      throw new Error(`The config at “${url}” is more than ${MAX_JSON} bytes; the limit is ${MAX_JSON}. It was not loaded.`);
+    let res;
+    try {
+      res = await fetchFn(url, { credentials: 'omit', mode: 'cors', signal: stop.signal });
+    } catch (e) {
+      throw failed(e, `Could not load the config from “${shown}”. A config on another site loads only if that site allows it (CORS: Access-Control-Allow-Origin), and a page opened from file:// cannot load files at all: put the JSON in the config attribute instead. (The browser said: ${clipMessage(e.message, 120)})`);
     }
-    parts.push(value);
+    if (!res.ok) throw new Error(`Could not load the config from “${shown}”: the server answered ${res.status} ${clipMessage(res.statusText, 60)}.`);
+    const declared = Number(res.headers.get('content-length'));
+    if (declared > MAX_JSON) throw new Error(`The config at “${shown}” is ${declared} bytes; the limit is ${MAX_JSON}. It was not loaded.`);
+    if (!res.body || !res.body.getReader) {
+      try {
+        return await res.text();
+      } catch (e) {
+        throw failed(e);
+      }
+    }
+    const reader = res.body.getReader();
+    const parts = [];
+    let size = 0;
+    for (;;) {
+      let chunk;
+      try {
+        chunk = await reader.read();
+      } catch (e) {
+        throw failed(e, `The config at “${shown}” stopped arriving part-way (${clipMessage(e.message, 120)}). It was not loaded.`);
+      }
+      const { done, value } = chunk;
+      if (done) break;
+      size += value.length;
+      if (size > MAX_JSON) {
+        reader.cancel();
+        throw new Error(`The config at “${shown}” is more than ${MAX_JSON} bytes; the limit is ${MAX_JSON}. It was not loaded.`);
+      }
+      parts.push(value);
+    }
+    return decodeParts(parts, size);
+  } finally {
+    clearTimeout(timer);
+    if (signal) signal.removeEventListener('abort', onAbort);
   }
+}
+
+function decodeParts(parts, size) {
   const all = new Uint8Array(size);
   let at = 0;
   for (const p of parts) all.set(p, at), (at += p.length);
@@ -118,8 +162,11 @@ export class AttentionExplorer extends Base {
   #app = null; // the explorer's API (or a lab's), once mounted
   #modeApp = null; // the same when it is a mode's (a lab or train), else null
   #box = null; // the .ae wrapper inside the shadow root
-  #srcToken = 0;
+  #srcToken = 0; // counts mounts: a mount that finds a newer one started stops
   #mounting = false;
+  #fetching = null; // the AbortController of the src fetch under way
+  #started = false; // mounted (or mounting) since the last unmount
+  #ready = null; // { promise, resolve, reject, settled } of the mount under way or last settled
 
   constructor() {
     super();
@@ -127,10 +174,34 @@ export class AttentionExplorer extends Base {
     adoptStyles(shadow, this.ownerDocument);
     this.#box = shadow.appendChild(this.ownerDocument.createElement('div'));
     this.#box.className = 'ae';
+    this.#pendingReady();
+  }
+
+  // `ready` is one promise per mount that settles exactly once: resolved when the element shows
+  // what its attributes ask for, rejected with an Error (the message the element shows) when it
+  // ends in an error instead. A promise a host already holds stays pending across remounts (a
+  // new src) until one of them settles.
+  #pendingReady() {
+    if (this.#ready && !this.#ready.settled) return this.#ready;
+    const r = { settled: false };
+    r.promise = new Promise((ok, fail) => ((r.resolve = ok), (r.reject = fail)));
+    r.promise.catch(() => {}); // a host that never reads ready sees no unhandled rejection
+    return (this.#ready = r);
+  }
+  #settle(token, message) {
+    if (token !== this.#srcToken) return; // a newer mount settles it
+    const r = this.#pendingReady();
+    if (message) {
+      r.settled = true;
+      r.reject(new Error(message));
+    } else if (!r.settled) {
+      r.settled = true;
+      r.resolve();
+    }
   }
 
   connectedCallback() {
-    if (!this.#app && !this.#mounting) this.#mount();
+    if (!this.#started) this.#mount();
   }
 
   disconnectedCallback() {
@@ -149,6 +220,9 @@ export class AttentionExplorer extends Base {
   }
 
   #unmount() {
+    this.#started = false;
+    if (this.#fetching) this.#fetching.abort();
+    this.#fetching = null;
     if (this.#app) this.#app.destroy();
     this.#app = null;
     this.#modeApp = null;
@@ -173,67 +247,103 @@ export class AttentionExplorer extends Base {
     } else this.#app?.setTheme?.(t);
   }
 
-  #message(text) {
+  /** Ends a mount in an error: shown, fired as explorer-error, and ready rejects with it. */
+  #message(token, text, { retry = false } = {}) {
+    const message = clipMessage(text);
     const p = this.#box.appendChild(this.ownerDocument.createElement('p'));
     p.className = 'error';
     p.setAttribute('role', 'alert');
-    p.textContent = text;
+    p.textContent = message;
+    if (retry) {
+      const b = p.appendChild(this.ownerDocument.createElement('button'));
+      b.type = 'button';
+      b.className = 'retry';
+      b.textContent = 'Try again';
+      b.addEventListener('click', () => this.#mount());
+    }
     this.dataset.ready = 'true';
-    this.#emit('error', { message: text });
+    this.#emit('error', { message });
+    this.#settle(token, message);
+  }
+
+  /** A line saying what is under way (loading a src); returns it, to remove. */
+  #status(text) {
+    const p = this.#box.appendChild(this.ownerDocument.createElement('p'));
+    p.className = 'note';
+    p.setAttribute('role', 'status');
+    p.textContent = clipMessage(text);
+    return p;
   }
 
   async #mount() {
     this.#unmount();
+    this.#started = true;
+    const token = ++this.#srcToken;
+    this.#pendingReady();
     const mode = this.getAttribute('mode') || 'explorer';
     if (mode !== 'explorer') {
-      const lab = MODES.get(mode);
+      const lab = MODES.get(mode); // a Map: "__proto__" or "constructor" are no modes
       adoptStyles(this.shadowRoot, this.ownerDocument, lab ? lab.css : '');
       if (!lab) {
         const known = ['explorer', ...MODES.keys()].map((m) => `“${m}”`).join(', ');
-        return this.#message(`<attention-explorer>: there is no mode “${mode}” in this version. The modes are ${known}; leave mode out for the explorer.`);
+        return this.#message(token, `<attention-explorer>: there is no mode “${clipMessage(mode, 40)}” in this version. The modes are ${known}; leave mode out for the explorer.`);
       }
-      const token = ++this.#srcToken;
-      const app = lab.mount(this.#box, this, {
-        doc: this.ownerDocument,
-        params: this.getAttribute('params') || '',
-        emit: (type, detail) => this.#emit(type, detail),
-      });
-      this.#app = this.#modeApp = app;
-      this.#applyTheme();
+      let app;
       try {
+        app = lab.mount(this.#box, this, {
+          doc: this.ownerDocument,
+          params: this.getAttribute('params') || '',
+          emit: (type, detail) => this.#emit(type, detail),
+        });
+        this.#app = this.#modeApp = app;
+        this.#applyTheme();
         await app.ready;
       } catch (e) {
-        if (token === this.#srcToken) this.#message(`<attention-explorer>: the ${mode} mode could not start: ${e.message}`);
-        return;
+        if (token !== this.#srcToken) return;
+        if (e && e.code === 'AE_TRAINER_SLOTS') {
+          return this.#message(token, `This training panel cannot start: the page already runs ${e.slots ?? 8} training panels, the most one page can run at once. It starts once another one has left the page: then press Try again.`, { retry: true });
+        }
+        return this.#message(token, `<attention-explorer>: the ${mode} mode could not start: ${e && e.message}`);
       }
       if (token !== this.#srcToken || this.#app !== app) return; // remounted meanwhile
       this.dataset.ready = 'true';
       this.#emit('ready', { mode });
+      this.#settle(token);
       return;
     }
     adoptStyles(this.shadowRoot, this.ownerDocument);
     this.#mounting = true;
-    const token = ++this.#srcToken;
+    let srcError = '', srcText = null;
+    const src = this.getAttribute('src');
+    if (src && this.getAttribute('config') == null) {
+      // The latest src wins: a new src (or the element's removal) aborts this fetch (#unmount).
+      const fetching = (this.#fetching = new AbortController());
+      let url = src;
+      try {
+        url = new URL(src, this.ownerDocument.baseURI).href;
+      } catch {}
+      const loading = this.#status(`Loading the config from “${clipMessage(url, 120)}”…`);
+      try {
+        srcText = await fetchConfigText(url, undefined, { signal: fetching.signal });
+      } catch (e) {
+        srcError = e.message;
+      }
+      if (token !== this.#srcToken || fetching.signal.aborted) return; // a newer mount started meanwhile
+      this.#fetching = null;
+      loading.remove();
+    }
+    this.#mounting = false;
+    // Read the attributes now, after the fetch: changes made while it was under way count.
     const initial = {
       preset: this.getAttribute('preset'),
-      config: this.getAttribute('config'),
+      config: srcText ?? this.getAttribute('config'),
       step: this.getAttribute('step'),
       follow: parseFollow(this.getAttribute('follow')),
       causal: parseCausal(this.getAttribute('causal')),
       theme: resolveTheme(this.getAttribute('theme'), this),
     };
-    let srcError = '';
-    const src = this.getAttribute('src');
-    if (src && initial.config == null) {
-      try {
-        initial.config = await fetchConfigText(new URL(src, this.ownerDocument.baseURI).href);
-      } catch (e) {
-        srcError = e.message;
-      }
-      if (token !== this.#srcToken) return; // a newer mount started meanwhile
-    }
-    this.#mounting = false;
-    this.#app = mountExplorer(this.shadowRoot, {
+    let firstError = ''; // the first error of this mount: ready rejects with it
+    const app = (this.#app = mountExplorer(this.shadowRoot, {
       doc: this.ownerDocument,
       container: this.#box,
       host: this,
@@ -241,16 +351,32 @@ export class AttentionExplorer extends Base {
       scroll: false,
       initial,
       controls: parseControls(this.getAttribute('controls')),
-      emit: (type, detail) => this.#emit(type, detail),
-    });
+      emit: (type, detail) => {
+        if (type === 'error' && detail.message && !this.#ready.settled && token === this.#srcToken) firstError ||= detail.message;
+        this.#emit(type, detail);
+        if (type === 'ready') this.#settle(token, firstError);
+      },
+    }));
     this.#applyTheme(); // starts following the page's theme
-    await this.#app.ready;
-    if (srcError && this.#app) this.#app.showError(srcError);
+    await app.ready;
+    if (token !== this.#srcToken) return;
+    if (srcError) app.showError(srcError);
+    // The explorer draws on the next frame; if that draw found no head to show (values that
+    // overflow float32, a core that did not load), it said why and will not be ready: settle.
+    const win = this.ownerDocument.defaultView;
+    win.requestAnimationFrame(() => {
+      if (token === this.#srcToken && !this.#ready.settled && firstError) {
+        this.dataset.ready = 'true';
+        this.#settle(token, firstError);
+      }
+    });
   }
 
   attributeChangedCallback(name, old, value) {
     const app = this.#app;
     if (name === 'mode') return this.isConnected && old !== value && this.#mount();
+    // A new src (or a config, which wins over it) while a src is loading: start again with it.
+    if (this.#mounting && (name === 'src' || name === 'config') && old !== value && this.isConnected) return this.#mount();
     if (this.#modeApp) return this.#modeAttribute(name, old, value);
     if (!app || !app.setPreset || this.#mounting) return; // the mount reads every attribute
     try {
@@ -323,8 +449,14 @@ export class AttentionExplorer extends Base {
     if (!this.#app?.setConfig) throw new Error('<attention-explorer> is not ready yet: await element.ready');
     this.#app.setConfig(v);
   }
-  /** Resolves when the core has loaded and the head is set up. */
-  get ready() { return customElements.whenDefined('attention-explorer').then(() => new Promise((ok) => (this.dataset.ready ? ok() : this.addEventListener('explorer-ready', () => ok(), { once: true })))); }
+  /**
+   * Settles once the element has started: resolves when the head (or the mode) is drawn as the
+   * attributes ask; rejects with an Error whose message is the one the element shows when it
+   * ended in an error instead (an unknown mode or preset, a config or src that could not be used,
+   * values that overflow, a mode that could not start). The explorer-error event carries the
+   * same message. A new src or mode gives a new promise.
+   */
+  get ready() { return this.#ready.promise; }
   /** The core's result for the head now shown: { n, m, Q, K, V, S, M, A, O, ... } (copies). */
   get result() { return this.#app?.result ?? null; }
 

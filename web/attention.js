@@ -59,7 +59,7 @@ function matrixOf(name, v) {
   if (v && !Array.isArray(v) && typeof v === 'object' && 'shape' in v) {
     const { shape, data } = v;
     if (!Array.isArray(shape) || shape.length !== 2 || !Number.isInteger(shape[0]) || !Number.isInteger(shape[1])) {
-      throw new Error(`${name}.shape must be [rows, cols] with whole numbers, got ${JSON.stringify(shape)}`);
+      throw new Error(`${name}.shape must be [rows, cols] with whole numbers, got ${Array.isArray(shape) ? `[${shape.slice(0, 4).map(describe).join(', ')}${shape.length > 4 ? ', …' : ''}]` : describe(shape)}`);
     }
     const [rows, cols] = shape;
     if (rows < 1 || cols < 1) throw new Error(`${name} is empty (shape [${rows}, ${cols}]): it needs at least one row and one column`);
@@ -76,14 +76,14 @@ function matrixOf(name, v) {
   // Each row is read once: a getter or a Proxy that answers differently the second time cannot
   // make the rows checked here differ from the rows written.
   const nested = Array.from(v);
-  if (!Array.isArray(nested[0]) && !ArrayBuffer.isView(nested[0])) {
-    throw new Error(`${name} must be an array of rows: ${name}[0] is ${describe(nested[0])}, not an array`);
+  if (!isRow(nested[0])) {
+    throw new Error(`${name} must be an array of rows: ${name}[0] is ${describe(nested[0])}, not an array or a typed array such as Float32Array`);
   }
   const cols = nested[0].length;
   if (cols === 0) throw new Error(`${name} is empty: its rows have no numbers; it needs at least one column`);
   for (let i = 1; i < nested.length; i++) {
     const row = nested[i];
-    if (!Array.isArray(row) && !ArrayBuffer.isView(row)) throw new Error(`${name}[${i}] is ${describe(row)}, not a row of numbers: every row of ${name} must be an array`);
+    if (!isRow(row)) throw new Error(`${name}[${i}] is ${describe(row)}, not a row of numbers: every row of ${name} must be an array`);
     if (row.length !== cols) {
       throw new Error(`${name} is ragged: row ${i} has ${row.length} values but row 0 has ${cols}; every row needs the same length`);
     }
@@ -91,8 +91,15 @@ function matrixOf(name, v) {
   return { rows: nested.length, cols, data: null, nested };
 }
 
+// A row of a nested matrix: an array or a typed array (a DataView has no elements to index).
+const isRow = (r) => Array.isArray(r) || (ArrayBuffer.isView(r) && !(r instanceof DataView));
+
 function describe(x) {
   if (typeof x === 'string') return JSON.stringify(x.length > 20 ? x.slice(0, 20) + '…' : x);
+  if (typeof x === 'bigint') return `${x}n (a BigInt)`;
+  if (typeof x === 'symbol') return 'a Symbol';
+  if (typeof x === 'function') return 'a function';
+  if (x instanceof DataView) return 'a DataView';
   if (x === null || x === undefined || typeof x !== 'object') return String(x);
   return Array.isArray(x) ? 'an array' : 'an object';
 }
@@ -198,11 +205,155 @@ function maskError(mat, heap, at) {
 
 function checkScale(scale, dk) {
   if (scale === undefined || scale === null) return 1 / Math.sqrt(dk);
-  const f = Math.fround(scale);
-  if (typeof scale !== 'number' || !Number.isFinite(f) || f <= 0) {
+  if (typeof scale !== 'number' || !Number.isFinite(Math.fround(scale)) || Math.fround(scale) <= 0) {
     throw new Error(`scale is ${describe(scale)}: it must be a positive finite number within float32's range (about 1.2e-38 to 3.4e38), or null for the default 1/√dk = ${(1 / Math.sqrt(dk)).toPrecision(4)}`);
   }
   return scale;
+}
+
+// ------------------------------------------------------------------ multiHead's input checks
+// Everything multiHead is given is checked here, in the caller's terms and with forward()'s
+// wording, before anything is allocated or copied: types, shapes against the limits, then every
+// value. (Data like ['1', true, null] would otherwise be converted silently by the copy into a
+// Float32Array, and a shape like [1, 1, 4e8, 1] would be refused only after copying it.)
+
+const MULTIHEAD_KEYS = ['Q', 'K', 'V', 'qHeads', 'kvHeads', 'mask', 'causal', 'scale'];
+
+// { shape, data } with whole sizes >= 1 and data an array or typed array of exactly that many
+// values; the values themselves are checked later, once the sizes are known to be in range.
+// Returns { shape (a copy), data }: each property is read once.
+function tensorShape(name, t) {
+  if (!t || typeof t !== 'object' || Array.isArray(t) || !('shape' in t) || !('data' in t)) {
+    throw new Error(`${name} is ${describe(t)}: it must be a tensor { shape: [...], data } with data in row-major order`);
+  }
+  const given = t.shape, data = t.data;
+  if (!Array.isArray(given) || given.length < 1 || given.length > 4) {
+    throw new Error(`${name}.shape is ${describe(given)}: it must be an array of 1 to 4 sizes, like [batch, heads, len, size]`);
+  }
+  const shape = Array.from(given);
+  shape.forEach((v, a) => {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw new Error(`${name}.shape[${a}] is ${describe(v)}: every size must be a whole number >= 1`);
+  });
+  if (!Array.isArray(data) && !(ArrayBuffer.isView(data) && !(data instanceof DataView))) {
+    throw new Error(`${name}.data is ${describe(data)}: it must be an array or a typed array (such as Float32Array) of numbers`);
+  }
+  return { shape, data };
+}
+
+// Reads every value once, checks it, and returns the values: a Float32Array (a plain array of
+// booleans or numbers for a mask). The sizes were checked first, so this copy is bounded.
+function checkTensorValues(name, data, { mask = false } = {}) {
+  const first = data[0];
+  const kind = mask ? typeof first : 'number';
+  if (mask && kind !== 'boolean' && kind !== 'number') {
+    throw new Error(`mask.data[0] is ${describe(first)}: a mask holds booleans (true = may attend) or numbers added to the scores`);
+  }
+  const out = mask ? new Array(data.length) : new Float32Array(data.length);
+  for (let k = 0; k < data.length; k++) {
+    const x = k === 0 ? first : data[k];
+    if (typeof x !== kind) {
+      if (mask) throw new Error(`mask mixes booleans and numbers (mask.data[${k}] is ${describe(x)}): use all booleans (true = may attend) or all numbers`);
+      throw new Error(`${name}.data[${k}] is ${describe(x)}, not a number: every value of ${name} must be a number`);
+    }
+    if (kind !== 'number') {
+      out[k] = x;
+      continue;
+    }
+    const f = Math.fround(x);
+    if (mask ? Number.isNaN(x) || f === Infinity : !Number.isFinite(f)) {
+      if (mask) throw new Error(`mask.data[${k}] is ${x}: a mask's numbers are added to the scores, so they must be finite within float32's range (about ±3.4e38) or -Infinity (which removes the key)`);
+      if (Number.isFinite(x)) throw new Error(`${name}.data[${k}] is ${x}, past float32's range: every value of ${name} must lie within about ±3.4e38`);
+      throw new Error(`${name}.data[${k}] is ${x}: every value of ${name} must be a finite number`);
+    }
+    out[k] = x;
+  }
+  return out;
+}
+
+/**
+ * Throws a named Error for anything multiHead cannot take, allocating nothing until every size
+ * is known to be within the limits. Returns the arguments read once, with copies of the data:
+ * { Q, K, V, mask: { shape, data } or undefined, qHeads, kvHeads, causal, scale }.
+ */
+function checkMultiHeadArgs(args) {
+  if (!args || typeof args !== 'object' || Array.isArray(args)) {
+    throw new Error(`multiHead needs an object { Q, K, V } of tensors { shape, data } (with optional qHeads, kvHeads, mask, causal, scale), got ${describe(args)}`);
+  }
+  for (const key of Object.keys(args)) {
+    if (!MULTIHEAD_KEYS.includes(key)) throw new Error(`multiHead got an unknown input ${describe(key)}: the inputs are ${MULTIHEAD_KEYS.join(', ')}`);
+  }
+  const { Q: q, K: k, V: v, qHeads, kvHeads, mask: givenMask, causal, scale } = args;
+  const Q = tensorShape('Q', q), K = tensorShape('K', k), V = tensorShape('V', v);
+  const mask = givenMask === undefined || givenMask === null ? null : tensorShape('mask', givenMask);
+  const qs = Q.shape, ks = K.shape, vs = V.shape;
+  const rank = qs.length;
+  if (rank !== 3 && rank !== 4) throw new Error(`Q has rank ${rank}: multiHead takes 4-D [batch, heads, len, size] or 3-D [batch, len, heads·size] tensors`);
+  if (ks.length !== rank || vs.length !== rank) throw new Error(`Q, K and V must have the same rank (got ${rank}, ${ks.length}, ${vs.length})`);
+  for (const [name, h] of [['qHeads', qHeads], ['kvHeads', kvHeads]]) {
+    if (h === undefined || h === null) {
+      if (rank === 3) throw new Error(`3-D tensors need qHeads and kvHeads (whole numbers >= 1) to split the hidden axis into heads: ${name} is missing`);
+      continue;
+    }
+    if (typeof h !== 'number' || !Number.isSafeInteger(h) || h < 1) throw new Error(`${name} is ${describe(h)}: it must be a whole number of heads >= 1`);
+  }
+  if (causal !== undefined && typeof causal !== 'boolean') throw new Error(`causal is ${describe(causal)}: it must be true or false`);
+  // [batch, heads, len, head size] of each, in either layout
+  const dims = (s, heads) => (rank === 4 ? s : [s[0], heads, s[1], s[2] / heads]);
+  const [b, qh, L, dk] = dims(qs, qHeads), [, kh, S, dkK] = dims(ks, kvHeads), [, vh, SV, dv] = dims(vs, kvHeads);
+  if (rank === 4) {
+    if (qHeads != null && qHeads !== qh) throw new Error(`qHeads is ${qHeads} but Q has ${qh} heads (Q.shape[1]): leave qHeads out for 4-D tensors, or make them agree`);
+    if (kvHeads != null && kvHeads !== kh) throw new Error(`kvHeads is ${kvHeads} but K has ${kh} heads (K.shape[1]): leave kvHeads out for 4-D tensors, or make them agree`);
+  }
+  for (const [name, size, what] of [['Q', dk, 'Q.shape[2] / qHeads'], ['K', dkK, 'K.shape[2] / kvHeads'], ['V', dv, 'V.shape[2] / kvHeads']]) {
+    if (!Number.isInteger(size)) throw new Error(`${name}'s hidden size does not divide by its head count (${what} = ${size}): the hidden sizes must be whole multiples of qHeads and kvHeads`);
+  }
+  checkSize('Q', L, 'queries (len)', LIMITS.maxTokens, 'use a shorter sequence');
+  checkSize('K', S, 'keys (len)', LIMITS.maxTokens, 'use a shorter sequence');
+  checkSize('V', SV, 'keys (len)', LIMITS.maxTokens, 'use a shorter sequence');
+  checkSize('Q', dk, 'values per head (head size)', LIMITS.maxWidth, 'use a narrower head');
+  checkSize('K', dkK, 'values per head (head size)', LIMITS.maxWidth, 'use a narrower head');
+  checkSize('V', dv, 'values per head (head size)', LIMITS.maxWidth, 'use a narrower head');
+  checkSize('Q', b * qh, 'heads in all (batch × heads)', LIMITS.maxHeads, 'split the batch');
+  checkSize('K', b * kh, 'heads in all (batch × heads)', LIMITS.maxHeads, 'split the batch');
+  checkSize('V', b * vh, 'heads in all (batch × heads)', LIMITS.maxHeads, 'split the batch');
+  // Every size is now bounded (at most 64 heads of 512 × 256), so the products are exact.
+  for (const [name, t, shape] of [['Q', Q, qs], ['K', K, ks], ['V', V, vs]]) {
+    const size = shape.reduce((x, y) => x * y, 1);
+    if (t.data.length !== size) throw new Error(`${name}.data has ${t.data.length} values but shape [${shape.join(', ')}] needs ${size}`);
+  }
+  if (mask) {
+    const ms = mask.shape;
+    if (ms.length < 2) throw new Error(`mask has rank ${ms.length}: it must be 2-D [qLen, kvLen], 3-D [heads, qLen, kvLen] or 4-D`);
+    const full = [b, qh, L, S], padded = [...Array(4 - ms.length).fill(1), ...ms];
+    if (padded.some((x, a) => x !== 1 && x !== full[a])) {
+      throw new Error(`mask shape [${ms.join(', ')}] does not broadcast to the scores [${full.join(', ')}]: each axis must be 1 or match`);
+    }
+    const size = ms.reduce((x, y) => x * y, 1);
+    if (mask.data.length !== size) throw new Error(`mask.data has ${mask.data.length} values but shape [${ms.join(', ')}] needs ${size}`);
+  }
+  checkScale(scale, dk);
+  const tensor = (t, data) => ({ shape: t.shape, data });
+  return {
+    Q: tensor(Q, checkTensorValues('Q', Q.data)), K: tensor(K, checkTensorValues('K', K.data)), V: tensor(V, checkTensorValues('V', V.data)),
+    mask: mask ? tensor(mask, checkTensorValues('mask', mask.data, { mask: true })) : undefined,
+    qHeads, kvHeads, causal, scale,
+  };
+}
+
+// softmaxStats describes a row of softmax weights: each in [0, 1], adding up to 1 within
+// WEIGHTS_SUM_TOLERANCE (room for a float32 row of 512 and for weights typed to 3 decimals),
+// or all 0 (a row whose every key was removed). Anything else has no entropy to report.
+const WEIGHTS_SUM_TOLERANCE = 1e-3;
+function checkWeightsRow(weights /* labRow's checked copy */) {
+  let sum = 0;
+  for (let j = 0; j < weights.length; j++) {
+    const a = weights[j];
+    if (a < 0 || a > 1) throw new Error(`weights[${j}] is ${a}: softmax weights lie between 0 and 1; give the softmax of a row (attn.softmaxRow(scores)), not its scores`);
+    sum += a;
+  }
+  if (sum !== 0 && Math.abs(sum - 1) > WEIGHTS_SUM_TOLERANCE) {
+    throw new Error(`the weights add up to ${sum.toPrecision(6)}, not 1: a row of softmax weights must add up to 1 (within ${WEIGHTS_SUM_TOLERANCE}), or be all 0 when every key is removed`);
+  }
 }
 
 // forward()'s arguments, checked and read once (each property and row), with the sizes:
@@ -211,7 +362,7 @@ function checkScale(scale, dk) {
 function planForward(args) {
   if (!args || typeof args !== 'object') throw new Error('forward needs an object: { X, Wq, Wk, Wv } or { Q, K, V }');
   for (const key in args) {
-    if (!FORWARD_KEYS.has(key)) throw new Error(`forward got an unknown input "${key}": the inputs are ${FORWARD_INPUTS.join(', ')}`);
+    if (!FORWARD_KEYS.has(key)) throw new Error(`forward got an unknown input ${describe(key)}: the inputs are ${FORWARD_INPUTS.join(', ')}`);
   }
   // one object of one shape (this runs on every call)
   const a = { X: args.X, Xkv: args.Xkv, Wq: args.Wq, Wk: args.Wk, Wv: args.Wv, Q: args.Q, K: args.K, V: args.V, mask: args.mask, causal: args.causal, scale: args.scale };
@@ -671,7 +822,9 @@ class Attention {
   softmaxStats(weights) {
     this.#enter('softmaxStats()');
     try {
-      const m = this.#labWrite(labRow('weights', weights), 0);
+      const row = labRow('weights', weights);
+      checkWeightsRow(row);
+      const m = this.#labWrite(row, 0);
       this.#labCheck(this.exports.ae_softmax_stats(m), 'weights');
       const sc = this.#labView(4, 3);
       return { maxWeight: sc[0], entropy: sc[1], gradNorm: sc[2] };
@@ -705,7 +858,8 @@ class Attention {
   multiHead(args) {
     this.#enter('multiHead()');
     try {
-      return this.#multiHead(args);
+      // every input read once, checked, and its data copied (checkMultiHeadArgs)
+      return this.#multiHead(checkMultiHeadArgs(args));
     } finally {
       this.#busy = null;
     }
@@ -811,7 +965,7 @@ class Attention {
    */
   createTrainer(options = {}) {
     if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
-    return new Trainer(this.exports, options);
+    return new Trainer(this.exports, options, this);
   }
 
   /**
@@ -832,16 +986,23 @@ const TB = Object.fromEntries(TRAIN_BUFFERS.map((name, i) => [name, i]));
 const TRAIN_INFO = ['n', 'd', 'dk', 'dv', 'vocab', 'positions', 'step', 'batch', 'optimizer'];
 const TI = Object.fromEntries(TRAIN_INFO.map((name, i) => [name, i]));
 const OPTIMIZERS = ['sgd', 'adam'];
+const TRAINER_SLOTS = 8; // TRAIN_SLOTS in c/wasm_exports.c
 const TRAIN_STATUS = {
   ...STATUS,
   3: 'the weights became NaN or Infinity',
   6: 'the weights grew past float32',
   16: 'there is no such task',
   17: 'dk, dv or batch is out of range',
-  18: 'every trainer slot is in use: dispose() a trainer first',
+  18: `all ${TRAINER_SLOTS} trainer slots are in use: call dispose() on a trainer you no longer need (a trainer dropped without dispose() gives its slot back only once it is garbage-collected)`,
   19: 'the learning rate is not a positive finite number',
 };
 const TRAIN_KEYS = new Set(['task', 'seed', 'lr', 'optimizer', 'batch', 'dk', 'dv']);
+
+// A trainer dropped without dispose() gives its Wasm slot back when it is garbage-collected
+// (dispose() unregisters it, so a slot is never freed twice or under a newer trainer).
+const DROPPED_TRAINERS = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry(({ exports, slot }) => exports.ae_train_free(slot))
+  : null;
 
 // A NUL-terminated string in Wasm memory.
 function cString(exports, ptr) {
@@ -864,10 +1025,11 @@ function checkSeed(seed) {
 class Trainer {
   #ex;
   #slot;
-  constructor(exports, options) {
+  #owner; // the Attention it was made by: its dispose() ends this trainer too
+  constructor(exports, options, owner) {
     if (!options || typeof options !== 'object') throw new Error('createTrainer needs an object like { task: "previous-token", seed: 1 }');
     for (const key in options) {
-      if (!TRAIN_KEYS.has(key)) throw new Error(`createTrainer got an unknown option "${key}": the options are ${[...TRAIN_KEYS].join(', ')}`);
+      if (!TRAIN_KEYS.has(key)) throw new Error(`createTrainer got an unknown option ${describe(key)}: the options are ${[...TRAIN_KEYS].join(', ')}`);
     }
     const { task = 'previous-token', seed = 1, lr = 0.01, optimizer = 'adam', batch = 16, dk = 8, dv = 8 } = options;
     const names = Array.from({ length: exports.ae_train_task_count() }, (_, t) => cString(exports, exports.ae_train_task_name(t)));
@@ -879,9 +1041,15 @@ class Trainer {
     }
     checkSeed(seed);
     const slot = exports.ae_train_create(taskId, dk, dv, seed);
-    if (slot < 0) throw new Error(`could not create a trainer: ${TRAIN_STATUS[-slot] ?? 'status ' + -slot}`);
+    if (slot < 0) {
+      const e = new Error(`could not create a trainer: ${TRAIN_STATUS[-slot] ?? 'status ' + -slot}`);
+      if (-slot === 18) Object.assign(e, { code: 'AE_TRAINER_SLOTS', slots: TRAINER_SLOTS });
+      throw e;
+    }
     this.#ex = exports;
     this.#slot = slot;
+    this.#owner = owner;
+    DROPPED_TRAINERS?.register(this, { exports, slot }, this);
     this.task = task;
     try {
       this.set({ lr, optimizer, batch });
@@ -902,6 +1070,9 @@ class Trainer {
 
   #live() {
     if (!this.#ex) throw new Error('this trainer was disposed: create a new one with attn.createTrainer()');
+    if (this.#owner && !this.#owner.exports) {
+      throw new Error('this trainer\'s Attention was disposed (attn.dispose()), and its trainers with it: load the core again with loadAttention() and create a new trainer');
+    }
     return this.#ex;
   }
   #floats(which, count) {
@@ -916,7 +1087,7 @@ class Trainer {
   /** Changes any of { lr, optimizer: 'adam' | 'sgd', batch }; the others keep their values. */
   set({ lr = this.lr, optimizer = this.optimizer, batch = this.batch, ...rest } = {}) {
     const ex = this.#live();
-    for (const key of Object.keys(rest)) throw new Error(`set got an unknown option "${key}": the options are lr, optimizer, batch`);
+    for (const key of Object.keys(rest)) throw new Error(`set got an unknown option ${describe(key)}: the options are lr, optimizer, batch`);
     if (typeof lr !== 'number' || !(Math.fround(lr) > 0) || !Number.isFinite(Math.fround(lr))) {
       throw new Error(`lr is ${describe(lr)}: the learning rate must be a positive finite number, like 0.01`);
     }
@@ -1049,7 +1220,10 @@ class Trainer {
 
   /** Frees the trainer's slot in Wasm (there are 8); the object must not be used afterwards. */
   dispose() {
-    if (this.#ex) this.#ex.ae_train_free(this.#slot);
+    if (this.#ex) {
+      DROPPED_TRAINERS?.unregister(this);
+      this.#ex.ae_train_free(this.#slot);
+    }
     this.#ex = null;
   }
 }

@@ -3,9 +3,9 @@
 // cli.js: print every matrix of one attention head from the command line, for course authors
 // who want the numbers. The same core, config format and number formatter as the page.
 //   node web/cli.js --help
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { loadAttention } from './attention.js';
-import { parseConfig, forwardArgs, isDirect, ConfigError } from './config.js';
+import { parseConfig, forwardArgs, isDirect, ConfigError, MAX_JSON, clipMessage } from './config.js';
 import { PRESETS } from './presets.js';
 import { fmt } from './format.js';
 
@@ -71,17 +71,48 @@ function parseArgs(argv) {
   return opts;
 }
 
+/**
+ * The text of a file (or of standard input for "-"), read in chunks that stop as soon as it
+ * passes MAX_JSON characters, the limit parseConfig enforces: /dev/zero or an endless pipe is
+ * refused after 4 MB instead of filling memory.
+ * @param {string} path @param {number} [limit] @returns {string}
+ */
+function readConfigText(path, limit = MAX_JSON) {
+  /** @type {number | undefined} */
+  let fd;
+  try {
+    fd = path === '-' ? 0 : openSync(path, 'r');
+    const decoder = new TextDecoder('utf-8');
+    const chunk = Buffer.alloc(1 << 16);
+    let text = '';
+    for (;;) {
+      let got;
+      try {
+        got = readSync(fd, chunk, 0, chunk.length, null);
+      } catch (err) {
+        const code = /** @type {NodeJS.ErrnoException} */ (err).code;
+        if (code === 'EAGAIN') continue; // a non-blocking stdin with nothing yet
+        if (code === 'EOF') break;
+        throw err;
+      }
+      if (got === 0) break;
+      text += decoder.decode(chunk.subarray(0, got), { stream: true });
+      if (text.length > limit) throw new ConfigError(`The config is more than ${limit} characters long; the limit is ${limit}. It was not read further.`);
+    }
+    return text + decoder.decode();
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    const e = /** @type {NodeJS.ErrnoException} */ (err);
+    throw new Error(`cannot read ${path === '-' ? 'standard input' : path}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory' : e.message}`);
+  } finally {
+    if (fd !== undefined && fd !== 0) closeSync(fd);
+  }
+}
+
 /** @param {Options} opts @returns {Config} */
 function loadConfig(opts) {
   if (!opts.config) return parseConfig(PRESETS[/** @type {import('../types/presets').PresetName} */ (opts.preset ?? 'worked-example')].config);
-  let text;
-  try {
-    text = readFileSync(opts.config === '-' ? 0 : opts.config, 'utf8');
-  } catch (err) {
-    const e = /** @type {NodeJS.ErrnoException} */ (err);
-    throw new Error(`cannot read ${opts.config}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
-  }
-  return parseConfig(text);
+  return parseConfig(readConfigText(opts.config));
 }
 
 // Each matrix with its shape, row labels and column labels, in the lesson's words.
@@ -136,7 +167,7 @@ async function main() {
   try {
     opts = parseArgs(process.argv.slice(2));
   } catch (e) {
-    console.error(`cli: ${/** @type {Error} */ (e).message}`);
+    console.error(`cli: ${clipMessage(/** @type {Error} */ (e).message)}`);
     return 2;
   }
   if (opts.help) {
@@ -151,7 +182,7 @@ async function main() {
     // attention.js is not type-checked yet: its result is declared in types/attention.d.ts
     r = /** @type {ForwardResult} */ (attn.forward(forwardArgs(config, opts.scale)));
   } catch (e) {
-    console.error(`cli: ${e instanceof ConfigError ? 'the config is not valid: ' : ''}${/** @type {Error} */ (e).message}`);
+    console.error(`cli: ${e instanceof ConfigError ? 'the config is not valid: ' : ''}${clipMessage(/** @type {Error} */ (e).message)}`);
     return 1;
   }
   const all = describeMatrices(config, r);

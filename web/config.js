@@ -35,7 +35,37 @@ export const MAX_NAME = 40;
 export const DEFAULT_LIMITS = { maxTokens: 256, maxWidth: 256 };
 const KEYS = ['tokens', 'features', 'X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'causal', 'scale'];
 
-export class ConfigError extends Error {}
+/** The longest message shown to a reader: past it, text is cut with "…" (a 10,000-deep array
+ * or a megabyte-long key must not become a megabyte of message). */
+export const MAX_MESSAGE = 400;
+
+/**
+ * `text` cut to at most `max` characters, ending in "…" when it was cut.
+ * @param {unknown} text @param {number} [max] @returns {string}
+ */
+export function clipMessage(text, max = MAX_MESSAGE) {
+  const t = String(text);
+  return t.length <= max ? t : t.slice(0, max - 1) + '…';
+}
+
+/**
+ * A value from a config, named briefly: strings quoted and clipped, containers by their kind.
+ * @param {unknown} v @returns {string}
+ */
+export function describeValue(v) {
+  if (typeof v === 'string') return JSON.stringify(clipMessage(v, 24));
+  if (Array.isArray(v)) return 'an array';
+  if (v === null) return 'null';
+  if (typeof v === 'object') return 'an object';
+  return String(v);
+}
+
+export class ConfigError extends Error {
+  /** @param {string} message */
+  constructor(message) {
+    super(clipMessage(message));
+  }
+}
 /** @param {string} msg @returns {never} */
 function fail(msg) {
   throw new ConfigError(msg);
@@ -60,8 +90,11 @@ function matrix(obj, key, rows, cols, limits) {
     if (row.length === 0) fail(`"${key}" row ${i + 1} is empty.`);
     if (row.length !== c) fail(`"${key}" row ${i + 1} has ${row.length} numbers but row 1 has ${c}: every row needs the same length.`);
     row.forEach((/** @type {unknown} */ v, j) => {
-      if (typeof v !== 'number' || !Number.isFinite(v))
-        fail(`"${key}" row ${i + 1}, column ${j + 1} is ${JSON.stringify(v) ?? String(v)}: every entry must be a finite number.`);
+      const at = `"${key}" row ${i + 1}, column ${j + 1}`;
+      if (typeof v !== 'number' || Number.isNaN(v)) fail(`${at} is ${describeValue(v)}: every entry must be a finite number.`);
+      // JSON has no Infinity: 1e999 parses to it. The core computes in float32, where 1e39 is already Infinity.
+      if (!Number.isFinite(Math.fround(v)))
+        fail(`${at} is ${Number.isFinite(v) ? v : v > 0 ? '1e999 or more' : '-1e999 or less'}, too large for float32: every entry must be a finite number within float32's range (about ±3.4e38).`);
     });
   });
   return a.map((/** @type {number[]} */ row) => row.slice());
@@ -117,10 +150,10 @@ export function parseConfig(input, limits = DEFAULT_LIMITS) {
   }
   if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) fail('The config must be a JSON object like {"X": [[...]], "Wq": [[...]], ...}.');
   const unknown = Object.keys(obj).filter((k) => !KEYS.includes(k));
-  if (unknown.length) fail(`Unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(k)).join(', ')}: the allowed keys are ${KEYS.join(', ')}.`);
+  if (unknown.length) fail(`Unknown key${unknown.length > 1 ? 's' : ''} ${unknown.slice(0, 5).map(describeValue).join(', ')}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''}: the allowed keys are ${KEYS.join(', ')}.`);
   if (obj.causal !== undefined && typeof obj.causal !== 'boolean') fail('"causal" must be true or false.');
-  if (obj.scale !== undefined && obj.scale !== null && !(typeof obj.scale === 'number' && Number.isFinite(obj.scale) && obj.scale > 0))
-    fail('"scale" must be null (meaning 1/√dk) or a number greater than 0.');
+  if (obj.scale !== undefined && obj.scale !== null && !(typeof obj.scale === 'number' && Number.isFinite(Math.fround(obj.scale)) && obj.scale > 0))
+    fail('"scale" must be null (meaning 1/√dk) or a number greater than 0 within float32\'s range (about 3.4e38).');
   const causal = obj.causal ?? true;
   const scale = obj.scale ?? null;
   const direct = obj.Q !== undefined || obj.K !== undefined || obj.V !== undefined;

@@ -13,7 +13,7 @@
 // step, follow and cell are the explorer's own (web/config.js).
 
 import { fmt, fmtShort, fmtFine, tokenRef } from './format.js';
-import { STEPS, MATRICES } from './config.js';
+import { STEPS, MATRICES, clipMessage } from './config.js';
 import { count } from './words.js';
 
 export const MODE = 'train';
@@ -110,30 +110,30 @@ export function readTrainUrl(search, hash = '') {
   const s = { task: DEFAULTS.task, seed: DEFAULTS.seed, optimizer: DEFAULTS.optimizer, schedule: [{ at: 0, lr: DEFAULTS.lr }], steps: 0, ex: 0, speed: DEFAULTS.speed, step: null, follow: null, cell: null, notes };
   const task = get('task');
   if (task != null) {
-    if (TASKS[task]) s.task = task;
-    else notes.push(`There is no task “${task}”; the tasks are ${TASK_NAMES.join(', ')}. Showing “${s.task}”.`);
+    if (Object.hasOwn(TASKS, task)) s.task = task;
+    else notes.push(`There is no task “${clipMessage(task, 40)}”; the tasks are ${TASK_NAMES.join(', ')}. Showing “${s.task}”.`);
   }
   for (const [key, name] of [['seed', 'seed'], ['ex', 'ex']]) {
     const v = get(key);
     if (v == null) continue;
     if (isSeed(v)) s[name] = Number(v);
-    else notes.push(`${key}=${v} is not a whole number from 0 to 4294967295; using ${s[name]}.`);
+    else notes.push(`${key}=${clipMessage(v, 30)} is not a whole number from 0 to 4294967295; using ${s[name]}.`);
   }
   const opt = get('opt');
   if (opt != null) {
-    if (OPTIMIZERS[opt]) s.optimizer = opt;
-    else notes.push(`opt=${opt} is not an optimizer (adam or sgd); using ${s.optimizer}.`);
+    if (Object.hasOwn(OPTIMIZERS, opt)) s.optimizer = opt;
+    else notes.push(`opt=${clipMessage(opt, 30)} is not an optimizer (adam or sgd); using ${s.optimizer}.`);
   }
   const lr = get('lr');
   if (lr != null) {
     const sch = parseSchedule(lr);
     if (sch) s.schedule = sch;
-    else notes.push(`lr=${lr} is not a learning rate (a number above 0 and at most 10, or a schedule like 0.01,50:0.03); using ${DEFAULTS.lr}.`);
+    else notes.push(`lr=${clipMessage(lr, 30)} is not a learning rate (a number above 0 and at most 10, or a schedule like 0.01,50:0.03); using ${DEFAULTS.lr}.`);
   }
   const steps = get('steps');
   if (steps != null) {
     if (/^\d{1,9}$/.test(steps) && Number(steps) <= MAX_STEPS) s.steps = Number(steps);
-    else notes.push(`steps=${steps} is not a whole number from 0 to ${MAX_STEPS}; starting at step 0.`);
+    else notes.push(`steps=${clipMessage(steps, 30)} is not a whole number from 0 to ${MAX_STEPS}; starting at step 0.`);
   }
   const speed = Number(get('speed'));
   if (SPEEDS.includes(speed)) s.speed = speed;

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { ROOT, settle } from './helpers.mjs';
 
-export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+// The same policy `make run` sends (web/serve.mjs).
+export { CSP } from '../../web/serve.mjs';
 
 /**
  * Returns page(name, body, { css, script, classic }): writes tests/out/DIR/NAME.html with the

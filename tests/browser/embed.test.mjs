@@ -17,8 +17,9 @@ let browser, strict, other, otherCors, attn;
 
 before(async () => {
   strict = await startServer({ root: ROOT, port: 0, headers: { 'content-security-policy': CSP } });
-  other = await startServer({ root: ROOT, port: 0 }); // another origin, no CORS header
-  otherCors = await startServer({ root: ROOT, port: 0, headers: { 'access-control-allow-origin': '*' } });
+  // Other origins, serving pages without the CSP (so that CORS, not the CSP, decides a fetch).
+  other = await startServer({ root: ROOT, port: 0, headers: { 'content-security-policy': null } }); // no CORS header
+  otherCors = await startServer({ root: ROOT, port: 0, headers: { 'access-control-allow-origin': '*', 'content-security-policy': null } });
   browser = await launch();
   attn = await loadAttention();
 });

@@ -1,5 +1,6 @@
 /*
- * fuzz_attention.c: a libFuzzer target for attn_project, attn_sdpa and attn_sdpa_fused (c/attention.h).
+ * fuzz_attention.c: a libFuzzer target for attn_project, attn_sdpa, attn_sdpa_fused,
+ * attn_mask_build and attn_default_scale (c/attention.h).
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Ic \
  *         c/attention.c tests/c/fuzz_attention.c -lm -o build/fuzz_attention
@@ -26,34 +27,9 @@
 
 #include <float.h>
 #include <limits.h>
-#include <math.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#define REQUIRE(cond, what)                                                   \
-    do {                                                                      \
-        if (!(cond)) {                                                        \
-            fprintf(stderr, "fuzz_attention: %s (line %d)\n", what, __LINE__); \
-            abort();                                                          \
-        }                                                                     \
-    } while (0)
-
-/* ---------------------------------------------------------------- reading the input */
-
-typedef struct {
-    const uint8_t *p;
-    size_t left;
-} reader;
-
-static uint8_t take(reader *r)
-{
-    if (!r->left) return 0;
-    r->left--;
-    return *r->p++;
-}
+#include "fuzz.h"
 
 /* Usually 1..8; one byte in sixteen picks an edge: 0, -1, limit + 1, INT_MAX, INT_MIN or the limit. */
 static int size_from(reader *r, int limit)
@@ -138,26 +114,11 @@ static long count_of(int rows, int rows_ok, int cols, int cols_ok)
     return rows_ok && cols_ok ? (long)rows * cols : 1;
 }
 
-static float *alloc_floats(long count)
-{
-    float *p = malloc((size_t)count * sizeof(float));
-    REQUIRE(p != NULL, "out of memory");
-    for (long i = 0; i < count; i++) p[i] = NAN; /* outputs must be written, not left over */
-    return p;
-}
-
 static float *fill(reader *r, long count, unsigned flags)
 {
-    float *p = alloc_floats(count);
+    float *p = fuzz_floats(count);
     for (long i = 0; i < count; i++) p[i] = value_from(take(r), flags);
     return p;
-}
-
-static int all_finite(const float *x, long count)
-{
-    for (long i = 0; i < count; i++)
-        if (!isfinite(x[i])) return 0;
-    return 1;
 }
 
 /* The properties of a successful attn_sdpa call. */
@@ -203,13 +164,50 @@ static void check_sdpa_result(const float *A, const float *O, const float *V, co
     }
 }
 
+/* attn_mask_build gives the M the explorer shows: the caller's mask (0 without one) and -inf
+ * where causal hides a key. attn_sdpa with that M and causal = 0 gives the same A and O as with
+ * the mask and causal given separately (the page shows M; the core may do either). */
+static void check_mask_build(const float *A, const float *O, const float *Q, const float *K, const float *V,
+                             const float *mask, int causal, float scale, int n, int m, int dk, int dv)
+{
+    float *M = fuzz_floats((long)n * m);
+    REQUIRE(attn_mask_build(M, mask, causal, n, m) == ATTN_OK, "attn_mask_build refused what attn_sdpa took");
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            float want = causal && j > i ? -INFINITY : mask ? mask[(long)i * m + j] : 0.0f;
+            REQUIRE(M[(long)i * m + j] == want || (isnan(want) && isnan(M[(long)i * m + j])), "attn_mask_build: M differs from mask + causal");
+        }
+    float *S2 = fuzz_floats((long)n * m), *A2 = fuzz_floats((long)n * m), *O2 = fuzz_floats((long)n * dv);
+    float *Kt2 = fuzz_floats((long)dk * m);
+    REQUIRE(attn_sdpa(S2, A2, O2, Kt2, Q, K, V, M, 0, scale, n, m, dk, dv) == ATTN_OK, "attn_sdpa refused the built M");
+    for (long e = 0; e < (long)n * m; e++) REQUIRE(fabsf(A2[e] - A[e]) <= 1e-6f, "A with the built M differs from A with mask + causal");
+    for (long e = 0; e < (long)n * dv; e++) {
+        double tol = 1e-5 * (1.0 + fabs((double)O[e]));
+        REQUIRE(fabs((double)O2[e] - O[e]) <= tol || (!isfinite(O[e]) && !isfinite(O2[e])), "O with the built M differs from O with mask + causal");
+    }
+    free(M), free(S2), free(A2), free(O2), free(Kt2);
+}
+
+/* attn_mask_build's statuses: sizes, then a NULL M, then a mask holding NaN or +Infinity. */
+static void fuzz_mask_status(const float *mask, int mask_bad, int causal, int null_m, int n, int m)
+{
+    int sizes_ok = tokens_ok(n) && tokens_ok(m);
+    float *M = fuzz_floats(sizes_ok ? (long)n * m : 1);
+    attn_status st = attn_mask_build(null_m ? NULL : M, sizes_ok ? mask : NULL, causal, n, m);
+    if (!sizes_ok) REQUIRE(st == ATTN_ERR_SIZE, "attn_mask_build: bad size but not ATTN_ERR_SIZE");
+    else if (null_m) REQUIRE(st == ATTN_ERR_NULL, "attn_mask_build: NULL M but not ATTN_ERR_NULL");
+    else if (mask && mask_bad) REQUIRE(st == ATTN_ERR_MASK, "attn_mask_build: NaN/+Inf mask but not ATTN_ERR_MASK");
+    else REQUIRE(st == ATTN_OK, "attn_mask_build refused a valid call");
+    free(M);
+}
+
 /* One attn_sdpa call on exactly sized buffers, its status and (on ATTN_OK) its result checked. */
 static void fuzz_sdpa(const float *Q, const float *K, const float *V, int inputs_finite, const float *mask,
                       int mask_bad, int causal, float scale, int null_arg, int huge, int n, int m, int dk, int dv)
 {
     int n_ok = tokens_ok(n), m_ok = tokens_ok(m), dk_ok = width_ok(dk), dv_ok = width_ok(dv);
-    float *S = alloc_floats(count_of(n, n_ok, m, m_ok)), *A = alloc_floats(count_of(n, n_ok, m, m_ok));
-    float *O = alloc_floats(count_of(n, n_ok, dv, dv_ok)), *Kt = alloc_floats(count_of(dk, dk_ok, m, m_ok));
+    float *S = fuzz_floats(count_of(n, n_ok, m, m_ok)), *A = fuzz_floats(count_of(n, n_ok, m, m_ok));
+    float *O = fuzz_floats(count_of(n, n_ok, dv, dv_ok)), *Kt = fuzz_floats(count_of(dk, dk_ok, m, m_ok));
     float *out[4] = {S, A, O, Kt};
     const float *in[3] = {Q, K, V};
     if (null_arg >= 0 && null_arg < 4) out[null_arg] = NULL;
@@ -229,11 +227,14 @@ static void fuzz_sdpa(const float *Q, const float *K, const float *V, int inputs
     if (problems == 1 && !scale_ok) REQUIRE(st == ATTN_ERR_SCALE, "attn_sdpa: bad scale but not ATTN_ERR_SCALE");
     if (problems == 1 && sizes_ok && !inputs_finite) REQUIRE(st == ATTN_ERR_NONFINITE, "attn_sdpa: NaN/Inf input but not ATTN_ERR_NONFINITE");
     if (problems == 1 && sizes_ok && mask_bad) REQUIRE(st == ATTN_ERR_MASK, "attn_sdpa: NaN/+Inf mask but not ATTN_ERR_MASK");
-    if (st == ATTN_OK) check_sdpa_result(A, O, V, mask, causal, n, m, dv);
+    if (st == ATTN_OK) {
+        check_sdpa_result(A, O, V, mask, causal, n, m, dv);
+        check_mask_build(A, O, Q, K, V, mask, causal, scale, n, m, dk, dv);
+    }
 
     /* The fused form on the same call: the same status, and on ATTN_OK the same O bit for bit. */
     if (!has_null && sizes_ok) {
-        float *O2 = alloc_floats((long)n * dv), *work = alloc_floats(ATTN_FUSED_WORK(m, dk, dv));
+        float *O2 = fuzz_floats((long)n * dv), *work = fuzz_floats(ATTN_FUSED_WORK(m, dk, dv));
         attn_status st2 = attn_sdpa_fused(O2, work, Q, K, V, mask, causal, scale, n, m, dk, dv);
         REQUIRE(st2 == st, "attn_sdpa_fused and attn_sdpa disagree on the status");
         if (st == ATTN_OK) REQUIRE(memcmp(O, O2, sizeof(float) * (size_t)n * dv) == 0, "attn_sdpa_fused's O differs from attn_sdpa's");
@@ -276,15 +277,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     float *X = fill(&r, cX, flags);
     float *Xkv = (flags & F_SELF) ? X : fill(&r, cXkv, flags);
     float *Wq = fill(&r, cWq, flags), *Wk = fill(&r, cWq, flags), *Wv = fill(&r, cWv, flags);
-    float *Q = alloc_floats(cQ), *K = alloc_floats(cK), *V = alloc_floats(cV);
+    float *Q = fuzz_floats(cQ), *K = fuzz_floats(cK), *V = fuzz_floats(cV);
     {
         float *out[3] = {Q, K, V};
         const float *in[5] = {X, Xkv, Wq, Wk, Wv};
         if (null_arg >= 0 && null_arg < 3) out[null_arg] = NULL;
         if (null_arg >= 3 && null_arg < 8) in[null_arg - 3] = NULL;
         int has_null = null_arg >= 0;
-        int finite = sizes_ok && all_finite(X, cX) && all_finite(Xkv, cXkv) && all_finite(Wq, cWq) && all_finite(Wk, cWq) &&
-                     all_finite(Wv, cWv);
+        int finite = sizes_ok && fuzz_all_finite(X, cX) && fuzz_all_finite(Xkv, cXkv) && fuzz_all_finite(Wq, cWq) && fuzz_all_finite(Wk, cWq) &&
+                     fuzz_all_finite(Wv, cWv);
         attn_status st = attn_project(out[0], out[1], out[2], in[0], in[1], in[2], in[3], in[4], n, m, d, dk, dv);
         int problems = !sizes_ok + has_null + (sizes_ok && !finite);
         if (problems == 0 && !(flags & F_HUGE)) REQUIRE(st == ATTN_OK, "attn_project refused a valid call");
@@ -294,7 +295,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (problems == 1 && sizes_ok && !finite) REQUIRE(st == ATTN_ERR_NONFINITE, "attn_project: NaN/Inf input but not ATTN_ERR_NONFINITE");
         if (st == ATTN_OK && !(flags & F_HUGE)) {
             /* |values| <= 8, d <= 256: every product and sum is far from overflow */
-            REQUIRE(all_finite(Q, cQ) && all_finite(K, cK) && all_finite(V, cV), "attn_project gave a non-finite Q, K or V from ordinary inputs");
+            REQUIRE(fuzz_all_finite(Q, cQ) && fuzz_all_finite(K, cK) && fuzz_all_finite(V, cV), "attn_project gave a non-finite Q, K or V from ordinary inputs");
         }
 
         /* ---- attn_sdpa on the projections (they may overflow to Infinity with huge inputs) */
@@ -302,13 +303,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             float *mask = NULL;
             int mask_bad = 0;
             if (flags & F_MASK) {
-                mask = alloc_floats(cS);
+                mask = fuzz_floats(cS);
                 for (long i = 0; i < cS; i++) {
                     mask[i] = mask_from(take(&r), flags);
                     mask_bad |= isnan(mask[i]) || mask[i] == INFINITY;
                 }
             }
-            int qkv_finite = all_finite(Q, cQ) && all_finite(K, cK) && all_finite(V, cV);
+            int qkv_finite = fuzz_all_finite(Q, cQ) && fuzz_all_finite(K, cK) && fuzz_all_finite(V, cV);
             fuzz_sdpa(Q, K, V, qkv_finite, mask, mask_bad, causal, scale, -1, flags & F_HUGE, n, m, dk, dv);
             free(mask);
         }
@@ -323,14 +324,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         float *mask = NULL;
         int mask_bad = 0;
         if (flags & F_MASK) {
-            mask = alloc_floats(cS);
+            mask = fuzz_floats(cS);
             for (long i = 0; i < cS; i++) {
                 mask[i] = mask_from(take(&r), flags);
                 mask_bad |= isnan(mask[i]) || mask[i] == INFINITY;
             }
         }
-        int finite = sdpa_sizes_ok && all_finite(Qd, cQ) && all_finite(Kd, cK) && all_finite(Vd, cV);
+        int finite = sdpa_sizes_ok && fuzz_all_finite(Qd, cQ) && fuzz_all_finite(Kd, cK) && fuzz_all_finite(Vd, cV);
         fuzz_sdpa(Qd, Kd, Vd, finite, mask, mask_bad, causal, scale, null_arg, flags & F_HUGE, n, m, dk, dv);
+        fuzz_mask_status(mask, mask_bad, causal, null_arg == 0, n, m);
+        REQUIRE(attn_default_scale(dk) == (dk >= 1 ? 1.0f / sqrtf((float)dk) : 0.0f), "attn_default_scale is not 1/sqrt(dk)");
         free(Qd), free(Kd), free(Vd), free(mask);
     }
     return 0;

@@ -61,10 +61,35 @@ static void every_task_learns_its_pattern_in_exactly_sized_unaligned_memory(void
     }
 }
 
+/* A learning rate far too high blows the weights up. Every step either succeeds with a finite
+ * loss or returns an error: the read-out O·Wout passing float32 (with Q, K, V and the scores
+ * still finite) once gave ATTN_OK with a NaN loss (found by tests/c/fuzz_train.c). */
+static void a_diverging_step_is_an_error_never_a_nan_loss(void)
+{
+    for (int task = 0; task < TRAIN_TASK_COUNT; task++) {
+        for (int dv = 1; dv <= TRAIN_MAX_HEAD; dv += 5) {
+            long bytes = train_memory_bytes(task, 6, dv);
+            void *memory = malloc((size_t)bytes);
+            train_state t;
+            CHECK(train_init(&t, memory, bytes, task, 6, dv, 7) == ATTN_OK, "init");
+            CHECK(train_set(&t, 1e4f, TRAIN_SGD, 4) == ATTN_OK, "set");
+            int st = ATTN_OK, s;
+            for (s = 0; s < 200 && st == ATTN_OK; s++) {
+                float loss = NAN;
+                st = train_steps(&t, 1, &loss);
+                if (st == ATTN_OK) CHECK(isfinite(loss) && loss >= 0.0f, "task %d dv %d step %d: status OK with loss %g", task, dv, s, loss);
+            }
+            CHECK(st == ATTN_ERR_OVERFLOW || st == ATTN_ERR_NONFINITE, "task %d dv %d: lr 1e4 never stopped (status %d after %d steps)", task, dv, st, s);
+            free(memory);
+        }
+    }
+}
+
 int main(void)
 {
     RUN(memory_needed_is_within_the_static_bound_for_every_task_and_head_size);
     RUN(init_refuses_bad_tasks_sizes_and_short_memory);
     RUN(every_task_learns_its_pattern_in_exactly_sized_unaligned_memory);
+    RUN(a_diverging_step_is_an_error_never_a_nan_loss);
     return print_summary();
 }

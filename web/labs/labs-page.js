@@ -3,6 +3,7 @@
 // reopens exactly what the learner sees.
 import { loadAttention } from '../attention.js';
 import { LABS, labOf, mountLab, queryOf } from './index.js';
+import { clipMessage } from '../config.js';
 
 const doc = document;
 const root = doc.getElementById('lab-root');
@@ -18,7 +19,11 @@ async function main() {
   const params = new URLSearchParams(location.search);
   if (params.get('theme') === 'dark' || (params.get('theme') !== 'light' && matchMedia('(prefers-color-scheme: dark)').matches)) setTheme(true);
   else setTheme(false);
-  const mode = labOf(params.get('mode')) ? params.get('mode') : LABS[0].mode;
+  const asked = params.get('mode');
+  const mode = labOf(asked) ? asked : LABS[0].mode;
+  const notes = asked !== null && !labOf(asked)
+    ? [`There is no lab “${clipMessage(asked, 40)}”; the labs are ${LABS.map((l) => l.mode).join(', ')}. Showing “${LABS[0].title}”.`]
+    : [];
   for (const lab of LABS) {
     const a = doc.createElement('a');
     a.href = '?mode=' + lab.mode;
@@ -29,7 +34,7 @@ async function main() {
   }
   const attn = await loadAttention();
   const onState = (state) => history.replaceState(null, '', queryOf(state) + location.hash);
-  let lab = mountLab(mode, root, { attn, doc, params, onState });
+  let lab = mountLab(mode, root, { attn, doc, params, onState, notes });
   themeBtn.addEventListener('click', () => {
     setTheme(doc.documentElement.dataset.theme !== 'dark');
     lab.redraw();

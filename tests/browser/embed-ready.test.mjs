@@ -1,0 +1,211 @@
+// The element's promises and its src (issue 11, points 2 and 3), in headless Chromium under the
+// strict CSP: el.ready settles on every outcome (resolves when drawn, rejects with the message
+// shown when it ends in an error, and explorer-error carries the same message); the latest src
+// wins, older fetches are aborted, a loading line shows, a src that never answers times out
+// after 15 s with a message, and removing the element aborts its fetch.
+//
+// A small server in front of make run's (web/serve.mjs) adds the slow and broken answers on the
+// same origin (the CSP allows no other): /api/slow.json?ms=N answers after N ms, /api/never.json
+// never answers, /api/missing.json is a 404. It records which requests the browser gave up on.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, request } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { launch, ROOT } from './helpers.mjs';
+import { pageWriter, openEmbed, clean } from './embed-helpers.mjs';
+import { startServer } from '../../web/serve.mjs';
+import { PRESETS } from '../../web/presets.js';
+import { MAX_MESSAGE } from '../../web/config.js';
+
+let browser, files, front;
+const aborted = []; // paths of /api/ requests the browser closed before the answer
+const GOOD = JSON.stringify(PRESETS['worked-example'].config); // A row 1: 0.401 0.198 0.401
+const SLOW = JSON.stringify(PRESETS.cat.config);
+
+before(async () => {
+  files = await startServer({ root: ROOT, port: 0 }); // with the strict CSP and nosniff
+  front = createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    if (!url.pathname.startsWith('/api/')) {
+      // everything else from make run's server, headers and all
+      const up = request({ host: '127.0.0.1', port: files.port, path: req.url, method: req.method }, (r) => {
+        res.writeHead(r.statusCode, r.headers);
+        r.pipe(res);
+      });
+      return up.end();
+    }
+    const json = (body) => res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    let done = false;
+    res.on('finish', () => (done = true));
+    req.socket.on('close', () => done || aborted.push(url.pathname + url.search));
+    if (url.pathname === '/api/good.json') return json(GOOD);
+    if (url.pathname === '/api/missing.json') return res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    if (url.pathname === '/api/slow.json') return setTimeout(() => json(SLOW), Number(url.searchParams.get('ms')));
+    if (url.pathname === '/api/never.json') return; // no answer, ever
+    res.writeHead(404).end();
+  });
+  await new Promise((ok) => front.listen(0, '127.0.0.1', ok));
+  browser = await launch();
+});
+after(async () => {
+  await browser.close();
+  front.closeAllConnections();
+  await new Promise((ok) => front.close(ok));
+  await files.close();
+});
+
+const base = () => `http://127.0.0.1:${front.address().port}/`;
+const page = pageWriter('embed-ready');
+const open = (name, body, opts) => openEmbed(browser, base() + page(name, body), opts);
+
+/** The first row of A shown by element `host`, as text. */
+const rowA = (p, host) => p.locator(`${host} [data-matrix="A"][data-row="0"]`).allTextContents();
+
+/**
+ * How element `id`'s ready settles, read in the page: ['resolved'] or ['rejected', message],
+ * with the messages of its explorer-error events so far (recorded from the start, see below).
+ */
+function outcome(p, id, timeout = 20000) {
+  return p.evaluate(([id, timeout]) => {
+    const el = document.getElementById(id);
+    return Promise.race([
+      el.ready.then(() => ['resolved'], (e) => ['rejected', e instanceof Error ? e.message : String(e)]),
+      new Promise((ok) => setTimeout(() => ok(['pending']), timeout)),
+    ]).then((r) => [...r, window.__errors[id] || []]);
+  }, [id, timeout]);
+}
+
+// Every page records the explorer-error events of every element from the start.
+const RECORD = `<script src="record-errors.js"></script>`;
+// A mode whose start fails (as mode="train" did with task=__proto__ before issue 11), added
+// after registering it.
+writeFileSync(
+  ROOT + 'tests/out/embed-ready/broken-mode.js',
+  "import { registerMode } from '/web/attention-explorer.js';\n" +
+    "registerMode('broken-lab', () => ({ ready: Promise.reject(new Error('its params do not work')), destroy() {} }));\n" +
+    "document.body.append(Object.assign(document.createElement('attention-explorer'), { id: 'broken' }));\n" +
+    "document.getElementById('broken').setAttribute('mode', 'broken-lab');\n",
+);
+writeFileSync(
+  ROOT + 'tests/out/embed-ready/record-errors.js',
+  "window.__errors = {};\ndocument.addEventListener('explorer-error', (e) => (window.__errors[e.target.id] ||= []).push(e.detail.message));\n",
+);
+
+test('ready resolves when the head is drawn, and rejects with the shown message for an unknown mode, an unknown preset and values that overflow', async () => {
+  const overflow = JSON.stringify({ Q: [[1e30, 1e30]], K: [[1e30, 1e30]], V: [[1, 2]] });
+  const attr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  const { page: p, log, context } = await open('settles', [
+    RECORD,
+    '<attention-explorer id="good" preset="cat"></attention-explorer>',
+    '<attention-explorer id="mode" mode="nope"></attention-explorer>',
+    '<attention-explorer id="proto" preset="__proto__"></attention-explorer>',
+    `<attention-explorer id="big" config="${attr(overflow)}"></attention-explorer>`,
+    `<attention-explorer id="long" config="${attr(JSON.stringify({ ['k'.repeat(50000)]: 1 }))}"></attention-explorer>`,
+    '<script type="module" src="broken-mode.js"></script>',
+  ].join('\n'), { count: 6 });
+  assert.deepEqual(await outcome(p, 'good'), ['resolved', []]);
+  const [mode, modeMsg, modeErrors] = await outcome(p, 'mode');
+  assert.equal(mode, 'rejected');
+  assert.match(modeMsg, /there is no mode “nope” in this version\. The modes are “explorer”, “sqrt-dk-lab”/);
+  assert.deepEqual(modeErrors, [modeMsg], 'explorer-error carries the message ready rejects with');
+  assert.equal(await p.locator('#mode .error').textContent(), modeMsg);
+  const [proto, protoMsg] = await outcome(p, 'proto');
+  assert.equal(proto, 'rejected');
+  assert.match(protoMsg, /There is no preset called “__proto__”/);
+  assert.equal((await rowA(p, '#proto')).length, 5, 'the cat preset is shown under the message');
+  const [big, bigMsg, bigErrors] = await outcome(p, 'big');
+  assert.equal(big, 'rejected');
+  assert.match(bigMsg, /This head cannot be computed: the values are too large/);
+  assert.deepEqual(bigErrors, [bigMsg]);
+  const [broken, brokenMsg, brokenErrors] = await outcome(p, 'broken');
+  assert.equal(broken, 'rejected');
+  assert.equal(brokenMsg, '<attention-explorer>: the broken-lab mode could not start: its params do not work');
+  assert.deepEqual(brokenErrors, [brokenMsg]);
+  const [long, longMsg] = await outcome(p, 'long');
+  assert.equal(long, 'rejected');
+  assert.ok(longMsg.length <= MAX_MESSAGE + 40, `a message of ${longMsg.length} characters`);
+  const shown = await p.locator('#long #error').textContent();
+  assert.ok(shown.length <= MAX_MESSAGE + 40, `${shown.length} characters shown`);
+  await clean(p, log);
+  await context.close();
+});
+
+test('a ninth training element rejects ready with what a reader can do, and starts with Try again once another has left the page', async () => {
+  const body = [RECORD, ...Array.from({ length: 9 }, (_, i) => `<attention-explorer id="t${i}" mode="train" params="task=previous-token&seed=${i}"></attention-explorer>`)].join('\n');
+  const { page: p, log, context } = await open('nine', body, { count: 9, height: 600 });
+  for (let i = 0; i < 8; i++) assert.deepEqual(await outcome(p, 't' + i), ['resolved', []], `t${i}`);
+  const [state, message, errors] = await outcome(p, 't8');
+  assert.equal(state, 'rejected');
+  assert.match(message, /the page already runs 8 training panels, the most one page can run at once\. It starts once another one has left the page: then press Try again/);
+  assert.doesNotMatch(message, /dispose\(\)/, 'nothing a reader cannot do');
+  assert.deepEqual(errors, [message]);
+  await p.evaluate(() => document.getElementById('t0').remove()); // frees its trainer (next microtask)
+  await p.locator('#t8 button.retry').click();
+  assert.deepEqual(await outcome(p, 't8'), ['resolved', [message]], 'a new ready, resolved once it trains');
+  assert.equal(await p.locator('#t8 .error:not([hidden])').count(), 0);
+  await p.locator('#t8 #train-step').click();
+  await p.waitForFunction(() => /Step 1\b/.test(document.getElementById('t8').shadowRoot.querySelector('#train-steps').textContent));
+  await clean(p, log);
+  await context.close();
+});
+
+test('the latest src wins: a slow src replaced after 300 ms shows the new one at once, and the slow fetch is aborted', async () => {
+  aborted.length = 0;
+  const { page: p, log, context } = await open('latest', `${RECORD}\n<attention-explorer id="e" src="/api/slow.json?ms=8000"></attention-explorer>`, { ready: null });
+  await p.waitForSelector('#e p.note[role="status"]');
+  assert.match(await p.locator('#e p[role="status"]').textContent(), /^Loading the config from “http:\/\/127\.0\.0\.1:\d+\/api\/slow\.json\?ms=8000”…$/);
+  await p.waitForTimeout(300);
+  const started = Date.now();
+  await p.evaluate(() => document.getElementById('e').setAttribute('src', '/api/good.json'));
+  assert.deepEqual(await outcome(p, 'e'), ['resolved', []]);
+  assert.ok(Date.now() - started < 4000, `ready after ${Date.now() - started} ms, not after the slow answer`);
+  assert.deepEqual(await rowA(p, '#e'), ['0.401', '0.198', '0.401'], 'the worked example of good.json, not the cat of slow.json');
+  assert.equal(await p.locator('#e p[role="status"]').count(), 0, 'the loading line is gone');
+  for (let k = 0; k < 50 && !aborted.includes('/api/slow.json?ms=8000'); k++) await p.waitForTimeout(100);
+  assert.deepEqual(aborted, ['/api/slow.json?ms=8000'], 'the slow request was cancelled by the browser');
+  await p.waitForTimeout(300);
+  assert.deepEqual(await rowA(p, '#e'), ['0.401', '0.198', '0.401']);
+  // the same through the property, twice in one task: good, then a 404 at once
+  await p.evaluate(() => {
+    const e = document.getElementById('e');
+    e.src = '/api/good.json';
+    e.src = '/api/missing.json';
+  });
+  const [state, message, errors] = await outcome(p, 'e');
+  assert.equal(state, 'rejected');
+  assert.match(message, /^Could not load the config from “http:\/\/127\.0\.0\.1:\d+\/api\/missing\.json”: the server answered 404/);
+  assert.deepEqual(errors, [message]);
+  assert.equal(await p.locator('#e #error').textContent(), message);
+  assert.equal((await rowA(p, '#e')).length, 5, 'the default preset under the message, not good.json');
+  await clean(p, log.errors.length ? { ...log, errors: log.errors.filter((e) => !/404/.test(e)) } : log);
+  await context.close();
+});
+
+test('removing the element while its src loads aborts the fetch; a src that never answers times out after 15 s and says so', async () => {
+  aborted.length = 0;
+  const { page: p, log, context } = await open('never', [
+    RECORD,
+    '<attention-explorer id="gone" src="/api/never.json?gone"></attention-explorer>',
+    '<attention-explorer id="wait" src="/api/never.json?wait"></attention-explorer>',
+  ].join('\n'), { ready: null });
+  await p.waitForSelector('#gone p[role="status"]');
+  await p.evaluate(() => {
+    const el = document.getElementById('gone');
+    window.__goneReady = el.ready.then(() => 'resolved', (e) => 'rejected: ' + e.message);
+    el.remove();
+  });
+  for (let k = 0; k < 50 && !aborted.includes('/api/never.json?gone'); k++) await p.waitForTimeout(100);
+  assert.deepEqual(aborted, ['/api/never.json?gone'], 'removal cancelled the request');
+  const started = Date.now();
+  const [state, message, errors] = await outcome(p, 'wait', 30000);
+  const took = Date.now() - started;
+  assert.equal(state, 'rejected');
+  assert.match(message, /^The config at “http:\/\/127\.0\.0\.1:\d+\/api\/never\.json\?wait” did not arrive within 15 seconds, so it was not loaded\. Check that the address is right and the server answers, or put the JSON in the config attribute instead\.$/);
+  assert.deepEqual(errors, [message]);
+  assert.ok(took > 10000 && took < 25000, `timed out after about 15 s (${took} ms from the removal)`);
+  assert.equal(await p.locator('#wait p[role="status"]').count(), 0, 'the loading line is gone');
+  assert.equal(await p.locator('#wait #error').textContent(), message);
+  assert.ok(aborted.includes('/api/never.json?wait'), 'the timed-out request was cancelled too');
+  await clean(p, log);
+  await context.close();
+});

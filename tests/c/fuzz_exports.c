@@ -1,0 +1,627 @@
+/*
+ * fuzz_exports.c: a libFuzzer target for every ae_* export of c/wasm_exports.c, the only door
+ * web/attention.js has into the core, built natively with tests/c/wasm_shim.h standing in for
+ * WebAssembly's memory (the arena grows the way memory.grow does, and a page past the grown
+ * memory traps). Built and run by the Makefile's test-fuzz.
+ *
+ * The bytes are a program of calls as attention.js makes them, and some it never makes:
+ * ae_prepare with valid and invalid sizes, inputs written through ae_buffer, ae_forward and
+ * ae_sdpa with and without a mask, causal or not; trainers created past the 8 slots, freed
+ * twice, used through invalid slot numbers; the lab row functions with valid and invalid
+ * lengths. Checked:
+ *   - ae_prepare: 0 for valid sizes, 1 (ATTN_ERR_SIZE) and the old layout kept otherwise; the
+ *     buffers lie in the grown memory, 16-byte aligned, in arena order, none overlapping the
+ *     next; the memory grows only for a larger layout than any before;
+ *   - ae_forward, ae_sdpa, in both layouts (the long form, and the fused one that stores only
+ *     O): the same status and bit-identical Q, K, V, O (and S, M, A) as calling c/attention.c
+ *     directly on heap buffers of their own; every weight is in [0, 1] and every row sums to 1
+ *     or is all 0; a mask the layout has no room for is refused; ae_buffer_floats gives each
+ *     buffer's size in the layout;
+ *   - ae_bench_matmul: C = A·B, and no forward pass runs on its arena;
+ *   - trainers: at most 8 slots (the ninth is -TRAIN_ERR_MEMORY); every call on a free or
+ *     invalid slot is refused (status, -1, NULL or 0) and changes no other trainer; a head's
+ *     forward pass changes no trainer's weights;
+ *   - induction models: at most 4 slots, a shape larger than a slot refused, every call on a
+ *     free or invalid slot refused, steps, evaluation, examples and key splits as induction.h says;
+ *   - the lab functions give exactly what attn_softmax_* give on the same row;
+ *   - the constants are the header's.
+ */
+#include "attention.h"
+#include "induction.h"
+#include "train.h"
+
+#include <string.h>
+
+#include "fuzz.h"
+#include "wasm_shim.h"
+
+/* c/wasm_exports.c has no header: web/attention.js is its only caller. These are its exports. */
+int ae_max_tokens(void);
+int ae_max_width(void);
+float ae_default_scale(int dk);
+int ae_prepare(int n, int m, int d, int dk, int dv, int layout);
+float *ae_buffer(int which);
+long ae_buffer_floats(int which);
+int ae_bench_matmul(int n, int k, int p, int reps);
+int ae_sdpa(int has_mask, int causal, float scale);
+int ae_forward(int has_xkv, int has_mask, int causal, float scale);
+int ae_train_task_count(void);
+const char *ae_train_task_name(int task);
+const char *ae_train_token_name(int task, int token);
+int ae_train_max_head(void);
+int ae_train_max_batch(void);
+int ae_train_loss_chunk(void);
+int ae_train_eval_sequences(void);
+int ae_train_create(int task, int dk, int dv, unsigned seed);
+void ae_train_free(int slot);
+int ae_train_set(int slot, float lr, int optimizer, int batch);
+int ae_train_steps(int slot, int k);
+void ae_train_reset(int slot);
+void ae_train_reroll(int slot, unsigned seed);
+int ae_train_evaluate(int slot);
+int ae_train_example(int slot, unsigned seed);
+float ae_train_loss(int slot);
+int ae_train_info(int slot, int which);
+void *ae_train_buffer(int slot, int which);
+float *ae_lab_buffer(int which);
+const char *ae_ind_token_name(int token);
+int ae_ind_loss_chunk(void);
+int ae_ind_eval_sequences(void);
+int ae_ind_slot_bytes(void);
+int ae_ind_memory_bytes(int layers, int heads, int d, int dh, int n, int vocab);
+int ae_ind_create(int layers, int heads, int d, int dh, int n, int vocab, unsigned seed);
+void ae_ind_free(int slot);
+int ae_ind_set(int slot, float lr, float weight_decay, int batch);
+int ae_ind_ablate(int slot, unsigned mask);
+int ae_ind_steps(int slot, int k);
+void ae_ind_reset(int slot);
+void ae_ind_reroll(int slot, unsigned seed);
+int ae_ind_evaluate(int slot);
+int ae_ind_composition(int slot);
+int ae_ind_example(int slot, unsigned seed);
+int ae_ind_key_split(int slot, int layer, int head);
+float ae_ind_loss(int slot, int which);
+int ae_ind_info(int slot, int which);
+void *ae_ind_buffer(int slot, int which, int index);
+int ae_softmax_stable(int m);
+int ae_softmax_naive(int m);
+int ae_softmax_backward(int m);
+int ae_softmax_stats(int m);
+
+/* The enums of wasm_exports.c, as web/attention.js keeps them. */
+enum { B_X, B_XKV, B_WQ, B_WK, B_WV, B_Q, B_K, B_V, B_S, B_M, B_A, B_O, B_MASK, B_KT, B_WORK, B_COUNT };
+enum { L_FUSED = 1, L_MASK = 2 };
+enum { T_WQ, T_WK, T_WV, T_WOUT, T_DWQ, T_DWK, T_DWV, T_DWOUT, T_LOSSES, T_EVAL, T_EX_TOKENS, T_EX_TARGETS, T_EX_RIGHT, T_EX_X, T_COUNT };
+enum { I_N, I_D, I_DK, I_DV, I_VOCAB, I_POSITIONS, I_STEP, I_BATCH, I_OPTIMIZER, I_COUNT };
+enum { LAB_IN, LAB_GRAD, LAB_OUT, LAB_TERMS, LAB_SCALARS, LAB_COUNT };
+enum { SLOTS = 8, IND_SLOTS = 4 };
+enum { IND_B_LOSSES, IND_B_EVAL, IND_B_COMPOSITION, IND_B_SPLIT, IND_B_TOKENS, IND_B_TARGETS, IND_B_PART,
+       IND_B_INDUCT, IND_B_PARAMS, IND_B_GRADS, IND_B_E, IND_B_WQ, IND_B_WK, IND_B_WV, IND_B_WO, IND_B_DWQ,
+       IND_B_DWK, IND_B_DWV, IND_B_DWO, IND_B_P, IND_B_X, IND_B_Q, IND_B_K, IND_B_V, IND_B_S, IND_B_A, IND_B_O,
+       IND_B_C, IND_B_PROBS, IND_B_COUNT };
+enum { IND_I_LAYERS, IND_I_HEADS, IND_I_D, IND_I_DH, IND_I_N, IND_I_VOCAB, IND_I_STEP, IND_I_BATCH, IND_I_K,
+       IND_I_PARAMS, IND_I_ABLATED, IND_I_COUNT };
+
+/* ---------------------------------------------------------------- the arena */
+
+static int sz[6] = {-1, -1, -1, -1, -1, 0}; /* n, m, d, dk, dv, layout of the last successful ae_prepare */
+static int gone;                             /* ae_bench_matmul took the arena since then */
+static long largest;                    /* the largest layout prepared so far, in floats */
+
+/* Floats of buffer b in layout s: the fused form has no n×m buffers and no Kᵀ but its work;
+ * the mask has room only when the layout says one is given. */
+static long count_of(int b, const int *s)
+{
+    long n = s[0], m = s[1], d = s[2], dk = s[3], dv = s[4];
+    int fused = s[5] & L_FUSED;
+    switch (b) {
+    case B_X: return n * d;
+    case B_XKV: return m * d;
+    case B_WQ: case B_WK: return d * dk;
+    case B_WV: return d * dv;
+    case B_Q: return n * dk;
+    case B_K: return m * dk;
+    case B_V: return m * dv;
+    case B_KT: return fused ? 0 : dk * m;
+    case B_O: return n * dv;
+    case B_WORK: return fused ? ATTN_FUSED_WORK(m, dk, dv) : 0;
+    case B_MASK: return s[5] & L_MASK ? n * m : 0;
+    default: return fused ? 0 : n * m; /* S, M, A */
+    }
+}
+
+static int size_from(reader *r, int limit, int allow_zero)
+{
+    uint8_t b = take(r);
+    if (b < 232) return allow_zero && b % 9 == 0 ? 0 : 1 + b % 8;
+    switch (b % 8) {
+    case 0: return 0;
+    case 1: return -1;
+    case 2: return limit + 1;
+    case 3: return limit;
+    case 4: return 1 << 30;
+    case 5: return 64 + b % 5; /* a larger layout: grows the memory */
+    default: return 9 + b % 7;
+    }
+}
+
+static void op_prepare(reader *r)
+{
+    int s[6];
+    s[0] = size_from(r, ATTN_MAX_TOKENS, 0);
+    s[1] = size_from(r, ATTN_MAX_TOKENS, 0);
+    s[2] = size_from(r, ATTN_MAX_WIDTH, 1); /* 0: the direct form */
+    s[3] = size_from(r, ATTN_MAX_WIDTH, 0);
+    s[4] = size_from(r, ATTN_MAX_WIDTH, 0);
+    uint8_t lb = take(r);
+    s[5] = lb < 250 ? lb % 4 : lb % 2 ? -1 : 4;
+    /* keep a run fast under the sanitizers: at most one size at its limit, n·m small */
+    if ((long)s[0] * s[1] > 4096 && s[0] <= ATTN_MAX_TOKENS && s[1] <= ATTN_MAX_TOKENS) s[1] = 4;
+    int ok = s[0] >= 1 && s[0] <= ATTN_MAX_TOKENS && s[1] >= 1 && s[1] <= ATTN_MAX_TOKENS && s[2] >= 0 &&
+             s[2] <= ATTN_MAX_WIDTH && s[3] >= 1 && s[3] <= ATTN_MAX_WIDTH && s[4] >= 1 && s[4] <= ATTN_MAX_WIDTH && s[5] >= 0 && s[5] <= 3;
+    float *before[B_COUNT];
+    for (int b = 0; b < B_COUNT; b++) before[b] = ae_buffer(b);
+    size_t grows = shim_grow_calls;
+    int st = ae_prepare(s[0], s[1], s[2], s[3], s[4], s[5]);
+    if (!ok) {
+        REQUIRE(st == ATTN_ERR_SIZE, "ae_prepare: bad sizes but not ATTN_ERR_SIZE");
+        for (int b = 0; b < B_COUNT; b++) REQUIRE(ae_buffer(b) == before[b], "ae_prepare: a refused call moved a buffer");
+        return;
+    }
+    REQUIRE(st == ATTN_OK, "ae_prepare refused valid sizes");
+    long total = 0;
+    for (int b = 0; b < B_COUNT; b++) total += (count_of(b, s) + 3) & ~3L;
+    if (total <= largest) REQUIRE(shim_grow_calls == grows, "ae_prepare grew the memory for a layout no larger than an earlier one");
+    if (total > largest) largest = total;
+    unsigned char *end = (unsigned char *)(shim_memory_size() * (size_t)65536);
+    for (int b = 0; b < B_COUNT; b++) {
+        unsigned char *p = (unsigned char *)ae_buffer(b);
+        REQUIRE(p >= shim_heap_base && p + count_of(b, s) * sizeof(float) <= end, "a buffer lies outside the grown memory");
+        REQUIRE((uintptr_t)p % 16 == 0, "a buffer is not 16-byte aligned");
+        REQUIRE(ae_buffer_floats(b) == count_of(b, s), "ae_buffer_floats differs from the layout's size");
+        if (b + 1 < B_COUNT) REQUIRE((unsigned char *)ae_buffer(b + 1) >= p + count_of(b, s) * sizeof(float), "a buffer overlaps the next");
+    }
+    REQUIRE(ae_buffer(-1) == NULL && ae_buffer(B_COUNT) == NULL, "ae_buffer: an invalid id gave a buffer");
+    REQUIRE(ae_buffer_floats(-1) == 0 && ae_buffer_floats(B_COUNT) == 0, "ae_buffer_floats: an invalid id has floats");
+    memcpy(sz, s, sizeof sz);
+    gone = 0;
+}
+
+static float value_from(uint8_t b, int wild)
+{
+    if (wild && b == 255) return NAN;
+    if (wild && b == 254) return INFINITY;
+    return ((float)b - 128.0f) / 32.0f;
+}
+
+static float *copy_of(const float *p, long count)
+{
+    float *q = fuzz_floats(count);
+    memcpy(q, p, sizeof(float) * (size_t)count);
+    return q;
+}
+
+/* Writes the inputs through ae_buffer, runs ae_forward or ae_sdpa, and compares everything
+ * with c/attention.c called directly on private copies. */
+static void op_forward(reader *r)
+{
+    if (sz[0] < 1) { /* nothing prepared yet (ae_bench_matmul may have taken the arena): both refuse */
+        REQUIRE(ae_sdpa(0, 0, 1.0f) != ATTN_OK && ae_forward(0, 0, 0, 1.0f) != ATTN_OK, "a forward pass ran before ae_prepare");
+        return;
+    }
+    uint8_t f = take(r);
+    int direct = f & 1, has_mask = f & 2, causal = f & 4, cross = f & 8, wild = (f & 0x30) == 0x30;
+    int fused = sz[5] & L_FUSED;
+    if (gone) { /* ae_bench_matmul laid the arena out its own way: no forward pass until ae_prepare */
+        REQUIRE(ae_sdpa(0, 0, 1.0f) != ATTN_OK && (sz[2] < 1 || ae_forward(0, 0, 0, 1.0f) != ATTN_OK), "a forward pass ran on ae_bench_matmul's arena");
+        return;
+    }
+    if (has_mask && !(sz[5] & L_MASK)) { /* no room was laid out for a mask */
+        REQUIRE(ae_sdpa(1, causal, 1.0f) == ATTN_ERR_NULL, "ae_sdpa used a mask the layout has no room for");
+        return;
+    }
+    uint8_t sb = take(r);
+    float scale = sb == 0 ? 0.0f : sb == 1 ? NAN : sb < 128 ? attn_default_scale(sz[3]) : (float)sb / 128.0f;
+    int n = sz[0], m = sz[1], d = sz[2], dk = sz[3], dv = sz[4];
+    if (!direct && d == 0) {
+        REQUIRE(ae_forward(0, 0, 0, 1.0f) == ATTN_ERR_NULL, "ae_forward ran on a direct-form layout (d = 0)");
+        return;
+    }
+    if (!direct && !cross && n != m) cross = 1; /* self-attention needs m = n: the JS never asks otherwise */
+    int inputs[6] = {B_X, B_XKV, B_WQ, B_WK, B_WV, -1};
+    if (direct) inputs[0] = B_Q, inputs[1] = B_K, inputs[2] = B_V, inputs[3] = -1;
+    float *mine[B_COUNT] = {0};
+    for (int k = 0; inputs[k] >= 0; k++) {
+        int b = inputs[k];
+        if (b == B_XKV && !cross) continue;
+        float *p = ae_buffer(b);
+        for (long e = 0; e < count_of(b, sz); e++) p[e] = value_from(take(r), wild);
+        mine[b] = copy_of(p, count_of(b, sz));
+    }
+    if (has_mask) {
+        float *p = ae_buffer(B_MASK);
+        for (long e = 0; e < (long)n * m; e++) {
+            uint8_t b = take(r);
+            p[e] = b < 80 ? -INFINITY : wild && b == 255 ? NAN : value_from(b, 0);
+        }
+        mine[B_MASK] = copy_of(p, (long)n * m);
+    }
+    /* the direct calls, on buffers of their own */
+    float *Q = direct ? mine[B_Q] : fuzz_floats((long)n * dk), *K = direct ? mine[B_K] : fuzz_floats((long)m * dk);
+    float *V = direct ? mine[B_V] : fuzz_floats((long)m * dv);
+    float *S = fuzz_floats((long)n * m), *M = fuzz_floats((long)n * m), *A = fuzz_floats((long)n * m);
+    float *O = fuzz_floats((long)n * dv), *Kt = fuzz_floats((long)dk * m), *work = fuzz_floats(ATTN_FUSED_WORK(m, dk, dv));
+    const float *mask = has_mask ? mine[B_MASK] : NULL;
+    attn_status want = ATTN_OK;
+    if (!direct) want = attn_project(Q, K, V, mine[B_X], cross ? mine[B_XKV] : mine[B_X], mine[B_WQ], mine[B_WK], mine[B_WV], n, m, d, dk, dv);
+    if (want == ATTN_OK && fused) want = attn_sdpa_fused(O, work, Q, K, V, mask, causal, scale, n, m, dk, dv);
+    if (want == ATTN_OK && !fused) want = attn_mask_build(M, mask, causal, n, m);
+    if (want == ATTN_OK && !fused) want = attn_sdpa(S, A, O, Kt, Q, K, V, mask, causal, scale, n, m, dk, dv);
+
+    int st = direct ? ae_sdpa(has_mask, causal, scale) : ae_forward(cross, has_mask, causal, scale);
+    REQUIRE(st == (int)want, "an export's status differs from c/attention.c's on the same input");
+    if (st == ATTN_OK) {
+        int outs[] = {B_Q, B_K, B_V, B_O, B_S, B_M, B_A};
+        const float *theirs[] = {Q, K, V, O, S, M, A};
+        for (int k = 0; k < (fused ? 4 : 7); k++)
+            REQUIRE(memcmp(ae_buffer(outs[k]), theirs[k], sizeof(float) * (size_t)count_of(outs[k], sz)) == 0, "an export's result differs from c/attention.c's");
+        if (!fused)
+            for (int i = 0; i < n; i++) require_weight_row(ae_buffer(B_A) + (long)i * m, m);
+    }
+    if (!direct) free(Q), free(K), free(V);
+    for (int b = 0; b < B_COUNT; b++) free(mine[b]);
+    free(S), free(M), free(A), free(O), free(Kt), free(work);
+}
+
+/* ---------------------------------------------------------------- trainers */
+
+static int live[SLOTS]; /* which slots this input holds */
+
+static int slot_from(reader *r)
+{
+    uint8_t b = take(r);
+    if (b < 200) return b % SLOTS;
+    return b % 2 ? -1 - b % 3 : SLOTS + b % 5;
+}
+
+static void snapshot_weights(float *out, int slot)
+{
+    int d = ae_train_info(slot, I_D), dk = ae_train_info(slot, I_DK);
+    memcpy(out, ae_train_buffer(slot, T_WQ), sizeof(float) * (size_t)(d * dk));
+}
+
+static void op_train(reader *r)
+{
+    uint8_t what = take(r) % 13;
+    int slot = slot_from(r);
+    int ok = slot >= 0 && slot < SLOTS && live[slot];
+    /* another live trainer, whose weights must not change */
+    int other = -1;
+    for (int s = 0; s < SLOTS; s++)
+        if (live[s] && s != slot) other = s;
+    static float before[TRAIN_MAX_D * TRAIN_MAX_HEAD], after[TRAIN_MAX_D * TRAIN_MAX_HEAD];
+    if (other >= 0) snapshot_weights(before, other);
+
+    switch (what) {
+    case 0: case 1: { /* create */
+        int used = 0;
+        for (int s = 0; s < SLOTS; s++) used += live[s];
+        uint8_t b = take(r);
+        int task = b % 7 == 6 ? TRAIN_TASK_COUNT : b % TRAIN_TASK_COUNT, dk = 1 + take(r) % 4, dv = 1 + take(r) % 4;
+        if (take(r) == 255) dk = TRAIN_MAX_HEAD + 1;
+        int got = ae_train_create(task, dk, dv, take_u32(r));
+        /* a full house is said first: the arguments are checked in the slot it would take */
+        if (used == SLOTS) REQUIRE(got == -TRAIN_ERR_MEMORY, "ae_train_create: a ninth trainer but not -TRAIN_ERR_MEMORY");
+        else if (task >= TRAIN_TASK_COUNT) REQUIRE(got == -TRAIN_ERR_TASK, "ae_train_create: bad task but not -TRAIN_ERR_TASK");
+        else if (dk > TRAIN_MAX_HEAD) REQUIRE(got == -TRAIN_ERR_SHAPE, "ae_train_create: bad dk but not -TRAIN_ERR_SHAPE");
+        else {
+            REQUIRE(got >= 0 && got < SLOTS && !live[got], "ae_train_create: not a free slot");
+            live[got] = 1;
+            REQUIRE(ae_train_info(got, I_STEP) == 0 && ae_train_info(got, I_DK) == dk && ae_train_info(got, I_DV) == dv, "a new trainer's info is wrong");
+        }
+        break;
+    }
+    case 2: ae_train_free(slot); if (ok) live[slot] = 0; other = -1; break;
+    case 3: {
+        static const float lrs[] = {0.01f, 0.1f, 1.0f, 0.0f, NAN, 1e30f};
+        float lr = lrs[take(r) % 6];
+        int opt = take(r) % 3, batch = take(r) % 6;
+        int st = ae_train_set(slot, lr, opt, batch);
+        if (!ok) REQUIRE(st == ATTN_ERR_NULL, "ae_train_set on a free slot not refused");
+        else REQUIRE(st == (!(lr > 0.0f) || lr == INFINITY ? TRAIN_ERR_LR : batch < 1 || opt > 1 ? TRAIN_ERR_SHAPE : ATTN_OK), "ae_train_set: wrong status");
+        break;
+    }
+    case 4: {
+        uint8_t b = take(r);
+        int k = b == 255 ? ae_train_loss_chunk() + 1 : b == 254 ? -1 : b % 3;
+        if (ok && ae_train_info(slot, I_BATCH) > 4) ae_train_set(slot, 0.01f, 1, 2); /* keep a run fast */
+        int st = ae_train_steps(slot, k);
+        if (!ok) REQUIRE(st == ATTN_ERR_NULL, "ae_train_steps on a free slot not refused");
+        else if (k < 0 || k > ae_train_loss_chunk()) REQUIRE(st == TRAIN_ERR_SHAPE, "ae_train_steps: k out of range but not TRAIN_ERR_SHAPE");
+        else if (st == ATTN_OK && k > 0) {
+            const float *losses = ae_train_buffer(slot, T_LOSSES);
+            REQUIRE(losses[k - 1] == ae_train_loss(slot), "the last loss in the buffer is not ae_train_loss");
+        }
+        break;
+    }
+    case 5: ae_train_reset(slot); if (ok) REQUIRE(ae_train_info(slot, I_STEP) == 0, "reset left steps"); break;
+    case 6: ae_train_reroll(slot, take_u32(r)); if (ok) REQUIRE(ae_train_info(slot, I_STEP) == 0, "reroll left steps"); break;
+    case 7: {
+        int st = ae_train_evaluate(slot);
+        if (!ok) REQUIRE(st == ATTN_ERR_NULL, "ae_train_evaluate on a free slot not refused");
+        else if (st == ATTN_OK) {
+            const float *e = ae_train_buffer(slot, T_EVAL);
+            REQUIRE(isfinite(e[0]) && e[1] >= 0.0f && e[1] <= 1.0f + 1e-6f && e[2] >= 0.0f && e[2] <= 1.0f, "ae_train_evaluate: values out of range");
+        }
+        break;
+    }
+    case 8: {
+        int n = ae_train_example(slot, take_u32(r) % 3);
+        if (!ok) REQUIRE(n == -ATTN_ERR_NULL, "ae_train_example on a free slot not refused");
+        else {
+            REQUIRE(n >= 1 && n <= ae_train_info(slot, I_N), "ae_train_example: a length outside 1..n");
+            const int *tokens = ae_train_buffer(slot, T_EX_TOKENS);
+            for (int i = 0; i < n; i++) REQUIRE(tokens[i] >= 0 && tokens[i] < ae_train_info(slot, I_VOCAB), "an example token outside the vocabulary");
+        }
+        break;
+    }
+    case 9: {
+        int which = take(r) % (I_COUNT + 2) - 1;
+        int v = ae_train_info(slot, which);
+        if (!ok || which < 0 || which >= I_COUNT) REQUIRE(v == -1, "ae_train_info: an invalid slot or id gave a value");
+        else REQUIRE(v >= 0, "ae_train_info: a negative value");
+        if (!ok) REQUIRE(ae_train_loss(slot) == 0.0f, "ae_train_loss on a free slot is not 0");
+        break;
+    }
+    case 10: { /* every slot taken, then a ninth */
+        for (int s = 0; s < SLOTS; s++) {
+            if (live[s]) continue;
+            int got = ae_train_create(s % TRAIN_TASK_COUNT, 1 + s % 3, 2, (unsigned)s);
+            REQUIRE(got >= 0 && got < SLOTS && !live[got], "ae_train_create refused with a slot free");
+            live[got] = 1;
+        }
+        for (int s = 0; s < SLOTS; s++) REQUIRE(live[s], "a slot is still free after eight creates");
+        REQUIRE(ae_train_create(0, 2, 2, 1) == -TRAIN_ERR_MEMORY, "a ninth trainer but not -TRAIN_ERR_MEMORY");
+        other = -1;
+        break;
+    }
+    default: {
+        int which = take(r) % (T_COUNT + 2) - 1;
+        void *p = ae_train_buffer(slot, which);
+        REQUIRE((p != NULL) == (ok && which >= 0 && which < T_COUNT), "ae_train_buffer: a buffer for an invalid slot or id, or none for a valid one");
+        break;
+    }
+    }
+    if (other >= 0 && live[other] && what != 2) {
+        snapshot_weights(after, other);
+        int d = ae_train_info(other, I_D), dk = ae_train_info(other, I_DK);
+        REQUIRE(memcmp(before, after, sizeof(float) * (size_t)(d * dk)) == 0, "a call on one trainer changed another's weights");
+    }
+}
+
+/* ---------------------------------------------------------------- induction models */
+
+static int ind_live[IND_SLOTS];
+
+static void op_ind(reader *r)
+{
+    uint8_t what = take(r) % 10;
+    uint8_t sb = take(r);
+    int slot = sb < 220 ? sb % IND_SLOTS : sb % 2 ? -1 : IND_SLOTS + sb % 3;
+    int ok = slot >= 0 && slot < IND_SLOTS && ind_live[slot];
+    switch (what) {
+    case 0: case 1: { /* create: a small shape, sometimes a bad or an oversized one */
+        int used = 0;
+        for (int k = 0; k < IND_SLOTS; k++) used += ind_live[k];
+        int layers = 1 + take(r) % 2, heads = 1 + take(r) % 2, d = 2 * (1 + take(r) % 4), dh = 1 + take(r) % 4, n = 5 + take(r) % 4;
+        int vocab = (n - 1) / 2 + 1 + take(r) % 3;
+        uint8_t edge = take(r);
+        int bad = edge == 255, huge = edge == 254;
+        if (bad) d = 3;
+        if (huge) layers = 2, heads = IND_MAX_HEADS, d = IND_MAX_D, dh = IND_MAX_HEAD_D, n = IND_MAX_TOKENS, vocab = IND_MAX_VOCAB;
+        int need = ae_ind_memory_bytes(layers, heads, d, dh, n, vocab);
+        REQUIRE(bad ? need == 0 : need > 0, "ae_ind_memory_bytes: 0 for a valid shape, or not 0 for a bad one");
+        int got = ae_ind_create(layers, heads, d, dh, n, vocab, take_u32(r));
+        if (used == IND_SLOTS) REQUIRE(got == -IND_ERR_MEMORY, "ae_ind_create: a fifth model but not -IND_ERR_MEMORY");
+        else if (bad) REQUIRE(got == -IND_ERR_SHAPE, "ae_ind_create: a bad shape but not -IND_ERR_SHAPE");
+        else if (need > ae_ind_slot_bytes()) REQUIRE(got == -IND_ERR_MEMORY, "ae_ind_create: a shape larger than a slot but not -IND_ERR_MEMORY");
+        else {
+            REQUIRE(got >= 0 && got < IND_SLOTS && !ind_live[got], "ae_ind_create: not a free slot");
+            ind_live[got] = 1;
+            REQUIRE(ae_ind_info(got, IND_I_N) == n && ae_ind_info(got, IND_I_STEP) == 0, "a new model's info is wrong");
+            REQUIRE(ae_ind_set(got, 0.01f, 0.01f, 1) == ATTN_OK, "ae_ind_set refused ordinary settings"); /* quick steps */
+        }
+        break;
+    }
+    case 2: ae_ind_free(slot); if (ok) ind_live[slot] = 0; break;
+    case 3: {
+        static const float lrs[] = {0.01f, 0.1f, 1.0f, 2.0f, 0.0f, NAN};
+        float lr = lrs[take(r) % 6];
+        int batch = take(r) % 4;
+        int st = ae_ind_set(slot, lr, 0.01f, batch);
+        if (!ok) REQUIRE(st == ATTN_ERR_NULL, "ae_ind_set on a free slot not refused");
+        else REQUIRE(st == (!(lr > 0.0f) || lr > 1.0f ? IND_ERR_LR : batch < 1 ? IND_ERR_SHAPE : ATTN_OK), "ae_ind_set: wrong status");
+        break;
+    }
+    case 4: {
+        uint8_t b = take(r);
+        int k = b == 255 ? ae_ind_loss_chunk() + 1 : b == 254 ? -1 : b % 3;
+        if (ok && ae_ind_info(slot, IND_I_BATCH) > 2) ae_ind_set(slot, 0.01f, 0.01f, 1);
+        int st = ae_ind_steps(slot, k);
+        if (!ok) REQUIRE(st == ATTN_ERR_NULL, "ae_ind_steps on a free slot not refused");
+        else if (k < 0 || k > ae_ind_loss_chunk()) REQUIRE(st == IND_ERR_SHAPE, "ae_ind_steps: k out of range but not IND_ERR_SHAPE");
+        else if (st == ATTN_OK && k > 0) {
+            const float *losses = ae_ind_buffer(slot, IND_B_LOSSES, 0);
+            REQUIRE(isfinite(losses[2 * k - 1]) && losses[2 * k - 1] == ae_ind_loss(slot, 2), "the last repeated-part loss is not ae_ind_loss(slot, 2)");
+        }
+        break;
+    }
+    case 5: {
+        int st = ae_ind_ablate(slot, take(r));
+        REQUIRE(st == (ok ? ATTN_OK : ATTN_ERR_NULL), "ae_ind_ablate: wrong status");
+        if (take(r) % 2) ae_ind_reset(slot);
+        else ae_ind_reroll(slot, take_u32(r));
+        if (ok) REQUIRE(ae_ind_info(slot, IND_I_STEP) == 0, "reset or reroll left steps");
+        break;
+    }
+    case 6: {
+        int e = ae_ind_evaluate(slot), c = ae_ind_composition(slot);
+        if (!ok) REQUIRE(e == ATTN_ERR_NULL && c == ATTN_ERR_NULL, "evaluate or composition on a free slot not refused");
+        if (ok && e == ATTN_OK) {
+            const float *out = ae_ind_buffer(slot, IND_B_EVAL, 0);
+            REQUIRE(isfinite(out[0]) && isfinite(out[1]) && out[2] >= 0.0f && out[2] <= 1.0f, "ae_ind_evaluate: values out of range");
+        }
+        break;
+    }
+    case 7: {
+        int n = ae_ind_example(slot, take(r));
+        if (!ok) {
+            REQUIRE(n == -ATTN_ERR_NULL, "ae_ind_example on a free slot not refused");
+            REQUIRE(ae_ind_key_split(slot, 0, 0) == -ATTN_ERR_NULL, "ae_ind_key_split on a free slot not refused");
+            break;
+        }
+        if (n < 0) break; /* weights blown up */
+        REQUIRE(n == ae_ind_info(slot, IND_I_N), "ae_ind_example: not n tokens");
+        const int *tokens = ae_ind_buffer(slot, IND_B_TOKENS, 0);
+        REQUIRE(tokens[0] == IND_BOS && ae_ind_token_name(tokens[1]) != NULL, "ae_ind_example: no BOS, or a token without a name");
+        int layer = take(r) % 3, head = take(r) % 3;
+        int parts = ae_ind_key_split(slot, layer, head);
+        int valid = layer < ae_ind_info(slot, IND_I_LAYERS) && head < ae_ind_info(slot, IND_I_HEADS);
+        REQUIRE(valid ? parts == 1 + layer * ae_ind_info(slot, IND_I_HEADS) : parts == -IND_ERR_SHAPE, "ae_ind_key_split: wrong count or status");
+        break;
+    }
+    case 8: {
+        int which = take(r) % (IND_I_COUNT + 2) - 1;
+        int v = ae_ind_info(slot, which);
+        if (!ok || which < 0 || which >= IND_I_COUNT) REQUIRE(v == -1, "ae_ind_info: an invalid slot or id gave a value");
+        else REQUIRE(v >= 0, "ae_ind_info: a negative value");
+        if (!ok) REQUIRE(ae_ind_loss(slot, 0) == 0.0f, "ae_ind_loss on a free slot is not 0");
+        break;
+    }
+    default: {
+        int which = take(r) % (IND_B_COUNT + 2) - 1, index = take(r) % 6 - 1;
+        void *p = ae_ind_buffer(slot, which, index);
+        if (!ok || which < 0 || which >= IND_B_COUNT) REQUIRE(p == NULL, "ae_ind_buffer: a buffer for an invalid slot or id");
+        break;
+    }
+    }
+}
+
+/* ---------------------------------------------------------------- the labs' rows */
+
+static void op_lab(reader *r)
+{
+    uint8_t b = take(r);
+    int m = b < 240 ? 1 + b % 10 : b % 3 == 0 ? 0 : b % 3 == 1 ? ATTN_MAX_TOKENS + 1 : ATTN_MAX_TOKENS;
+    REQUIRE(ae_lab_buffer(-1) == NULL && ae_lab_buffer(LAB_COUNT) == NULL, "ae_lab_buffer: an invalid id gave a buffer");
+    float *in = ae_lab_buffer(LAB_IN), *grad = ae_lab_buffer(LAB_GRAD);
+    int fill = m >= 1 && m <= ATTN_MAX_TOKENS ? m : 1;
+    for (int j = 0; j < fill; j++) {
+        uint8_t v = take(r);
+        in[j] = v >= 250 ? -INFINITY : v == 249 ? NAN : ((float)v - 100.0f) / 10.0f;
+        grad[j] = ((float)take(r) - 128.0f) / 32.0f;
+    }
+    float *row = copy_of(in, fill), *g = copy_of(grad, fill);
+    float a[ATTN_MAX_TOKENS], e[ATTN_MAX_TOKENS], x[3];
+    switch (take(r) % 4) {
+    case 0: {
+        int st = ae_softmax_stable(m);
+        REQUIRE(st == (int)attn_softmax_stable(a, e, &x[0], &x[1], row, m), "ae_softmax_stable: another status");
+        if (st == ATTN_OK) {
+            REQUIRE(memcmp(ae_lab_buffer(LAB_OUT), a, sizeof(float) * (size_t)m) == 0 && memcmp(ae_lab_buffer(LAB_TERMS), e, sizeof(float) * (size_t)m) == 0, "ae_softmax_stable: other weights or terms");
+            require_weight_row(ae_lab_buffer(LAB_OUT), m);
+        }
+        break;
+    }
+    case 1: {
+        int st = ae_softmax_naive(m);
+        REQUIRE(st == (int)attn_softmax_naive(a, e, &x[1], row, m), "ae_softmax_naive: another status");
+        if (st == ATTN_OK) REQUIRE(memcmp(ae_lab_buffer(LAB_TERMS), e, sizeof(float) * (size_t)m) == 0, "ae_softmax_naive: other terms");
+        break;
+    }
+    case 2: {
+        int st = ae_softmax_backward(m);
+        float ds[ATTN_MAX_TOKENS];
+        REQUIRE(st == (int)attn_softmax_backward(ds, row, g, m), "ae_softmax_backward: another status");
+        if (st == ATTN_OK) REQUIRE(memcmp(ae_lab_buffer(LAB_OUT), ds, sizeof(float) * (size_t)m) == 0, "ae_softmax_backward: another ds");
+        break;
+    }
+    default: {
+        int st = ae_softmax_stats(m);
+        REQUIRE(st == (int)attn_softmax_stats(&x[0], &x[1], &x[2], row, m), "ae_softmax_stats: another status");
+        if (st == ATTN_OK) REQUIRE(memcmp(ae_lab_buffer(LAB_SCALARS), x, sizeof x) == 0, "ae_softmax_stats: other numbers");
+        break;
+    }
+    }
+    free(row), free(g);
+}
+
+/* ae_bench_matmul (make bench only): C = A·B with the head's kernel, on fixed small numbers;
+ * afterwards the forward layout is gone until the next ae_prepare. */
+static void op_bench(reader *r)
+{
+    uint8_t b = take(r);
+    int n = 1 + take(r) % 12, k = 1 + take(r) % 12, p = 1 + take(r) % 12;
+    if (b >= 250) n = b % 2 ? 0 : ATTN_MAX_TOKENS + 1;
+    int st = ae_bench_matmul(n, k, p, 1 + b % 2);
+    if (n < 1 || n > ATTN_MAX_TOKENS) {
+        REQUIRE(st == ATTN_ERR_SIZE, "ae_bench_matmul: bad size but not ATTN_ERR_SIZE");
+        return;
+    }
+    REQUIRE(st == ATTN_OK, "ae_bench_matmul refused small sizes");
+    gone = 1;
+    /* the arena (at __heap_base, which the shim aligns to a page) holds A [n, k], B [k, p], C [n, p] */
+    const float *A = (const float *)shim_heap_base, *B = A + (long)n * k, *C = B + (long)k * p;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < p; j++) {
+            double want = 0, size = 0;
+            for (int t = 0; t < k; t++) {
+                double x = (double)A[(long)i * k + t] * B[(long)t * p + j];
+                want += x, size += fabs(x);
+            }
+            if (!isfinite(size)) continue; /* left-over forward data may hold -Infinity */
+            REQUIRE(fabs(C[(long)i * p + j] - want) <= 1e-6 * (1 + size), "ae_bench_matmul: C is not A·B");
+        }
+    /* A and B are not checked for its fixed numbers: it refills them only when the shape changes,
+     * so after a forward pass on the same instance (which bench.mjs never makes) they hold the
+     * forward's data. C = A·B holds either way. */
+}
+
+static void check_constants(void)
+{
+    REQUIRE(ae_max_tokens() == ATTN_MAX_TOKENS && ae_max_width() == ATTN_MAX_WIDTH, "the size limits differ from attention.h");
+    REQUIRE(ae_default_scale(4) == 0.5f && ae_default_scale(0) == 0.0f, "ae_default_scale is not 1/sqrt(dk)");
+    REQUIRE(ae_train_task_count() == TRAIN_TASK_COUNT && ae_train_max_head() == TRAIN_MAX_HEAD && ae_train_max_batch() == TRAIN_MAX_BATCH, "training limits differ from train.h");
+    REQUIRE(ae_train_eval_sequences() == TRAIN_EVAL_SEQUENCES && ae_train_loss_chunk() >= 1, "training constants are wrong");
+    for (int t = -1; t <= TRAIN_TASK_COUNT; t++) {
+        REQUIRE((ae_train_task_name(t) != NULL) == (t >= 0 && t < TRAIN_TASK_COUNT), "ae_train_task_name out of range");
+        REQUIRE(ae_train_token_name(t, -1) == NULL, "ae_train_token_name(-1) has a name");
+    }
+    REQUIRE(ae_train_token_name(0, 0) != NULL, "ae_train_token_name(0, 0) has no name");
+    REQUIRE(ae_ind_token_name(IND_BOS) != NULL && ae_ind_token_name(-1) == NULL, "ae_ind_token_name out of range");
+    REQUIRE(ae_ind_loss_chunk() >= 1 && ae_ind_eval_sequences() == IND_EVAL_SEQUENCES && ae_ind_slot_bytes() > 0, "induction constants are wrong");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    reader r = {data, size};
+    for (int s = -1; s <= SLOTS; s++) ae_train_free(s), ae_ind_free(s); /* every input starts with free slots */
+    memset(live, 0, sizeof live);
+    memset(ind_live, 0, sizeof ind_live);
+    check_constants();
+    for (int op = 0; op < 40 && r.left; op++) {
+        uint8_t op = take(&r);
+        if (op == 255) {
+            op_bench(&r);
+            continue;
+        }
+        switch (op % 7) {
+        case 0: op_prepare(&r); break;
+        case 1: case 2: op_forward(&r); break;
+        case 3: case 4: op_train(&r); break;
+        case 5: op_ind(&r); break;
+        default: op_lab(&r); break;
+        }
+    }
+    return 0;
+}
