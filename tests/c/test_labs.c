@@ -190,6 +190,23 @@ static void bad_sizes_null_buffers_and_nan_or_plus_infinity_return_error_codes(v
     free(s); free(a); free(d);
 }
 
+/* attn_softmax_backward refuses NaN and +-Infinity in either input, as every other lab function
+ * does: a gradient through a row with one bad number would be NaN everywhere. */
+static void softmax_backward_refuses_nan_or_infinity_in_the_weights_or_the_gradient(void)
+{
+    const float bad[3] = {NAN, INFINITY, -INFINITY};
+    for (int v = 0; v < 3; v++)
+        for (int which = 0; which < 2; which++)
+            for (int at = 0; at < 5; at += 4) {
+                float *a = fbuf(5, NULL), *da = fbuf(5, NULL), *ds = fbuf(5, NULL);
+                for (int j = 0; j < 5; j++) a[j] = 0.2f, da[j] = (float)j;
+                (which ? da : a)[at] = bad[v];
+                attn_status st = attn_softmax_backward(ds, a, da, 5);
+                CHECK(st == ATTN_ERR_NONFINITE, "%g in %s[%d]: status %d, want ATTN_ERR_NONFINITE", bad[v], which ? "da" : "a", at, st);
+                free(a), free(da), free(ds);
+            }
+}
+
 int main(void)
 {
     RUN(stable_and_naive_agree_with_the_double_reference_on_small_seeded_rows);
@@ -199,6 +216,7 @@ int main(void)
     RUN(backward_matches_central_differences_in_double);
     RUN(stats_give_max_entropy_and_jacobian_norm_for_uniform_one_hot_and_random_rows);
     RUN(bad_sizes_null_buffers_and_nan_or_plus_infinity_return_error_codes);
+    RUN(softmax_backward_refuses_nan_or_infinity_in_the_weights_or_the_gradient);
     printf("max |core - double reference| = %.3g\n", worst_diff);
     return print_summary();
 }

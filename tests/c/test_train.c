@@ -61,10 +61,69 @@ static void every_task_learns_its_pattern_in_exactly_sized_unaligned_memory(void
     }
 }
 
+static void steps_and_evaluate_refuse_a_null_or_uninitialised_trainer(void)
+{
+    float loss = 0, attn = 0, acc = 0;
+    CHECK(train_steps(NULL, 1, NULL) == ATTN_ERR_NULL, "train_steps(NULL)");
+    CHECK(train_evaluate(NULL, &loss, &attn, &acc) == ATTN_ERR_NULL, "train_evaluate(NULL)");
+    train_state t;
+    memset(&t, 0, sizeof t); /* never given to train_init: no parameters */
+    CHECK(train_steps(&t, 1, NULL) == ATTN_ERR_NULL, "train_steps on a trainer with no parameters");
+    CHECK(train_evaluate(&t, &loss, &attn, &acc) == ATTN_ERR_NULL, "train_evaluate on a trainer with no parameters");
+}
+
+/* The first Adam steps, pinned against Adam written here in float64 from the trainer's own
+ * gradients (t.grads keeps the last step's mean gradient): m = β1·m + (1−β1)·g,
+ * v = β2·v + (1−β2)·g², p −= lr·(m/(1−β1^t)) / (√(v/(1−β2^t)) + ε). On the first step the bias
+ * correction makes m̂/√v̂ = g/|g|, so every weight whose gradient is not tiny moves by lr exactly. */
+static void adam_first_steps_match_a_float64_adam_and_the_first_moves_each_weight_by_lr(void)
+{
+    for (int task = 0; task < TRAIN_TASK_COUNT; task++) {
+        long b = train_memory_bytes(task, 4, 3);
+        void *mem = malloc((size_t)b);
+        train_state t;
+        CHECK(train_init(&t, mem, b, task, 4, 3, 77) == ATTN_OK, "init");
+        const float lr = 0.01f;
+        CHECK(train_set(&t, lr, TRAIN_ADAM, 8) == ATTN_OK, "set");
+        long P = t.n_params;
+        double *m = calloc((size_t)P, sizeof(double)), *v = calloc((size_t)P, sizeof(double));
+        float *before = malloc(sizeof(float) * (size_t)P);
+        const double b1 = 0.9f, b2 = 0.999f, eps = 1e-8f; /* the float32 constants, as the core has them */
+        for (int step = 1; step <= 4; step++) {
+            memcpy(before, t.params, sizeof(float) * (size_t)P);
+            CHECK(train_steps(&t, 1, NULL) == ATTN_OK, "step %d", step);
+            double worst = 0;
+            long moved_by_lr = 0, checked = 0;
+            for (long e = 0; e < P; e++) {
+                double g = t.grads[e];
+                m[e] = b1 * m[e] + (1 - b1) * g;
+                v[e] = b2 * v[e] + (1 - b2) * g * g;
+                double mh = m[e] / (1 - pow(b1, step)), vh = v[e] / (1 - pow(b2, step));
+                double want = (double)before[e] - (double)lr * mh / (sqrt(vh) + eps);
+                double err = fabs((double)t.params[e] - want);
+                if (err > worst) worst = err;
+                if (step == 1 && fabs(g) > 1e-5) {
+                    checked++;
+                    double moved = fabs((double)t.params[e] - before[e]);
+                    moved_by_lr += fabs(moved - lr) <= 2e-3 * lr;
+                }
+            }
+            /* float32 rounding of a parameter near 1 is 6e-8; the update itself is ~lr */
+            CHECK(worst < 2e-7, "%s step %d: a parameter is %.3g away from float64 Adam", train_task_name(task), step, worst);
+            if (step == 1)
+                CHECK(checked > P / 2 && moved_by_lr == checked, "%s: %ld of %ld weights with a gradient moved by lr on the first Adam step",
+                      train_task_name(task), moved_by_lr, checked);
+        }
+        free(m), free(v), free(before), free(mem);
+    }
+}
+
 int main(void)
 {
     RUN(memory_needed_is_within_the_static_bound_for_every_task_and_head_size);
     RUN(init_refuses_bad_tasks_sizes_and_short_memory);
+    RUN(steps_and_evaluate_refuse_a_null_or_uninitialised_trainer);
+    RUN(adam_first_steps_match_a_float64_adam_and_the_first_moves_each_weight_by_lr);
     RUN(every_task_learns_its_pattern_in_exactly_sized_unaligned_memory);
     return print_summary();
 }
