@@ -13,6 +13,9 @@
 //     "scale": null         // optional, default null = 1/sqrt(dk); a number > 0 replaces it
 //   }                       //   (1 turns the scaling off)
 //
+// The text may also be tensors as PyTorch or NumPy print them ("Q = tensor([[1., 0.], ...])"):
+// web/tensor-text.js reads them into this format.
+//
 // Direct form (the lesson's worked example): give "Q" [n][dk], "K" [n][dk] and "V" [n][dv]
 // instead of X, Wq, Wk, Wv (and no "features"). "tokens" and "features" are optional: they
 // default to "1", "2", ... and "f1", "f2", ....
@@ -20,6 +23,8 @@
 // Rules: no other keys; every number finite; rows of one matrix the same length; shapes that
 // fit together; n <= limits.maxTokens, d, dk, dv <= limits.maxWidth, token names at most
 // MAX_NAME characters; the JSON text at most MAX_JSON characters (checked before parsing).
+
+import { fromTensorText } from './tensor-text.js';
 
 export const MAX_JSON = 4_000_000;
 export const MAX_NAME = 40;
@@ -79,10 +84,13 @@ export function parseConfig(input, limits = DEFAULT_LIMITS) {
   let obj = input;
   if (typeof input === 'string') {
     if (input.length > MAX_JSON) fail(`The config is ${input.length} characters long; the limit is ${MAX_JSON}.`);
-    try {
-      obj = JSON.parse(input);
-    } catch (e) {
-      fail(`The config is not valid JSON (${e.message}). Check quotes, commas and brackets.`);
+    obj = fromTensorText(input, fail); // tensors as PyTorch or NumPy print them (web/tensor-text.js), or null
+    if (obj === null) {
+      try {
+        obj = JSON.parse(input);
+      } catch (e) {
+        fail(`The config is not valid JSON (${e.message}). Check quotes, commas and brackets.`);
+      }
     }
   }
   if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) fail('The config must be a JSON object like {"X": [[...]], "Wq": [[...]], ...}.');
