@@ -184,6 +184,8 @@ static void default_scale_is_one_over_sqrt_dk(void)
         double want = 1.0 / sqrt((double)dk);
         CHECK(fabs(attn_default_scale(dk) - want) <= 1.2e-7 * want, "dk %d: %.9g, want %.9g", dk, attn_default_scale(dk), want);
     }
+    /* a width below 1 is no head: 0, a scale attn_sdpa refuses (ATTN_ERR_SCALE) */
+    CHECK(attn_default_scale(0) == 0.0f && attn_default_scale(-4) == 0.0f, "dk 0: %g, dk -4: %g", attn_default_scale(0), attn_default_scale(-4));
 }
 
 /* ---------------------------------------------------------------- against the reference */

@@ -118,12 +118,36 @@ static void adam_first_steps_match_a_float64_adam_and_the_first_moves_each_weigh
     }
 }
 
+/* A step draws exactly `batch` sequences, in order, from the training stream: one step of a batch
+ * of 3 leaves the stream where three steps of a batch of 1 leave it, and its loss is the mean of
+ * theirs (a learning rate so small that the weights cannot move in between; every sequence of
+ * these tasks has the same number of predictions, so the mean over predictions is this mean). */
+static void a_step_averages_exactly_its_batch_drawn_in_order_from_the_stream(void)
+{
+    for (int task = 0; task < TRAIN_TASK_COUNT; task++) {
+        long b = train_memory_bytes(task, 4, 4);
+        void *ma = malloc((size_t)b), *mb = malloc((size_t)b);
+        train_state ta, tb;
+        train_init(&ta, ma, b, task, 4, 4, 5);
+        train_init(&tb, mb, b, task, 4, 4, 5);
+        CHECK(train_set(&ta, 1e-30f, TRAIN_SGD, 3) == ATTN_OK && train_set(&tb, 1e-30f, TRAIN_SGD, 1) == ATTN_OK, "set");
+        float la, lb[3];
+        CHECK(train_steps(&ta, 1, &la) == ATTN_OK && train_steps(&tb, 3, lb) == ATTN_OK, "steps");
+        CHECK(ta.data_rng == tb.data_rng, "%s: a step of 3 and three steps of 1 end at different places of the stream", train_task_name(task));
+        float mean = (lb[0] + lb[1] + lb[2]) / 3;
+        CHECK(fabsf(la - mean) <= 1e-5f * mean, "%s: batch loss %.7g, mean of the three single losses %.7g", train_task_name(task), la, mean);
+        CHECK(la == ta.loss && ta.step == 1 && tb.step == 3, "%s: loss %g / %g, steps %ld and %ld", train_task_name(task), la, ta.loss, ta.step, tb.step);
+        free(ma), free(mb);
+    }
+}
+
 int main(void)
 {
     RUN(memory_needed_is_within_the_static_bound_for_every_task_and_head_size);
     RUN(init_refuses_bad_tasks_sizes_and_short_memory);
     RUN(steps_and_evaluate_refuse_a_null_or_uninitialised_trainer);
     RUN(adam_first_steps_match_a_float64_adam_and_the_first_moves_each_weight_by_lr);
+    RUN(a_step_averages_exactly_its_batch_drawn_in_order_from_the_stream);
     RUN(every_task_learns_its_pattern_in_exactly_sized_unaligned_memory);
     return print_summary();
 }
