@@ -14,12 +14,14 @@ WASM_LINK  := -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEM
 # Size: only the forward pass (c/attention.c) is worth optimising for speed (-O3 with SIMD,
 # -O2 for the scalar fallback); training, the labs' helpers and the exports are built for size.
 WASM_SRC   := c/attention.c c/attention_backward.c c/train.c c/wasm_exports.c
-SAN_FLAGS  := -std=c99 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=all -Ic
+# make mutate-c builds its mutants with WERROR= (a compiler warning is not a test)
+WERROR     ?= -Werror
+SAN_FLAGS  := -std=c99 -g -O1 -Wall -Wextra $(WERROR) -fsanitize=address,undefined -fno-sanitize-recover=all -Ic
 CORE       := c/attention.c c/attention.h
 TRAIN      := c/attention_backward.c c/train.c c/train.h
 NODE_TESTS  = $(wildcard tests/*.test.mjs) $(wildcard tests/browser/*.test.mjs)
 
-.PHONY: all help run test test-c test-fuzz test-node bench setup setup-test clean dist
+.PHONY: all help run test test-c test-fuzz test-node bench setup setup-test clean dist mutate-c mutate-js
 
 all: setup web/gen/wasm-source.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
 
@@ -74,21 +76,27 @@ run: all ## serve the explorer on http://127.0.0.1:$(PORT)/ (PORT= to change)
 
 test: setup-test all test-c test-fuzz test-node ## build and run every test
 
-build/test_attention: $(CORE) tests/c/test_attention.c tests/c/check.h
-	@mkdir -p build
-	$(CLANG) $(SAN_FLAGS) c/attention.c tests/c/test_attention.c -lm -o $@
+# Each source is compiled once under the sanitizers into build/san/ and linked into the tests
+# that use it, so a change to one file recompiles that file only (make mutate-c relies on this).
+build/san/%.o: c/%.c c/attention.h c/train.h Makefile
+	@mkdir -p build/san
+	$(CLANG) $(SAN_FLAGS) -c $< -o $@
 
-build/test_backward: $(CORE) c/attention_backward.c tests/c/test_backward.c tests/c/check.h
-	@mkdir -p build
-	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c tests/c/test_backward.c -lm -o $@
+build/san/%.o: tests/c/%.c tests/c/check.h c/attention.h c/train.h Makefile
+	@mkdir -p build/san
+	$(CLANG) $(SAN_FLAGS) -c $< -o $@
 
-build/test_train: $(CORE) $(TRAIN) tests/c/test_train.c tests/c/check.h
-	@mkdir -p build
-	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c c/train.c tests/c/test_train.c -lm -o $@
+build/test_attention: build/san/attention.o build/san/test_attention.o
+	$(CLANG) $(SAN_FLAGS) $^ -lm -o $@
 
-build/test_labs: $(CORE) tests/c/test_labs.c tests/c/check.h
-	@mkdir -p build
-	$(CLANG) $(SAN_FLAGS) c/attention.c tests/c/test_labs.c -lm -o $@
+build/test_backward: build/san/attention.o build/san/attention_backward.o build/san/test_backward.o
+	$(CLANG) $(SAN_FLAGS) $^ -lm -o $@
+
+build/test_train: build/san/attention.o build/san/attention_backward.o build/san/train.o build/san/test_train.o
+	$(CLANG) $(SAN_FLAGS) $^ -lm -o $@
+
+build/test_labs: build/san/attention.o build/san/test_labs.o
+	$(CLANG) $(SAN_FLAGS) $^ -lm -o $@
 
 test-c: setup-test build/test_attention build/test_backward build/test_labs build/test_train ## native C tests under AddressSanitizer and UBSan
 	build/test_attention
@@ -117,6 +125,13 @@ bench: setup-test all build/bench_native ## time forward() (Wasm SIMD, scalar, n
 	node bench/bench.mjs
 	node bench/bench-train.mjs
 	node tests/browser/frame-bench.mjs
+
+mutate-c: setup-test ## mutation testing of c/ (seeded, stratified; tens of minutes): killed, survived, each survivor (MUTATE_ARGS=--count=...)
+	nice node scripts/mutate-c.mjs $(MUTATE_ARGS)
+
+mutate-js: setup-test all ## mutation testing of the pure JS modules with StrykerJS (tens of minutes): per file, each survivor
+	nice npx stryker run stryker.config.mjs $(MUTATE_ARGS)
+	node scripts/mutate-js-report.mjs
 
 clean: ## remove build output
 	rm -rf build web/gen dist tests/out
