@@ -2,11 +2,13 @@
 // mutate-js-report.mjs: the short reading of a StrykerJS run (`make mutate-js` calls it after
 // Stryker): per file, killed / survived / no coverage / timeout and the score, then every
 // survivor with file:line:column, the mutator and the change. Written to the terminal and to
-// build/mutate-js/report.txt; the full report is build/mutate-js/report.html.
+// build/mutate-js/report.txt (and survivors.txt: each survivor as an entry for the equivalents
+// file); the full report is build/mutate-js/report.html.
 //
 // Survivors listed in tests/mutation/js-equivalents.txt (mutants that cannot change any result,
 // each read and explained) are counted as equivalent and left out of the score. They are matched
-// by file, mutator and the code before and after, so an edited line is read again.
+// by file, mutator and the source line(s) before and after the mutation (spaces squashed), so an
+// edited line is read again.
 //
 // score = (killed + timeout) / (killed + timeout + survived + no coverage), equivalents left out.
 // Usage: node scripts/mutate-js-report.mjs [build/mutate-js/report.json]
@@ -42,10 +44,12 @@ function readEquivalents() {
 const equivalents = readEquivalents();
 const used = new Set();
 
-function original(source, { start, end }) {
-  const lines = source.split('\n');
-  if (start.line === end.line) return lines[start.line - 1].slice(start.column - 1, end.column - 1);
-  return [lines[start.line - 1].slice(start.column - 1), ...lines.slice(start.line, end.line - 1), lines[end.line - 1].slice(0, end.column - 1)].join('\n');
+// The mutated code, and the whole line(s) it stands on before and after the mutation.
+function texts(source, { start, end }, replacement) {
+  const lines = source.split('\n').slice(start.line - 1, end.line);
+  const whole = lines.join('\n');
+  const from = start.column - 1, to = whole.length - (lines[lines.length - 1].length - (end.column - 1));
+  return { code: whole.slice(from, to), line: whole, mutated: whole.slice(0, from) + replacement + whole.slice(to) };
 }
 
 const rows = [], survivors = [], equivalent = [];
@@ -54,8 +58,9 @@ for (const [file, data] of Object.entries(report.files).sort(([a], [b]) => (a < 
   const t = { mutants: 0, killed: 0, timeout: 0, survived: 0, noCoverage: 0, equivalent: 0, other: 0 };
   for (const m of data.mutants) {
     t.mutants++;
-    const before = squash(original(data.source, m.location)), after = squash(m.replacement ?? '');
-    const m2 = { file, line: m.location.start.line, column: m.location.start.column, mutator: m.mutatorName, before, after, status: m.status };
+    const t3 = texts(data.source, m.location, m.replacement ?? '');
+    const before = squash(t3.line), after = squash(t3.mutated);
+    const m2 = { file, line: m.location.start.line, column: m.location.start.column, mutator: m.mutatorName, code: squash(t3.code), replacement: squash(m.replacement ?? ''), before, after, status: m.status };
     if (m.status === 'Killed') t.killed++;
     else if (m.status === 'Timeout') t.timeout++;
     else if (m.status === 'Survived' || m.status === 'NoCoverage') {
@@ -88,13 +93,15 @@ const out = [
   '',
   `Survivors (${survivors.length}): no test notices these. Kill each with a test, or, if it cannot change any result,`,
   `list it in ${EQUIVALENTS} with the reason.`,
-  ...survivors.map((m) => `  ${m.file}:${m.line}:${m.column}  ${m.mutator}${m.status === 'NoCoverage' ? ' (no test runs it)' : ''}\n      - ${clip(m.before)}\n      + ${clip(m.after)}`),
+  ...survivors.map((m) => `  ${m.file}:${m.line}:${m.column}  ${m.mutator}${m.status === 'NoCoverage' ? ' (no test runs it)' : ''}: ${clip(m.code)}  ->  ${clip(m.replacement)}`),
   '',
   `Equivalent (${equivalent.length}):`,
-  ...equivalent.map((m) => `  ${m.file}:${m.line}:${m.column}  ${m.mutator}: ${clip(m.before)} -> ${clip(m.after)}\n      = ${m.reason}`),
+  ...equivalent.map((m) => `  ${m.file}:${m.line}:${m.column}  ${m.mutator}: ${clip(m.code)}  ->  ${clip(m.replacement)}\n      = ${m.reason}`),
 ];
 const stale = equivalents.filter((e) => !used.has(e) && Object.keys(report.files).includes(e.file));
-if (stale.length) out.push('', `Listed as equivalent but not seen surviving (killed now, or the code changed): ${stale.length}`, ...stale.map((e) => `  ${e.file} ${e.mutator}: ${clip(e.before)} -> ${clip(e.after)}`));
+if (stale.length) out.push('', `Listed as equivalent but not seen surviving (killed now, or the code changed): ${stale.length}`, ...stale.map((e) => `  ${e.file} ${e.mutator}: ${clip(e.before)}`));
+// Every survivor as an entry for the equivalents file, for the ones a reader finds equivalent.
+writeFileSync(join(dirname(reportPath), 'survivors.txt'), survivors.map((m) => `${m.file} ${m.mutator}\n- ${m.before}\n+ ${m.after}\n= (why it cannot change a result)\n`).join('\n'));
 const text = out.join('\n');
 console.log(text);
 writeFileSync(join(dirname(reportPath), 'report.txt'), text + '\n');
