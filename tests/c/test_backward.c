@@ -255,6 +255,15 @@ static void bad_sizes_null_buffers_and_bad_scales_return_error_codes(void)
           "dWq NULL");
     CHECK(attn_backward(p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, NULL, NULL, 0, 1.0f, 2, 2, 2, 2) == ATTN_ERR_NULL,
           "A NULL");
+    /* every required buffer, one at a time (dX may be NULL: it is skipped) */
+    static const char *names[17] = {"dWq", "dWk", "dWv", "dQ", "dK", "dV", "dA", "dS", "dO", "X", "Wq", "Wk", "Wv", "Q", "K", "V", "A"};
+    for (int k = 0; k < 17; k++) {
+        float *q[17];
+        for (int j = 0; j < 17; j++) q[j] = j == k ? NULL : p;
+        CHECK(attn_backward(p, q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7], q[8], q[9], q[10], q[11], q[12], q[13], q[14],
+                            q[15], q[16], NULL, 0, 1.0f, 2, 2, 2, 2) == ATTN_ERR_NULL,
+              "%s NULL", names[k]);
+    }
 }
 
 /* The limits are inclusive: n = ATTN_MAX_TOKENS and d = dk = dv = ATTN_MAX_WIDTH are accepted,

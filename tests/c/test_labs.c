@@ -112,10 +112,11 @@ static void removed_keys_get_zero_and_a_row_of_removed_keys_is_all_zero(void)
     CHECK(a[0] == 0.5f && a[1] == 0.0f && a[2] == 0.5f, "weights %g %g %g", a[0], a[1], a[2]);
     CHECK(attn_softmax_naive(b, NULL, NULL, s, 3) == ATTN_OK && b[1] == 0.0f, "naive weight of a removed key %g", b[1]);
     const float all0[2] = {-INFINITY, -INFINITY};
-    float *t = fbuf(2, all0), *c = fbuf(2, NULL), sum = NAN;
-    CHECK(attn_softmax_stable(c, NULL, NULL, &sum, t, 2) == ATTN_OK && c[0] == 0.0f && c[1] == 0.0f && sum == 0.0f,
+    float *t = fbuf(2, all0), *c = fbuf(2, NULL), *e = fbuf(2, NULL), sum = NAN, shift = 0;
+    CHECK(attn_softmax_stable(c, e, &shift, &sum, t, 2) == ATTN_OK && c[0] == 0.0f && c[1] == 0.0f && sum == 0.0f,
           "all removed: %g %g sum %g", c[0], c[1], sum);
-    free(s); free(a); free(b); free(t); free(c);
+    CHECK(e[0] == 0.0f && e[1] == 0.0f && shift == -INFINITY, "all removed: terms %g %g (want 0), shift %g (want -inf)", e[0], e[1], shift);
+    free(s); free(a); free(b); free(t); free(c); free(e);
 }
 
 static void backward_matches_central_differences_in_double(void)
@@ -183,8 +184,14 @@ static void bad_sizes_null_buffers_and_nan_or_plus_infinity_return_error_codes(v
     CHECK(attn_softmax_stable(a, NULL, NULL, NULL, s, 0) == ATTN_ERR_SIZE, "m = 0");
     CHECK(attn_softmax_naive(a, NULL, NULL, s, ATTN_MAX_TOKENS + 1) == ATTN_ERR_SIZE, "m too large");
     CHECK(attn_softmax_stable(NULL, NULL, NULL, NULL, s, 2) == ATTN_ERR_NULL, "a NULL");
+    CHECK(attn_softmax_naive(NULL, NULL, NULL, s, 2) == ATTN_ERR_NULL && attn_softmax_naive(a, NULL, NULL, NULL, 2) == ATTN_ERR_NULL, "naive: a or s NULL");
+    CHECK(attn_softmax_stable(a, NULL, NULL, NULL, NULL, 2) == ATTN_ERR_NULL, "stable: s NULL");
     CHECK(attn_softmax_backward(d, a, NULL, 2) == ATTN_ERR_NULL, "da NULL");
     CHECK(attn_softmax_stats(&x, &x, NULL, s, 2) == ATTN_ERR_NULL, "grad_norm NULL");
+    CHECK(attn_softmax_stats(NULL, &x, &x, s, 2) == ATTN_ERR_NULL && attn_softmax_stats(&x, NULL, &x, s, 2) == ATTN_ERR_NULL &&
+              attn_softmax_stats(&x, &x, &x, NULL, 2) == ATTN_ERR_NULL,
+          "stats: max_weight, entropy or a NULL");
+    CHECK(attn_softmax_backward(NULL, a, s, 2) == ATTN_ERR_NULL && attn_softmax_backward(d, NULL, s, 2) == ATTN_ERR_NULL, "backward: ds or a NULL");
     d[0] = 0.5f; d[1] = NAN;
     CHECK(attn_softmax_stats(&x, &x, &x, d, 2) == ATTN_ERR_NONFINITE, "NaN weight");
     free(s); free(a); free(d);

@@ -141,6 +141,47 @@ static void a_step_averages_exactly_its_batch_drawn_in_order_from_the_stream(voi
     }
 }
 
+/* Names for showing: every task and token by number, and NULL one past either end. */
+static void task_and_token_names_and_null_out_of_range(void)
+{
+    CHECK(strcmp(train_task_name(TRAIN_PREVIOUS_TOKEN), "previous-token") == 0 && strcmp(train_task_name(TRAIN_FIND_NOUN), "find-the-noun") == 0, "task names");
+    CHECK(!train_task_name(-1) && !train_task_name(TRAIN_TASK_COUNT), "a task out of range has no name");
+    const char *noun[] = {"the", "cat", "dog", "bird", "fox", "sat", "on", "ran", "by", "big"};
+    for (int k = 0; k < 10; k++) CHECK(train_token_name(TRAIN_FIND_NOUN, k) && strcmp(train_token_name(TRAIN_FIND_NOUN, k), noun[k]) == 0, "token %d", k);
+    CHECK(strcmp(train_token_name(TRAIN_PREVIOUS_TOKEN, 5), "F") == 0, "token F");
+    CHECK(!train_token_name(TRAIN_FIND_NOUN, 10) && !train_token_name(TRAIN_PREVIOUS_TOKEN, 6), "one past the vocabulary has no name");
+    CHECK(!train_token_name(TRAIN_FIND_NOUN, -1) && !train_token_name(-1, 0) && !train_token_name(TRAIN_TASK_COUNT, 0), "negative token, bad task");
+}
+
+/* A seed fixes the whole run, so a link replays it in every version: the weights are mulberry32
+ * draws from the seed (uniform in [-0.5, 0.5) for the head, [-1/√dv, 1/√dv) for the read-out), and
+ * the training sequences come from mulberry32 started at seed ^ 0xa5a5a5a5. check.h's mulberry32
+ * is the independent reference. */
+static void the_weights_and_the_training_stream_are_mulberry32_draws_from_the_seed(void)
+{
+    const uint32_t seed = 12345;
+    long b = train_memory_bytes(TRAIN_PREVIOUS_TOKEN, 4, 3);
+    void *mem = malloc((size_t)b);
+    train_state t;
+    train_init(&t, mem, b, TRAIN_PREVIOUS_TOKEN, 4, 3, seed);
+    rng_seed(seed);
+    long head = (long)t.d * (2 * 4 + 3), wrong = 0;
+    for (long e = 0; e < t.n_params; e++) {
+        uint32_t u = (uint32_t)(rng_next() * 4294967296.0);
+        float a = e < head ? 0.5f : 1.0f / sqrtf(3.0f);
+        wrong += t.params[e] != a * (2.0f * (float)(u >> 8) / 16777216.0f - 1.0f);
+    }
+    CHECK(wrong == 0, "%ld of %ld initial weights are not the seed's mulberry32 draws", wrong, t.n_params);
+    train_set(&t, 0.01f, TRAIN_ADAM, 1);
+    train_steps(&t, 1, NULL);
+    rng_seed(seed ^ 0xa5a5a5a5u);
+    for (int i = 0; i < t.n; i++) {
+        int want = (int)(((uint64_t)(uint32_t)(rng_next() * 4294967296.0) * 6u) >> 32);
+        CHECK(t.tokens[i] == want, "training sequence 1, token %d: %d, want %d", i, t.tokens[i], want);
+    }
+    free(mem);
+}
+
 int main(void)
 {
     RUN(memory_needed_is_within_the_static_bound_for_every_task_and_head_size);
@@ -148,6 +189,8 @@ int main(void)
     RUN(steps_and_evaluate_refuse_a_null_or_uninitialised_trainer);
     RUN(adam_first_steps_match_a_float64_adam_and_the_first_moves_each_weight_by_lr);
     RUN(a_step_averages_exactly_its_batch_drawn_in_order_from_the_stream);
+    RUN(task_and_token_names_and_null_out_of_range);
+    RUN(the_weights_and_the_training_stream_are_mulberry32_draws_from_the_seed);
     RUN(every_task_learns_its_pattern_in_exactly_sized_unaligned_memory);
     return print_summary();
 }
