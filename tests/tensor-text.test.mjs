@@ -121,7 +121,7 @@ test('refused: the wrong number of unnamed printouts, names mixed with none, twi
   refuses('Q = ' + q + 'import torch\n', /^Line 2 \(import torch\): expected a printed tensor/);
   refuses('Q = tensor([[1., 0.]], names=None)', /“names=” is not part of a tensor printout/);
   refuses('Q = tensor([[1., 0.]]', /expected “\)” to close tensor\( but the text ends/);
-  refuses('Q = [[1., 0.], [2.]]', /row 2 has 1 numbers but row 1 has 2/);
+  refuses('Q = [[1., 0.], [2.]]', /row 2 has 1 number but row 1 has 2: every row needs the same length\./);
   refuses('Q = [[1., 0.], [2., x]]', /expected a number, “\[” or “\]” where it says “x\]\]”/);
   refuses('Q = [[1., 0.]', /the “\[” here is never closed/);
   refuses('Q = tensor([[1.]], dtype=torch.complex64)', /dtype torch\.complex64: the explorer takes real numbers/);
@@ -163,4 +163,117 @@ test('parseConfig routes: JSON stays JSON, tensors go to the tensor reader, anyt
   assert.throws(() => parseConfig('Q = tensor([[1., nan]])\nK = Q\nV = Q'), (e) => e instanceof ConfigError && /is nan: every entry must be a finite number/.test(e.message));
   // and the shapes are checked as for any config
   assert.throws(() => parseConfig('Q = [[1, 0]]\nK = [[1]]\nV = [[1]]'), (e) => e instanceof ConfigError && /"K" has 1 columns but must have 2/.test(e.message));
+});
+
+// ----------------------------------------------------------------------------- every rule
+// (written for the mutants of web/tensor-text.js that no test above noticed; make mutate-js)
+
+test('what counts as pasted tensors, one rule at a time', () => {
+  const cases = [
+    ['import torch\nQ = torch.tensor( [[1.]])', true], // a printout anywhere in the text
+    ['import torch\nQ = torch.tensor(q)', false],
+    ['[[1., 0.]]', true], ['[ [1]]', true], ['[1, 2]', false], ['{"Q": [[1]]}', false],
+    ['Parameter containing:', true], ['tensor(q)', true], ['torch.Tensor(q)', true], ['numpy.array(q)', true],
+    ['print(Q)', true], ['Q = 1', true], ['Q: x', true], ['a == b', false], ['j', false],
+    ['Wq', true], ['w_k', true], ['q', true], ['Z', false], ['Query', false],
+    ['>>>\nQ = [[1.]]', true], ['  >>> Q', true], ['... Q = 1', true], ['# a note\n\n>>> V', true], ['', false], ['\n  \n# only a comment', false],
+  ];
+  for (const [text, want] of cases) assert.equal(looksLikeTensorText(text), want, JSON.stringify(text));
+});
+
+test('messages quote the line, trimmed and cut at 40 characters, and show what was expected', () => {
+  refuses('   Q = [[1., x]]', /^Line 1 \(Q = \[\[1\., x\]\]\): expected a number, “\[” or “\]” where it says “x\]\]”\.$/);
+  const long = 'Q = [[1., 2., 3., 4., 5., 6., 7., 8., 9., 10., oops]]';
+  refuses(long, new RegExp(`^Line 1 \\(${long.slice(0, 40).replace(/[.[\]()]/g, '\\$&')}…\\): expected a number, “\\[” or “\\]” where it says “oops\\]\\]”`));
+  refuses('Q = [[1., abcdefghijklmnopq]]', /where it says “abcdefghijkl”\./);
+  refuses('Q = [[1., a\nb]]', /where it says “a”\./);
+  refuses('Q = [[1., 0.]]\nK = Q\n\nV = [[2., 0.], x]', /^Line 4 /);
+  const q = 'tensor([[1., 0.]])\n';
+  refuses(q + q, /or named ones: Q = tensor\(\[\[1\., 0\.\], \[0\., 1\.\]\]\), then K = \.\.\. and V = \.\.\. on their own lines\.$/);
+  refuses('is_causal=True', /^Found no tensors; expected printed tensors, like Q = tensor\(\[\[1\., 0\.\], \[0\., 1\.\]\]\)/);
+});
+
+test('REPL prompts: >>> and ... at the start of a line are skipped, nowhere else; “...,” is a shortened printout', () => {
+  const c = read('  >>> print( Wq )\ntensor([[1.]])\n>>> print(X)\n[[2.]]\n>>> Wk = [[3.],\n...       ]\nWv = [[4.]]\n>>>');
+  assert.deepEqual(c, { Wq: [[1]], X: [[2]], Wk: [[3]], Wv: [[4]], causal: false });
+  refuses('Q = [[1., >>> 2.]]', /expected a number, “\[” or “\]” where it says “>>> 2\.\]\]”/);
+  refuses('Q = tensor([[1., 2.],\n        ...,\n        [3., 4.]])', /^Line 2 \(\.\.\.,\): the printout is shortened with “\.\.\.”/);
+  refuses('Q = tensor([[1., 2., ...]])', /shortened/);
+  refuses('>>> Q', /^Line 1 \(>>> Q\): “Q” is not followed by its printout\.$/);
+  refuses('Q', /“Q” is not followed by its printout/);
+});
+
+test('settings: is_causal and causal take True or False (or true, false); scale a number or None', () => {
+  const base = 'Q = [[1.]]\nK = Q\nV = Q\n';
+  assert.equal(read(base + 'is_causal=True').causal, true);
+  assert.equal(read(base + 'causal: true').causal, true);
+  assert.equal(read(base + 'causal = False').causal, false);
+  assert.equal(read(base + 'is_causal=false').causal, false);
+  assert.equal('scale' in read(base), false);
+  for (const [text, want] of [['0.5', 0.5], ['+2', 2], ['.25', 0.25], ['1e-1', 0.1], ['2.5E+1', 25], ['None', null]]) assert.equal(read(base + 'scale = ' + text).scale, want, text);
+  refuses(base + 'scale = big', /^Line 4 \(scale = big\): expected a number or None after scale = where it says “big”\.$/);
+  refuses(base + 'causal = yes', /expected True or False after causal = where it says “yes”/);
+  refuses(base + 'not_causal = True', /“not_causal” is not a tensor the explorer takes/);
+  refuses(base + 'causality = True', /“causality” is not a tensor the explorer takes/);
+});
+
+test('values: Parameter containing:, constructors as typed, copies by name, and what is not a tensor', () => {
+  const c = read('X = [[1., 2.]]\nWq = Parameter containing:\ntensor([[1.], [2.]], requires_grad=True)\nWk = Wq.clone().detach()\nWv = Wq.detach()');
+  assert.deepEqual(c.Wq, [[1], [2]]);
+  assert.deepEqual(c.Wk, [[1], [2]]);
+  c.Wk[0][0] = 9;
+  assert.equal(c.Wq[0][0], 1, 'a copy by name is a copy');
+  for (const ctor of ['tensor', 'torch.tensor', 'torch.Tensor', 'array', 'np.array', 'numpy.array']) {
+    assert.deepEqual(read(`Q = ${ctor}([[1.]])\nK = Q\nV = Q`).Q, [[1]], ctor);
+  }
+  refuses('Q = [[1.]]\nK = Q.T', /expected a printed tensor: tensor\(\[\[\.\.\.\]\]\), array\(\[\[\.\.\.\]\]\) or a list \[\[\.\.\.\]\]/);
+  refuses('Q = (1, 2)', /expected a printed tensor/);
+  refuses('Q = 3.0', /expected a printed tensor/);
+  refuses('K = Qx', /“Qx” is not a tensor the explorer takes/);
+  refuses('Q = tensor(5.)', /expected “\[” where it says “5\.\)”/);
+});
+
+test('what may follow the numbers of a printout: each keyword, a trailing comma, and nothing else', () => {
+  const one = (tail) => read(`Q = tensor([[1.]]${tail})\nK = Q\nV = Q`).Q;
+  for (const tail of [',', ', requires_grad=False', ", device='cuda:0'", ', device="cpu"', ', device=cuda:0', ', dtype=torch.int64', ', dtype=float32',
+    ', grad_fn=<AddmmBackward0>', ', dtype=torch.float64, requires_grad=True,']) assert.deepEqual(one(tail), [[1]], tail);
+  refuses('Q = tensor([[1.]], 5)', /expected a keyword like requires_grad=True or dtype=torch\.float32 where it says “5\)”/);
+  refuses('Q = tensor([[1.]], requires_grad=yes)', /expected True or False where it says “yes\)”/);
+  refuses('Q = tensor([[1.]], grad_fn=Mm)', /expected grad_fn=<\.\.\.> where it says “Mm\)”/);
+  refuses("Q = tensor([[1.]], device=')", /expected a device like 'cpu' where it says/);
+  refuses('Q = tensor([[1.]], dtype=)', /expected a dtype like torch\.float32 where it says “\)”/);
+  for (const t of ['torch.bool', 'torch.complex128', "'<U5'", '"float32"', 'object']) refuses(`Q = array([[1.]], dtype=${t})`, /the explorer takes real numbers/);
+});
+
+test('numbers as Python prints them, separated by commas or spaces; anything else in a list is refused', () => {
+  assert.deepEqual(read('Q = [[1e5, -1.5E-3, .5, +2, 5., -0.]]\nK = Q\nV = Q').Q, [[1e5, -1.5e-3, 0.5, 2, 5, -0]]);
+  assert.deepEqual(read('Q = [[1 2]\n [3 4]]\nK = Q\nV = Q').Q, [[1, 2], [3, 4]]);
+  assert.deepEqual(read('Q = [[1., 2.,], [3., 4.],]\nK = Q\nV = Q').Q, [[1, 2], [3, 4]], 'trailing commas, as Python allows');
+  refuses('Q = [[1., inf]]', /row 1, column 2 is inf: every entry/);
+  refuses('Q = [[+inf]]', /row 1, column 1 is inf:/);
+  refuses('Q = [[-nan]]', /row 1, column 1 is nan:/);
+  refuses('Q = [[1.2.3]]', /expected a number, “\[” or “\]” where it says “1\.2\.3\]\]”/);
+  refuses('Q = [[1x]]', /where it says “1x\]\]”/);
+  refuses('Q = [[1,, 2]]', /where it says “, 2\]\]”/);
+  refuses('Q = [[True]]', /True\/False/);
+});
+
+test('shapes: empty, one number, leading dimensions of one dropped, ragged rows, a list where a number goes', () => {
+  refuses('Q = [[]]', /the tensor is empty; expected a matrix/);
+  refuses('Q = tensor([])', /the tensor is empty/);
+  refuses('Q = tensor([5.])', /the tensor is one-dimensional \(1 number\); expected a matrix, one row per token \(or per feature for a weight\), like \[\[1\., 0\.\], \[0\., 1\.\]\]\./);
+  assert.deepEqual(read('Q = [[[[1., 2.], [3., 4.]]]]\nK = Q\nV = Q').Q, [[1, 2], [3, 4]]);
+  refuses('Q = [[[1.], [2.]], [[3.], [4.]]]', /the tensor is 2 × 2 × 1;/);
+  refuses('Q = [[1., 2.], 3.]', /row 2 is a single number, not a row like row 1\./);
+  refuses('Q = [[1., 2.], [3., 4., 5.]]', /row 2 has 3 numbers but row 1 has 2/);
+  refuses('Q = [[1., [2.]]]', /row 1, column 2 is a list; expected a matrix of numbers\./);
+});
+
+test('weights pasted the nn.Linear way round are caught for Wk and Wv too, and only when their transpose would fit', () => {
+  const X = 'X = [[1., 2., 3.]]\n';
+  const W = (rows, cols) => '[' + Array.from({ length: rows }, () => '[' + Array(cols).fill('1.').join(', ') + ']').join(', ') + ']';
+  refuses(X + `Wq = ${W(3, 2)}\nWk = ${W(2, 3)}\nWv = ${W(3, 1)}`, /^Wk is 2 × 3 but X has 3 columns: Wk must be \[d\]\[dk\], one row per column of X \(Q = X·Wq\)\. .*paste Wk\.T \(layer\.weight\.T\)\.$/);
+  refuses(X + `Wq = ${W(3, 2)}\nWk = ${W(3, 2)}\nWv = ${W(1, 3)}`, /^Wv is 1 × 3 but X has 3 columns: Wv must be \[d\]\[dv\]/);
+  // neither way round fits: parseConfig says what is wrong
+  assert.throws(() => parseConfig(X + `Wq = ${W(2, 2)}\nWk = ${W(3, 2)}\nWv = ${W(3, 2)}`), /"Wq" has 2 rows but must have 3 \(one row per column of X\)/);
 });

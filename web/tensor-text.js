@@ -27,10 +27,11 @@
 // and ">>>" prompts are skipped. Anything else is refused with a message saying what was
 // expected. Shapes, sizes and limits are then checked by parseConfig, like any config.
 
+import { count } from './words.js';
+
 const DIRECT = ['Q', 'K', 'V'];
 const PROJECTED = ['X', 'Wq', 'Wk', 'Wv'];
 const CANONICAL = { q: 'Q', k: 'K', v: 'V', x: 'X', wq: 'Wq', wk: 'Wk', wv: 'Wv' };
-const CONSTRUCTORS = ['tensor', 'torch.tensor', 'torch.Tensor', 'array', 'np.array', 'numpy.array'];
 const EXAMPLE = 'Q = tensor([[1., 0.], [0., 1.]]), then K = ... and V = ... on their own lines';
 
 export class TensorTextError extends Error {}
@@ -58,6 +59,8 @@ export function fromTensorText(text, fail = (msg) => { throw new TensorTextError
 }
 
 // ------------------------------------------------------------------------------- the reader
+// Every pattern is sticky (/y): it matches at this.i and nowhere else, without copying the rest
+// of the text, so a 256 × 256 printout reads in linear time.
 
 class Reader {
   constructor(text, fail) {
@@ -74,20 +77,25 @@ class Reader {
     const text = this.s.split('\n')[ln - 1].trim();
     this.fail(`Line ${ln} (${text.length > 40 ? text.slice(0, 40) + '…' : text}): ${msg}`);
   }
-  // Skips spaces, newlines, # comments, and ">>>" / "..." prompts at the start of a line.
+  at(re) {
+    re.lastIndex = this.i;
+    return re.exec(this.s);
+  }
+  // Skips spaces, newlines, # comments, and ">>>" / "..." prompts at the start of a line (but not
+  // the "...," of a shortened printout, which list() refuses).
   space() {
     for (;;) {
-      const m = /^(\s+|#[^\n]*)/.exec(this.s.slice(this.i));
+      const m = this.at(/\s+|#[^\n]*/y);
       if (m) { this.i += m[0].length; continue; }
-      const atLineStart = this.i === 0 || /\n[ \t]*$/.test(this.s.slice(Math.max(0, this.i - 80), this.i));
-      const prompt = atLineStart && /^(>>>|\.\.\.)(?=\s|$)/.exec(this.s.slice(this.i));
-      if (prompt && !/^\.\.\.\s*[,\]]/.test(this.s.slice(this.i))) { this.i += 3; continue; }
-      return;
+      if (!this.at(/(>>>|\.\.\.)(?=[ \t]|\n|$)(?![ \t]*,)/y)) return;
+      const lineStart = this.s.lastIndexOf('\n', this.i - 1) + 1;
+      if (!/^[ \t]*$/.test(this.s.slice(lineStart, this.i))) return;
+      this.i += 3;
     }
   }
   peek(re) {
     this.space();
-    return re.exec(this.s.slice(this.i));
+    return this.at(re);
   }
   take(re) {
     const m = this.peek(re);
@@ -106,22 +114,15 @@ class Reader {
     let pending = null; // a name from a ">>> Q" or ">>> print(Q)" line, for the printout below it
     for (this.space(); this.i < this.s.length; this.space()) {
       const start = this.i;
-      const echo = this.take(/^print\(\s*([A-Za-z_]\w*)\s*\)/);
-      const name = echo ? null : this.take(/^([A-Za-z_][\w.]*)(?=\s*(=(?!=)|:|$|\n))/);
-      if (echo || (name && !CONSTRUCTORS.includes(name[1]) && name[1] !== 'Parameter')) {
-        const id = (echo ?? name)[1];
-        if (!echo && this.take(/^(=|:)/)) {
-          if (/^(is_)?causal$/.test(id)) { settings.causal = this.bool(id); continue; }
-          if (id === 'scale') { settings.scale = this.scale(); continue; }
-          const key = this.tensorName(id, start);
-          const value = this.value(named, start, true);
-          this.put(named, key, value, start);
-          continue;
-        }
-        pending = { key: this.tensorName(id, start), at: start };
+      const name = this.take(/print\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_][\w.]*)(?=[ \t]*(=(?!=)|:|\n|$))/y);
+      if (name) {
+        if (name[2] && this.take(/=|:/y)) {
+          if (/^(is_)?causal$/.test(name[2])) settings.causal = this.bool(name[2]);
+          else if (name[2] === 'scale') settings.scale = this.scale();
+          else this.put(named, this.tensorName(name[2], start), this.value(named, start, true), start);
+        } else pending = { key: this.tensorName(name[1] ?? name[2], start), at: start };
         continue;
       }
-      if (name) this.i = start; // a constructor name: read it as a value
       const value = this.value(named, start);
       if (pending) {
         this.put(named, pending.key, value, pending.at);
@@ -159,49 +160,48 @@ class Reader {
     named.set(key, { value, at });
   }
   bool(id) {
-    const m = this.expect(/^(True|False|true|false)\b/, `True or False after ${id} =`);
-    return /^[Tt]/.test(m[1]);
+    const m = this.expect(/(True|False|true|false)\b/y, `True or False after ${id} =`);
+    return m[1] === 'True' || m[1] === 'true';
   }
   scale() {
-    if (this.take(/^None\b/)) return null;
-    return Number(this.expect(/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?/, 'a number or None after scale =')[0]);
+    if (this.take(/None\b/y)) return null;
+    return Number(this.expect(/[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?/y, 'a number or None after scale =')[0]);
   }
 
   // One tensor: a printout, a list, or another tensor's name ("K = Q", "K = Q.clone()").
   value(named, at, afterName = false) {
-    if (this.take(/^Parameter containing:/)) this.space();
-    const alias = afterName && this.take(/^([A-Za-z_]\w*)(\.(clone|detach)\(\))*(?![\w.(])/);
+    this.take(/Parameter containing:/y);
+    const alias = afterName && this.take(/([A-Za-z_]\w*)(\.(clone|detach)\(\))*(?![\w.(])/y);
     if (alias) {
-      if (['True', 'False', 'None', 'inf', 'nan'].includes(alias[1])) this.err('expected a printed tensor, not a single value.', at);
       const key = this.tensorName(alias[1], at);
       if (!named.has(key)) this.err(`${key} is used before it is given.`, at);
       return named.get(key).value.map((row) => row.slice());
     }
-    const ctor = this.take(/^((torch|np|numpy)\.)?(tensor|Tensor|array)\(/);
+    const ctor = this.take(/((torch|np|numpy)\.)?(tensor|Tensor|array)\(/y);
     const listAt = this.i;
-    if (!ctor && !this.peek(/^\[/)) {
+    if (!ctor && !this.peek(/\[/y)) {
       this.err(`expected a printed tensor: tensor([[...]]), array([[...]]) or a list [[...]], as in ${EXAMPLE}.`);
     }
     const nested = this.list();
     if (ctor) {
-      while (this.take(/^,/)) {
-        if (this.peek(/^\)/)) break;
+      while (this.take(/,/y)) {
+        if (this.peek(/\)/y)) break;
         this.keyword();
       }
-      this.expect(/^\)/, `“)” to close ${ctor[0]}`);
+      this.expect(/\)/y, `“)” to close ${ctor[0]}`);
     }
     return this.matrix(nested, listAt);
   }
 
   // requires_grad=True, dtype=torch.float32, grad_fn=<AddBackward0>, device='cuda:0'
   keyword() {
-    const k = this.expect(/^([A-Za-z_]\w*)\s*=/, 'a keyword like requires_grad=True or dtype=torch.float32')[1];
+    const k = this.expect(/([A-Za-z_]\w*)\s*=/y, 'a keyword like requires_grad=True or dtype=torch.float32')[1];
     const at = this.i;
-    if (k === 'requires_grad') return this.expect(/^(True|False)\b/, 'True or False');
-    if (k === 'grad_fn') return this.expect(/^<[^>\n]*>/, 'grad_fn=<...>');
-    if (k === 'device') return this.expect(/^('[^'\n]*'|"[^"\n]*"|[\w.:]+)/, "a device like 'cpu'");
+    if (k === 'requires_grad') return this.expect(/(True|False)\b/y, 'True or False');
+    if (k === 'grad_fn') return this.expect(/<[^>\n]*>/y, 'grad_fn=<...>');
+    if (k === 'device') return this.expect(/'[^'\n]*'|"[^"\n]*"|[\w.:]+/y, "a device like 'cpu'");
     if (k === 'dtype') {
-      const t = this.expect(/^('[^'\n]*'|"[^"\n]*"|[\w.]+)/, 'a dtype like torch.float32')[1];
+      const t = this.expect(/'[^'\n]*'|"[^"\n]*"|[\w.]+/y, 'a dtype like torch.float32')[0];
       if (/bool|complex|str|<U|object|'|"/.test(t)) this.err(`dtype ${t}: the explorer takes real numbers (float or int tensors).`, at);
       return t;
     }
@@ -212,23 +212,23 @@ class Reader {
   // [ ... ] with numbers or lists inside, separated by commas or (NumPy's print) spaces.
   list() {
     const at = this.i;
-    this.expect(/^\[/, '“[”');
+    this.expect(/\[/y, '“[”');
     const items = [];
-    for (;;) {
-      if (this.take(/^\]/)) return items;
-      if (items.length && !this.take(/^,/) && this.peek(/^\]/)) continue;
-      if (this.peek(/^\.\.\.\s*[,\]]/)) {
+    for (let open = true; ; open = false) { // open: just after "[" or a comma, where no comma may come
+      if (this.take(/\]/y)) return items;
+      if (!open && this.take(/,/y) && this.take(/\]/y)) return items; // a trailing comma
+      if (this.peek(/\.\.\.\s*[,\]]/y)) {
         this.err('the printout is shortened with “...”, so some numbers are missing. Print it in full first: torch.set_printoptions(profile="full") or numpy.set_printoptions(threshold=sys.maxsize).');
       }
-      if (this.peek(/^\[/)) items.push(this.list());
-      else if (this.peek(/^(True|False)\b/)) this.err('the tensor holds True/False: the explorer takes numbers (a boolean mask is not part of the config).');
+      if (this.peek(/\[/y)) items.push(this.list());
+      else if (this.peek(/(True|False)\b/y)) this.err('the tensor holds True/False: the explorer takes numbers (a boolean mask is not part of the config).');
       else {
-        const m = this.take(/^[-+]?((\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|inf|nan)(?![\w.])/);
+        const m = this.take(/[-+]?((\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|inf|nan)(?![\w.])/y);
         if (!m) {
           if (this.i >= this.s.length) this.err(`the “[” here is never closed.`, at);
           this.err(`expected a number, “[” or “]” where it says “${this.s.slice(this.i, this.i + 12).split('\n')[0]}”.`);
         }
-        items.push(m[0].replace(/^([-+]?)inf$/, '$1Infinity').replace(/^[-+]?nan$/, 'NaN'));
+        items.push(m[0].endsWith('inf') ? (m[0][0] === '-' ? -Infinity : Infinity) : Number(m[0])); // Number('nan') is NaN
       }
     }
   }
@@ -240,18 +240,16 @@ class Reader {
     for (let x = a; Array.isArray(x); x = x[0]) shape.push(x.length);
     while (shape.length > 2 && shape[0] === 1) { a = a[0]; shape.shift(); }
     if (shape.length !== 2 || shape.includes(0)) {
-      const what = shape.includes(0) ? 'empty' : shape.length < 2 ? `one-dimensional (${shape[0] ?? 1} number${shape[0] === 1 ? '' : 's'})` : `${shape.join(' × ')}`;
+      const what = shape.includes(0) ? 'empty' : shape.length === 1 ? `one-dimensional (${count(shape[0], 'number')})` : shape.join(' × ');
       this.err(`the tensor is ${what}; expected a matrix, one row per token (or per feature for a weight), like [[1., 0.], [0., 1.]].`, at);
     }
     const cols = shape[1];
     return a.map((row, i) => {
-      if (!Array.isArray(row) || row.length !== cols) {
-        this.err(`row ${i + 1} has ${Array.isArray(row) ? row.length : 'no list of'} numbers but row 1 has ${cols}: every row needs the same length.`, at);
-      }
-      return row.map((text, j) => {
-        if (Array.isArray(text)) this.err(`row ${i + 1}, column ${j + 1} is a list; expected a matrix of numbers.`, at);
-        const v = Number(text);
-        if (!Number.isFinite(v)) this.err(`row ${i + 1}, column ${j + 1} is ${text.replace('Infinity', 'inf').replace('NaN', 'nan')}: every entry must be a finite number.`, at);
+      if (!Array.isArray(row)) this.err(`row ${i + 1} is a single number, not a row like row 1.`, at);
+      if (row.length !== cols) this.err(`row ${i + 1} has ${count(row.length, 'number')} but row 1 has ${cols}: every row needs the same length.`, at);
+      return row.map((v, j) => {
+        if (Array.isArray(v)) this.err(`row ${i + 1}, column ${j + 1} is a list; expected a matrix of numbers.`, at);
+        if (!Number.isFinite(v)) this.err(`row ${i + 1}, column ${j + 1} is ${Number.isNaN(v) ? 'nan' : v < 0 ? '-inf' : 'inf'}: every entry must be a finite number.`, at);
         return v;
       });
     });

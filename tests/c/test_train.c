@@ -157,6 +157,8 @@ static void task_and_token_names_and_null_out_of_range(void)
  * draws from the seed (uniform in [-0.5, 0.5) for the head, [-1/√dv, 1/√dv) for the read-out), and
  * the training sequences come from mulberry32 started at seed ^ 0xa5a5a5a5. check.h's mulberry32
  * is the independent reference. */
+static int below(int k) { return (int)(((uint64_t)(uint32_t)(rng_next() * 4294967296.0) * (uint32_t)k) >> 32); }
+
 static void the_weights_and_the_training_stream_are_mulberry32_draws_from_the_seed(void)
 {
     const uint32_t seed = 12345;
@@ -172,14 +174,78 @@ static void the_weights_and_the_training_stream_are_mulberry32_draws_from_the_se
         wrong += t.params[e] != a * (2.0f * (float)(u >> 8) / 16777216.0f - 1.0f);
     }
     CHECK(wrong == 0, "%ld of %ld initial weights are not the seed's mulberry32 draws", wrong, t.n_params);
+    CHECK(t.n_params == head + 3L * t.vocab, "n_params %ld, want d·(2dk + dv) + dv·vocab = %ld", t.n_params, head + 3L * t.vocab);
     train_set(&t, 0.01f, TRAIN_ADAM, 1);
     train_steps(&t, 1, NULL);
     rng_seed(seed ^ 0xa5a5a5a5u);
     for (int i = 0; i < t.n; i++) {
-        int want = (int)(((uint64_t)(uint32_t)(rng_next() * 4294967296.0) * 6u) >> 32);
+        int want = below(6);
         CHECK(t.tokens[i] == want, "training sequence 1, token %d: %d, want %d", i, t.tokens[i], want);
     }
     free(mem);
+
+    /* find the noun: n = 4 + below(5) words, the noun's place p = 1 + below(n - 2), n filler
+     * draws, then the noun; "the" before the noun and at the end. Two sequences in a row. */
+    b = train_memory_bytes(TRAIN_FIND_NOUN, 4, 3);
+    mem = malloc((size_t)b);
+    train_init(&t, mem, b, TRAIN_FIND_NOUN, 4, 3, seed);
+    train_set(&t, 0.01f, TRAIN_ADAM, 1);
+    rng_seed(seed ^ 0xa5a5a5a5u);
+    for (int sq = 0; sq < 2; sq++) {
+        int want[8], n = 4 + below(5), p = 1 + below(n - 2);
+        for (int i = 0; i < n; i++) want[i] = 5 + below(5);
+        want[p - 1] = want[n - 1] = 0;
+        want[p] = 1 + below(4);
+        train_steps(&t, 1, NULL);
+        for (int i = 0; i < n; i++) CHECK(t.tokens[i] == want[i], "find the noun, sequence %d, token %d: %d, want %d", sq + 1, i, t.tokens[i], want[i]);
+        CHECK(t.targets[n - 1] == want[p] && t.right[n - 1] == p, "sequence %d: target %d at key %d, want %d at %d", sq + 1, t.targets[n - 1], t.right[n - 1], want[p], p);
+    }
+    free(mem);
+}
+
+/* train_evaluate's attention on the right key is the mean of A[i][right[i]] over every query
+ * that has a right key, key 0 included. With Wq = Wk = 0 every score is 0, so a causal query i
+ * spreads 1/(i + 1) over its keys: previous-token's queries 1..7 put 1/2, 1/3, ..., 1/8 on
+ * their right keys 0..6, whatever the held-out tokens are. */
+static void evaluate_averages_the_attention_on_every_right_key(void)
+{
+    long b = train_memory_bytes(TRAIN_PREVIOUS_TOKEN, 4, 4);
+    void *mem = malloc((size_t)b);
+    train_state t;
+    train_init(&t, mem, b, TRAIN_PREVIOUS_TOKEN, 4, 4, 3);
+    for (long e = 0; e < 2L * t.d * t.dk; e++) t.params[e] = 0.0f; /* Wq and Wk */
+    float loss = NAN, attn = NAN, acc = NAN;
+    CHECK(train_evaluate(&t, &loss, &attn, &acc) == ATTN_OK, "evaluate");
+    double want = 0;
+    for (int i = 1; i < 8; i++) want += 1.0 / (i + 1);
+    want /= 7;
+    CHECK(fabs(attn - want) < 1e-6, "attention on the right key %.7g, want (1/2 + ... + 1/8)/7 = %.7g", attn, want);
+    CHECK(isfinite(loss) && loss > 0 && acc >= 0 && acc <= 1, "loss %g, accuracy %g", loss, acc);
+    free(mem);
+}
+
+/* An SGD step moves every weight by exactly lr·g (g: the step's mean gradient, kept in t.grads)
+ * and writes nothing else, also after Adam steps have left running moments behind. dk = dv = 2
+ * makes the parameter count a multiple of 4, so the gradients start right after the last weight:
+ * one write too many would change g[0]. */
+static void an_sgd_step_after_adam_moves_each_weight_by_exactly_lr_times_g(void)
+{
+    for (int task = 0; task < TRAIN_TASK_COUNT; task++) {
+        long b = train_memory_bytes(task, 2, 2);
+        void *mem = malloc((size_t)b);
+        train_state t;
+        train_init(&t, mem, b, task, 2, 2, 21);
+        CHECK(t.n_params % 4 == 0, "n_params %ld", t.n_params);
+        train_steps(&t, 3, NULL); /* Adam */
+        CHECK(train_set(&t, 0.5f, TRAIN_SGD, 4) == ATTN_OK, "set");
+        float *before = malloc(sizeof(float) * (size_t)t.n_params);
+        memcpy(before, t.params, sizeof(float) * (size_t)t.n_params);
+        train_steps(&t, 1, NULL);
+        long wrong = 0;
+        for (long e = 0; e < t.n_params; e++) wrong += t.params[e] != before[e] - 0.5f * t.grads[e];
+        CHECK(wrong == 0, "%s: %ld of %ld weights did not move by exactly -lr·g", train_task_name(task), wrong, t.n_params);
+        free(before), free(mem);
+    }
 }
 
 int main(void)
@@ -191,6 +257,8 @@ int main(void)
     RUN(a_step_averages_exactly_its_batch_drawn_in_order_from_the_stream);
     RUN(task_and_token_names_and_null_out_of_range);
     RUN(the_weights_and_the_training_stream_are_mulberry32_draws_from_the_seed);
+    RUN(evaluate_averages_the_attention_on_every_right_key);
+    RUN(an_sgd_step_after_adam_moves_each_weight_by_exactly_lr_times_g);
     RUN(every_task_learns_its_pattern_in_exactly_sized_unaligned_memory);
     return print_summary();
 }
