@@ -204,7 +204,7 @@ static void the_weights_and_the_training_stream_are_mulberry32_draws_from_the_se
 }
 
 /* train_evaluate's attention on the right key is the mean of A[i][right[i]] over every query
- * that has a right key, key 0 included. With Wq = Wk = 0 every score is 0, so a causal query i
+ * that has a right key, key 0 included (and its loss the mean cross-entropy). With Wq = Wk = 0 every score is 0, so a causal query i
  * spreads 1/(i + 1) over its keys: previous-token's queries 1..7 put 1/2, 1/3, ..., 1/8 on
  * their right keys 0..6, whatever the held-out tokens are. */
 static void evaluate_averages_the_attention_on_every_right_key(void)
@@ -221,6 +221,12 @@ static void evaluate_averages_the_attention_on_every_right_key(void)
     want /= 7;
     CHECK(fabs(attn - want) < 1e-6, "attention on the right key %.7g, want (1/2 + ... + 1/8)/7 = %.7g", attn, want);
     CHECK(isfinite(loss) && loss > 0 && acc >= 0 && acc <= 1, "loss %g, accuracy %g", loss, acc);
+    /* With Wout = 0 every logit is 0: each prediction is uniform over the 6 tokens, and the mean
+     * cross-entropy, held out or of a training step's batch, is ln 6. */
+    for (long e = t.n_params - (long)t.dv * t.vocab; e < t.n_params; e++) t.params[e] = 0.0f;
+    CHECK(train_evaluate(&t, &loss, NULL, NULL) == ATTN_OK && fabsf(loss - logf(6)) < 1e-6f, "held-out loss %.7g, want ln 6 = %.7g", loss, logf(6));
+    float step_loss = NAN;
+    CHECK(train_steps(&t, 1, &step_loss) == ATTN_OK && fabsf(step_loss - logf(6)) < 1e-6f, "step loss %.7g, want ln 6", step_loss);
     free(mem);
 }
 
