@@ -64,6 +64,7 @@ test('cellRgb picks the scale by kind; only −∞ gets the masked colour', () =
   assert.deepEqual(cellRgb('diverging', 0.5, 1, 'light'), divergingRgb(0.5, 1, 'light'));
   assert.deepEqual(cellRgb('sequential', 0.3, 1, 'dark'), sequentialRgb(0.3, 'dark'));
   assert.deepEqual(cellRgb('mask', 0, 1, 'light'), [0xf7, 0xf7, 0xf7], 'an open entry of M is the centre colour');
+  assert.deepEqual(cellRgb('mask', 0.5, 1, 'light'), [0xf7, 0xf7, 0xf7], 'so is a finite float mask value');
   assert.deepEqual(cellRgb('mask', -Infinity, 1, 'dark'), maskedRgb('dark'));
   assert.deepEqual(cellRgb('sequential', -Infinity, 1, 'light'), maskedRgb('light'));
 });

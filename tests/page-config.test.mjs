@@ -213,7 +213,7 @@ test('a cell of any matrix round-trips through the URL; steps, follow and cell a
     assert.deepEqual(readUrlState(writeUrlState({ preset: 'cat', cell }), '').cell, cell, m);
   }
   assert.equal(readUrlState('?cell=Z.1.1', '').cell, null);
-  for (const bad of ['xA.1.1', 'A.1.1x', 'A.1', 'A.-1.1']) assert.equal(readUrlState(`?cell=${bad}`, '').cell, null, bad);
+  for (const bad of ['xA.1.1', '1A.1.1', '.A.1.1', 'A.1.1x', 'A.1', 'A.-1.1']) assert.equal(readUrlState(`?cell=${bad}`, '').cell, null, bad);
   assert.equal(readUrlState('?follow=12', '').follow, 12);
   for (const bad of ['x2', '2x', '-1', '1.5']) assert.equal(readUrlState(`?follow=${bad}`, '').follow, null, bad);
   assert.equal(readUrlState('?preset=cat', '#preset=worked-example').preset, 'worked-example');

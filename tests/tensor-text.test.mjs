@@ -171,12 +171,13 @@ test('parseConfig routes: JSON stays JSON, tensors go to the tensor reader, anyt
 test('what counts as pasted tensors, one rule at a time', () => {
   const cases = [
     ['import torch\nQ = torch.tensor( [[1.]])', true], // a printout anywhere in the text
+    ['import torch\nQ = torch.tensor([[1.]])', true],
     ['import torch\nQ = torch.tensor(q)', false],
     ['[[1., 0.]]', true], ['[ [1]]', true], ['[1, 2]', false], ['{"Q": [[1]]}', false],
     ['Parameter containing:', true], ['tensor(q)', true], ['torch.Tensor(q)', true], ['numpy.array(q)', true],
     ['print(Q)', true], ['Q = 1', true], ['Q: x', true], ['a == b', false], ['j', false],
     ['Wq', true], ['w_k', true], ['q', true], ['Z', false], ['Query', false],
-    ['>>>\nQ = [[1.]]', true], ['  >>> Q', true], ['... Q = 1', true], ['# a note\n\n>>> V', true], ['', false], ['\n  \n# only a comment', false],
+    ['>>>\nQ = [[1.]]', true], ['>>>Q = [[1.]]', true], ['  >>> Q', true], ['... Q = 1', true], ['# a note\n\n>>> V', true], ['', false], ['\n  \n# only a comment', false],
   ];
   for (const [text, want] of cases) assert.equal(looksLikeTensorText(text), want, JSON.stringify(text));
 });
@@ -186,6 +187,9 @@ test('messages quote the line, trimmed and cut at 40 characters, and show what w
   const long = 'Q = [[1., 2., 3., 4., 5., 6., 7., 8., 9., 10., oops]]';
   refuses(long, new RegExp(`^Line 1 \\(${long.slice(0, 40).replace(/[.[\]()]/g, '\\$&')}…\\): expected a number, “\\[” or “\\]” where it says “oops\\]\\]”`));
   refuses('Q = [[1., abcdefghijklmnopq]]', /where it says “abcdefghijkl”\./);
+  const forty = 'Q = [[1., 2., 3., 4., 5., 6., x, 8., 9]]';
+  assert.equal(forty.length, 40);
+  refuses(forty, /^Line 1 \(Q = \[\[1\., 2\., 3\., 4\., 5\., 6\., x, 8\., 9\]\]\): /);
   refuses('Q = [[1., a\nb]]', /where it says “a”\./);
   refuses('Q = [[1., 0.]]\nK = Q\n\nV = [[2., 0.], x]', /^Line 4 /);
   const q = 'tensor([[1., 0.]])\n';
@@ -199,6 +203,7 @@ test('REPL prompts: >>> and ... at the start of a line are skipped, nowhere else
   refuses('Q = [[1., >>> 2.]]', /expected a number, “\[” or “\]” where it says “>>> 2\.\]\]”/);
   refuses('Q = tensor([[1., 2.],\n        ...,\n        [3., 4.]])', /^Line 2 \(\.\.\.,\): the printout is shortened with “\.\.\.”/);
   refuses('Q = tensor([[1., 2., ...]])', /shortened/);
+  refuses('Q = [[1., ... , 2.]]', /shortened/);
   refuses('>>> Q', /^Line 1 \(>>> Q\): “Q” is not followed by its printout\.$/);
   refuses('Q', /“Q” is not followed by its printout/);
 });
@@ -210,7 +215,7 @@ test('settings: is_causal and causal take True or False (or true, false); scale 
   assert.equal(read(base + 'causal = False').causal, false);
   assert.equal(read(base + 'is_causal=false').causal, false);
   assert.equal('scale' in read(base), false);
-  for (const [text, want] of [['0.5', 0.5], ['+2', 2], ['.25', 0.25], ['1e-1', 0.1], ['2.5E+1', 25], ['None', null]]) assert.equal(read(base + 'scale = ' + text).scale, want, text);
+  for (const [text, want] of [['0.5', 0.5], ['+2', 2], ['12.5', 12.5], ['.25', 0.25], ['1e-1', 0.1], ['1e2', 100], ['1e10', 1e10], ['2.5E+1', 25], ['None', null]]) assert.equal(read(base + 'scale = ' + text).scale, want, text);
   refuses(base + 'scale = big', /^Line 4 \(scale = big\): expected a number or None after scale = where it says “big”\.$/);
   refuses(base + 'causal = yes', /expected True or False after causal = where it says “yes”/);
   refuses(base + 'not_causal = True', /“not_causal” is not a tensor the explorer takes/);
@@ -236,7 +241,7 @@ test('values: Parameter containing:, constructors as typed, copies by name, and 
 test('what may follow the numbers of a printout: each keyword, a trailing comma, and nothing else', () => {
   const one = (tail) => read(`Q = tensor([[1.]]${tail})\nK = Q\nV = Q`).Q;
   for (const tail of [',', ', requires_grad=False', ", device='cuda:0'", ', device="cpu"', ', device=cuda:0', ', dtype=torch.int64', ', dtype=float32',
-    ', grad_fn=<AddmmBackward0>', ', dtype=torch.float64, requires_grad=True,']) assert.deepEqual(one(tail), [[1]], tail);
+    ', grad_fn=<AddmmBackward0>', ', dtype = torch.float32', ', dtype=torch.float64, requires_grad=True,']) assert.deepEqual(one(tail), [[1]], tail);
   refuses('Q = tensor([[1.]], 5)', /expected a keyword like requires_grad=True or dtype=torch\.float32 where it says “5\)”/);
   refuses('Q = tensor([[1.]], requires_grad=yes)', /expected True or False where it says “yes\)”/);
   refuses('Q = tensor([[1.]], grad_fn=Mm)', /expected grad_fn=<\.\.\.> where it says “Mm\)”/);
@@ -246,7 +251,8 @@ test('what may follow the numbers of a printout: each keyword, a trailing comma,
 });
 
 test('numbers as Python prints them, separated by commas or spaces; anything else in a list is refused', () => {
-  assert.deepEqual(read('Q = [[1e5, -1.5E-3, .5, +2, 5., -0.]]\nK = Q\nV = Q').Q, [[1e5, -1.5e-3, 0.5, 2, 5, -0]]);
+  assert.deepEqual(read('Q = [[1e5, -1.5E-3, .5, +2, 5., -0., .25]]\nK = Q\nV = Q').Q, [[1e5, -1.5e-3, 0.5, 2, 5, -0, 0.25]]);
+  refuses('Q = [[, 1.]]', /where it says “, 1\.\]\]”/);
   assert.deepEqual(read('Q = [[1 2]\n [3 4]]\nK = Q\nV = Q').Q, [[1, 2], [3, 4]]);
   assert.deepEqual(read('Q = [[1., 2.,], [3., 4.],]\nK = Q\nV = Q').Q, [[1, 2], [3, 4]], 'trailing commas, as Python allows');
   refuses('Q = [[1., inf]]', /row 1, column 2 is inf: every entry/);

@@ -39,7 +39,7 @@ const fail = (msg) => {
 function matrix(obj, key, rows, cols, limits) {
   const a = obj[key];
   if (!Array.isArray(a) || a.length === 0) fail(`"${key}" must be a non-empty array of rows, like [[1, 0], [0, 1]].`);
-  const rowLimit = key === 'X' || key.length === 1 ? limits.maxTokens : limits.maxWidth;
+  const rowLimit = key.length === 1 ? limits.maxTokens : limits.maxWidth; // X, Q, K, V: a row per token
   if (a.length > rowLimit) fail(`"${key}" has ${a.length} rows; the limit is ${rowLimit}.`);
   if (rows != null && a.length !== rows) fail(`"${key}" has ${a.length} rows but must have ${rows} (${rowsWhy(key)}).`);
   const c = Array.isArray(a[0]) ? a[0].length : 0;
@@ -57,10 +57,10 @@ function matrix(obj, key, rows, cols, limits) {
   return a.map((row) => row.slice());
 }
 function rowsWhy(key) {
-  return { Wq: 'one row per column of X', Wk: 'one row per column of X', Wv: 'one row per column of X', K: 'one per token', V: 'one per token' }[key] || 'one per token';
+  return key[0] === 'W' ? 'one row per column of X' : 'one per token';
 }
 function colsWhy(key) {
-  return { Wk: 'keys and queries have the same width, the columns of Wq', K: 'keys and queries have the same width, the columns of Q' }[key] || 'the same as the other rows';
+  return `keys and queries have the same width, the columns of ${key === 'Wk' ? 'Wq' : 'Q'}`; // Wk or K
 }
 
 function names(obj, key, count, what, make) {

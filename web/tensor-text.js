@@ -43,8 +43,7 @@ export class TensorTextError extends Error {}
  */
 export function looksLikeTensorText(text) {
   if (/\b(tensor|Tensor|array)\(\s*\[/.test(text)) return true;
-  const first = String(text).split('\n').map((l) => l.replace(/^\s*(>>>|\.\.\.)\s?/, '').trim()).find((l) => l && !l.startsWith('#'));
-  if (!first) return false;
+  const first = String(text).split('\n').map((l) => l.replace(/^\s*(>>>|\.\.\.)\s?/, '').trim()).find((l) => l && !l.startsWith('#')) ?? '';
   return /^(\[\s*\[|Parameter containing|(torch\.|np\.|numpy\.)?(tensor|Tensor|array)\(|print\(|[A-Za-z_]\w*\s*(=(?!=)|:)|([qkvxQKVX]|[Ww]_?[qkvQKV])$)/.test(first);
 }
 
@@ -87,8 +86,8 @@ class Reader {
     for (;;) {
       const m = this.at(/\s+|#[^\n]*/y);
       if (m) { this.i += m[0].length; continue; }
-      if (!this.at(/(>>>|\.\.\.)(?=[ \t]|\n|$)(?![ \t]*,)/y)) return;
-      const lineStart = this.s.lastIndexOf('\n', this.i - 1) + 1;
+      if (!this.at(/(>>>|\.\.\.)(?=[ \t]|\n|$)/y)) return;
+      const lineStart = this.s.lastIndexOf('\n', this.i) + 1;
       if (!/^[ \t]*$/.test(this.s.slice(lineStart, this.i))) return;
       this.i += 3;
     }
@@ -217,7 +216,7 @@ class Reader {
     for (let open = true; ; open = false) { // open: just after "[" or a comma, where no comma may come
       if (this.take(/\]/y)) return items;
       if (!open && this.take(/,/y) && this.take(/\]/y)) return items; // a trailing comma
-      if (this.peek(/\.\.\.\s*[,\]]/y)) {
+      if (this.peek(/\.\.\./y)) {
         this.err('the printout is shortened with “...”, so some numbers are missing. Print it in full first: torch.set_printoptions(profile="full") or numpy.set_printoptions(threshold=sys.maxsize).');
       }
       if (this.peek(/\[/y)) items.push(this.list());
@@ -249,7 +248,7 @@ class Reader {
       if (row.length !== cols) this.err(`row ${i + 1} has ${count(row.length, 'number')} but row 1 has ${cols}: every row needs the same length.`, at);
       return row.map((v, j) => {
         if (Array.isArray(v)) this.err(`row ${i + 1}, column ${j + 1} is a list; expected a matrix of numbers.`, at);
-        if (!Number.isFinite(v)) this.err(`row ${i + 1}, column ${j + 1} is ${Number.isNaN(v) ? 'nan' : v < 0 ? '-inf' : 'inf'}: every entry must be a finite number.`, at);
+        if (!Number.isFinite(v)) this.err(`row ${i + 1}, column ${j + 1} is ${String(v).replace('Infinity', 'inf').replace('NaN', 'nan')}: every entry must be a finite number.`, at);
         return v;
       });
     });
