@@ -67,6 +67,9 @@ test('the training exports refuse slots that do not exist, step counts past the 
   assert.equal(x.ae_train_steps(0, -1), TRAIN_ERR_SHAPE);
   assert.equal(x.ae_train_steps(0, x.ae_train_loss_chunk() + 1), TRAIN_ERR_SHAPE);
   assert.equal(x.ae_train_steps(0, 0), 0);
+  assert.equal(x.ae_train_set(0, 0.01, 0, 1), 0);
+  assert.equal(x.ae_train_steps(0, x.ae_train_loss_chunk()), 0, 'as many steps as the loss buffer holds');
+  x.ae_train_reset(0);
   assert.equal(x.ae_train_info(0, 99), -1);
   assert.equal(x.ae_train_info(0, 6), 0, 'I_STEP: no step yet');
   assert.equal(x.ae_train_steps(0, 2), 0);
@@ -86,7 +89,9 @@ test('the lab exports: five row buffers, and the naive softmax says it subtracte
   assert.equal(x.ae_lab_buffer(LAB_BUFFERS), 0);
   const rows = Array.from({ length: LAB_BUFFERS }, (_, b) => x.ae_lab_buffer(b));
   rows.slice(1).forEach((p, b) => assert.equal(p - rows[b], LIMITS.maxTokens * 4, `lab buffer ${b} holds ${LIMITS.maxTokens} floats`));
-  a.softmaxSteps([3, 1], { naive: false });
+  const stable = a.softmaxSteps([3, 1], { naive: false });
+  assert.equal(stable.shift, 3, 'the stable softmax subtracts the row max');
+  assert.ok(Math.abs(stable.sum - (1 + Math.exp(-2))) < 1e-6, `sum ${stable.sum}`);
   const naive = a.softmaxSteps([3, 1], { naive: true });
   assert.equal(naive.shift, 0, 'the stable call before left its shift of 3 behind');
 });
