@@ -31,7 +31,7 @@ help: ## list the targets
 setup: ## check for (as root: install) emcc and node
 	@scripts/setup.sh build
 
-setup-test: ## check for (as root: install) clang, chromium and node_modules too
+setup-test: ## check for (as root: install) clang, the three browsers (chromium, firefox-esr, webkit2gtk-driver + xvfb) and node_modules too
 	@scripts/setup.sh test
 
 build/simd/attention.o: c/attention.c c/attention.h Makefile
@@ -95,11 +95,15 @@ build/test_backward: build/san/attention.o build/san/attention_backward.o build/
 build/test_train: build/san/attention.o build/san/attention_backward.o build/san/train.o build/san/test_train.o
 	$(CLANG) $(SAN_FLAGS) $^ -lm -o $@
 
+build/test_fused: build/san/attention.o build/san/test_fused.o
+	$(CLANG) $(SAN_FLAGS) $^ -lm -o $@
+
 build/test_labs: build/san/attention.o build/san/test_labs.o
 	$(CLANG) $(SAN_FLAGS) $^ -lm -o $@
 
-test-c: setup-test build/test_attention build/test_backward build/test_labs build/test_train ## native C tests under AddressSanitizer and UBSan
+test-c: setup-test build/test_attention build/test_fused build/test_backward build/test_labs build/test_train ## native C tests under AddressSanitizer and UBSan
 	build/test_attention
+	build/test_fused
 	build/test_backward
 	build/test_labs
 	build/test_train

@@ -6,10 +6,13 @@
  *   pass 1  projections        Q = X·Wq, K = Xkv·Wk, V = Xkv·Wv
  *   pass 2  scores and mask    S = scale·Q·Kᵀ, then S + M row by row
  *   pass 3  softmax and mix    A = softmax_row(S + M), O = A·V
- * Every product is one matmul() so there is a single loop nest to make fast.
+ * The long form (attn_sdpa) runs each pass over the whole sequence and keeps S and A; the fused
+ * form (attn_sdpa_fused) runs passes 2 and 3 on a block of TR queries at a time and keeps only O.
+ * Every product goes through one register tile, so there is a single loop nest to make fast.
  */
 #include "attention.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -52,17 +55,6 @@ static int all_finite(const float *x, long count)
     return rest == 0.0f;
 }
 
-/* x *= scale, and 1 when every result is finite (the all_finite test, in the same pass). */
-static int scale_all_finite(float *x, long count, float scale)
-{
-    f32x4 acc = {0};
-    long i = 0;
-    for (; i + 4 <= count; i += 4) { f32x4 v = load4(x + i) * scale; store4(x + i, v); acc += v - v; }
-    float rest = hsum4(acc);
-    for (; i < count; i++) { x[i] *= scale; rest += x[i] - x[i]; }
-    return rest == 0.0f;
-}
-
 /* 1 when a mask holds no NaN and no +Infinity (finite values and -Infinity are allowed). */
 static int mask_ok(const float *mask, long count)
 {
@@ -74,90 +66,199 @@ static int mask_ok(const float *mask, long count)
     return !any;
 }
 
-/* C = A·B, with C [n, p], A [n, k], B [k, p].
- * The loop order is i-k-j: the innermost work walks a row of B and a row of C with stride 1.
- * A tile of TR rows × 8 columns of C stays in registers across the whole k loop, so each
- * 8-wide piece of a B row is loaded once and used for TR rows, and C is written once.
- * With trim != 0, the k loop of each tile stops after the last column where one of its rows
- * of A is non-zero: adding 0·b changes nothing, and a causal A is zero above the diagonal. */
-static void matmul(float *C, const float *A, const float *B, int n, int k, int p, int trim)
+/* ---------------------------------------------------------------- the register tile
+ * Every product of a head (X·W, Q·Kᵀ, A·V) goes through one loop nest: a tile of TR = 4 rows
+ * × 8 columns of the result, held in eight SIMD registers for the whole sum over t. Each step
+ * loads 8 floats of B (two vectors), broadcasts one float from each of the 4 rows of A and does
+ * 8 multiply-adds. The pointers step (a_r += 1, b += b_step) instead of being recomputed as
+ * B + t·p + j: emcc builds without loop strength reduction, so an index would cost an i32.mul
+ * on every step. Larger tiles (6×8, 4×16, 8×8) run out of registers in V8 and are slower.
+ *
+ * The sum for each element runs over t = 0, 1, ..., k−1 in that order whatever the tile, so an
+ * element comes out bit for bit the same in every code path that computes it (the long form
+ * and the fused form rely on this). */
+enum { TR = 4, TC = 8 };
+
+/* One row of a finished tile: c[0..cols) = scale·(v0, v1), and check += v − v (NaN if not finite). */
+static inline __attribute__((always_inline)) void store_row(float *c, f32x4 v0, f32x4 v1, int cols, float scale,
+                                                            f32x4 *check)
 {
-    enum { TR = 4 };
-    int i = 0;
-    for (; i + TR <= n; i += TR) {
-        const float *a0 = A + (long)(i + 0) * k, *a1 = A + (long)(i + 1) * k;
-        const float *a2 = A + (long)(i + 2) * k, *a3 = A + (long)(i + 3) * k;
-        float *c0 = C + (long)(i + 0) * p, *c1 = C + (long)(i + 1) * p;
-        float *c2 = C + (long)(i + 2) * p, *c3 = C + (long)(i + 3) * p;
-        int k_end = k;
-        while (trim && k_end > 0 && a0[k_end - 1] == 0.0f && a1[k_end - 1] == 0.0f &&
-               a2[k_end - 1] == 0.0f && a3[k_end - 1] == 0.0f)
-            k_end--;
-        int j = 0;
-        for (; j + 8 <= p; j += 8) {
-            f32x4 t00 = {0}, t01 = {0}, t10 = {0}, t11 = {0}, t20 = {0}, t21 = {0}, t30 = {0}, t31 = {0};
-            for (int t = 0; t < k_end; t++) {
-                const float *b_t = B + (long)t * p + j;
-                f32x4 b0 = load4(b_t), b1 = load4(b_t + 4);
-                t00 += b0 * a0[t]; t01 += b1 * a0[t];
-                t10 += b0 * a1[t]; t11 += b1 * a1[t];
-                t20 += b0 * a2[t]; t21 += b1 * a2[t];
-                t30 += b0 * a3[t]; t31 += b1 * a3[t];
-            }
-            store4(c0 + j, t00); store4(c0 + j + 4, t01);
-            store4(c1 + j, t10); store4(c1 + j + 4, t11);
-            store4(c2 + j, t20); store4(c2 + j + 4, t21);
-            store4(c3 + j, t30); store4(c3 + j + 4, t31);
-        }
-        for (; j < p; j++) { /* the last p % 8 columns */
-            float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-            for (int t = 0; t < k_end; t++) {
-                float b = B[(long)t * p + j];
-                s0 += a0[t] * b; s1 += a1[t] * b; s2 += a2[t] * b; s3 += a3[t] * b;
-            }
-            c0[j] = s0; c1[j] = s1; c2[j] = s2; c3[j] = s3;
-        }
+    v0 *= scale;
+    v1 *= scale;
+    *check += (v0 - v0) + (v1 - v1);
+    if (cols == TC) {
+        store4(c, v0);
+        store4(c + 4, v1);
+        return;
     }
-    for (; i < n; i++) { /* the last n % 4 rows, plain i-k-j */
-        const float *a_i = A + (long)i * k;
-        float *c_i = C + (long)i * p;
-        int k_end = k;
-        while (trim && k_end > 0 && a_i[k_end - 1] == 0.0f) k_end--;
-        for (int j = 0; j < p; j++) c_i[j] = 0.0f;
-        for (int t = 0; t < k_end; t++) {
-            const float *b_t = B + (long)t * p;
-            float x = a_i[t];
-            for (int j = 0; j < p; j++) c_i[j] += x * b_t[j];
+    float row[TC]; /* fewer columns: lane by lane (a memcpy call costs more at these sizes) */
+    store4(row, v0);
+    store4(row + 4, v1);
+    for (int q = 0; q < TC; q++)
+        if (q < cols) c[q] = row[q];
+}
+
+/* C[r][0..cols) = scale · Σ_t A[r][t]·b_t[0..cols) for r < rows (1 or TR), b_t = b + t·b_step
+ * (TC floats, readable even past cols). C rows are ldc apart, A rows lda apart. Returns the lane
+ * sums of v − v over the stored values: 0 when every one is finite, NaN otherwise. */
+static inline __attribute__((always_inline)) f32x4 tile(float *C, long ldc, const float *A, long lda, int rows,
+                                                        const float *b, long b_step, int k, int cols, float scale)
+{
+    f32x4 check = {0};
+    if (rows == TR) {
+        const float *a0 = A, *a1 = A + lda, *a2 = A + 2 * lda, *a3 = A + 3 * lda;
+        f32x4 t00 = {0}, t01 = {0}, t10 = {0}, t11 = {0}, t20 = {0}, t21 = {0}, t30 = {0}, t31 = {0};
+        for (const float *end = a0 + k; a0 < end; a0++, a1++, a2++, a3++, b += b_step) {
+            f32x4 b0 = load4(b), b1 = load4(b + 4);
+            t00 += b0 * *a0; t01 += b1 * *a0;
+            t10 += b0 * *a1; t11 += b1 * *a1;
+            t20 += b0 * *a2; t21 += b1 * *a2;
+            t30 += b0 * *a3; t31 += b1 * *a3;
+        }
+        store_row(C, t00, t01, cols, scale, &check);
+        store_row(C + ldc, t10, t11, cols, scale, &check);
+        store_row(C + 2 * ldc, t20, t21, cols, scale, &check);
+        store_row(C + 3 * ldc, t30, t31, cols, scale, &check);
+    } else {
+        f32x4 t00 = {0}, t01 = {0};
+        for (const float *a0 = A, *end = A + k; a0 < end; a0++, b += b_step) {
+            t00 += load4(b) * *a0;
+            t01 += load4(b + 4) * *a0;
+        }
+        store_row(C, t00, t01, cols, scale, &check);
+    }
+    return check;
+}
+
+/* Columns j .. j+TC−1 of a row-major B [k, p] (zeros past p) as one contiguous [k, TC] panel,
+ * so the tile reads consecutive floats instead of striding across B's rows. */
+static void pack_panel(float *panel /* [k, TC] */, const float *B, int k, int p, int j)
+{
+    int cols = p - j < TC ? p - j : TC;
+    for (int t = 0; t < k; t++) {
+        const float *b_t = B + (long)t * p + j;
+        float *panel_t = panel + (long)t * TC;
+        f32x4 lo = {0}, hi = {0};
+        if (cols >= 4) { /* lane by lane past a whole vector (a memcpy call costs more here) */
+            lo = load4(b_t);
+            if (cols == TC) hi = load4(b_t + 4);
+            else for (int q = 4; q < cols; q++) hi[q - 4] = b_t[q];
+        } else {
+            for (int q = 0; q < cols; q++) lo[q] = b_t[q];
+        }
+        store4(panel_t, lo);
+        store4(panel_t + 4, hi);
+    }
+}
+
+/* C = A·B, with C [n, p], A [n, k], B [k, p], all row-major. One panel of TC columns of B at a
+ * time (packed on the stack, at most 16 KB: it stays in the L1 cache) against every block of
+ * rows of A. With causal != 0, A is causal (A[i][t] = 0 for t > i), so a block of rows
+ * i..i+TR−1 sums only over t < i + TR. */
+static void matmul(float *C, const float *A, const float *B, int n, int k, int p, int causal)
+{
+    float panel[ATTN_MAX_TOKENS * TC];
+    for (int j = 0; j < p; j += TC) {
+        int cols = p - j < TC ? p - j : TC;
+        pack_panel(panel, B, k, p, j);
+        for (int i = 0; i < n;) {
+            int rows = n - i >= TR ? TR : 1;
+            int k_end = causal && i + rows < k ? i + rows : k;
+            tile(C + (long)i * p + j, p, A + (long)i * k, k, rows, panel, TC, k_end, cols, 1.0f);
+            i += rows;
         }
     }
 }
 
+/* ---------------------------------------------------------------- scores: Kᵀ in panels
+ * Q·Kᵀ reads K by columns. Instead of transposing K, its rows are packed in panels of TC keys:
+ * panel P holds, for each c < dk, k_{TC·P}[c] ... k_{TC·P+TC−1}[c] side by side, so the tile
+ * reads one contiguous run of TC floats per step. Kt [dk·m] holds the full panels, then the
+ * last m % TC keys as a narrower panel; `last` [dk, TC] is that panel padded with zeros. */
+static void pack_keys(float *Kt /* [dk * m] */, float *last /* [dk, TC] */, const float *K, int m, int dk)
+{
+    int full = m / TC, rest = m % TC;
+    for (int P = 0; P < full; P++) {
+        float *panel = Kt + (long)P * TC * dk;
+        for (int jj = 0; jj < TC; jj++) {
+            const float *k_j = K + (long)(P * TC + jj) * dk;
+            for (int c = 0; c < dk; c++) panel[c * TC + jj] = k_j[c];
+        }
+    }
+    if (!rest) return;
+    float *panel = Kt + (long)full * TC * dk;
+    const float *K_rest = K + (long)full * TC * dk;
+    for (int c = 0; c < dk; c++)
+        for (int jj = 0; jj < TC; jj++) {
+            float k = jj < rest ? K_rest[(long)jj * dk + c] : 0.0f;
+            if (jj < rest) panel[c * rest + jj] = k;
+            last[c * TC + jj] = k;
+        }
+}
+
+/* S[r][j] = scale · q_r·k_j for the rows (1 or TR) of Q at Q_r, and the keys of panels
+ * 0 .. ceil(keys / TC) − 1; S rows are lds apart. With pad != 0, the last panel is stored in
+ * full (S has room for it); otherwise only its keys < m. Returns 0, or 1 when a score is
+ * not finite (it passed FLT_MAX). */
+static int scores(float *S, long lds, const float *Q_r, int rows, const float *Kt, const float *last, int keys,
+                  int m, int dk, float scale, int pad)
+{
+    f32x4 check = {0};
+    for (int j = 0; j < keys; j += TC) {
+        int width = m - j < TC ? m - j : TC;
+        const float *panel = width == TC ? Kt + (long)j * dk : last;
+        check += tile(S + j, lds, Q_r, dk, rows, panel, TC, dk, pad ? TC : width, scale);
+    }
+    return hsum4(check) != 0.0f;
+}
+
+/* The largest |x[i]|, four lanes at a time (clearing the sign bit is the absolute value). */
+static float max_abs(const float *x, long count)
+{
+    const i32x4 no_sign = {0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff};
+    f32x4 acc = {0};
+    long i = 0;
+    for (; i + 4 <= count; i += 4) acc = max4(acc, (f32x4)((i32x4)load4(x + i) & no_sign));
+    float best = hmax4(acc);
+    for (; i < count; i++) best = fabsf(x[i]) > best ? fabsf(x[i]) : best;
+    return best;
+}
+
+/* 1 when no score scale·q_i·k_j can pass FLT_MAX, bounded by dk · max|q| · max|k| · scale
+ * (each product, and so every partial sum, is within it). Then the fused form may skip the
+ * scores the causal mask removes and still report an overflow exactly when the long form does. */
+static int scores_bounded(const float *Q, const float *K, int n, int m, int dk, float scale)
+{
+    double bound = (double)dk * max_abs(Q, (long)n * dk) * max_abs(K, (long)m * dk) * (scale > 1.0f ? scale : 1.0f);
+    return bound < FLT_MAX / 2;
+}
+
 /* exp(v) for v <= 0, four at a time, and exactly 0 for v = -Infinity.
  * Softmax calls this for every weight, so it avoids calls and branches. It splits
- * v = k·ln2 + r with |r| <= ln2/2, so exp(v) = 2^k · exp(r), takes exp(r) from a degree-6
- * Taylor polynomial (error below 2e-7, about one float ulp) and builds 2^k from its bits. */
+ * v = k·ln2 + r with k = round(v·log2 e), |r| <= ln2/2, so exp(v) = 2^k · exp(r), takes exp(r)
+ * from a degree-6 Taylor polynomial (error below 2e-7, about one float ulp) and builds 2^k from
+ * its bits. The rounding is one add: x + 1.5·2²³ leaves round(x) in the low mantissa bits. */
 static f32x4 exp4_nonpositive(f32x4 v)
 {
-    const float log2e = 1.44269504f, ln2_hi = 0.693145752f, ln2_lo = 1.42860677e-6f;
+    const float log2e = 1.44269504f, ln2_hi = 0.693145752f, ln2_lo = 1.42860677e-6f, magic = 12582912.0f;
     const f32x4 floor_v = {-87.0f, -87.0f, -87.0f, -87.0f};
     i32x4 underflow = v < floor_v; /* also true for -Infinity: exp is 0 to float precision */
     v = (f32x4)((underflow & (i32x4)floor_v) | (~underflow & (i32x4)v));
-    f32x4 t = v * log2e + 0.5f;              /* k = floor(t), t in [-125.0, 0.5] */
-    i32x4 k = __builtin_convertvector(t, i32x4); /* rounds toward zero ... */
-    k += __builtin_convertvector(k, f32x4) > t;  /* ... so step down where that rounded up */
-    f32x4 kf = __builtin_convertvector(k, f32x4);
+    f32x4 shifted = v * log2e + magic;       /* v·log2 e in [-125.6, 0], rounded to a whole number */
+    i32x4 k = (i32x4)shifted - (i32x4)(f32x4){magic, magic, magic, magic};
+    f32x4 kf = shifted - magic;
     f32x4 r = (v - kf * ln2_hi) - kf * ln2_lo;
     f32x4 p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720))))));
     i32x4 two_k = (k + 127) << 23;           /* the float 2^k, k in [-126, 0] */
     return (f32x4)(~underflow & (i32x4)(p * (f32x4)two_k));
 }
 
-/* One query row of pass 3. s: the row of scaled scores S (finite); a: the row of weights A;
- * mask_i: the row of the additive mask, or NULL; keys j >= visible are removed (the causal
- * mask). Vector loops over 4 keys, then a scalar tail. Returns 0, or 1 when s + mask
- * overflows to +Infinity. */
-static int softmax_row(float *a /* [m] */, const float *s /* [m] */, const float *mask_i /* [m] */,
-                       int visible, int m)
+/* One query row of pass 3. s: the row of scaled scores S (finite); a: the row of weights A (may
+ * be s itself); mask_i: the row of the additive mask, or NULL; keys j >= visible are removed
+ * (the causal mask) and get a = 0 up to `width`. Only the visible keys are exponentiated.
+ * Vector loops over 4 keys, then a scalar tail. Returns 0, or 1 when s + mask overflows. */
+static int softmax_row(float *a /* [width] */, const float *s /* [visible] */, const float *mask_i /* [visible] */,
+                       int visible, int width)
 {
     f32x4 max_4 = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
     int j = 0;
@@ -172,7 +273,7 @@ static int softmax_row(float *a /* [m] */, const float *s /* [m] */, const float
         a[j] = s[j] + (mask_i ? mask_i[j] : 0.0f);
         maxval = a[j] > maxval ? a[j] : maxval;
     }
-    for (j = visible; j < m; j++) a[j] = 0.0f;
+    for (j = visible; j < width; j++) a[j] = 0.0f;
     if (maxval == INFINITY) return 1;      /* a finite score plus a finite mask passed FLT_MAX */
     if (maxval == -INFINITY) {             /* every key masked: no distribution, weights are 0 */
         for (j = 0; j < visible; j++) a[j] = 0.0f;
@@ -187,11 +288,13 @@ static int softmax_row(float *a /* [m] */, const float *s /* [m] */, const float
         sum_4 += e;
     }
     if (j < visible) { /* the last visible % 4 keys, padded with -Infinity, whose exp is 0 */
-        float tail[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
-        memcpy(tail, a + j, sizeof(float) * (size_t)(visible - j));
+        int rest = visible - j;
+        float tail[4];
+        for (int q = 0; q < 4; q++) tail[q] = q < rest ? a[j + q] : -INFINITY;
         f32x4 e = exp4_nonpositive(load4(tail) - maxval);
         store4(tail, e);
-        memcpy(a + j, tail, sizeof(float) * (size_t)(visible - j));
+        for (int q = 0; q < 4; q++)
+            if (q < rest) a[j + q] = tail[q];
         sum_4 += e;
     }
     float inv = 1.0f / hsum4(sum_4); /* the sum is >= 1: the max term is exp(0) */
@@ -200,7 +303,16 @@ static int softmax_row(float *a /* [m] */, const float *s /* [m] */, const float
     return 0;
 }
 
+/* How many keys query i sees: all m, or with the causal mask keys 0..i (top-left aligned). */
+static int visible_keys(int i, int m, int causal) { return causal ? (i + 1 < m ? i + 1 : m) : m; }
+
 /* ---------------------------------------------------------------- public API */
+
+void attn_matmul(float *C, const float *A, const float *B, int n, int k, int p)
+{
+    if (C && A && B && size_ok(n, ATTN_MAX_TOKENS) && size_ok(k, ATTN_MAX_TOKENS) && size_ok(p, ATTN_MAX_TOKENS))
+        matmul(C, A, B, n, k, p, 0);
+}
 
 float attn_default_scale(int dk)
 {
@@ -238,8 +350,9 @@ attn_status attn_mask_build(float *M, const float *mask, int causal, int n, int 
     for (int i = 0; i < n; i++) {
         float *M_i = M + (long)i * m;
         /* causal: query i may not look at a key j that comes after it (top-left aligned) */
-        int visible = causal ? (i + 1 < m ? i + 1 : m) : m;
-        for (int j = 0; j < visible; j++) M_i[j] = mask ? mask[(long)i * m + j] : 0.0f;
+        int visible = visible_keys(i, m, causal);
+        if (mask) memcpy(M_i, mask + (long)i * m, sizeof(float) * (size_t)visible);
+        else memset(M_i, 0, sizeof(float) * (size_t)visible); /* all bits 0 is 0.0f */
         for (int j = visible; j < m; j++) M_i[j] = -INFINITY;
     }
     return ATTN_OK;
@@ -258,21 +371,66 @@ attn_status attn_sdpa(float *S, float *A, float *O, float *Kt, const float *Q, c
         return ATTN_ERR_NONFINITE;
     if (mask && !mask_ok(mask, (long)n * m)) return ATTN_ERR_MASK;
 
-    /* pass 2: scores. Kᵀ is stored so that Q·Kᵀ is an ordinary row-by-row matmul. */
-    for (int j = 0; j < m; j++)
-        for (int c = 0; c < dk; c++) Kt[(long)c * m + j] = K[(long)j * dk + c];
-    matmul(S, Q, Kt, n, dk, m, 0);
-    if (!scale_all_finite(S, (long)n * m, scale)) return ATTN_ERR_OVERFLOW;
+    /* pass 2: scores, S = scale·Q·Kᵀ for every query and key (the explorer shows them all) */
+    float last[ATTN_MAX_WIDTH * TC];
+    pack_keys(Kt, last, K, m, dk);
+    for (int i = 0; i < n;) {
+        int rows = n - i >= TR ? TR : 1;
+        if (scores(S + (long)i * m, m, Q + (long)i * dk, rows, Kt, last, m, m, dk, scale, 0)) return ATTN_ERR_OVERFLOW;
+        i += rows;
+    }
 
-    /* pass 3: per query row, add the mask and take the softmax over the keys */
+    /* pass 3: per query row, add the mask and take the softmax over the keys it sees */
     for (int i = 0; i < n; i++) {
-        int visible = causal ? (i + 1 < m ? i + 1 : m) : m; /* a causal query sees keys 0..i */
+        int visible = visible_keys(i, m, causal);
         if (softmax_row(A + (long)i * m, S + (long)i * m, mask ? mask + (long)i * m : NULL, visible, m))
             return ATTN_ERR_OVERFLOW;
     }
 
-    /* pass 3, mix: each output row is the weighted average of the value rows */
-    matmul(O, A, V, n, m, dv, 1);
+    /* pass 3, mix: each output row is the weighted average of the value rows. A causal A is 0
+     * above the diagonal, so a block of rows stops summing at its last row's last key. */
+    matmul(O, A, V, n, m, dv, causal);
+    return ATTN_OK;
+}
+
+attn_status attn_sdpa_fused(float *O, float *work, const float *Q, const float *K, const float *V,
+                            const float *mask, int causal, float scale, int n, int m, int dk, int dv)
+{
+    if (!size_ok(n, ATTN_MAX_TOKENS) || !size_ok(m, ATTN_MAX_TOKENS) || !size_ok(dk, ATTN_MAX_WIDTH) ||
+        !size_ok(dv, ATTN_MAX_WIDTH))
+        return ATTN_ERR_SIZE;
+    if (!O || !work || !Q || !K || !V) return ATTN_ERR_NULL;
+    if (!(scale > 0.0f) || scale == INFINITY) return ATTN_ERR_SCALE; /* also rejects NaN */
+    if (!all_finite(Q, (long)n * dk) || !all_finite(K, (long)m * dk) || !all_finite(V, (long)m * dv))
+        return ATTN_ERR_NONFINITE;
+    if (mask && !mask_ok(mask, (long)n * m)) return ATTN_ERR_MASK;
+
+    int m_pad = (m + TC - 1) / TC * TC, dv_pad = (dv + TC - 1) / TC * TC;
+    float *Kt = work;                    /* K in panels of TC keys (pack_keys) */
+    float *Vp = Kt + (long)dk * m;       /* V in panels of TC columns: panel j/TC is [m, TC] */
+    float *W = Vp + (long)m * dv_pad;    /* TR rows of scores, then of weights, m_pad apart */
+    float last[ATTN_MAX_WIDTH * TC];
+    pack_keys(Kt, last, K, m, dk);
+    for (int j = 0; j < dv; j += TC) pack_panel(Vp + (long)j * m, V, m, dv, j);
+    /* Skipping the scores the causal mask removes is safe when none of them can overflow;
+     * otherwise they are computed too, only to report the overflow as the long form does. */
+    int skip = causal && scores_bounded(Q, K, n, m, dk, scale);
+
+    for (int i = 0; i < n;) {
+        int rows = n - i >= TR ? TR : 1;
+        int keys = causal ? visible_keys(i + rows - 1, m, 1) : m; /* what the block's last row sees */
+        /* pass 2 for this block: its rows of scores, key panels above the diagonal skipped */
+        if (scores(W, m_pad, Q + (long)i * dk, rows, Kt, last, skip ? keys : m, m, dk, scale, 1)) return ATTN_ERR_OVERFLOW;
+        /* pass 3: the softmax of each row, in place, then the mix of the block */
+        for (int r = 0; r < rows; r++) {
+            float *w_r = W + (long)r * m_pad;
+            if (softmax_row(w_r, w_r, mask ? mask + (long)(i + r) * m : NULL, visible_keys(i + r, m, causal), keys))
+                return ATTN_ERR_OVERFLOW;
+        }
+        for (int j = 0; j < dv; j += TC)
+            tile(O + (long)i * dv + j, dv, W, m_pad, rows, Vp + (long)j * m, TC, keys, dv - j < TC ? dv - j : TC, 1.0f);
+        i += rows;
+    }
     return ATTN_OK;
 }
 

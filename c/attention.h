@@ -52,8 +52,8 @@ attn_status attn_project(float *Q,         /* [n, dk] out */
                          const float *Wv,  /* [d, dv] */
                          int n, int m, int d, int dk, int dv);
 
-/* Scaled dot-product attention from Q, K and V (the lesson's direct form).
- *   Kt is scratch the caller provides: [dk, m], overwritten with Kᵀ.
+/* Scaled dot-product attention from Q, K and V (the lesson's direct form), the long form.
+ *   Kt is scratch the caller provides: dk·m floats, overwritten with Kᵀ (packed in panels of 8 keys).
  *   mask may be NULL (no mask); causal != 0 adds -inf where j > i. Both may be given.
  *   S is overwritten with scale·Q·Kᵀ (no mask), A with the weights, O with the output. */
 attn_status attn_sdpa(float *S,          /* [n, m] out */
@@ -67,12 +67,32 @@ attn_status attn_sdpa(float *S,          /* [n, m] out */
                       int causal, float scale,
                       int n, int m, int dk, int dv);
 
+/* The fused form of attn_sdpa: the same O, bit for bit, without S and A. It works through a
+ * block of 4 queries at a time: their scores, their masked softmax and their mix, in one pass,
+ * skipping the keys the causal mask removes. Memory is O(n + m), never n·m (but for the mask,
+ * an input the caller gives). Same arguments, statuses and semantics as attn_sdpa, including
+ * ATTN_ERR_OVERFLOW when any score scale·q·k (masked or not) passes FLT_MAX.
+ *   work is scratch the caller provides: ATTN_FUSED_WORK(m, dk, dv) floats. */
+#define ATTN_FUSED_WORK(m, dk, dv) ((long)(dk) * (m) + (long)(m) * (((dv) + 7) / 8 * 8) + 4L * (((m) + 7) / 8 * 8))
+attn_status attn_sdpa_fused(float *O,          /* [n, dv] out */
+                            float *work,       /* [ATTN_FUSED_WORK(m, dk, dv)] scratch */
+                            const float *Q,    /* [n, dk] */
+                            const float *K,    /* [m, dk] */
+                            const float *V,    /* [m, dv] */
+                            const float *mask, /* [n, m] additive, or NULL */
+                            int causal, float scale,
+                            int n, int m, int dk, int dv);
+
 /* The additive mask a head uses: M[i][j] = mask[i][j] (0 when mask is NULL), and -Infinity
  * where causal != 0 and j > i. attn_sdpa(..., mask = M, causal = 0, ...) then gives the same
  * result as passing mask and causal separately; the explorer shows M. */
 attn_status attn_mask_build(float *M,          /* [n, m] out */
                             const float *mask, /* [n, m] additive, or NULL */
                             int causal, int n, int m);
+
+/* C = A·B with C [n, p], A [n, k], B [k, p], by the register tile every product of a head uses
+ * (for benchmarks: make bench reports its GFLOP/s). Sizes 1..ATTN_MAX_TOKENS. */
+void attn_matmul(float *C, const float *A, const float *B, int n, int k, int p);
 
 /* The default scale, 1/sqrt(dk). */
 float attn_default_scale(int dk);

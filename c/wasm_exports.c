@@ -2,9 +2,11 @@
  * wasm_exports.c: the one list of what the WebAssembly module exports, and the one owner of
  * its working memory. web/attention.js is the only code that calls these.
  *
- * The JS side calls ae_prepare(n, m, d, dk, dv) once per forward pass; it lays out every buffer
- * of one head in a single arena that grows when a call needs more and is otherwise reused,
- * so repeated calls never grow memory. ae_buffer(which) returns where each buffer starts;
+ * The JS side calls ae_prepare(n, m, d, dk, dv, layout) once per forward pass; it lays out every
+ * buffer of one head in a single arena that grows when a call needs more and is otherwise
+ * reused, so repeated calls never grow memory. layout says which form runs: the long form
+ * (every intermediate) or the fused form (L_FUSED: O only, no n×m buffer), and whether a mask
+ * is given (L_MASK: the only n×m input). ae_buffer(which) returns where each buffer starts;
  * JS writes the inputs there, calls ae_forward or ae_sdpa, and copies the outputs out.
  * Growing the arena may grow Wasm memory, so JS re-reads its views after ae_prepare.
  */
@@ -14,9 +16,11 @@
 
 #define EXPORT(name) __attribute__((export_name(#name)))
 
-/* Buffer ids, in arena order: what a result returns first, then scratch (the caller's mask and
- * Kᵀ), so that JS copies the results out with one slice. web/attention.js keeps the same list. */
-enum { B_X, B_XKV, B_WQ, B_WK, B_WV, B_Q, B_K, B_V, B_S, B_M, B_A, B_O, B_MASK, B_KT, B_COUNT };
+/* Buffer ids, in arena order: what a result returns first, then scratch (the caller's mask, Kᵀ
+ * and the fused form's work), so that JS copies the results out with one slice. The fused layout
+ * gives S, M, A and Kt no room (size 0). web/attention.js keeps the same list. */
+enum { B_X, B_XKV, B_WQ, B_WK, B_WV, B_Q, B_K, B_V, B_S, B_M, B_A, B_O, B_MASK, B_KT, B_WORK, B_COUNT };
+enum { L_FUSED = 1, L_MASK = 2 };
 
 /* The arena is the Wasm heap itself: it starts at __heap_base (after the stack and static data,
  * placed by the linker) and grows with memory.grow, so the module needs no malloc and no imports. */
@@ -35,7 +39,8 @@ static int arena_reserve(long floats)
     return 1;
 }
 static float *buffer[B_COUNT];
-static int n_, m_, d_, dk_, dv_;
+static long buffer_floats[B_COUNT];
+static int n_, m_, d_, dk_, dv_, layout_;
 
 EXPORT(ae_max_tokens) int ae_max_tokens(void) { return ATTN_MAX_TOKENS; }
 EXPORT(ae_max_width) int ae_max_width(void) { return ATTN_MAX_WIDTH; }
@@ -43,16 +48,19 @@ EXPORT(ae_default_scale) float ae_default_scale(int dk) { return attn_default_sc
 
 /* d = 0 prepares the direct form (Q, K, V given; no X and no weights). Returns an attn_status,
  * or -1 when memory could not be had. */
-EXPORT(ae_prepare) int ae_prepare(int n, int m, int d, int dk, int dv)
+EXPORT(ae_prepare) int ae_prepare(int n, int m, int d, int dk, int dv, int layout)
 {
     if (n < 1 || n > ATTN_MAX_TOKENS || m < 1 || m > ATTN_MAX_TOKENS || d < 0 || d > ATTN_MAX_WIDTH ||
-        dk < 1 || dk > ATTN_MAX_WIDTH || dv < 1 || dv > ATTN_MAX_WIDTH)
+        dk < 1 || dk > ATTN_MAX_WIDTH || dv < 1 || dv > ATTN_MAX_WIDTH || layout < 0 || layout > 3)
         return ATTN_ERR_SIZE;
+    long nm = layout & L_FUSED ? 0 : (long)n * m;
     long count[B_COUNT] = {
         [B_X] = (long)n * d, [B_XKV] = (long)m * d, [B_WQ] = (long)d * dk, [B_WK] = (long)d * dk,
-        [B_WV] = (long)d * dv, [B_MASK] = (long)n * m, [B_Q] = (long)n * dk, [B_K] = (long)m * dk,
-        [B_V] = (long)m * dv, [B_KT] = (long)dk * m, [B_S] = (long)n * m, [B_M] = (long)n * m,
-        [B_A] = (long)n * m, [B_O] = (long)n * dv,
+        [B_WV] = (long)d * dv, [B_Q] = (long)n * dk, [B_K] = (long)m * dk, [B_V] = (long)m * dv,
+        [B_S] = nm, [B_M] = nm, [B_A] = nm, [B_O] = (long)n * dv,
+        [B_MASK] = layout & L_MASK ? (long)n * m : 0,
+        [B_KT] = layout & L_FUSED ? 0 : (long)dk * m,
+        [B_WORK] = layout & L_FUSED ? ATTN_FUSED_WORK(m, dk, dv) : 0,
     };
     long total = 0;
     for (int b = 0; b < B_COUNT; b++) total += (count[b] + 3) & ~3L; /* 16-byte aligned starts */
@@ -60,9 +68,10 @@ EXPORT(ae_prepare) int ae_prepare(int n, int m, int d, int dk, int dv)
     long at = 0;
     for (int b = 0; b < B_COUNT; b++) {
         buffer[b] = arena + at;
+        buffer_floats[b] = count[b];
         at += (count[b] + 3) & ~3L;
     }
-    n_ = n; m_ = m; d_ = d; dk_ = dk; dv_ = dv;
+    n_ = n; m_ = m; d_ = d; dk_ = dk; dv_ = dv; layout_ = layout;
     return ATTN_OK;
 }
 
@@ -71,14 +80,25 @@ EXPORT(ae_buffer) float *ae_buffer(int which)
     return which >= 0 && which < B_COUNT ? buffer[which] : 0;
 }
 
-/* The direct form: Q, K, V (and the mask) were written by JS. */
+/* How many floats buffer `which` holds in the current layout (0: none). */
+EXPORT(ae_buffer_floats) long ae_buffer_floats(int which)
+{
+    return which >= 0 && which < B_COUNT ? buffer_floats[which] : 0;
+}
+
+/* The direct form: Q, K, V (and the mask) were written by JS. The long form also writes M, the
+ * mask it used (causal and the caller's combined); the fused form writes only O. */
 EXPORT(ae_sdpa) int ae_sdpa(int has_mask, int causal, float scale)
 {
-    if (!arena) return ATTN_ERR_NULL;
-    attn_status st = attn_mask_build(buffer[B_M], has_mask ? buffer[B_MASK] : 0, causal, n_, m_);
+    if (!arena || (has_mask && !(layout_ & L_MASK))) return ATTN_ERR_NULL;
+    const float *mask = has_mask ? buffer[B_MASK] : 0;
+    if (layout_ & L_FUSED)
+        return attn_sdpa_fused(buffer[B_O], buffer[B_WORK], buffer[B_Q], buffer[B_K], buffer[B_V], mask, causal,
+                               scale, n_, m_, dk_, dv_);
+    attn_status st = attn_mask_build(buffer[B_M], mask, causal, n_, m_);
     if (st != ATTN_OK) return st;
-    return attn_sdpa(buffer[B_S], buffer[B_A], buffer[B_O], buffer[B_KT], buffer[B_Q], buffer[B_K],
-                     buffer[B_V], buffer[B_M], 0, scale, n_, m_, dk_, dv_);
+    return attn_sdpa(buffer[B_S], buffer[B_A], buffer[B_O], buffer[B_KT], buffer[B_Q], buffer[B_K], buffer[B_V],
+                     mask, causal, scale, n_, m_, dk_, dv_);
 }
 
 /* The projection form: X, the weights (Xkv for cross-attention) and the mask were written by JS. */
@@ -90,6 +110,28 @@ EXPORT(ae_forward) int ae_forward(int has_xkv, int has_mask, int causal, float s
                                   buffer[B_WV], n_, m_, d_, dk_, dv_);
     if (st != ATTN_OK) return st;
     return ae_sdpa(has_mask, causal, scale);
+}
+
+/* For `make bench` only (bench/bench.mjs gives it an instance of its own): C = A·B, A [n, k],
+ * B [k, p], `reps` times with the head's own kernel. A and B are filled with small numbers when
+ * the shape changes, not on every call, so a timing measures the product alone. It lays the
+ * arena out its own way: a forward() on the same instance afterwards would find its buffers
+ * moved. Returns an attn_status, or -1 when memory could not be had. */
+EXPORT(ae_bench_matmul) int ae_bench_matmul(int n, int k, int p, int reps)
+{
+    static int filled[3];
+    if (n < 1 || n > ATTN_MAX_TOKENS || k < 1 || k > ATTN_MAX_TOKENS || p < 1 || p > ATTN_MAX_TOKENS) return ATTN_ERR_SIZE;
+    long need = (long)n * k + (long)k * p + (long)n * p;
+    if (need > arena_floats && !arena_reserve(need)) return -1;
+    float *A = arena, *B = A + (long)n * k, *C = B + (long)k * p;
+    if (filled[0] != n || filled[1] != k || filled[2] != p) {
+        for (long e = 0; e < (long)n * k; e++) A[e] = (float)(e % 7) * 0.125f - 0.375f;
+        for (long e = 0; e < (long)k * p; e++) B[e] = (float)(e % 5) * 0.25f - 0.5f;
+        filled[0] = n; filled[1] = k; filled[2] = p;
+    }
+    for (int r = 0; r < reps; r++) attn_matmul(C, A, B, n, k, p);
+    n_ = 0; /* the forward layout is gone */
+    return ATTN_OK;
 }
 
 /* ================================================================ training (c/train.h)

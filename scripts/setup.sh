@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Checks (and, as root, installs) what `make` needs. Usage: scripts/setup.sh build|test
 #   build: emcc (Debian's emscripten), node 20+
-#   test:  also clang with its sanitizer and libFuzzer runtimes, Debian's chromium, node_modules
+#   test:  also clang with its sanitizer and libFuzzer runtimes, node_modules, and the three
+#          browser engines the tests drive, all Debian's: chromium, firefox-esr, and WebKitGTK's
+#          WebKitWebDriver (webkit2gtk-driver) with its MiniBrowser under Xvfb (xvfb)
 set -eu
 need=${1:-build}
 apt_pkgs=()
@@ -12,6 +14,9 @@ if [ "$need" = test ]; then
   ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 \
     || [ "$(uname -m)" != x86_64 ] || apt_pkgs+=(libclang-rt-14-dev)
   [ -x /usr/bin/chromium ] || apt_pkgs+=(chromium)
+  [ -x /usr/bin/firefox-esr ] || apt_pkgs+=(firefox-esr)
+  [ -x /usr/bin/WebKitWebDriver ] || apt_pkgs+=(webkit2gtk-driver)
+  [ -x /usr/bin/Xvfb ] || apt_pkgs+=(xvfb)
 fi
 if [ ${#apt_pkgs[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then

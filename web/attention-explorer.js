@@ -17,7 +17,7 @@
 //             groups: presets theme steps follow explain edit config export (default: all)
 //   theme     light | dark | auto (default: the reader's prefers-color-scheme)
 //   mode      explorer (default), a lab (sqrt-dk-lab stability-lab misconceptions-lab predict-lab
-//             multihead-lab cross-lab) or train (web/element-modes.js); more with registerMode()
+//             multihead-lab cross-lab fused-lab) or train (web/element-modes.js); more with registerMode()
 //   params    a lab's or train's state: the query string of its page without the mode,
 //             e.g. mode="sqrt-dk-lab" params="dk=128&n=16&seed=3" (web/labs.html?mode=sqrt-dk-lab&dk=128...)
 // Events (bubbling, composed; detail in brackets):

@@ -15,8 +15,10 @@ export const LIMITS = Object.freeze({ maxTokens: 512, maxWidth: 256, maxHeads: 6
 
 // Buffer ids, in the order of the enum in c/wasm_exports.c (the arena order: the buffers a
 // result returns come first, one after another, then the scratch ones).
-const BUFFERS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O', 'mask', 'Kt'];
+const BUFFERS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O', 'mask', 'Kt', 'work'];
 const BUF = Object.fromEntries(BUFFERS.map((name, i) => [name, i]));
+// ae_prepare's layout flags: the fused form (O only, no n×m buffer) and a mask given.
+const LAYOUT_FUSED = 1, LAYOUT_MASK = 2;
 
 // attn_status codes from c/attention.h. forward() checks its input before calling the core,
 // so reaching one of these means a check here is missing: the message says so.
@@ -29,7 +31,7 @@ const STATUS = {
   6: 'the values overflow float32',
   [-1]: 'the WebAssembly memory could not grow',
 };
-const OVERFLOW = 6;
+const NONFINITE = 3, BAD_MASK = 4, OVERFLOW = 6;
 const SLAB_FLOATS = 65536;
 
 // A 29-byte module whose one function returns i8x16.splat(0): WebAssembly.validate accepts it
@@ -63,7 +65,7 @@ export async function loadAttention({ simd = 'auto' } = {}) {
 function matrixOf(name, v) {
   if (v && !Array.isArray(v) && typeof v === 'object' && 'shape' in v) {
     const { shape, data } = v;
-    if (!Array.isArray(shape) || shape.length !== 2 || !shape.every((s) => Number.isInteger(s))) {
+    if (!Array.isArray(shape) || shape.length !== 2 || !Number.isInteger(shape[0]) || !Number.isInteger(shape[1])) {
       throw new Error(`${name}.shape must be [rows, cols] with whole numbers, got ${JSON.stringify(shape)}`);
     }
     const [rows, cols] = shape;
@@ -78,19 +80,22 @@ function matrixOf(name, v) {
     throw new Error(`${name} must be a matrix: an array of rows, like [[1, 0], [0, 1]], or { shape: [rows, cols], data }`);
   }
   if (v.length === 0) throw new Error(`${name} is empty: it needs at least one row and one column`);
-  if (!Array.isArray(v[0]) && !ArrayBuffer.isView(v[0])) {
-    throw new Error(`${name} must be an array of rows: ${name}[0] is ${describe(v[0])}, not an array`);
+  // Each row is read once: a getter or a Proxy that answers differently the second time cannot
+  // make the rows checked here differ from the rows written.
+  const nested = Array.from(v);
+  if (!Array.isArray(nested[0]) && !ArrayBuffer.isView(nested[0])) {
+    throw new Error(`${name} must be an array of rows: ${name}[0] is ${describe(nested[0])}, not an array`);
   }
-  const cols = v[0].length;
+  const cols = nested[0].length;
   if (cols === 0) throw new Error(`${name} is empty: its rows have no numbers; it needs at least one column`);
-  for (let i = 1; i < v.length; i++) {
-    const row = v[i];
+  for (let i = 1; i < nested.length; i++) {
+    const row = nested[i];
     if (!Array.isArray(row) && !ArrayBuffer.isView(row)) throw new Error(`${name}[${i}] is ${describe(row)}, not a row of numbers: every row of ${name} must be an array`);
     if (row.length !== cols) {
       throw new Error(`${name} is ragged: row ${i} has ${row.length} values but row 0 has ${cols}; every row needs the same length`);
     }
   }
-  return { rows: v.length, cols, data: null, nested: v };
+  return { rows: nested.length, cols, data: null, nested };
 }
 
 function describe(x) {
@@ -111,52 +116,91 @@ function badValue(name, i, j, x) {
   return new Error(`${name}[${i}][${j}] is ${x}: every value of ${name} must be a finite number`);
 }
 
-// Copies a matrix into heap at float offset `at`, checking that every value is a finite number.
-// This runs on every call, so it avoids per-element closures: flat data is checked then copied
-// in one heap.set; nested rows are copied row by row.
-function writeValues(name, mat, heap, at) {
+// Copies a matrix into heap at float offset `at`. This runs on every call, so it checks only
+// that every value is a number: Float32Array and Float64Array data (numbers by construction)
+// go in with one heap.set. Whether the values are finite in float32 the core checks for all
+// inputs at once, and nonFiniteError() then names the first bad one.
+function writeMatrix(name, mat, heap, at) {
   const { rows, cols, data, nested } = mat;
   if (data) {
-    for (let t = 0; t < data.length; t++) {
-      const x = data[t];
-      // Math.fround: the core works in float32, where 1e39 is already Infinity
-      if (typeof x !== 'number' || !Number.isFinite(Math.fround(x))) throw badValue(name, Math.floor(t / cols), t % cols, x);
+    if (data instanceof Float32Array || data instanceof Float64Array) {
+      heap.set(data, at);
+      return;
     }
-    heap.set(data, at);
+    for (let t = 0, count = rows * cols; t < count; t++) {
+      const x = data[t];
+      if (typeof x !== 'number') throw badValue(name, Math.floor(t / cols), t % cols, x);
+      heap[at + t] = x;
+    }
     return;
   }
   for (let i = 0; i < rows; i++) {
     const row = nested[i], base = at + i * cols;
+    if (row instanceof Float32Array || row instanceof Float64Array) {
+      heap.set(row, base);
+      continue;
+    }
     for (let j = 0; j < cols; j++) {
       const x = row[j];
-      if (typeof x !== 'number' || !Number.isFinite(Math.fround(x))) throw badValue(name, i, j, x);
+      if (typeof x !== 'number') throw badValue(name, i, j, x);
       heap[base + j] = x;
     }
   }
 }
 
+// The error for the first value of a matrix the core found not finite in float32 (NaN,
+// ±Infinity, or a number past float32's range, which became Infinity in heap), or null.
+function nonFiniteError(name, mat, heap, at) {
+  const { cols, data, nested } = mat;
+  for (let t = 0, count = mat.rows * cols; t < count; t++) {
+    if (Number.isFinite(heap[at + t])) continue;
+    const i = Math.floor(t / cols), j = t % cols;
+    return badValue(name, i, j, data ? data[t] : nested[i][j]);
+  }
+  return null;
+}
+
 // A mask is all booleans (true = may attend, false = masked) or all numbers added to the
-// scores, where -Infinity removes a key. Written as the additive form the core takes.
+// scores, where -Infinity removes a key. Written as the additive form the core takes. Numeric
+// Float32Array / Float64Array data goes in with one heap.set; the core checks it for NaN and
+// +Infinity and maskError() names the entry.
 function writeMask(mat, heap, at) {
   const { rows, cols, data, nested } = mat;
-  const get = data ? (i, j) => data[i * cols + j] : (i, j) => nested[i][j];
-  const kind = typeof get(0, 0);
+  if (data instanceof Float32Array || data instanceof Float64Array) {
+    heap.set(data, at);
+    return;
+  }
+  const first = data ? data[0] : nested[0][0];
+  const kind = typeof first;
   if (kind !== 'boolean' && kind !== 'number') {
-    throw new Error(`mask[0][0] is ${describe(get(0, 0))}: a mask holds booleans (true = may attend) or numbers added to the scores`);
+    throw new Error(`mask[0][0] is ${describe(first)}: a mask holds booleans (true = may attend) or numbers added to the scores`);
   }
   for (let i = 0; i < rows; i++) {
+    const row = data ? null : nested[i];
     for (let j = 0; j < cols; j++) {
-      const x = get(i, j);
+      const x = row ? row[j] : data[i * cols + j];
       if (typeof x !== kind) {
         throw new Error(`mask mixes booleans and numbers (mask[${i}][${j}] is ${describe(x)}): use all booleans (true = may attend) or all numbers`);
       }
       if (kind === 'boolean') { heap[at + i * cols + j] = x ? 0 : -Infinity; continue; }
-      if (Number.isNaN(x) || Math.fround(x) === Infinity) {
-        throw new Error(`mask[${i}][${j}] is ${x}: a mask's numbers are added to the scores, so they must be finite within float32's range (about ±3.4e38) or -Infinity (which removes the key)`);
-      }
+      if (Number.isNaN(x) || Math.fround(x) === Infinity) throw maskValueError(i, j, x);
       heap[at + i * cols + j] = x;
     }
   }
+}
+
+function maskValueError(i, j, x) {
+  return new Error(`mask[${i}][${j}] is ${x}: a mask's numbers are added to the scores, so they must be finite within float32's range (about ±3.4e38) or -Infinity (which removes the key)`);
+}
+
+// The error for the first mask entry the core refused (NaN or +Infinity in heap).
+function maskError(mat, heap, at) {
+  const { cols, data } = mat;
+  for (let t = 0, count = mat.rows * cols; t < count; t++) {
+    const x = heap[at + t];
+    if (Number.isNaN(x) || x === Infinity) return maskValueError(Math.floor(t / cols), t % cols, data[t]);
+  }
+  return null;
 }
 
 function checkScale(scale, dk) {
@@ -168,19 +212,184 @@ function checkScale(scale, dk) {
   return scale;
 }
 
+// forward()'s arguments, checked and read once (each property and row), with the sizes:
+// { direct, cross, n, m, d (0 in the direct form), dk, dv, scale, causal, mask, names, mats }
+// where mats[k] is the matrix named names[k], in the order the core checks them.
+function planForward(args) {
+  if (!args || typeof args !== 'object') throw new Error('forward needs an object: { X, Wq, Wk, Wv } or { Q, K, V }');
+  for (const key in args) {
+    if (!FORWARD_KEYS.has(key)) throw new Error(`forward got an unknown input "${key}": the inputs are ${FORWARD_INPUTS.join(', ')}`);
+  }
+  // one object of one shape (this runs on every call)
+  const a = { X: args.X, Xkv: args.Xkv, Wq: args.Wq, Wk: args.Wk, Wv: args.Wv, Q: args.Q, K: args.K, V: args.V, mask: args.mask, causal: args.causal, scale: args.scale };
+  const direct = a.Q != null || a.K != null || a.V != null;
+  if (direct ? a.Q == null || a.K == null || a.V == null : a.X == null || a.Wq == null || a.Wk == null || a.Wv == null) {
+    const missing = (direct ? ['Q', 'K', 'V'] : ['X', 'Wq', 'Wk', 'Wv']).filter((k) => a[k] == null);
+    throw new Error(`forward needs X, Wq, Wk, Wv (projection form) or Q, K, V (direct form): ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`);
+  }
+  if (direct && (a.X != null || a.Xkv != null || a.Wq != null || a.Wk != null || a.Wv != null)) {
+    const mixed = ['X', 'Xkv', 'Wq', 'Wk', 'Wv'].filter((k) => a[k] != null);
+    throw new Error(`give either Q, K, V or X, Wq, Wk, Wv, not both (${mixed.join(', ')} given with Q, K, V)`);
+  }
+  if (a.causal !== undefined && typeof a.causal !== 'boolean') {
+    throw new Error(`causal is ${describe(a.causal)}: it must be true or false`);
+  }
+  const p = direct ? planDirect(a) : planProjected(a);
+  p.mask = maskOf(a.mask, p.n, p.m);
+  p.scale = checkScale(a.scale, p.dk);
+  p.causal = Boolean(a.causal);
+  return p;
+}
+
+const IDS_SELF = [BUF.X, BUF.Wq, BUF.Wk, BUF.Wv], IDS_CROSS = [BUF.X, BUF.Xkv, BUF.Wq, BUF.Wk, BUF.Wv], IDS_DIRECT = [BUF.Q, BUF.K, BUF.V];
+
+// A plan of one shape (its fields all set at once: this runs on every call); mask, scale and
+// causal are filled in by planForward.
+function plan(direct, cross, n, m, d, dk, dv, names, mats) {
+  const ids = direct ? IDS_DIRECT : cross ? IDS_CROSS : IDS_SELF;
+  return { direct, cross, n, m, d, dk, dv, names, ids, mats, mask: null, scale: 0, causal: false };
+}
+
+function planProjected(a) {
+  const X = matrixOf('X', a.X), Wq = matrixOf('Wq', a.Wq), Wk = matrixOf('Wk', a.Wk), Wv = matrixOf('Wv', a.Wv);
+  const cross = a.Xkv !== undefined && a.Xkv !== null;
+  const Xkv = cross ? matrixOf('Xkv', a.Xkv) : X;
+  const n = X.rows, d = X.cols, dk = Wq.cols, dv = Wv.cols, m = Xkv.rows;
+  checkSize('X', n, 'rows (tokens)', LIMITS.maxTokens, 'use a shorter sequence');
+  checkSize('X', d, 'columns (features, d)', LIMITS.maxWidth, 'use a narrower model');
+  if (cross) checkSize('Xkv', m, 'rows (tokens)', LIMITS.maxTokens, 'use a shorter sequence');
+  checkSize('Wq', dk, 'columns (dk)', LIMITS.maxWidth, 'use a narrower head');
+  checkSize('Wv', dv, 'columns (dv)', LIMITS.maxWidth, 'use a narrower head');
+  if (Wq.rows !== d || Wk.rows !== d || Wv.rows !== d) {
+    const [name, W, what] = Wq.rows !== d ? ['Wq', Wq, 'dk'] : Wk.rows !== d ? ['Wk', Wk, 'dk'] : ['Wv', Wv, 'dv'];
+    throw new Error(`${name} has ${W.rows} rows but X has ${d} columns: ${name} must be [d][${what}] with d = ${d}, the width of X`);
+  }
+  if (Wk.cols !== dk) {
+    throw new Error(`Wk has ${Wk.cols} columns but Wq has ${dk}: queries and keys need the same width dk so their dot products are defined`);
+  }
+  if (cross && Xkv.cols !== d) throw new Error(`Xkv has ${Xkv.cols} columns but X has ${d}: Xkv must be [m][d] with the same width d = ${d}`);
+  const names = cross ? ['X', 'Xkv', 'Wq', 'Wk', 'Wv'] : ['X', 'Wq', 'Wk', 'Wv'];
+  const mats = cross ? [X, Xkv, Wq, Wk, Wv] : [X, Wq, Wk, Wv];
+  return plan(false, cross, n, m, d, dk, dv, names, mats);
+}
+
+function planDirect(a) {
+  const Q = matrixOf('Q', a.Q), K = matrixOf('K', a.K), V = matrixOf('V', a.V);
+  const n = Q.rows, dk = Q.cols, m = K.rows, dv = V.cols;
+  checkSize('Q', n, 'rows (queries)', LIMITS.maxTokens, 'use a shorter sequence');
+  checkSize('K', m, 'rows (keys)', LIMITS.maxTokens, 'use a shorter sequence');
+  checkSize('Q', dk, 'columns (dk)', LIMITS.maxWidth, 'use a narrower head');
+  checkSize('V', dv, 'columns (dv)', LIMITS.maxWidth, 'use a narrower head');
+  if (K.cols !== dk) throw new Error(`K has ${K.cols} columns but Q has ${dk}: queries and keys need the same width dk so their dot products are defined`);
+  if (V.rows !== m) throw new Error(`V has ${V.rows} rows but K has ${m}: V needs one row per key (m = ${m})`);
+  return plan(true, false, n, m, 0, dk, dv, ['Q', 'K', 'V'], [Q, K, V]);
+}
+
+function maskOf(mask, n, m) {
+  if (mask === undefined || mask === null) return null;
+  const M = matrixOf('mask', mask);
+  if (M.rows !== n || M.cols !== m) {
+    throw new Error(`mask is ${M.rows} × ${M.cols} but the scores are ${n} × ${m} (queries × keys): give one entry per query and key`);
+  }
+  return M;
+}
+
+// One row for the softmax helpers, read once into a Float64Array the call owns and checked:
+// 1..maxTokens numbers, finite in float32 (-Infinity too when allowMinusInf, a removed key).
+function labRow(name, values, allowMinusInf = false) {
+  if (!values || typeof values.length !== 'number' || typeof values === 'string') throw new Error(`${name} must be an array of numbers, got ${describe(values)}`);
+  const m = values.length;
+  if (m < 1) throw new Error(`${name} is empty: give at least one number`);
+  checkSize(name, m, 'values', LIMITS.maxTokens, 'use a shorter row');
+  const row = new Float64Array(m);
+  for (let j = 0; j < m; j++) {
+    const x = values[j];
+    if (typeof x !== 'number' || Number.isNaN(x) || (!(allowMinusInf && x === -Infinity) && !Number.isFinite(Math.fround(x)))) {
+      throw new Error(`${name}[${j}] is ${describe(x)}: every value must be a finite number within float32's range (about ±3.4e38)${allowMinusInf ? ' or -Infinity (a removed key)' : ''}`);
+    }
+    row[j] = x;
+  }
+  return row;
+}
+
 const RESULT_ARRAYS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O'];
-const FORWARD_KEYS = new Set(['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'mask', 'causal', 'scale']);
+const FORWARD_INPUTS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'mask', 'causal', 'scale'];
+const FORWARD_KEYS = new Set(FORWARD_INPUTS);
+const NO_OPTIONS = Object.freeze({ outputs: null, into: null, fused: false });
+
+// forward()'s second argument, read once: { outputs (null = every array), into, fused }.
+// Only O asked for runs the fused form.
+function forwardOptions(options) {
+  if (options === undefined || options === null) return NO_OPTIONS;
+  if (typeof options !== 'object') throw new Error(`forward's second argument is ${describe(options)}: it must be an object like { outputs: ['O'] } or { into: previousResult }`);
+  for (const key in options) {
+    if (key !== 'outputs' && key !== 'into') throw new Error(`forward got an unknown option "${key}": the options are outputs and into`);
+  }
+  let outputs = options.outputs === undefined || options.outputs === null ? null : options.outputs;
+  let fused = false;
+  if (outputs !== null) {
+    if (!Array.isArray(outputs)) throw badOutputs();
+    outputs = outputs.slice();
+    fused = true;
+    for (let k = 0; k < outputs.length; k++) {
+      if (!RESULT_ARRAYS.includes(outputs[k])) throw badOutputs();
+      if (outputs[k] !== 'O') fused = false;
+    }
+  }
+  const into = options.into === undefined || options.into === null ? null : options.into;
+  if (into !== null && Result.own(into) === null) {
+    throw new Error(`into is ${describe(into)}: it must be a result an earlier forward() returned, whose arrays this call may overwrite`);
+  }
+  return { outputs, into, fused };
+}
+
+const badOutputs = () => new Error(`outputs must be an array of names from ${RESULT_ARRAYS.join(', ')}, or left out for all of them`);
+
+// What forward() returns: plain data fields (the sizes, scale, causal and the twelve arrays, null
+// where not asked for), in a class only so that a private field can remember what forward()
+// gave it, for `into`: { key (sizes and layout), cross, region, arrays }. `into` reuses an
+// array only if it is still the one forward() put there (the caller may have put an array of
+// its own, which must not be written); region, when set, is the one private copy all its
+// arrays are views of (#freshResult). A copy of a result ({ ...r }, structuredClone) has no
+// such field and is refused as into. (A WeakMap would do the same but costs the garbage
+// collector about 2 µs per short-lived result.)
+class Result {
+  #own;
+  constructor(plan, arrays, own) {
+    this.n = plan.n; this.m = plan.m; this.d = plan.d || null; this.dk = plan.dk; this.dv = plan.dv;
+    this.scale = plan.scale; this.causal = plan.causal;
+    this.X = arrays[0]; this.Xkv = arrays[1]; this.Wq = arrays[2]; this.Wk = arrays[3]; this.Wv = arrays[4];
+    this.Q = arrays[5]; this.K = arrays[6]; this.V = arrays[7];
+    this.S = arrays[8]; this.M = arrays[9]; this.A = arrays[10]; this.O = arrays[11];
+    this.#own = own;
+  }
+
+  /** What forward() gave r, or null when r is not a result of forward(). */
+  static own(r) {
+    return r !== null && typeof r === 'object' && #own in r ? r.#own : null;
+  }
+
+  /** r, refilled by forward(): its fields and what forward() gave it. */
+  static refill(r, plan, arrays, own) {
+    r.n = plan.n; r.m = plan.m; r.d = plan.d || null; r.dk = plan.dk; r.dv = plan.dv; r.scale = plan.scale; r.causal = plan.causal;
+    for (let k = 0; k < RESULT_ARRAYS.length; k++) r[RESULT_ARRAYS[k]] = arrays[k];
+    r.#own = own;
+    return r;
+  }
+}
 
 // ------------------------------------------------------------------ the head
 
 class Attention {
-  #outputs = null; // forward's `outputs` for the call under way (null: every array)
+  #busy = null; // the public call under way (see #enter), or null
+  #key = -1; // the sizes and layout the arena is laid out for, as one number (see #prepare)
+  #span = null; // heap view of a whole result's buffers (X .. O) for #refillRegion, re-made when stale
+  #oSpan = null; // heap view of O, the same for #resultO
 
   constructor(exports, simd) {
     this.exports = exports;
     this.simd = simd;
     this.heap = new Float32Array(exports.memory.buffer);
-    this.sizes = [-1, -1, -1, -1, -1]; // n, m, d, dk, dv the arena is laid out for
     this.offsets = new Array(BUFFERS.length).fill(0); // float offset of each buffer in heap
     this.slab = new Float32Array(SLAB_FLOATS);  // where small results are copied to (#copyOut)
     this.slabUsed = 0;
@@ -194,119 +403,104 @@ class Attention {
     return this.exports.memory.buffer.byteLength;
   }
 
+  /**
+   * The working buffers the last forward() laid out in Wasm memory, in bytes:
+   * { total, buffers: { X, Xkv, Wq, Wk, Wv, Q, K, V, S, M, A, O, mask, Kt, work } }.
+   * The long form has S, M and A (n·m each); the fused form has none of them, only `work`
+   * (K and V packed for reading, and a block of 4 rows of scores).
+   */
+  workspace() {
+    if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
+    const buffers = {};
+    let total = 0;
+    for (let b = 0; b < BUFFERS.length; b++) {
+      const bytes = this.#key < 0 ? 0 : Number(this.exports.ae_buffer_floats(b)) * 4;
+      buffers[BUFFERS[b]] = bytes;
+      total += bytes;
+    }
+    return { total, buffers };
+  }
+
   /** Drops the instance; the object must not be used afterwards. */
   dispose() {
+    if (this.#busy) throw this.#reentrancy('dispose()');
     this.exports = null;
     this.heap = null;
   }
 
+  // Every public call that uses the arena or the lab rows runs inside #enter ... finally
+  // #busy = null. User code can run while a call reads its arguments (a getter, a Proxy);
+  // if it calls this instance again, that inner call is refused before it touches anything,
+  // so the outer call's buffers, offsets and heap view stay as it left them.
+  #enter(call) {
+    if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
+    if (this.#busy) throw this.#reentrancy(call);
+    this.#busy = call;
+  }
+
+  #reentrancy(call) {
+    const e = new Error(`${call} was called while ${this.#busy} was still running on the same Attention (from a getter, a Proxy or a callback in its arguments): compute the arguments first, or use a second instance from loadAttention()`);
+    e.name = 'ReentrancyError';
+    return e;
+  }
+
   /**
-   * One head. See README.md for the arguments. Every array in the result is a copy: later
-   * calls never change it. `outputs` (optional) names the arrays to copy out, e.g. ['O'] or
-   * ['A', 'O']; the others are null. Copying every intermediate of a 256-token head moves
-   * about 1 MB, a quarter of the call, so a caller that needs only the output can skip it.
+   * One head. See docs/api.md for the arguments. Every array in the result is a copy that no
+   * later call changes, unless the result is passed back as `into`.
+   * Options (all optional):
+   *   outputs: names of the arrays to copy out, e.g. ['A', 'O']; the others are null.
+   *            ['O'] alone runs the fused form: no n×m matrix is stored at all.
+   *   into:    an earlier result; its arrays of the right length are overwritten in place
+   *            instead of allocating new ones, and that same object is returned.
    */
   forward(args, options) {
-    const outputs = options && options.outputs !== undefined ? options.outputs : null;
-    if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
-    if (!args || typeof args !== 'object') throw new Error('forward needs an object: { X, Wq, Wk, Wv } or { Q, K, V }');
-    for (const key in args) {
-      if (!FORWARD_KEYS.has(key)) throw new Error(`forward got an unknown input "${key}": the inputs are ${[...FORWARD_KEYS].join(', ')}`);
+    this.#enter('forward()');
+    try {
+      const opts = forwardOptions(options);
+      const plan = planForward(args);
+      this.#run(plan, opts.fused);
+      return this.#result(plan, opts);
+    } finally {
+      this.#busy = null;
     }
-    const direct = args.Q != null || args.K != null || args.V != null;
-    const needed = direct ? ['Q', 'K', 'V'] : ['X', 'Wq', 'Wk', 'Wv'];
-    if (needed.some((k) => args[k] == null)) {
-      const missing = needed.filter((k) => args[k] == null);
-      throw new Error(`forward needs X, Wq, Wk, Wv (projection form) or Q, K, V (direct form): ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`);
-    }
-    if (direct && (args.X != null || args.Xkv != null || args.Wq != null || args.Wk != null || args.Wv != null)) {
-      const mixed = ['X', 'Xkv', 'Wq', 'Wk', 'Wv'].filter((k) => args[k] != null);
-      throw new Error(`give either Q, K, V or X, Wq, Wk, Wv, not both (${mixed.join(', ')} given with Q, K, V)`);
-    }
-    if (args.causal !== undefined && typeof args.causal !== 'boolean') {
-      throw new Error(`causal is ${describe(args.causal)}: it must be true or false`);
-    }
-    if (outputs !== null && (!Array.isArray(outputs) || outputs.some((k) => !RESULT_ARRAYS.includes(k)))) {
-      throw new Error(`outputs must be an array of names from ${RESULT_ARRAYS.join(', ')}, or left out for all of them`);
-    }
-    this.#outputs = outputs;
-    const causal = Boolean(args.causal);
-    return direct ? this.#direct(args, causal) : this.#projected(args, causal);
   }
 
-  #projected(args, causal) {
-    const X = matrixOf('X', args.X), Wq = matrixOf('Wq', args.Wq), Wk = matrixOf('Wk', args.Wk), Wv = matrixOf('Wv', args.Wv);
-    const cross = args.Xkv !== undefined && args.Xkv !== null;
-    const Xkv = cross ? matrixOf('Xkv', args.Xkv) : X;
-    const n = X.rows, d = X.cols, dk = Wq.cols, dv = Wv.cols, m = Xkv.rows;
-    checkSize('X', n, 'rows (tokens)', LIMITS.maxTokens, 'use a shorter sequence');
-    checkSize('X', d, 'columns (features, d)', LIMITS.maxWidth, 'use a narrower model');
-    if (cross) checkSize('Xkv', m, 'rows (tokens)', LIMITS.maxTokens, 'use a shorter sequence');
-    checkSize('Wq', dk, 'columns (dk)', LIMITS.maxWidth, 'use a narrower head');
-    checkSize('Wv', dv, 'columns (dv)', LIMITS.maxWidth, 'use a narrower head');
-    for (const [name, W, what] of [['Wq', Wq, 'dk'], ['Wk', Wk, 'dk'], ['Wv', Wv, 'dv']]) {
-      if (W.rows !== d) throw new Error(`${name} has ${W.rows} rows but X has ${d} columns: ${name} must be [d][${what}] with d = ${d}, the width of X`);
-    }
-    if (Wk.cols !== dk) {
-      throw new Error(`Wk has ${Wk.cols} columns but Wq has ${dk}: queries and keys need the same width dk so their dot products are defined`);
-    }
-    if (cross && Xkv.cols !== d) throw new Error(`Xkv has ${Xkv.cols} columns but X has ${d}: Xkv must be [m][d] with the same width d = ${d}`);
-    const mask = this.#maskOf(args.mask, n, m);
-    const scale = checkScale(args.scale, dk);
-
-    this.#prepare(n, m, d, dk, dv);
+  // Lays out the arena for one call, writes its inputs, runs the core. Every argument and row
+  // was read into `plan` first; reading the values themselves may still run a getter, but any
+  // call it makes to this instance is refused (#enter), so the layout cannot change under it.
+  #run(plan, fused) {
+    const { n, m, d, dk, dv, mask, names, ids, mats } = plan;
+    this.#prepare(n, m, d, dk, dv, (fused ? LAYOUT_FUSED : 0) | (mask ? LAYOUT_MASK : 0));
     const heap = this.heap, off = this.offsets;
-    writeValues('X', X, heap, off[BUF.X]);
-    if (cross) writeValues('Xkv', Xkv, heap, off[BUF.Xkv]);
-    writeValues('Wq', Wq, heap, off[BUF.Wq]);
-    writeValues('Wk', Wk, heap, off[BUF.Wk]);
-    writeValues('Wv', Wv, heap, off[BUF.Wv]);
+    for (let k = 0; k < names.length; k++) writeMatrix(names[k], mats[k], heap, off[ids[k]]);
     if (mask) writeMask(mask, heap, off[BUF.mask]);
-    this.#check(this.exports.ae_forward(cross ? 1 : 0, mask ? 1 : 0, causal ? 1 : 0, scale), cross ? 'X, Xkv, Wq, Wk and Wv' : 'X, Wq, Wk and Wv');
-    return this.#result({ n, m, d, dk, dv, scale, causal, cross });
-  }
-
-  #direct(args, causal) {
-    const Q = matrixOf('Q', args.Q), K = matrixOf('K', args.K), V = matrixOf('V', args.V);
-    const n = Q.rows, dk = Q.cols, m = K.rows, dv = V.cols;
-    checkSize('Q', n, 'rows (queries)', LIMITS.maxTokens, 'use a shorter sequence');
-    checkSize('K', m, 'rows (keys)', LIMITS.maxTokens, 'use a shorter sequence');
-    checkSize('Q', dk, 'columns (dk)', LIMITS.maxWidth, 'use a narrower head');
-    checkSize('V', dv, 'columns (dv)', LIMITS.maxWidth, 'use a narrower head');
-    if (K.cols !== dk) throw new Error(`K has ${K.cols} columns but Q has ${dk}: queries and keys need the same width dk so their dot products are defined`);
-    if (V.rows !== m) throw new Error(`V has ${V.rows} rows but K has ${m}: V needs one row per key (m = ${m})`);
-    const mask = this.#maskOf(args.mask, n, m);
-    const scale = checkScale(args.scale, dk);
-
-    this.#prepare(n, m, 0, dk, dv);
-    const heap = this.heap, off = this.offsets;
-    writeValues('Q', Q, heap, off[BUF.Q]);
-    writeValues('K', K, heap, off[BUF.K]);
-    writeValues('V', V, heap, off[BUF.V]);
-    if (mask) writeMask(mask, heap, off[BUF.mask]);
-    this.#check(this.exports.ae_sdpa(mask ? 1 : 0, causal ? 1 : 0, scale));
-    return this.#result({ n, m, d: null, dk, dv, scale, causal, cross: false });
-  }
-
-  #maskOf(mask, n, m) {
-    if (mask === undefined || mask === null) return null;
-    const M = matrixOf('mask', mask);
-    if (M.rows !== n || M.cols !== m) {
-      throw new Error(`mask is ${M.rows} × ${M.cols} but the scores are ${n} × ${m} (queries × keys): give one entry per query and key`);
+    const ex = this.exports, causal = plan.causal ? 1 : 0;
+    const st = plan.direct ? ex.ae_sdpa(mask ? 1 : 0, causal, plan.scale) : ex.ae_forward(plan.cross ? 1 : 0, mask ? 1 : 0, causal, plan.scale);
+    if (st === 0) return;
+    if (st === NONFINITE) {
+      for (let k = 0; k < names.length; k++) {
+        const err = nonFiniteError(names[k], mats[k], heap, off[ids[k]]);
+        if (err) throw err;
+      }
     }
-    return M;
+    if (st === BAD_MASK && mask) {
+      const err = maskError(mask, heap, off[BUF.mask]);
+      if (err) throw err;
+    }
+    this.#check(st, plan.direct ? 'Q and K' : plan.cross ? 'X, Xkv, Wq, Wk and Wv' : 'X, Wq, Wk and Wv');
   }
 
-  // Lays out the arena for these sizes (skipped when they are the last call's), and re-reads
-  // the heap view: ae_prepare may have grown memory, which detaches the old view.
-  #prepare(n, m, d, dk, dv) {
-    const last = this.sizes;
-    if (last[0] === n && last[1] === m && last[2] === d && last[3] === dk && last[4] === dv) return;
-    last.fill(-1);
-    this.#check(this.exports.ae_prepare(n, m, d, dk, dv));
+  // Lays out the arena for these sizes and layout (skipped when they are the last call's), and
+  // re-reads the heap view: ae_prepare may have grown memory, which detaches the old view.
+  #prepare(n, m, d, dk, dv, layout) {
+    const key = n + 513 * (m + 513 * (d + 257 * (dk + 257 * (dv + 257 * layout))));
+    if (key === this.#key) return;
+    this.#key = -1;
+    this.#check(this.exports.ae_prepare(n, m, d, dk, dv, layout));
     this.#freshHeap();
     for (let b = 0; b < BUFFERS.length; b++) this.offsets[b] = this.exports.ae_buffer(b) >> 2;
-    last[0] = n; last[1] = m; last[2] = d; last[3] = dk; last[4] = dv;
+    this.#span = this.#oSpan = null;
+    this.#key = key;
   }
 
   // Memory growth (ae_prepare) detaches every view of the old buffer: re-read it when it did.
@@ -325,46 +519,101 @@ class Attention {
   // shared 256 KB slab rather than each getting its own ArrayBuffer (allocating one costs
   // more than a small head itself); a region is never handed out twice, so no result ever
   // changes. A slab is freed when no result that points into it is left.
-  #copyOut(start, end) {
+  #copyOut(start, end, source = null) {
     const len = end - start;
     if (len > SLAB_FLOATS / 8) return this.heap.slice(start, end);
     if (this.slabUsed + len > SLAB_FLOATS) { this.slab = new Float32Array(SLAB_FLOATS); this.slabUsed = 0; }
-    const copy = this.slab.subarray(this.slabUsed, this.slabUsed + len);
-    copy.set(this.heap.subarray(start, end));
+    const copy = new Float32Array(this.slab.buffer, this.slabUsed * 4, len);
+    copy.set(source ?? this.heap.subarray(start, end));
     this.slabUsed += (len + 3) & ~3;
     return copy;
   }
 
-  // The buffers lie one after another in the arena (c/wasm_exports.c), so one slice copies
-  // them all and each result array is a view into that private copy.
-  #result({ n, m, d, dk, dv, scale, causal, cross }) {
-    if (this.#outputs) return this.#someResults({ n, m, d, dk, dv, scale, causal, cross });
-    const off = this.offsets, base = off[BUF.X];
-    const copy = this.#copyOut(base, off[BUF.O] + n * dv);
-    const view = (b, len) => copy.subarray(off[b] - base, off[b] - base + len);
-    const X = d ? view(BUF.X, n * d) : null;
-    return {
-      n, m, d, dk, dv, scale, causal,
-      X,
-      Xkv: d ? (cross ? view(BUF.Xkv, m * d) : X) : null,
-      Wq: d ? view(BUF.Wq, d * dk) : null,
-      Wk: d ? view(BUF.Wk, d * dk) : null,
-      Wv: d ? view(BUF.Wv, d * dv) : null,
-      Q: view(BUF.Q, n * dk), K: view(BUF.K, m * dk), V: view(BUF.V, m * dv),
-      S: view(BUF.S, n * m), M: view(BUF.M, n * m), A: view(BUF.A, n * m), O: view(BUF.O, n * dv),
-    };
+  #result(plan, { outputs, into, fused }) {
+    if (outputs === null) {
+      if (into === null) return this.#freshResult(plan);
+      if (this.#refillRegion(into, plan)) return into;
+    }
+    if (fused && outputs.length === 1) return this.#resultO(plan, into);
+    return this.#someResults(plan, outputs, into);
   }
 
-  // Only the arrays named in forward's `outputs`, each copied on its own; the others are null.
-  #someResults({ n, m, d, dk, dv, scale, causal, cross }) {
-    const len = { X: n * d, Xkv: m * d, Wq: d * dk, Wk: d * dk, Wv: d * dv, Q: n * dk, K: m * dk, V: m * dv, S: n * m, M: n * m, A: n * m, O: n * dv };
-    const r = { n, m, d, dk, dv, scale, causal };
-    for (const k of RESULT_ARRAYS) {
-      const has = d || !['X', 'Xkv', 'Wq', 'Wk', 'Wv'].includes(k);
-      const b = k === 'Xkv' && !cross ? BUF.X : BUF[k];
-      r[k] = has && this.#outputs.includes(k) ? this.#copyOut(this.offsets[b], this.offsets[b] + len[k]) : null;
+  // outputs: ['O'] alone (the fused form's common case, kept short): a new result, or `into`
+  // with its O overwritten when it still holds the O forward() gave it and the length fits.
+  #resultO(plan, into) {
+    const at = this.offsets[BUF.O], len = plan.n * plan.dv;
+    if (this.#oSpan === null || this.#oSpan.buffer !== this.heap.buffer) this.#oSpan = this.heap.subarray(at, at + len);
+    const old = into === null ? null : Result.own(into).arrays[11];
+    let O;
+    if (old !== null && into.O === old && old.length === len) (O = old).set(this.#oSpan);
+    else O = this.#copyOut(at, at + len, this.#oSpan);
+    const arrays = [null, null, null, null, null, null, null, null, null, null, null, O];
+    const own = { key: this.#key, cross: plan.cross, region: null, arrays };
+    return into === null ? new Result(plan, arrays, own) : Result.refill(into, plan, arrays, own);
+  }
+
+  // Every array. The buffers lie one after another in the arena (c/wasm_exports.c), so one
+  // slice copies them all and each result array is a view into that private copy (its region).
+  #freshResult(plan) {
+    const { n, m, d, dk, dv, cross } = plan;
+    const off = this.offsets, base = off[BUF.X];
+    const region = this.#copyOut(base, off[BUF.O] + n * dv);
+    const buf = region.buffer, at0 = region.byteOffset - base * 4;
+    const view = (b, len) => new Float32Array(buf, at0 + off[b] * 4, len);
+    const X = d ? view(BUF.X, n * d) : null;
+    const arrays = [
+      X, d ? (cross ? view(BUF.Xkv, m * d) : X) : null,
+      d ? view(BUF.Wq, d * dk) : null, d ? view(BUF.Wk, d * dk) : null, d ? view(BUF.Wv, d * dv) : null,
+      view(BUF.Q, n * dk), view(BUF.K, m * dk), view(BUF.V, m * dv),
+      view(BUF.S, n * m), view(BUF.M, n * m), view(BUF.A, n * m), view(BUF.O, n * dv),
+    ];
+    return new Result(plan, arrays, { key: this.#key, cross, region, arrays });
+  }
+
+  // `into` a result of #freshResult for the same sizes and layout whose arrays are all still
+  // the ones forward() put there: one copy refills its whole region. false when not so.
+  #refillRegion(into, plan) {
+    const rec = Result.own(into), a = rec.arrays;
+    if (!rec.region || rec.key !== this.#key || rec.cross !== plan.cross || rec.region.length === 0) return false;
+    if (into.X !== a[0] || into.Xkv !== a[1] || into.Wq !== a[2] || into.Wk !== a[3] || into.Wv !== a[4] || into.Q !== a[5] ||
+        into.K !== a[6] || into.V !== a[7] || into.S !== a[8] || into.M !== a[9] || into.A !== a[10] || into.O !== a[11]) return false;
+    const base = this.offsets[BUF.X];
+    if (this.#span === null || this.#span.buffer !== this.heap.buffer || this.#span.length !== rec.region.length) {
+      this.#span = this.heap.subarray(base, base + rec.region.length);
     }
-    return r;
+    rec.region.set(this.#span);
+    into.scale = plan.scale;
+    into.causal = plan.causal;
+    return true;
+  }
+
+  // The arrays named in `outputs` (null: all), each copied on its own; the others are null.
+  // With `into`, an array it still holds from forward() with the right length is overwritten
+  // instead of copied, and `into` itself is updated and returned.
+  #someResults(plan, outputs, into) {
+    const { n, m, d, dk, dv, cross } = plan;
+    const len = { X: n * d, Xkv: m * d, Wq: d * dk, Wk: d * dk, Wv: d * dv, Q: n * dk, K: m * dk, V: m * dv, S: n * m, M: n * m, A: n * m, O: n * dv };
+    const rec = into ? Result.own(into) : null;
+    const arrays = new Array(RESULT_ARRAYS.length).fill(null);
+    for (let k = 0; k < RESULT_ARRAYS.length; k++) {
+      const name = RESULT_ARRAYS[k];
+      if ((!d && k < 5) || (outputs !== null && !outputs.includes(name))) continue;
+      if (name === 'Xkv' && !cross && arrays[0]) { arrays[1] = arrays[0]; continue; } // self-attention: Xkv is X
+      const b = name === 'Xkv' && !cross ? BUF.X : BUF[name];
+      const start = this.offsets[b];
+      const old = rec ? rec.arrays[k] : null;
+      // reusable: still the array forward() put there, the right length, and not the one X just took
+      let a;
+      if (old && into[name] === old && old.length === len[name] && old !== arrays[0]) {
+        a = old;
+        a.set(this.heap.subarray(start, start + len[name]));
+      } else {
+        a = this.#copyOut(start, start + len[name]);
+      }
+      arrays[k] = a;
+    }
+    const own = { key: this.#key, cross, region: null, arrays };
+    return into ? Result.refill(into, plan, arrays, own) : new Result(plan, arrays, own);
   }
 
   // ---------------------------------------------------------------- one softmax row (the labs)
@@ -377,8 +626,8 @@ class Attention {
    * scores: an array or Float32Array of 1..512 numbers; -Infinity removes a key.
    * @returns {Float32Array} the weights (a copy)
    */
-  softmaxRow(scores, { naive = false } = {}) {
-    return this.softmaxSteps(scores, { naive }).weights;
+  softmaxRow(scores, options) {
+    return this.softmaxSteps(scores, options).weights;
   }
 
   /**
@@ -386,11 +635,18 @@ class Attention {
    * exp(s[j] − shift) (stable; shift = the row max) or exp(s[j]) (naive; shift = 0) and sum = Σ terms.
    * Every array is a copy.
    */
-  softmaxSteps(scores, { naive = false } = {}) {
-    const m = this.#labRow('scores', scores, { allowMinusInf: true });
-    this.#labCheck(naive ? this.exports.ae_softmax_naive(m) : this.exports.ae_softmax_stable(m), 'scores');
-    const out = this.#labView(2, m), terms = this.#labView(3, m), sc = this.#labView(4, 2);
-    return { weights: out.slice(), terms: terms.slice(), shift: sc[0], sum: sc[1] };
+  softmaxSteps(scores, options) {
+    this.#enter('softmaxSteps()');
+    try {
+      const naive = Boolean(options && options.naive);
+      const row = labRow('scores', scores, true);
+      const m = this.#labWrite(row, 0);
+      this.#labCheck(naive ? this.exports.ae_softmax_naive(m) : this.exports.ae_softmax_stable(m), 'scores');
+      const out = this.#labView(2, m), terms = this.#labView(3, m), sc = this.#labView(4, 2);
+      return { weights: out.slice(), terms: terms.slice(), shift: sc[0], sum: sc[1] };
+    } finally {
+      this.#busy = null;
+    }
   }
 
   /**
@@ -398,13 +654,21 @@ class Attention {
    * returns dLoss/ds (a Float32Array copy), ds[k] = a[k]·(grad[k] − Σ a·grad).
    */
   softmaxBackward(weights, grad) {
-    const m = this.#labRow('weights', weights);
-    if (!grad || typeof grad.length !== 'number' || grad.length !== m) {
-      throw new Error(`grad must hold one number per weight (${m}), got ${grad && typeof grad.length === 'number' ? grad.length : describe(grad)}`);
+    this.#enter('softmaxBackward()');
+    try {
+      const a = labRow('weights', weights);
+      const m = a.length;
+      if (!grad || typeof grad.length !== 'number' || grad.length !== m) {
+        throw new Error(`grad must hold one number per weight (${m}), got ${grad && typeof grad.length === 'number' ? grad.length : describe(grad)}`);
+      }
+      const g = labRow('grad', grad);
+      this.#labWrite(a, 0);
+      this.#labWrite(g, 1);
+      this.#labCheck(this.exports.ae_softmax_backward(m), 'weights and grad');
+      return this.#labView(2, m).slice();
+    } finally {
+      this.#busy = null;
     }
-    this.#labWrite('grad', grad, 1);
-    this.#labCheck(this.exports.ae_softmax_backward(m), 'weights and grad');
-    return this.#labView(2, m).slice();
   }
 
   /**
@@ -412,10 +676,15 @@ class Attention {
    * the Frobenius norm of the softmax Jacobian diag(a) − a·aᵀ at this row (0 when one-hot).
    */
   softmaxStats(weights) {
-    const m = this.#labRow('weights', weights);
-    this.#labCheck(this.exports.ae_softmax_stats(m), 'weights');
-    const sc = this.#labView(4, 3);
-    return { maxWeight: sc[0], entropy: sc[1], gradNorm: sc[2] };
+    this.#enter('softmaxStats()');
+    try {
+      const m = this.#labWrite(labRow('weights', weights), 0);
+      this.#labCheck(this.exports.ae_softmax_stats(m), 'weights');
+      const sc = this.#labView(4, 3);
+      return { maxWeight: sc[0], entropy: sc[1], gradNorm: sc[2] };
+    } finally {
+      this.#busy = null;
+    }
   }
 
   // A fresh view of lab buffer `which` (memory growth by forward() detaches older views).
@@ -425,25 +694,10 @@ class Attention {
     return this.heap.subarray(at, at + len);
   }
 
-  #labWrite(name, values, which, allowMinusInf = false) {
-    const view = this.#labView(which, values.length);
-    for (let j = 0; j < values.length; j++) {
-      const x = values[j];
-      if (typeof x !== 'number' || Number.isNaN(x) || (!(allowMinusInf && x === -Infinity) && !Number.isFinite(Math.fround(x)))) {
-        throw new Error(`${name}[${j}] is ${describe(x)}: every value must be a finite number within float32's range (about ±3.4e38)${allowMinusInf ? ' or -Infinity (a removed key)' : ''}`);
-      }
-      view[j] = x;
-    }
-  }
-
-  #labRow(name, values, { allowMinusInf = false } = {}) {
-    if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
-    if (!values || typeof values.length !== 'number' || typeof values === 'string') throw new Error(`${name} must be an array of numbers, got ${describe(values)}`);
-    const m = values.length;
-    if (m < 1) throw new Error(`${name} is empty: give at least one number`);
-    checkSize(name, m, 'values', LIMITS.maxTokens, 'use a shorter row');
-    this.#labWrite(name, values, 0, allowMinusInf);
-    return m;
+  // Writes a checked row (a Float64Array from labRow) into lab buffer `which`; returns its length.
+  #labWrite(row, which) {
+    this.#labView(which, row.length).set(row);
+    return row.length;
   }
 
   #labCheck(status, inputs) {
@@ -452,10 +706,19 @@ class Attention {
 
   /**
    * Several heads over ONNX-layout tensors, with grouped-query attention: each (batch, head)
-   * goes through forward() in the direct form. See README.md for the layouts.
+   * goes through the fused form of forward() (O only). See README.md for the layouts.
    * @returns {{ shape: number[], data: Float32Array }}
    */
-  multiHead({ Q, K, V, qHeads, kvHeads, mask, causal = false, scale, ...rest }) {
+  multiHead(args) {
+    this.#enter('multiHead()');
+    try {
+      return this.#multiHead(args);
+    } finally {
+      this.#busy = null;
+    }
+  }
+
+  #multiHead({ Q, K, V, qHeads, kvHeads, mask, causal = false, scale, ...rest }) {
     for (const key of Object.keys(rest)) throw new Error(`multiHead got an unknown input "${key}"`);
     const tensor = (name, t) => {
       if (!t || !Array.isArray(t.shape) || !t.data || typeof t.data.length !== 'number') {
@@ -507,14 +770,22 @@ class Attention {
     for (let b = 0; b < batch; b++) {
       for (let h = 0; h < qHeads; h++) {
         const kvh = Math.floor(h / group); // each KV head serves `group` consecutive query heads
-        const r = this.forward({
+        const O = this.#fusedO({
           Q: head(Q, dk, L, b, h), K: head(K, dk, S, b, kvh), V: head(V, dv, S, b, kvh),
           mask: maskHead ? maskHead(b, h) : undefined, causal, scale,
         });
-        for (let t = 0; t < L; t++) for (let c = 0; c < dv; c++) Y.data[at(Y, dv, b, h, t, c)] = r.O[t * dv + c];
+        for (let t = 0; t < L; t++) for (let c = 0; c < dv; c++) Y.data[at(Y, dv, b, h, t, c)] = O[t * dv + c];
       }
     }
     return Y;
+  }
+
+  // One head's O by the fused form, as a view of Wasm memory (valid until the next call).
+  #fusedO(args) {
+    const plan = planForward(args);
+    this.#run(plan, true);
+    const o = this.offsets[BUF.O];
+    return this.heap.subarray(o, o + plan.n * plan.dv);
   }
 
   // numpy broadcasting, right-aligned, of a mask against [batch, heads, L, S].

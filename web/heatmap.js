@@ -15,78 +15,149 @@ export function chooseMode(rows, cols) {
 }
 
 /**
- * createHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, editable, followable, maxPx })
- * returns { el, mode, update, setMarks, setCursor, cursor, cellAt, focusCursor }.
+ * createHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, editable, followable, maxPx, mode })
+ * returns { el, m, rows, cols, mode, update, setMarks, setCursor, cursor, cellAt, focusCursor,
+ * hideCursor, cell }. Both modes have the same interface.
  */
 export function createHeatmap(doc, opts) {
-  const { m, rows, cols, rowLabels, colLabels, caption, editable = false, followable = false, maxPx = 480 } = opts;
-  const mode = opts.mode || chooseMode(rows, cols);
-  const el = doc.createElement('div');
-  el.className = 'hm hm-' + mode;
-  const marks = new Map(); // class -> elements (cells mode) or overlay divs (canvas mode)
-  let cursor = { i: 0, j: 0 };
-  let cells = null, canvas = null, ctx = null, img = null, cw = 0, ch = 0, cursorBox = null;
+  const mode = opts.mode || chooseMode(opts.rows, opts.cols);
+  return mode === 'cells' ? cellsHeatmap(doc, opts) : canvasHeatmap(doc, opts);
+}
 
-  if (mode === 'cells') {
-    el.setAttribute('role', 'grid');
-    el.setAttribute('aria-label', caption);
-    el.style.gridTemplateColumns = `auto repeat(${cols}, minmax(3.6em, max-content))`;
-    const head = doc.createElement('div');
-    head.setAttribute('role', 'row');
-    head.className = 'hm-r';
-    head.appendChild(doc.createElement('span')).className = 'hm-corner';
-    for (let j = 0; j < cols; j++) {
-      const h = head.appendChild(doc.createElement('span'));
-      h.setAttribute('role', 'columnheader');
-      h.className = 'hm-lab hm-col';
-      h.textContent = colLabels[j];
-      h.title = colLabels[j];
-    }
-    el.appendChild(head);
-    cells = new Array(rows * cols);
-    for (let i = 0; i < rows; i++) {
-      const row = doc.createElement('div');
-      row.setAttribute('role', 'row');
-      row.className = 'hm-r';
-      const lab = row.appendChild(doc.createElement(followable ? 'button' : 'span'));
-      lab.setAttribute('role', 'rowheader');
-      lab.className = 'hm-lab hm-rowlab';
-      lab.textContent = rowLabels[i];
-      lab.title = rowLabels[i];
-      if (followable) {
-        lab.type = 'button';
-        lab.dataset.follow = String(i);
-        lab.tabIndex = -1;
-      }
-      for (let j = 0; j < cols; j++) {
-        const c = row.appendChild(doc.createElement('span'));
-        c.setAttribute('role', 'gridcell');
-        c.className = editable ? 'cell editable' : 'cell';
-        c.dataset.matrix = m;
-        c.dataset.row = String(i);
-        c.dataset.col = String(j);
-        c.tabIndex = i === 0 && j === 0 ? 0 : -1;
-        cells[i * cols + j] = c;
-      }
-      el.appendChild(row);
-    }
-  } else {
-    cw = Math.max(2, Math.min(28, Math.floor(maxPx / cols)));
-    ch = Math.max(2, Math.min(28, Math.floor(maxPx / rows)));
-    canvas = el.appendChild(doc.createElement('canvas'));
-    canvas.width = cols;
-    canvas.height = rows;
-    canvas.style.width = cols * cw + 'px';
-    canvas.style.height = rows * ch + 'px';
-    canvas.tabIndex = 0;
-    canvas.setAttribute('role', 'img');
-    canvas.dataset.matrixCanvas = m;
-    ctx = canvas.getContext('2d');
-    img = ctx.createImageData(cols, rows);
-    el.style.width = cols * cw + 'px';
-    cursorBox = overlay('hl-cursor');
-    cursorBox.hidden = true;
+// Marks are { row }, { col } or { row, col }: the cells (i, j) a spec covers.
+const covers = (s, i, j) => (s.row == null || s.row === i) && (s.col == null || s.col === j);
+const clampTo = (rows, cols, i, j) => ({ i: Math.max(0, Math.min(rows - 1, i)), j: Math.max(0, Math.min(cols - 1, j)) });
+
+/** One element per cell, in an ARIA grid with a roving tabindex. */
+function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, editable = false, followable = false }) {
+  const el = doc.createElement('div');
+  el.className = 'hm hm-cells';
+  el.setAttribute('role', 'grid');
+  el.setAttribute('aria-label', caption);
+  el.style.gridTemplateColumns = `auto repeat(${cols}, minmax(3.6em, max-content))`;
+  const head = el.appendChild(doc.createElement('div'));
+  head.setAttribute('role', 'row');
+  head.className = 'hm-r';
+  head.appendChild(doc.createElement('span')).className = 'hm-corner';
+  for (let j = 0; j < cols; j++) {
+    const h = head.appendChild(doc.createElement('span'));
+    h.setAttribute('role', 'columnheader');
+    h.className = 'hm-lab hm-col';
+    h.textContent = colLabels[j];
+    h.title = colLabels[j];
   }
+  const cells = new Array(rows * cols);
+  for (let i = 0; i < rows; i++) {
+    const row = el.appendChild(doc.createElement('div'));
+    row.setAttribute('role', 'row');
+    row.className = 'hm-r';
+    const lab = row.appendChild(doc.createElement(followable ? 'button' : 'span'));
+    lab.setAttribute('role', 'rowheader');
+    lab.className = 'hm-lab hm-rowlab';
+    lab.textContent = rowLabels[i];
+    lab.title = rowLabels[i];
+    if (followable) {
+      lab.type = 'button';
+      lab.dataset.follow = String(i);
+      lab.tabIndex = -1;
+    }
+    for (let j = 0; j < cols; j++) {
+      const c = row.appendChild(doc.createElement('span'));
+      c.setAttribute('role', 'gridcell');
+      c.className = editable ? 'cell editable' : 'cell';
+      c.dataset.matrix = m;
+      c.dataset.row = String(i);
+      c.dataset.col = String(j);
+      c.tabIndex = i === 0 && j === 0 ? 0 : -1;
+      cells[i * cols + j] = c;
+    }
+  }
+  const marks = new Map(); // class -> the cells that carry it
+  let cursor = { i: 0, j: 0 };
+  let prev = null;
+
+  /**
+   * update(values, { kind, maxAbs, theme, format, label }): values is a Float32Array [rows*cols];
+   * format(v) gives the cell text, label(i, j, v) the screen-reader label.
+   */
+  function update(values, { kind, maxAbs, theme, format, label }) {
+    // Only cells whose value (or whose colour scale) changed are touched: an edit of one
+    // input changes a few rows, and the DOM work is most of a redraw.
+    const same = prev && prev.kind === kind && prev.maxAbs === maxAbs && prev.theme === theme && prev.label === label;
+    for (let k = 0; k < cells.length; k++) {
+      const v = values[k], c = cells[k];
+      if (same && Object.is(prev.values[k], v)) continue;
+      const rgb = cellRgb(kind, v, maxAbs, theme);
+      c.textContent = format(v);
+      c.style.background = css(rgb);
+      c.style.color = textOn(rgb);
+      c.classList.toggle('masked', v === -Infinity);
+      c.setAttribute('aria-label', label(Math.floor(k / cols), k % cols, v));
+    }
+    prev = { values: Float32Array.from(values), kind, maxAbs, theme, label };
+  }
+
+  /** Marks cells with a class. Replaces earlier marks of that class. */
+  function setMarks(cls, specs) {
+    for (const c of marks.get(cls) || []) c.classList.remove(cls);
+    const now = [];
+    for (const s of specs) {
+      for (let i = 0; i < rows; i++) {
+        for (let j = 0; j < cols; j++) {
+          if (!covers(s, i, j)) continue;
+          cells[i * cols + j].classList.add(cls);
+          now.push(cells[i * cols + j]);
+        }
+      }
+    }
+    marks.set(cls, now);
+  }
+
+  /** Moves the keyboard cursor (the roving tabindex). */
+  function setCursor(i, j) {
+    const to = clampTo(rows, cols, i, j);
+    cells[cursor.i * cols + cursor.j].tabIndex = -1;
+    cells[to.i * cols + to.j].tabIndex = 0;
+    cursor = to;
+  }
+
+  /** The cell under a pointer event (or null). */
+  function cellAt(ev) {
+    const c = ev.target.closest && ev.target.closest('.cell');
+    return c && el.contains(c) ? { i: +c.dataset.row, j: +c.dataset.col } : null;
+  }
+
+  return {
+    el, m, rows, cols, mode: 'cells', update, setMarks, setCursor, cellAt,
+    // Called when a key moved the cursor: the focus ring must show. Engines disagree on whether
+    // a focus() from a key handler is "visible" after a mouse click (WebKit: no), so say so.
+    focusCursor: () => cells[cursor.i * cols + cursor.j].focus({ focusVisible: true }),
+    hideCursor() {},
+    get cursor() { return cursor; },
+    cell: (i, j) => cells[i * cols + j],
+  };
+}
+
+/** One pixel per cell, scaled up; overlays mark cells, and the canvas's label names the cursor's cell. */
+function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
+  const el = doc.createElement('div');
+  el.className = 'hm hm-canvas';
+  const cw = Math.max(2, Math.min(28, Math.floor(maxPx / cols)));
+  const ch = Math.max(2, Math.min(28, Math.floor(maxPx / rows)));
+  const canvas = el.appendChild(doc.createElement('canvas'));
+  canvas.width = cols;
+  canvas.height = rows;
+  canvas.style.width = cols * cw + 'px';
+  canvas.style.height = rows * ch + 'px';
+  canvas.tabIndex = 0;
+  canvas.setAttribute('role', 'img');
+  canvas.dataset.matrixCanvas = m;
+  const ctx = canvas.getContext('2d');
+  const img = ctx.createImageData(cols, rows);
+  el.style.width = cols * cw + 'px';
+  const marks = new Map(); // class -> overlay divs
+  let cursor = { i: 0, j: 0 };
+  let lastLabel = null, lastValues = null;
 
   function overlay(cls) {
     const d = el.appendChild(doc.createElement('div'));
@@ -99,110 +170,59 @@ export function createHeatmap(doc, opts) {
     d.style.height = nr * ch + 'px';
     d.style.width = nc * cw + 'px';
   }
+  const cursorBox = overlay('hl-cursor');
+  cursorBox.hidden = true;
+  const describe = () => {
+    if (lastLabel) canvas.setAttribute('aria-label', `${caption}. Arrow keys move the cursor; now at ` + lastLabel(cursor.i, cursor.j, lastValues[cursor.i * cols + cursor.j]));
+  };
 
-  /**
-   * update(values, { kind, maxAbs, theme, format, label }): values is a Float32Array [rows*cols];
-   * format(v) gives the cell text, label(i, j, v) the screen-reader label.
-   */
-  function update(values, { kind, maxAbs, theme, format, label }) {
-    if (mode === 'cells') {
-      // Only cells whose value (or whose colour scale) changed are touched: an edit of one
-      // input changes a few rows, and the DOM work is most of a redraw.
-      const same = prev && prev.kind === kind && prev.maxAbs === maxAbs && prev.theme === theme && prev.label === label;
-      for (let k = 0; k < cells.length; k++) {
-        const v = values[k], c = cells[k];
-        if (same && Object.is(prev.values[k], v)) continue;
-        const rgb = cellRgb(kind, v, maxAbs, theme);
-        c.textContent = format(v);
-        c.style.background = css(rgb);
-        c.style.color = textOn(rgb);
-        c.classList.toggle('masked', v === -Infinity);
-        c.setAttribute('aria-label', label(Math.floor(k / cols), k % cols, v));
-      }
-      prev = { values: Float32Array.from(values), kind, maxAbs, theme, label };
-    } else {
-      const data = img.data;
-      for (let k = 0; k < values.length; k++) {
-        const rgb = cellRgb(kind, values[k], maxAbs, theme);
-        data[4 * k] = rgb[0];
-        data[4 * k + 1] = rgb[1];
-        data[4 * k + 2] = rgb[2];
-        data[4 * k + 3] = 255;
-      }
-      ctx.putImageData(img, 0, 0);
-      canvas.setAttribute('aria-label', `${caption}. Arrow keys move the cursor; now at ` + label(cursor.i, cursor.j, values[cursor.i * cols + cursor.j]));
-      lastLabel = label;
-      lastValues = values;
+  function update(values, { kind, maxAbs, theme, label }) {
+    const data = img.data;
+    for (let k = 0; k < values.length; k++) {
+      const rgb = cellRgb(kind, values[k], maxAbs, theme);
+      data[4 * k] = rgb[0];
+      data[4 * k + 1] = rgb[1];
+      data[4 * k + 2] = rgb[2];
+      data[4 * k + 3] = 255;
     }
+    ctx.putImageData(img, 0, 0);
+    lastLabel = label;
+    lastValues = values;
+    describe();
   }
-  let prev = null;
-  let lastLabel = null, lastValues = null;
 
-  /** Marks cells with a class: specs are { row }, { col } or { row, col }. Replaces earlier marks of that class. */
   function setMarks(cls, specs) {
-    const old = marks.get(cls) || [];
-    if (mode === 'cells') {
-      for (const c of old) c.classList.remove(cls);
-      const now = [];
-      for (const s of specs) {
-        for (let i = 0; i < rows; i++) {
-          if (s.row != null && s.row !== i) continue;
-          for (let j = 0; j < cols; j++) {
-            if (s.col != null && s.col !== j) continue;
-            const c = cells[i * cols + j];
-            c.classList.add(cls);
-            now.push(c);
-          }
-        }
-      }
-      marks.set(cls, now);
-    } else {
-      for (const d of old) d.remove();
-      marks.set(
-        cls,
-        specs.map((s) => {
-          const d = overlay('hl-' + cls);
-          place(d, s.row ?? 0, s.col ?? 0, s.row != null ? 1 : rows, s.col != null ? 1 : cols);
-          return d;
-        }),
-      );
-    }
+    for (const d of marks.get(cls) || []) d.remove();
+    marks.set(
+      cls,
+      specs.map((s) => {
+        const d = overlay('hl-' + cls);
+        place(d, s.row ?? 0, s.col ?? 0, s.row != null ? 1 : rows, s.col != null ? 1 : cols);
+        return d;
+      }),
+    );
   }
 
-  /** Moves the keyboard cursor (roving tabindex / canvas cursor box). */
   function setCursor(i, j) {
-    i = Math.max(0, Math.min(rows - 1, i));
-    j = Math.max(0, Math.min(cols - 1, j));
-    if (mode === 'cells') {
-      cells[cursor.i * cols + cursor.j].tabIndex = -1;
-      cells[i * cols + j].tabIndex = 0;
-    } else {
-      cursorBox.hidden = false;
-      place(cursorBox, i, j, 1, 1);
-      el.appendChild(cursorBox);
-      if (lastLabel) canvas.setAttribute('aria-label', `${caption}. Arrow keys move the cursor; now at ` + lastLabel(i, j, lastValues[i * cols + j]));
-    }
-    cursor = { i, j };
-  }
-  function focusCursor() {
-    if (mode === 'cells') cells[cursor.i * cols + cursor.j].focus();
-    else canvas.focus();
-  }
-  function hideCursor() {
-    if (cursorBox) cursorBox.hidden = true;
+    cursor = clampTo(rows, cols, i, j);
+    cursorBox.hidden = false;
+    place(cursorBox, cursor.i, cursor.j, 1, 1);
+    el.appendChild(cursorBox);
+    describe();
   }
 
-  /** The cell under a pointer event (or null). */
   function cellAt(ev) {
-    if (mode === 'cells') {
-      const c = ev.target.closest && ev.target.closest('.cell');
-      return c && el.contains(c) ? { i: +c.dataset.row, j: +c.dataset.col } : null;
-    }
     const b = canvas.getBoundingClientRect();
     const j = Math.floor(((ev.clientX - b.left) / b.width) * cols);
     const i = Math.floor(((ev.clientY - b.top) / b.height) * rows);
     return i >= 0 && i < rows && j >= 0 && j < cols ? { i, j } : null;
   }
 
-  return { el, m, rows, cols, mode, update, setMarks, setCursor, focusCursor, hideCursor, cellAt, get cursor() { return cursor; }, cell: (i, j) => (cells ? cells[i * cols + j] : null) };
+  return {
+    el, m, rows, cols, mode: 'canvas', update, setMarks, setCursor, cellAt,
+    focusCursor: () => canvas.focus({ focusVisible: true }), // (see the cells' focusCursor)
+    hideCursor: () => (cursorBox.hidden = true),
+    get cursor() { return cursor; },
+    cell: () => null,
+  };
 }

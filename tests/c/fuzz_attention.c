@@ -1,5 +1,5 @@
 /*
- * fuzz_attention.c: a libFuzzer target for attn_project and attn_sdpa (c/attention.h).
+ * fuzz_attention.c: a libFuzzer target for attn_project, attn_sdpa and attn_sdpa_fused (c/attention.h).
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Ic \
  *         c/attention.c tests/c/fuzz_attention.c -lm -o build/fuzz_attention
@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define REQUIRE(cond, what)                                                   \
     do {                                                                      \
@@ -229,6 +230,15 @@ static void fuzz_sdpa(const float *Q, const float *K, const float *V, int inputs
     if (problems == 1 && sizes_ok && !inputs_finite) REQUIRE(st == ATTN_ERR_NONFINITE, "attn_sdpa: NaN/Inf input but not ATTN_ERR_NONFINITE");
     if (problems == 1 && sizes_ok && mask_bad) REQUIRE(st == ATTN_ERR_MASK, "attn_sdpa: NaN/+Inf mask but not ATTN_ERR_MASK");
     if (st == ATTN_OK) check_sdpa_result(A, O, V, mask, causal, n, m, dv);
+
+    /* The fused form on the same call: the same status, and on ATTN_OK the same O bit for bit. */
+    if (!has_null && sizes_ok) {
+        float *O2 = alloc_floats((long)n * dv), *work = alloc_floats(ATTN_FUSED_WORK(m, dk, dv));
+        attn_status st2 = attn_sdpa_fused(O2, work, Q, K, V, mask, causal, scale, n, m, dk, dv);
+        REQUIRE(st2 == st, "attn_sdpa_fused and attn_sdpa disagree on the status");
+        if (st == ATTN_OK) REQUIRE(memcmp(O, O2, sizeof(float) * (size_t)n * dv) == 0, "attn_sdpa_fused's O differs from attn_sdpa's");
+        free(O2), free(work);
+    }
 
     free(S), free(A), free(O), free(Kt);
 }

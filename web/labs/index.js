@@ -7,12 +7,14 @@ import * as misconceptions from './misconceptions.js';
 import * as predict from './predict.js';
 import * as multihead from './multihead.js';
 import * as cross from './cross.js';
+import * as fused from './fused.js';
 import { mountSqrtDkLab } from './sqrtdk-view.js';
 import { mountStabilityLab } from './stability-view.js';
 import { mountMisconceptionsLab } from './misconceptions-view.js';
 import { mountPredictLab } from './predict-view.js';
 import { mountMultiHeadLab } from './multihead-view.js';
 import { mountCrossLab } from './cross-view.js';
+import { mountFusedLab } from './fused-view.js';
 
 export const LABS = [
   { mode: sqrtdk.MODE, title: 'Why divide by √dk?', state: sqrtdk, mount: mountSqrtDkLab },
@@ -21,6 +23,7 @@ export const LABS = [
   { mode: predict.MODE, title: 'Predict, then reveal', state: predict, mount: mountPredictLab },
   { mode: multihead.MODE, title: 'Several heads', state: multihead, mount: mountMultiHeadLab },
   { mode: cross.MODE, title: 'Cross-attention', state: cross, mount: mountCrossLab },
+  { mode: fused.MODE, title: 'Fused form and n²', state: fused, mount: mountFusedLab },
 ];
 export const LAB_MODES = LABS.map((l) => l.mode);
 

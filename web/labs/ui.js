@@ -99,7 +99,7 @@ export function matrixFigure(doc, o) {
   return { el: fig, hm };
 }
 
-function svg(doc, tag, attrs = {}) {
+export function svg(doc, tag, attrs = {}) {
   const el = doc.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
   return el;

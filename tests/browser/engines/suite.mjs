@@ -1,0 +1,362 @@
+// The cross-engine suite: the smallest set of checks that covers what differs between browser
+// engines, written once against the driver interface (driver.mjs) and run in Chromium, Firefox
+// and WebKit by ../engine-<name>.test.mjs. Chromium also runs the full browser suite (../*.test.mjs);
+// here the other two engines must show the same behaviour: the stylesheets, the explorer,
+// training, the labs, the element (two instances under a strict CSP, dist/ from file://), the
+// exports and the Wasm build. Everything is real input (pointer and keys from the engine's own input system) on
+// user-visible state: data-matrix/data-row/data-col cells, html[data-ready], the element's
+// ready flag and events, the explanation, the narration. Deterministic: seeded inputs, every
+// wait is for a condition, no timing asserts.
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { launchEngine, PROBE } from './driver.mjs';
+import { ROOT } from '../helpers.mjs';
+import { CSP, pageWriter } from '../embed-helpers.mjs';
+import { startServer } from '../../../web/serve.mjs';
+import { loadAttention } from '../../../web/attention.js';
+import { parseConfig, forwardArgs } from '../../../web/config.js';
+import { PRESETS } from '../../../web/presets.js';
+import { fmt, fmtShort } from '../../../web/format.js';
+
+const MATS = ['X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O'];
+const LABS = ['sqrt-dk-lab', 'stability-lab', 'misconceptions-lab', 'predict-lab', 'multihead-lab', 'cross-lab'];
+// A module with one function returning i8x16.splat(0): valid only where the engine has Wasm SIMD
+// (written here independently of the product's own probe in web/attention.js).
+const SIMD_MODULE = [0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11];
+
+/** Every drawn cell of each matrix under `root` (a selector through shadow roots, or null: the page) as text. */
+function cellTexts(page, root = null) {
+  return page.eval(([root, mats], find) => {
+    const at = root ? find(root).shadowRoot : document;
+    const out = {};
+    for (const m of mats) {
+      const rows = [];
+      for (const c of at.querySelectorAll(`[data-matrix="${m}"][data-row]`)) (rows[+c.dataset.row] ||= [])[+c.dataset.col] = c.textContent;
+      if (rows.length) out[m] = rows;
+    }
+    return out;
+  }, [root, MATS]);
+}
+
+/** What the page must show for `config`: every matrix as the core computes it (in Node), formatted as the page formats it. */
+function expected(attn, config) {
+  const r = attn.forward(forwardArgs(parseConfig(config)));
+  const out = {};
+  for (const m of MATS) {
+    if (!r[m]) continue;
+    const cols = { X: r.d, Wq: r.dk, Wk: r.dk, Wv: r.dv, Q: r.dk, K: r.dk, V: r.dv, O: r.dv }[m] ?? r.m;
+    const rows = r[m].length / cols;
+    out[m] = Array.from({ length: rows }, (_, i) =>
+      Array.from({ length: cols }, (_, j) => {
+        const k = i * cols + j;
+        return m === 'S' && r.M[k] === -Infinity ? fmt(-Infinity) : m === 'M' ? fmtShort(r.M[k]) : fmt(r[m][k]);
+      }),
+    );
+  }
+  return { r, shown: out };
+}
+
+const pngSize = (bytes) => {
+  assert.deepEqual([...bytes.slice(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], 'a PNG signature');
+  const dv = new DataView(Uint8Array.from(bytes).buffer);
+  return [dv.getUint32(16), dv.getUint32(20)];
+};
+
+/**
+ * The style rules of a CSS file as [{ at, selector, decls: [[property, value]] }] in order (at:
+ * the enclosing @media or @supports, or null). A small reader for the project's own plain CSS:
+ * comments, rules and conditional groups; other at-rules (@keyframes, @font-face) are passed over.
+ */
+function styleRules(text) {
+  const out = [];
+  const walk = (src, at) => {
+    for (let i = 0; ; ) {
+      const open = src.indexOf('{', i);
+      if (open < 0) return;
+      let depth = 1, j = open + 1;
+      for (; depth && j < src.length; j++) depth += src[j] === '{' ? 1 : src[j] === '}' ? -1 : 0;
+      const head = src.slice(i, open).trim(), body = src.slice(open + 1, j - 1);
+      if (/^@(media|supports)\b/.test(head)) walk(body, head);
+      else if (!head.startsWith('@')) {
+        const decls = body.split(';').map((d) => d.trim()).filter(Boolean);
+        out.push({ at, selector: head, decls: decls.map((d) => [d.slice(0, d.indexOf(':')).trim().toLowerCase(), d.slice(d.indexOf(':') + 1).replace(/!important\s*$/, '').trim()]) });
+      }
+      i = j;
+    }
+  };
+  walk(text.replace(/\/\*[\s\S]*?\*\//g, ''), null);
+  return out;
+}
+const CSS_FILES = readdirSync(ROOT + 'web', { recursive: true }).filter((f) => f.endsWith('.css')).sort();
+
+/** Runs the suite in `engine` (one of driver.mjs ENGINES). */
+export function crossEngineSuite(engine) {
+  describe(`cross-engine suite in ${engine}`, () => {
+    let browser, server, attn;
+    const writePage = pageWriter('engines');
+    // The suite's own pages load the probe as their first script, before the element's module.
+    writeFileSync(ROOT + 'tests/out/engines/probe.js', PROBE + ';\n');
+    const elementPage = (name, body) => writePage(name, '<script src="probe.js"></script>\n' + body);
+    const ELEMENT = { ready: 'attention-explorer[data-ready]' };
+
+    before(async () => {
+      server = await startServer({ root: ROOT, port: 0, headers: { 'content-security-policy': CSP } });
+      attn = await loadAttention();
+      browser = await launchEngine(engine);
+      console.log(`# ${engine} ${browser.version}`);
+    });
+    after(async () => {
+      await browser?.close();
+      await server?.close();
+    });
+
+    /** Opens `path` on the strict-CSP server (or a file:// URL), runs fn(page), checks the page stayed clean, closes it. */
+    async function withPage(path, fn, opts) {
+      const page = await browser.open(path.startsWith('file:') ? path : server.url + path, opts);
+      try {
+        await fn(page);
+        assert.deepEqual(await page.problems(), { errors: [], violations: [] }, 'no error, no CSP violation');
+      } catch (e) {
+        await page.shot('failed-' + e.message.slice(0, 40).replace(/\W+/g, '-')).catch(() => {});
+        throw e;
+      } finally {
+        await page.close();
+      }
+    }
+    const cell = (m, i, j, root = '') => `${root ? root + ' >>> ' : ''}[data-matrix="${m}"][data-row="${i}"][data-col="${j}"]`;
+    const explanation = (page, root = '') => page.text(`${root ? root + ' >>> ' : ''}[data-role="explanation"]`);
+
+    test('explorer: the cat preset shows every number the core computes, under the strict CSP; step 6 scrolls O into view', () =>
+      withPage('web/index.html?preset=cat', async (page) => {
+        const want = expected(attn, PRESETS.cat.config).shown;
+        assert.deepEqual(await cellTexts(page), want);
+        assert.equal(Object.values(want).flat(2).length, 223);
+        // Step 6 brings the matrix it makes, O, into view (scrollIntoView, smooth where motion is
+        // allowed); the window is 480 px high, so that O starts below the fold.
+        const below = await page.eval(() => document.querySelector('[data-panel="O"]').getBoundingClientRect().bottom - innerHeight);
+        assert.ok(below > 0, `O starts below the fold (${below} px)`);
+        await page.click('[data-step="mix"]');
+        await page.waitFor(() => /^6\. Mix/.test(document.getElementById('narration').textContent), undefined, 'the narration of step 6');
+        await page.waitFor(() => {
+          const r = document.querySelector('[data-panel="O"]').getBoundingClientRect();
+          return r.top >= 0 && r.bottom <= innerHeight + 1; // + 1: sub-pixel layout (WebKit ends at 862.3 of 862)
+        }, undefined, 'the O panel scrolled into view');
+      }, { height: 480 }));
+
+    test(`stylesheets: the engine keeps every rule and declaration of ${CSS_FILES.join(', ')}`, () =>
+      withPage('web/index.html?preset=cat', async (page) => {
+        for (const file of CSS_FILES) {
+          const text = readFileSync(ROOT + 'web/' + file, 'utf8');
+          // A rule whose selector the engine's parser does not know, or a declaration it does not
+          // support (CSS.supports(property, value)), is dropped, silently, from that engine's
+          // page: say which.
+          const lost = await page.eval(([text, rules]) => {
+            const sheet = new CSSStyleSheet();
+            sheet.replaceSync(text);
+            const kept = [];
+            const walk = (list) => {
+              for (const r of list) {
+                if (r.cssRules && r.conditionText !== undefined) walk(r.cssRules);
+                else if (r.selectorText !== undefined) kept.push({ selector: r.selectorText });
+              }
+            };
+            walk(sheet.cssRules);
+            const key = (s) => s.replace(/[\s"']/g, '').toLowerCase();
+            const lost = [];
+            let k = 0;
+            for (const rule of rules) {
+              const got = kept[k];
+              if (!got || key(got.selector) !== key(rule.selector)) {
+                lost.push(`the rule ${rule.selector}`);
+                continue;
+              }
+              k++;
+              const unsupported = rule.at && rule.at.startsWith('@supports') && !CSS.supports(rule.at.slice(9).trim());
+              if (unsupported) continue; // a feature test that says no: its declarations may well be unknown
+              for (const [p, v] of rule.decls) {
+                // A vendor-prefixed declaration is for the engines that know it; an unprefixed
+                // one is covered where the same rule has a prefixed form the engine knows.
+                if (/^-[a-z]/.test(p)) continue;
+                const prefixed = rule.decls.some(([q, w]) => q.replace(/^-[a-z]+-/, '') === p && q !== p && CSS.supports(q, w));
+                if (!CSS.supports(p, v) && !prefixed) lost.push(`${rule.selector} { ${p}: ${v} }${rule.at ? ' in ' + rule.at : ''}`);
+              }
+            }
+            return lost;
+          }, [text, styleRules(text)]);
+          assert.deepEqual(lost, [], `${file}: ${engine} drops ${lost.join('; ')}`);
+        }
+      }));
+
+    test('explorer: hovering A[5][2] explains it with its own number, and a move by arrow keys shows and explains the focused cell', () =>
+      withPage('web/index.html?preset=cat', async (page) => {
+        const a = fmt(expected(attn, PRESETS.cat.config).r.A[4 * 5 + 1]);
+        assert.equal(a, '0.528');
+        await page.hover(cell('A', 4, 1));
+        const text = await page.waitFor((a) => {
+          const t = document.querySelector('[data-role="explanation"]').textContent;
+          return t.endsWith('= ' + a) && t;
+        }, a, 'the explanation of A[5][2]');
+        assert.match(text, /softmax of row 5 of S/);
+        assert.ok(await page.eval((sel, find) => find(sel).classList.contains('src'), cell('S', 4, 3)), 'the scores that fed it light up');
+
+        // A click on a cell, then the arrow keys: the focus moves, the learner sees where it is.
+        await page.click(cell('O', 0, 0));
+        await page.hover('#explain-title'); // the pointer leaves the matrices: the explanation follows the focus
+        await page.press('ArrowDown', 'ArrowRight');
+        await page.settle();
+        const focused = await page.eval(() => {
+          const e = document.activeElement;
+          return [e.dataset.matrix, e.dataset.row, e.dataset.col, e.getAttribute('aria-label'), e.matches(':focus-visible')];
+        });
+        assert.deepEqual(focused, ['O', '1', '1', `O row 2 cat, column 2 action: ${fmt(expected(attn, PRESETS.cat.config).r.O[1 * 4 + 1])}`, true]);
+        assert.match(await explanation(page), /^Dimension 2 .* of “cat” \(2\)/);
+      }));
+
+    test('explorer: a value typed into a cell and one dragged recompute every matrix; Copy link copies a link that reopens the same view', async () => {
+      const config = structuredClone(PRESETS.cat.config);
+      config.X[4][0] = 2.5;
+      config.Wq[2][0] = 2.5; // 2, dragged 50 px right at 0.01 a pixel
+      const want = expected(attn, config).shown;
+      let link;
+      await withPage('web/index.html?preset=cat&step=softmax&follow=4', async (page) => {
+        await page.click(cell('X', 4, 0));
+        await page.type('2'); // a digit on an input cell opens the editor with it
+        await page.waitFor(() => document.activeElement && document.activeElement.id === 'edit-value', undefined, 'the value editor to take the focus');
+        await page.type('.5');
+        await page.press('Enter');
+        await page.settle();
+        assert.equal(await page.text(cell('X', 4, 0)), '2.500');
+        // A drag across an input cell nudges it, and selects no text on the way.
+        const { x, y } = await page.point(cell('Wq', 2, 0));
+        await page.drag(x, y, x + 50, y);
+        await page.settle();
+        assert.equal(await page.text(cell('Wq', 2, 0)), '2.500');
+        assert.equal(await page.eval(() => String(getSelection())), '', 'no text selected by the drag');
+        const shown = await cellTexts(page);
+        for (const m of ['X', 'Wq', 'Q', 'K', 'V', 'A', 'O']) assert.deepEqual(shown[m], want[m], m);
+        // "Copy link" puts the page's address on the clipboard: paste it (the real clipboard,
+        // with the platform's keys) into a text box of the page to read it back.
+        await page.click('#copy-link');
+        assert.equal(await page.waitFor(() => document.getElementById('copy-link').textContent !== 'Copy link' && document.getElementById('copy-link').textContent, undefined, 'Copy link to answer'), 'Link copied');
+        await page.click('details.config summary');
+        await page.click('#config-text');
+        await page.press('Control+a', 'Control+v');
+        link = await page.waitFor(() => /^http/.test(document.getElementById('config-text').value) && document.getElementById('config-text').value, undefined, 'the link pasted from the clipboard');
+        assert.equal(link, await page.url());
+        assert.match(link, /#config=.*&step=softmax&follow=4&cell=Wq\.2\.0$/);
+      });
+      await withPage(link.slice(server.url.length), async (page) => {
+        const shown = await cellTexts(page);
+        for (const m of ['X', 'Wq', 'Q', 'K', 'V', 'A', 'O']) assert.deepEqual(shown[m], want[m], m);
+        assert.match(await page.text('#narration'), /^5\. Softmax/);
+        assert.match(await page.text('#follow-text'), /^“the” \(5\) gives /);
+        assert.match(await page.text('#explain-title'), /^Wq\[3\]\[1\] = 2\.500/);
+      });
+    });
+
+    test('training: Single step and Train take steps, and the loss shown falls', () =>
+      withPage('web/index.html?mode=train&task=find-the-noun&seed=1&speed=20', async (page) => {
+        const steps = () => page.eval(() => Number(document.getElementById('train-steps').textContent.replace('Step ', '')));
+        const loss = () => page.eval(() => Number(document.getElementById('train-loss').textContent.replace('loss ', '')));
+        const before = await cellTexts(page);
+        for (let k = 0; k < 3; k++) await page.click('#train-step');
+        await page.waitFor(() => document.getElementById('train-steps').textContent === 'Step 3', undefined, 'step 3');
+        const early = await loss();
+        assert.ok(early > 1, `the untrained loss is about ln(10) per guess, shown ${early}`);
+        await page.click('#train-run');
+        await page.waitFor(() => Number(document.getElementById('train-steps').textContent.replace('Step ', '')) >= 300, undefined, 'step 300');
+        await page.click('#train-run');
+        await page.settle();
+        const n = await steps();
+        const late = await loss();
+        assert.ok(late < early / 10, `the loss fell from ${early} to ${late} in ${n} steps`);
+        assert.notDeepEqual((await cellTexts(page)).A, before.A, 'A changed');
+        assert.equal(await steps(), n, 'Train pauses');
+      }));
+
+    test('labs: each lab renders its first figure', () =>
+      withPage(`web/labs.html?mode=${LABS[0]}`, async (page) => {
+        for (const lab of LABS) {
+          if (lab !== LABS[0]) await page.goto(`${server.url}web/labs.html?mode=${lab}`);
+          const fig = await page.waitFor((lab) => {
+            const el = document.querySelector(`[data-lab="${lab}"]`)?.querySelector('figure, table');
+            if (!el) return null;
+            const box = el.getBoundingClientRect();
+            const numbers = [...el.querySelectorAll('[data-row], td')].map((c) => c.textContent).filter((t) => /^[−-]?(\d|∞|NaN|\?)/.test(t.trim()));
+            const marks = [...el.querySelectorAll('svg rect, svg path')].filter((r) => r.getBBox().width > 0 && r.getBBox().height > 0);
+            return { w: box.width, h: box.height, numbers: numbers.length, marks: marks.length };
+          }, lab, `the first figure of ${lab}`);
+          assert.ok(fig.w > 100 && fig.h > 50, `${lab}: the figure has a size (${fig.w}×${fig.h})`);
+          assert.ok(fig.numbers + fig.marks > 0, `${lab}: the figure shows numbers or marks (${JSON.stringify(fig)})`);
+        }
+      }));
+
+    test('element: two instances under the strict CSP stay independent; a click and typing reach inside each', () =>
+      withPage(
+        elementPage('two', '<attention-explorer id="one" preset="cat"></attention-explorer>\n<attention-explorer id="two" preset="worked-example" step="mix"></attention-explorer>'),
+        async (page) => {
+          await page.waitFor(() => [...document.querySelectorAll('attention-explorer')].every((e) => e.dataset.ready), undefined, 'both elements ready');
+          await page.eval(() => {
+            window.__events = [];
+            for (const e of document.querySelectorAll('attention-explorer')) e.addEventListener('explorer-step', (ev) => window.__events.push([e.id, ev.detail.step]));
+          });
+          assert.deepEqual((await cellTexts(page, '#one')).A, expected(attn, PRESETS.cat.config).shown.A);
+          assert.deepEqual((await cellTexts(page, '#two')).A, [['0.401', '0.198', '0.401'], ['0.198', '0.401', '0.401'], ['0.248', '0.248', '0.503']]);
+          await page.click('#one >>> [data-step="score"]');
+          await page.waitFor(() => document.getElementById('one').step === 'score', undefined, 'the first element at step score');
+          await page.click(cell('Q', 0, 0, '#two'));
+          await page.type('2.5');
+          await page.press('Enter');
+          await page.settle();
+          assert.deepEqual(await page.eval(() => [one.step, two.step, one.config.X[0][0], two.config.Q[0][0], window.__events]), ['score', 'mix', 0, 2.5, [['one', 'score']]]);
+          assert.equal(await page.text(cell('Q', 0, 0, '#two')), '2.500');
+        },
+        ELEMENT,
+      ));
+
+    test('element: dist/index.html works from file://', () =>
+      withPage(`file://${ROOT}dist/index.html`, async (page) => {
+        assert.deepEqual((await cellTexts(page, 'attention-explorer')).A, expected(attn, PRESETS.cat.config).shown.A);
+        await page.click('attention-explorer >>> [data-step="mix"]');
+        await page.waitFor((_, find) => /^6\. Mix/.test(find('attention-explorer >>> #narration').textContent), undefined, 'the narration of step 6');
+        assert.equal(await page.eval(() => document.querySelector('attention-explorer').step), 'mix');
+      }, ELEMENT));
+
+    test('exports: the element makes a PNG and an SVG of A, and its buttons download them', () =>
+      withPage(elementPage('exports', '<attention-explorer id="e" preset="cat"></attention-explorer>'), async (page) => {
+        const r = expected(attn, PRESETS.cat.config).r;
+        const made = await page.eval(async () => {
+          const png = await e.exportPNG('A');
+          return { png: Array.from(new Uint8Array(await png.arrayBuffer())), type: png.type, svg: e.exportSVG('A') };
+        });
+        assert.equal(made.type, 'image/png');
+        const [w, h] = pngSize(made.png);
+        assert.ok(w >= 200 && h >= 150, `PNG of A: ${w}×${h}`);
+        for (let k = 0; k < r.A.length; k++) assert.ok(made.svg.includes(`>${fmt(r.A[k])}</text>`), `the SVG shows A value ${k}`);
+
+        await page.click('#e >>> details.exports summary');
+        await page.eval(() => {
+          const s = e.shadowRoot.getElementById('export-what');
+          s.value = 'A';
+          s.dispatchEvent(new Event('change', { bubbles: true }));
+        });
+        const png = await page.download(() => page.click('#e >>> #export-png'));
+        assert.equal(png.name, 'cat-A.png');
+        assert.deepEqual(pngSize(png.bytes), [w, h]);
+        const svg = await page.download(() => page.click('#e >>> #export-svg'));
+        assert.equal(svg.name, 'cat-A.svg');
+        assert.equal(svg.bytes.toString('utf8'), made.svg);
+      }, ELEMENT));
+
+    test('the Wasm build loaded is the SIMD one exactly where the engine validates SIMD', () =>
+      withPage(elementPage('wasm', '<attention-explorer preset="cat"></attention-explorer>'), async (page) => {
+        const [validates, loaded] = await page.eval(async (bytes) => {
+          const { sharedCore } = await import('/web/attention-explorer.js');
+          return [WebAssembly.validate(new Uint8Array(bytes)), (await sharedCore()).simd];
+        }, SIMD_MODULE);
+        console.log(`# ${engine}: Wasm SIMD ${validates ? 'validates' : 'does not validate'}; the ${loaded ? 'SIMD' : 'scalar'} build is loaded`);
+        assert.equal(loaded, validates);
+      }, ELEMENT));
+  });
+}

@@ -1,0 +1,235 @@
+// explorer/events.js: the wiring. Turns the learner's events into actions (web/explorer/state.js)
+// and hands their Change to ctx.apply, which schedules the one redraw. Nothing here draws.
+//
+// ctx = { state, act(action, ...args), apply(change), panels, inspector, exports, api,
+//         $, root, doc, win, keysOn, listen(target, type, fn, opts), useUrl, writeUrl(), fromUrl() }
+
+import * as S from './state.js';
+import { TOKEN_ROWS } from './state.js';
+import { parseNumber } from '../format.js';
+
+const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], Home: [0, -1e9], End: [0, 1e9] };
+
+/** Pointer, keyboard and wheel on the matrices: hover explains, click and focus select, drag and wheel edit. */
+function wireMatrices(ctx) {
+  const { state, act, panels, $, listen } = ctx;
+  const box = $('matrices');
+  let drag = null;
+
+  listen(box, 'pointermove', (ev) => {
+    if (drag && ev.pointerId === drag.id) {
+      const dx = ev.clientX - drag.x;
+      if (Math.abs(dx) > 3) drag.moved = true;
+      if (drag.moved) act(S.setValue, drag.m, drag.i, drag.j, Math.round((drag.v0 + dx * 0.01) * 100) / 100);
+      return;
+    }
+    if (ev.pointerType === 'touch') return;
+    act(S.setHover, panels.cellFromEvent(ev));
+  });
+  listen(box, 'pointerleave', () => act(S.setHover, null));
+  listen(box, 'pointerdown', (ev) => {
+    const cell = ev.target.closest('.cell.editable');
+    if (!cell || ev.pointerType === 'touch' || ev.button !== 0) return;
+    const m = cell.dataset.matrix, i = +cell.dataset.row, j = +cell.dataset.col;
+    drag = { id: ev.pointerId, m, i, j, x: ev.clientX, v0: state.config[m][i][j], moved: false };
+    cell.setPointerCapture(ev.pointerId);
+  });
+  const endDrag = () => (drag = null);
+  listen(box, 'pointerup', endDrag);
+  listen(box, 'pointercancel', endDrag);
+  listen(box, 'click', (ev) => {
+    const f = ev.target.closest('[data-follow]');
+    if (f) return act(S.toggleFollow, +f.dataset.follow);
+    const c = panels.cellFromEvent(ev);
+    if (!c) return;
+    const hm = panels.heatmap(c.m);
+    hm.setCursor(c.i, c.j);
+    if (hm.mode === 'canvas') hm.focusCursor();
+    act(S.select, c);
+  });
+  listen(box, 'focusin', (ev) => {
+    const t = ev.target;
+    if (t.classList.contains('cell')) {
+      // Focus can land on any cell (a screen reader's cursor, a script): the arrow keys
+      // move on from the cell that has focus, not from the last one they visited.
+      panels.heatmap(t.dataset.matrix)?.setCursor(+t.dataset.row, +t.dataset.col);
+      act(S.select, { m: t.dataset.matrix, i: +t.dataset.row, j: +t.dataset.col });
+    } else if (t.dataset.matrixCanvas) {
+      const hm = panels.heatmap(t.dataset.matrixCanvas);
+      hm.setCursor(hm.cursor.i, hm.cursor.j);
+      act(S.select, { m: hm.m, ...hm.cursor });
+    }
+  });
+  listen(box, 'focusout', (ev) => {
+    if (ev.target.dataset && ev.target.dataset.matrixCanvas) panels.heatmap(ev.target.dataset.matrixCanvas)?.hideCursor();
+  });
+  listen(box, 'keydown', (ev) => matrixKey(ctx, ev));
+  listen(
+    box,
+    'wheel',
+    (ev) => {
+      const c = panels.cellFromEvent(ev);
+      if (!c || !S.sameCell(c, state.sel) || !S.editable(state).has(c.m)) return;
+      ev.preventDefault();
+      act(S.nudge, c, (ev.deltaY < 0 ? 1 : -1) * (ev.shiftKey ? 0.01 : 0.1));
+    },
+    { passive: false },
+  );
+}
+
+/** A key inside a matrix: arrows move the cursor, f follows, + and − nudge, Enter or a digit edits. */
+function matrixKey(ctx, ev) {
+  const { state, act, panels, inspector } = ctx;
+  const t = ev.target;
+  const m = t.dataset.matrix || t.dataset.matrixCanvas;
+  if (!m) return;
+  const hm = panels.heatmap(m);
+  const { i, j } = hm.cursor;
+  if (MOVES[ev.key]) {
+    ev.preventDefault();
+    ev.stopPropagation();
+    hm.setCursor(i + MOVES[ev.key][0], j + MOVES[ev.key][1]);
+    hm.focusCursor();
+    act(S.select, { m, ...hm.cursor });
+    return;
+  }
+  const cell = { m, i, j };
+  if (ev.key === 'f' && TOKEN_ROWS.has(m)) return act(S.toggleFollow, i);
+  if (!S.editable(state).has(m)) return;
+  if (ev.key === '+' || ev.key === '=') return ev.preventDefault(), act(S.nudge, cell, 0.1);
+  if (ev.key === '-') return ev.preventDefault(), act(S.nudge, cell, -0.1);
+  if (ev.key === 'Enter' || ev.key === 'F2' || /^[0-9.]$/.test(ev.key)) {
+    ev.preventDefault();
+    act(S.select, cell);
+    const typed = /^[0-9.]$/.test(ev.key);
+    inspector.edit(typed ? ev.key : String(state.config[m][i][j]), !typed);
+  }
+}
+
+/** The value editor in the explanation panel. */
+function wireEditor(ctx) {
+  const { state, act, panels, $, listen } = ctx;
+  const input = $('edit-value');
+  listen(input, 'input', () => {
+    const v = parseNumber(input.value);
+    input.setAttribute('aria-invalid', String(!Number.isFinite(v)));
+    if (Number.isFinite(v) && state.sel) act(S.setValue, state.sel.m, state.sel.i, state.sel.j, v);
+  });
+  listen(input, 'keydown', (ev) => {
+    if (ev.key === 'Enter' || ev.key === 'Escape') {
+      ev.preventDefault();
+      const hm = state.sel && panels.heatmap(state.sel.m);
+      if (hm) hm.focusCursor();
+    }
+  });
+  listen($('edit-minus'), 'click', () => act(S.nudge, panels.fits(state.sel), -0.1));
+  listen($('edit-plus'), 'click', () => act(S.nudge, panels.fits(state.sel), 0.1));
+}
+
+/** The step bar and the page-wide keys ([, ], ←, →, space). */
+function wireSteps(ctx) {
+  const { state, act, $, listen, root, keysOn } = ctx;
+  listen($('step-pills'), 'click', (ev) => {
+    const b = ev.target.closest('[data-step]');
+    if (b) act(S.stop), act(S.setStep, b.dataset.step);
+  });
+  listen($('all'), 'click', () => (act(S.stop), act(S.setStep, null)));
+  listen($('back'), 'click', () => act(S.stepBy, -1));
+  listen($('fwd'), 'click', () => act(S.stepBy, 1));
+  listen($('play'), 'click', () => act(S.togglePlay));
+  listen(keysOn || root, 'keydown', (ev) => {
+    const t = ev.composedPath ? ev.composedPath()[0] : ev.target;
+    if (!S.can(state, 'steps') || (t.closest && t.closest('input, textarea, select'))) return;
+    const inPanel = t.closest && t.closest('[data-panel]');
+    if (ev.key === '[' || (ev.key === 'ArrowLeft' && !inPanel)) return act(S.stepBy, -1);
+    if (ev.key === ']' || (ev.key === 'ArrowRight' && !inPanel)) return act(S.stepBy, 1);
+    if (ev.key === ' ' && !(t.closest && t.closest('button, summary, [data-panel]'))) {
+      ev.preventDefault();
+      act(S.togglePlay);
+    }
+  });
+}
+
+/** Following a token, and every control that changes the head. */
+function wireHead(ctx) {
+  const { act, $, listen } = ctx;
+  listen($('tokens'), 'click', (ev) => {
+    const b = ev.target.closest('[data-follow]');
+    if (b) act(S.toggleFollow, +b.dataset.follow);
+  });
+  listen($('tokens'), 'change', (ev) => {
+    if (ev.target.id === 'follow-number') act(S.setFollow, Math.round(Number(ev.target.value)) - 1);
+  });
+  listen($('causal'), 'change', (ev) => act(S.setCausal, ev.target.checked));
+  listen($('scaling'), 'change', (ev) => act(S.setScaling, ev.target.checked));
+  listen($('reset'), 'click', () => act(S.reset));
+  listen($('token-list'), 'input', (ev) => {
+    const k = ev.target.dataset.token;
+    if (k != null) act(S.renameToken, +k, ev.target.value);
+  });
+  listen($('token-list'), 'click', (ev) => {
+    const b = ev.target.closest('[data-remove]');
+    if (b) act(S.removeToken, +b.dataset.remove);
+  });
+  listen($('add-token'), 'click', () => act(S.addToken));
+  listen($('preset'), 'change', (ev) => {
+    if (S.hasPreset(ev.target.value)) act(S.setPreset, ev.target.value, { fromStart: true });
+  });
+  const ta = $('config-text');
+  listen(ta, 'input', () => (ta.dataset.bad = '1'));
+  listen(ta.closest('details'), 'toggle', () => ctx.apply({}));
+  listen($('apply-config'), 'click', () => {
+    try {
+      act(S.setConfig, ta.value); // the one place the config box is parsed
+      delete ta.dataset.bad;
+    } catch (e) {
+      ctx.apply({ error: 'The config was not applied: ' + e.message });
+    }
+  });
+}
+
+/** Theme, copy link, the address bar and the exports. */
+function wirePage(ctx) {
+  const { state, $, listen, win, api, exports } = ctx;
+  listen($('copy-link'), 'click', async () => {
+    ctx.writeUrl();
+    const b = $('copy-link');
+    try {
+      await win.navigator.clipboard.writeText(win.location.href);
+      b.textContent = 'Link copied';
+    } catch {
+      b.textContent = 'Copy the address bar';
+    }
+    win.setTimeout(() => (b.textContent = 'Copy link'), 2000);
+  });
+  listen($('theme'), 'click', () => api.setTheme(state.theme === 'dark' ? 'light' : 'dark'));
+  listen(ctx.prefersDark, 'change', () => api.setTheme(state.themeSetting)); // "auto" follows the system
+  if (ctx.useUrl) listen(win, 'hashchange', () => ctx.fromUrl());
+
+  const shown = () => ctx.panels.names();
+  const what = () => exports.what(shown());
+  const file = (ext) => exports.fileBase(state.preset, what()) + ext;
+  listen($('export-what'), 'change', () => ($('export-csv').disabled = !what()));
+  listen($('export-png'), 'click', async () => exports.download(file('.png'), await api.exportPNG(what())));
+  listen($('export-svg'), 'click', () => exports.download(file('.svg'), new Blob([api.exportSVG(what())], { type: 'image/svg+xml' })));
+  listen($('export-csv'), 'click', () => what() && exports.download(file('.csv'), new Blob([api.exportCSV(what())], { type: 'text/csv' })));
+  listen($('export-json'), 'click', () => exports.download(file('.json'), new Blob([api.exportJSON(what())], { type: 'application/json' })));
+  listen($('export-torch'), 'click', async () => {
+    const text = api.exportPyTorch();
+    let copied = false;
+    try {
+      await win.navigator.clipboard.writeText(text);
+      copied = true;
+    } catch {}
+    exports.showText(text, copied ? 'Copied: paste it into a Python file or notebook cell. It prints the same Q, K, V, S, A and O.' : 'Select the script below and copy it (the browser did not allow copying from here).');
+  });
+}
+
+/** Connects every control of one explorer to its actions. */
+export function wireEvents(ctx) {
+  wireMatrices(ctx);
+  wireEditor(ctx);
+  wireSteps(ctx);
+  wireHead(ctx);
+  wirePage(ctx);
+}

@@ -1,0 +1,85 @@
+// explorer/markup.js: the explorer's markup. Constant text (no user data ever goes through
+// innerHTML), no inline styles or scripts, so it runs under a strict Content-Security-Policy.
+// Every part that depends on the state is filled in by a view (web/explorer/*-view.js).
+
+export const MARKUP = `
+<div class="bar">
+  <label data-control="presets">Preset
+    <select id="preset">
+      <option value="cat">The cat sat on the</option>
+      <option value="worked-example">The lesson’s worked example</option>
+      <option value="previous-token">A previous-token head</option>
+      <option value="" disabled>(your own head)</option>
+    </select>
+  </label>
+  <button type="button" id="theme" data-control="theme" aria-pressed="false">Dark theme</button>
+  <button type="button" id="copy-link" data-control="link">Copy link</button>
+</div>
+<p id="preset-note" class="note" data-control="presets"></p>
+<div id="error" class="error" role="alert" hidden></div>
+
+<section class="controls" aria-label="Steps">
+  <div class="steps" role="group" aria-label="Play the six steps" data-control="steps">
+    <button type="button" id="back" aria-label="Step back" title="Step back (←)">◀</button>
+    <button type="button" id="play" aria-label="Play" title="Play or pause (space)">▶ Play</button>
+    <button type="button" id="fwd" aria-label="Step forward" title="Step forward (→)">▶▶</button>
+    <span id="step-pills" class="pills"></span>
+    <button type="button" id="all" class="pill">All</button>
+  </div>
+  <p id="narration" class="narration" aria-live="polite"></p>
+</section>
+
+<section class="follow-box" aria-label="Follow a token">
+  <div data-control="follow"><span class="label">Follow a token:</span> <span id="tokens" class="chips"></span></div>
+  <p id="follow-text" class="follow-text" aria-live="polite"></p>
+</section>
+
+<div class="layout">
+  <div id="matrices" class="matrices" aria-label="The matrices of the head"></div>
+  <aside class="inspector" aria-label="Explanation" data-control="explain">
+    <h2 id="explain-title" class="explain-title">Hover, focus or tap any cell</h2>
+    <p id="explanation" class="explanation" data-role="explanation" aria-live="polite">Each number below says how it was computed, with the real numbers. The cells that fed it light up.</p>
+    <div id="editor" class="editor" hidden>
+      <label>Value <input id="edit-value" type="text" inputmode="decimal" autocomplete="off" spellcheck="false"></label>
+      <button type="button" id="edit-minus" aria-label="Decrease by 0.1">−0.1</button>
+      <button type="button" id="edit-plus" aria-label="Increase by 0.1">+0.1</button>
+    </div>
+  </aside>
+</div>
+
+<details class="exports" data-control="export">
+  <summary>Export pictures and numbers</summary>
+  <div class="export-row">
+    <label>What <select id="export-what"><option value="">the whole view</option></select></label>
+    <button type="button" id="export-png">PNG</button>
+    <button type="button" id="export-svg">SVG</button>
+    <button type="button" id="export-csv" title="CSV holds one matrix: choose it under “What”">CSV</button>
+    <button type="button" id="export-json">JSON</button>
+    <button type="button" id="export-torch">Copy as PyTorch</button>
+  </div>
+  <p id="export-note" class="note" aria-live="polite"></p>
+  <textarea id="export-text" class="export-text" rows="12" readonly spellcheck="false" aria-label="Exported text" hidden></textarea>
+</details>
+
+<section class="edit" aria-label="Change the head" data-control="edit">
+  <h2>Change the head</h2>
+  <div class="toggles">
+    <label><input type="checkbox" id="causal"> Causal mask (a token cannot see the future)</label>
+    <label><input type="checkbox" id="scaling"> Scale the scores by 1/√d</label>
+    <button type="button" id="reset">Reset to the preset</button>
+  </div>
+  <fieldset class="token-editor">
+    <legend>Tokens</legend>
+    <ol id="token-list"></ol>
+    <button type="button" id="add-token">Add a token</button>
+  </fieldset>
+  <details class="config" data-control="config">
+    <summary>Config JSON (paste your own head)</summary>
+    <textarea id="config-text" rows="10" spellcheck="false" aria-label="Config JSON"></textarea>
+    <p><button type="button" id="apply-config">Apply</button></p>
+    <p class="note">Format: {"tokens": [...], "features": [...], "X": [[...]], "Wq": [[...]], "Wk": [[...]], "Wv": [[...]], "causal": true, "scale": null},
+      or "Q", "K", "V" instead of X and the W matrices (the direct form).</p>
+  </details>
+  <p class="note keys">Keyboard: arrow keys move inside a matrix; Enter edits an input cell; + and − nudge it;
+    f follows the cell’s token; space plays or pauses; [ and ] step back and forward.</p>
+</section>`;

@@ -1,0 +1,72 @@
+// explorer/tokens-view.js: the token chips ("Follow a token"), the follow sentence and the token
+// editor (rename, add, remove). Rebuilt only when the token names change, and never while the
+// learner is typing in one of its fields.
+
+import { followSentence } from '../explain.js';
+import { MAX_NAME } from '../config.js';
+import { MANY } from './state.js';
+import { el } from './dom.js';
+
+export function createTokensView(doc, $, active) {
+  let drawn = ''; // the token names the chips and editor show
+
+  function chips(tokens) {
+    const box = $('tokens');
+    box.textContent = '';
+    if (tokens.length <= MANY) {
+      tokens.forEach((t, i) => {
+        const b = box.appendChild(el(doc, 'button', 'chip-token', t));
+        b.type = 'button';
+        b.dataset.follow = String(i);
+        b.title = `Follow token ${i + 1}`;
+      });
+      return;
+    }
+    const label = box.appendChild(el(doc, 'label', null, `token number (1–${tokens.length}) `));
+    const input = label.appendChild(el(doc, 'input'));
+    input.type = 'number';
+    input.min = '1';
+    input.max = String(tokens.length);
+    input.id = 'follow-number';
+  }
+
+  function editor(tokens) {
+    const list = $('token-list');
+    if (active() && list.contains(active())) return false; // don't pull the field from under the typist
+    list.textContent = '';
+    if (tokens.length > MANY) {
+      list.appendChild(el(doc, 'li', 'note', `${tokens.length} tokens: rename them in the config JSON.`));
+      return true;
+    }
+    tokens.forEach((t, i) => {
+      const li = list.appendChild(el(doc, 'li'));
+      const input = li.appendChild(el(doc, 'input'));
+      input.value = t;
+      input.maxLength = MAX_NAME;
+      input.dataset.token = String(i);
+      input.setAttribute('aria-label', `Token ${i + 1}`);
+      const rm = li.appendChild(el(doc, 'button', 'remove', '×'));
+      rm.type = 'button';
+      rm.dataset.remove = String(i);
+      rm.setAttribute('aria-label', `Remove token ${i + 1}`);
+      rm.disabled = tokens.length === 1;
+    });
+    return true;
+  }
+
+  /** force: redraw the chips and editor even if the names are the same. */
+  function draw(state, view, { force = false } = {}) {
+    const tokens = state.config.tokens;
+    const key = JSON.stringify(tokens);
+    if (force || key !== drawn) {
+      drawn = key;
+      chips(tokens);
+      editor(tokens);
+    }
+    const follow = state.follow;
+    $('follow-text').textContent = follow != null ? followSentence(view, follow) : '';
+    for (const b of $('tokens').querySelectorAll('[data-follow]')) b.setAttribute('aria-pressed', String(+b.dataset.follow === follow));
+  }
+
+  return { draw };
+}

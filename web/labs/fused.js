@@ -1,0 +1,201 @@
+// fused.js: the long form against the fused form, pure (no DOM). Lesson: "Use the fused function in
+// practice: torch.nn.functional.scaled_dot_product_attention computes the same result with
+// optimised kernels that avoid storing the full n × n matrix" and "Quadratic cost. Doubling the
+// sequence length quadruples the scores."
+//
+// One seeded head, d = dk = dv = 64, n tokens, run by the core both ways:
+//   long form   forward(args, { into })            stores S, M and A, n × n each, and O
+//   fused form  forward(args, { outputs: ['O'] })  a block of 4 queries at a time, only O
+// The bytes each needs come from the core (attn.workspace()), the times from the clock the
+// caller gives (performance.now on the page, a fake one in the tests), and the two O are compared.
+
+import { intParam, mulberry32, normals } from './random.js';
+import { count } from '../words.js';
+
+export const MODE = 'fused-lab';
+export const N_MIN = 8, N_MAX = 512, WIDTH = 64; // d = dk = dv = WIDTH
+export const SWEEP = [8, 16, 32, 64, 128, 256, 512];
+export const BLOCK = 4; // queries per block in the fused form (c/attention.c, TR)
+
+export function defaultState() {
+  return { n: 128, causal: true, seed: 1 };
+}
+
+export function readState(params) {
+  const d = defaultState();
+  return { n: intParam(params, 'n', N_MIN, N_MAX, d.n), causal: params.get('causal') !== '0', seed: intParam(params, 'seed', 0, 2 ** 31 - 1, d.seed) };
+}
+
+export function writeState(s) {
+  return { mode: MODE, n: s.n, causal: s.causal ? 1 : 0, ...(s.seed !== 1 ? { seed: s.seed } : {}) };
+}
+
+/** The head's inputs for n tokens: seeded X [n, 64] and weights [64, 64] of standard deviation 1/8. */
+export function headArgs(n, { causal, seed }) {
+  const rand = mulberry32(seed);
+  const matrix = (rows, scale) => {
+    const data = normals(rand, rows * WIDTH);
+    for (let k = 0; k < data.length; k++) data[k] *= scale;
+    return { shape: [rows, WIDTH], data };
+  };
+  const X = matrix(N_MAX, 1); // the same tokens at every n: n = 8 is the first 8 of n = 512
+  X.shape = [n, WIDTH];
+  X.data = X.data.subarray(0, n * WIDTH);
+  const w = 1 / Math.sqrt(WIDTH);
+  return { X, Wq: matrix(WIDTH, w), Wk: matrix(WIDTH, w), Wv: matrix(WIDTH, w), causal };
+}
+
+/**
+ * Both forms once at the state's n: their O, how much they differ, and the bytes of working
+ * memory the core laid out for each (attn.workspace()).
+ */
+export function compareForms(attn, state) {
+  const args = headArgs(state.n, state);
+  const long = attn.forward(args);
+  const longSpace = attn.workspace();
+  const fused = attn.forward(args, { outputs: ['O'] });
+  const fusedSpace = attn.workspace();
+  let maxDiff = 0, identical = true;
+  for (let k = 0; k < long.O.length; k++) {
+    maxDiff = Math.max(maxDiff, Math.abs(long.O[k] - fused.O[k]));
+    if (!Object.is(long.O[k], fused.O[k])) identical = false;
+  }
+  const b = (space, ...names) => names.reduce((t, k) => t + space.buffers[k], 0);
+  const n = state.n;
+  return {
+    n, scores: n * n, outputs: long.O.length, maxDiff, identical,
+    long: { total: longSpace.total, square: b(longSpace, 'S', 'M', 'A'), squareNames: ['S', 'M', 'A'] },
+    fused: { total: fusedSpace.total, square: b(fusedSpace, 'S', 'M', 'A'), block: BLOCK * n * 4, work: fusedSpace.buffers.work },
+  };
+}
+
+/**
+ * µs per call of fn: `runs` runs of about budgetMs / runs each, calls doubling until the run is
+ * long enough to time with a coarse clock; the fastest run counts (a pause by the garbage
+ * collector or another tab only slows a run down).
+ */
+export function timePerCall(fn, now, { budgetMs = 15, runs = 3 } = {}) {
+  fn(); // the first call may lay out memory
+  let best = Infinity;
+  for (let r = 0; r < runs; r++) {
+    let calls = 0, batch = 1;
+    const t0 = now();
+    let t = t0;
+    for (;;) {
+      for (let i = 0; i < batch; i++) fn();
+      calls += batch;
+      t = now();
+      if (t - t0 >= budgetMs / runs || calls >= 1 << 20) break;
+      batch = Math.min(batch * 2, 1 << 16);
+    }
+    best = Math.min(best, ((t - t0) * 1000) / calls);
+  }
+  return best;
+}
+
+/** The time per call of both forms at n (the long form refilling one result with into). */
+export function timeForms(attn, state, n, now, options) {
+  const args = headArgs(n, state);
+  let kept = attn.forward(args);
+  return {
+    n,
+    long: timePerCall(() => { kept = attn.forward(args, { into: kept }); }, now, options),
+    fused: timePerCall(() => attn.forward(args, { outputs: ['O'] }), now, options),
+  };
+}
+
+// ---------------------------------------------------------------- the plot: time against n, log axes
+
+const log2 = Math.log2, log10 = Math.log10;
+
+function timeLabel(us) {
+  if (us >= 1000) return `${us / 1000} ms`;
+  return `${us} µs`;
+}
+
+/**
+ * Geometry of the plot, in SVG units: x = log₂ n from N_MIN to N_MAX, y = log₁₀ time with a
+ * decade per tick. points: [{ n, long, fused }] (µs; missing ones are skipped). The n² line goes
+ * through the long form's time at the largest n measured: t(n) = t(n_max) · (n / n_max)².
+ */
+export function plotGeometry(points, { width = 480, height = 260, current = null } = {}) {
+  const pad = { left: 54, right: 12, top: 10, bottom: 34 };
+  const done = points.filter((p) => p.long > 0 && p.fused > 0).sort((a, b) => a.n - b.n);
+  const anchor = done.length ? done[done.length - 1] : null;
+  const square = anchor ? [N_MIN, N_MAX].map((n) => ({ n, t: anchor.long * (n / anchor.n) ** 2 })) : [];
+  const times = [...done.flatMap((p) => [p.long, p.fused]), ...square.map((s) => s.t)];
+  const lo = times.length ? Math.floor(log10(Math.min(...times))) : 0;
+  const hi = times.length ? Math.max(lo + 1, Math.ceil(log10(Math.max(...times)))) : 3;
+  const x = (n) => pad.left + ((log2(n) - log2(N_MIN)) / (log2(N_MAX) - log2(N_MIN))) * (width - pad.left - pad.right);
+  const y = (t) => height - pad.bottom - ((log10(t) - lo) / (hi - lo)) * (height - pad.top - pad.bottom);
+  const xy = (n, t) => [+x(n).toFixed(2), +y(t).toFixed(2)];
+  const yTicks = [];
+  for (let e = lo; e <= hi; e++) yTicks.push({ y: +y(10 ** e).toFixed(2), label: timeLabel(e >= 0 ? 10 ** e : Number((10 ** e).toPrecision(1))) });
+  return {
+    width, height, pad,
+    xTicks: SWEEP.map((n) => ({ x: +x(n).toFixed(2), label: String(n) })),
+    yTicks,
+    long: done.map((p) => xy(p.n, p.long)),
+    fused: done.map((p) => xy(p.n, p.fused)),
+    square: square.map((s) => xy(s.n, s.t)),
+    marker: current == null ? null : +x(current).toFixed(2),
+    decades: [lo, hi],
+  };
+}
+
+// ---------------------------------------------------------------- words
+
+/** 1,048,576 bytes -> "1.0 MiB", 2048 -> "2.0 KiB", 196,608 -> "192 KiB", 96 -> "96 bytes". */
+export function bytesText(b) {
+  const unit = (x, name) => `${x < 10 ? x.toFixed(1) : Math.round(x)} ${name}`;
+  if (b >= 1024 ** 3) return unit(b / 1024 ** 3, 'GiB');
+  if (b >= 1024 ** 2) return unit(b / 1024 ** 2, 'MiB');
+  if (b >= 1024) return unit(b / 1024, 'KiB');
+  return count(b, 'byte');
+}
+
+/** µs -> "3.2 µs", "450 µs", "2.31 ms". */
+export function timeText(us) {
+  if (!(us > 0)) return '—';
+  if (us >= 1000) return `${(us / 1000).toFixed(us >= 10000 ? 1 : 2)} ms`;
+  return `${us.toPrecision(us >= 100 ? 3 : 2)} µs`;
+}
+
+const grouped = (x) => x.toLocaleString('en-US');
+
+/** How much longer a call got from one n to the next power of two, for each pair measured. */
+export function growth(points) {
+  const done = points.filter((p) => p.long > 0 && p.fused > 0).sort((a, b) => a.n - b.n);
+  const out = [];
+  for (let k = 1; k < done.length; k++) {
+    const a = done[k - 1], b = done[k];
+    if (b.n !== 2 * a.n) continue;
+    out.push({ from: a.n, to: b.n, long: b.long / a.long, fused: b.fused / a.fused });
+  }
+  return out;
+}
+
+/** The sentences under the numbers. c: compareForms(); t: timeForms() at n (or null); points: the sweep so far. */
+export function explainFused(c, t, points, state) {
+  const n = c.n, out = [];
+  out.push(`With n = ${n} tokens there are ${n} × ${n} = ${grouped(c.scores)} scores. The long form stores all of them in S, and as many masks in M and weights in A: ${bytesText(c.long.square)} of n × n matrices out of ${bytesText(c.long.total)} in all. The fused form stores none: it works through ${count(Math.ceil(n / BLOCK), 'block')} of ${BLOCK} queries, keeping one block’s ${BLOCK} × ${n} scores (${bytesText(c.fused.block)}) at a time, ${bytesText(c.fused.total)} in all with the inputs, Kᵀ, V and O.`);
+  out.push(c.identical
+    ? `Both give the same O: the largest difference between their ${grouped(c.outputs)} outputs is 0. They add the same numbers in the same order, so the results agree to the last bit.`
+    : `Both give the same O up to rounding: the largest difference between their ${grouped(c.outputs)} outputs is ${c.maxDiff.toExponential(1)}.`);
+  if (t) {
+    const faster = t.long / t.fused;
+    out.push(`At n = ${n} one call took ${timeText(t.long)} in the long form and ${timeText(t.fused)} in the fused form${faster >= 1.05 ? `, ${faster.toFixed(1)} times faster` : ''}.${state.causal ? ' The fused form also skips the scores the causal mask removes, about half of them; the long form computes them all, because S shows them.' : ''}`);
+  }
+  const g = growth(points);
+  const last = g[g.length - 1], fell = g.find((x) => x.long < 1 || x.fused < 1);
+  if (fell) {
+    out.push(`The times fell as n doubled from ${fell.from} to ${fell.to}, which only noise explains: something else was using the computer. Press “Time every n again”.`);
+  } else if (last) {
+    out.push(`Doubling n from ${last.from} to ${last.to} multiplies the scores by 4 (${grouped(last.from ** 2)} → ${grouped(last.to ** 2)}) and the time of a call by ${last.long.toFixed(1)} in the long form and ${last.fused.toFixed(1)} in the fused form: the quadratic cost the lesson means. Neither form escapes it; what the fused form saves is the memory for n × n numbers${state.causal ? ' (and, with the causal mask, half the work)' : ''}.`);
+    const first = g[0];
+    if (first && first.long < 3) out.push(`At small n (from ${first.from} to ${first.to}) a call grows by only ${first.long.toFixed(1)} times: its fixed cost (checking and copying the inputs, starting the core) is larger than the n² part. On the log–log plot the n² line is the slope the curves approach as n grows.`);
+  }
+  const context = 32768;
+  out.push(`The memory matters at the lengths models use. At n = ${grouped(context)} tokens, S alone would take ${bytesText(context * context * 4)} for one head; one block of the fused form takes ${bytesText(BLOCK * context * 4)}.`);
+  return out;
+}
