@@ -7,36 +7,46 @@ import assert from 'node:assert/strict';
 import { loadAttention, LIMITS } from '../web/attention.js';
 
 const SIZE = 1, NULL = 2, TRAIN_ERR_TASK = 16, TRAIN_ERR_SHAPE = 17, TRAIN_ERR_MEMORY = 18, TRAIN_ERR_LR = 19;
-const BUFFERS = 14, LAB_BUFFERS = 5, TRAIN_BUFFERS = 14, TRAIN_SLOTS = 8;
+const BUFFERS = 15, LAB_BUFFERS = 5, TRAIN_BUFFERS = 14, TRAIN_SLOTS = 8;
 
-test('the head exports: nothing runs before ae_prepare, which refuses every size out of range', async () => {
+test('the head exports: nothing runs before ae_prepare, which refuses every size and layout out of range', async () => {
   const x = (await loadAttention()).exports;
   assert.equal(x.ae_sdpa(0, 0, 1), NULL, 'ae_sdpa before any ae_prepare');
   assert.equal(x.ae_forward(0, 0, 0, 1), NULL, 'ae_forward before any ae_prepare');
   const T = LIMITS.maxTokens, W = LIMITS.maxWidth;
-  const good = [2, 3, 4, 5, 6];
-  for (let k = 0; k < 5; k++) {
-    for (const bad of k === 2 ? [-1, W + 1] : [0, k < 2 ? T + 1 : W + 1]) {
+  const good = [2, 3, 4, 5, 6, 0];
+  const limit = [T, T, W, W, W, 3];
+  for (let k = 0; k < 6; k++) {
+    for (const bad of [k === 2 || k === 5 ? -1 : 0, limit[k] + 1]) {
       const args = good.slice();
       args[k] = bad;
       assert.equal(x.ae_prepare(...args), SIZE, `ae_prepare(${args})`);
     }
     const edge = good.slice();
-    edge[k] = k < 2 ? T : W;
+    edge[k] = limit[k];
     assert.equal(x.ae_prepare(...edge), 0, `ae_prepare(${edge}) at the limit`);
   }
-  assert.equal(x.ae_prepare(2, 3, 0, 5, 6), 0, 'd = 0: the direct form');
+  assert.equal(x.ae_prepare(2, 3, 0, 5, 6, 0), 0, 'd = 0: the direct form');
   assert.equal(x.ae_forward(0, 0, 0, 1), NULL, 'ae_forward needs a d of at least 1');
-  assert.equal(x.ae_prepare(2, 3, 4, 5, 6), 0);
+  assert.equal(x.ae_prepare(2, 3, 4, 5, 6, 0), 0);
+  assert.equal(x.ae_sdpa(1, 0, 1), NULL, 'a mask in a layout without room for one');
   assert.equal(x.ae_buffer(-1), 0);
   assert.equal(x.ae_buffer(BUFFERS), 0);
+  assert.equal(x.ae_buffer_floats(-1), 0);
+  assert.equal(x.ae_buffer_floats(BUFFERS), 0);
   // the buffers lie one after another, 16-byte aligned, each as long as its matrix
-  const floats = { X: 8, Xkv: 12, Wq: 20, Wk: 20, Wv: 24, Q: 10, K: 15, V: 18, S: 6, M: 6, A: 6, O: 12, mask: 6, Kt: 15 };
-  const starts = Array.from({ length: BUFFERS }, (_, b) => x.ae_buffer(b));
-  Object.values(floats).forEach((n, b) => {
-    assert.equal(starts[b] % 16, 0, `buffer ${b} is 16-byte aligned`);
-    if (b + 1 < BUFFERS) assert.equal(starts[b + 1] - starts[b], Math.ceil(n / 4) * 16, `buffer ${b} holds ${n} floats`);
-  });
+  // (n 2, m 3, d 4, dk 5, dv 6; the long form with a mask, then the fused form without one)
+  const long = { X: 8, Xkv: 12, Wq: 20, Wk: 20, Wv: 24, Q: 10, K: 15, V: 18, S: 6, M: 6, A: 6, O: 12, mask: 6, Kt: 15, work: 0 };
+  for (const [layout, floats] of [[2, long], [1, { ...long, S: 0, M: 0, A: 0, mask: 0, Kt: 0, work: null }]]) {
+    assert.equal(x.ae_prepare(2, 3, 4, 5, 6, layout), 0);
+    const starts = Array.from({ length: BUFFERS }, (_, b) => x.ae_buffer(b));
+    Object.values(floats).forEach((n, b) => {
+      assert.equal(starts[b] % 16, 0, `layout ${layout}: buffer ${b} is 16-byte aligned`);
+      if (n === null) return assert.ok(Number(x.ae_buffer_floats(b)) > 0, 'the fused form has work space');
+      assert.equal(Number(x.ae_buffer_floats(b)), n, `layout ${layout}: buffer ${b} holds ${n} floats`);
+      if (b + 1 < BUFFERS) assert.equal(starts[b + 1] - starts[b], Math.ceil(n / 4) * 16, `layout ${layout}: buffer ${b} takes ${n} floats`);
+    });
+  }
 });
 
 test('the training exports refuse slots that do not exist, step counts past the loss buffer, a ninth trainer', async () => {
