@@ -67,7 +67,7 @@ test('the training exports refuse slots that do not exist, step counts past the 
     assert.equal(x.ae_train_example(bad, 0), -NULL);
     assert.equal(x.ae_train_loss(bad), 0);
     assert.equal(x.ae_train_info(bad, 0), -1);
-    assert.equal(x.ae_train_buffer(bad, 0), 0);
+    for (let b = 0; b < TRAIN_BUFFERS; b++) assert.equal(x.ae_train_buffer(bad, b), 0, `slot ${bad}, buffer ${b}`);
     x.ae_train_reset(bad);
     x.ae_train_reroll(bad, 5);
   }
