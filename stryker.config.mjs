@@ -7,7 +7,7 @@
 // What is mutated: the modules whose behaviour the Node tests own: explanation text, config
 // parsing and URL state, number formatting, colours, the training state, the labs' pure
 // modules (not their views), the grammar of sentences, the tensor paste parser, and the input
-// checks of web/attention.js (the functions named below; the rest of that file moves Wasm
+// checks of web/attention.js (found by its section comment; the rest of that file moves Wasm
 // memory and is tested through the core, not here).
 
 import { existsSync, readFileSync } from 'node:fs';
@@ -16,20 +16,21 @@ const MODULES = [
   'web/explain.js', 'web/explorer/explain*.js', // (explain.js may move into web/explorer/)
   'web/config.js', 'web/format.js', 'web/colors.js', 'web/words.js', 'web/train.js', 'web/tensor-text.js',
   'web/labs/cross.js', 'web/labs/misconceptions.js', 'web/labs/multihead.js', 'web/labs/predict.js',
-  'web/labs/sqrtdk.js', 'web/labs/stability.js', 'web/labs/random.js', 'web/labs/index.js',
+  'web/labs/sqrtdk.js', 'web/labs/stability.js', 'web/labs/random.js', 'web/labs/index.js', 'web/labs/fused.js',
 ];
 
-// The input checks of web/attention.js: these functions and methods, found by name, each from
-// its first line to the closing brace at its own indentation. A name that is gone is skipped.
-const CHECKS = ['matrixOf', 'describe', 'checkSize', 'badValue', 'writeValues', 'writeMask', 'checkScale', 'forward',
-  '#projected', '#direct', '#maskOf', '#labWrite', '#labRow', 'checkSeed', 'set'];
-
-function functionRanges(file, names) {
+// The input checks of web/attention.js: its "input checking" section (up to the Result class or
+// the next section), and the training settings' checks, found by name (checkSeed, set): each
+// from its first line to the closing brace at its own indentation. A name that is gone is skipped.
+function inputChecks(file) {
   if (!existsSync(file)) return [];
   const lines = readFileSync(file, 'utf8').split('\n');
   const out = [];
-  for (const name of names) {
-    const re = new RegExp(`^(\\s*)(?:export )?(?:async )?(?:function )?${name.replace('#', '\\#')}\\(.*\\{\\s*$`);
+  const from = lines.findIndex((l) => /^\/\/ -+ input checking/.test(l));
+  const to = lines.findIndex((l, k) => k > from && /^(class Result\b|\/\/ -+ )/.test(l));
+  if (from >= 0 && to > from) out.push(`${file}:${from + 2}-${to}`);
+  for (const name of ['checkSeed', 'set']) {
+    const re = new RegExp(`^(\\s*)(?:function )?${name}\\(.*\\{\\s*$`);
     const start = lines.findIndex((l) => re.test(l));
     if (start < 0) continue;
     const indent = re.exec(lines[start])[1];
@@ -45,10 +46,9 @@ export default {
   plugins: ['@stryker-mutator/tap-runner'],
   testRunner: 'tap',
   // The Node test files, but for those that test other things (the ONNX vectors, the CLI,
-  // loading, export, the npm package) or whose every check of these modules another file makes
-  // faster (core.test.mjs: bad-input.test.mjs owns forward's input checks). Each mutant runs only
-  // the files whose tests reach it (coverage per file), and stops at the first that fails.
-  tap: { testFiles: ['tests/!(core|onnx|cli|loader|embed-export|embed-pack).test.mjs'], forceBail: true },
+  // loading, export, the npm package). Each mutant runs only the files whose tests reach it
+  // (coverage per file), in name order, and stops at the first that fails.
+  tap: { testFiles: ['tests/!(onnx|cli|loader|embed-export|embed-pack).test.mjs'], forceBail: true },
   coverageAnalysis: 'perTest',
   // Mutants in code that runs when a module loads (constant tables, top-level settings) would
   // need every test file each; they are left out ("other" in the report) to keep a run short.
@@ -57,7 +57,7 @@ export default {
   // checkout (the results are kept in build/mutate-js/); MUTATE_ARGS=--force runs them all.
   incremental: true,
   incrementalFile: 'build/mutate-js/incremental.json',
-  mutate: [...MODULES, ...functionRanges('web/attention.js', CHECKS)],
+  mutate: [...MODULES, ...inputChecks('web/attention.js')],
   // The machine is shared: one test process at a time, at low priority (make mutate-js uses nice).
   concurrency: 1,
   timeoutMS: 20000,
