@@ -37,6 +37,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readEquivalents, squash } from './equivalents.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const EQUIVALENTS = 'tests/mutation/c-equivalents.txt';
@@ -325,25 +326,6 @@ function lineOf(src, at) {
   return { line: src.slice(0, at).split('\n').length, text: src.slice(s, e < 0 ? undefined : e).trim() };
 }
 
-/** tests/mutation/c-equivalents.txt: blocks of "file function", "- before", "+ after", "= reason". */
-function readEquivalents() {
-  const path = join(ROOT, EQUIVALENTS);
-  if (!existsSync(path)) return [];
-  const out = [];
-  let cur = null;
-  for (const raw of readFileSync(path, 'utf8').split('\n')) {
-    const line = raw.trimEnd();
-    if (line.startsWith('#')) continue;
-    if (!line.trim()) { cur = null; continue; }
-    if (!cur) { const [file, fn] = line.split(/\s+/); cur = { file, fn, before: '', after: '', reason: '' }; out.push(cur); continue; }
-    const tag = line[0], text = line.slice(2).trim();
-    if (tag === '-') cur.before = text;
-    else if (tag === '+') cur.after = text;
-    else if (tag === '=') cur.reason += (cur.reason ? ' ' : '') + text;
-  }
-  return out;
-}
-
 // ---------------------------------------------------------------------------- running
 
 const NODE_TESTS = readdirSync(join(ROOT, 'tests')).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => 'tests/' + f);
@@ -462,9 +444,9 @@ const mutants = sample(all, opts.count, opts.seed)
     const { line, text } = lineOf(src, m.s);
     return { id: i + 1, ...m, line, before: text, after: lineOf(mutated, m.s).text };
   });
-const equivalents = readEquivalents();
+const equivalents = readEquivalents(join(ROOT, EQUIVALENTS));
 for (const m of mutants) {
-  const eq = equivalents.find((e) => e.file === m.file && e.fn === m.fn && e.before === m.before && e.after === m.after);
+  const eq = equivalents.find((e) => e.file === m.file && e.where === m.fn && e.before === squash(m.before) && e.after === squash(m.after));
   if (eq) m.reason = eq.reason;
 }
 const header = `make mutate-c: ${mutants.length} of ${all.length} candidate mutants of ${files.join(', ')} (seed ${opts.seed}), stratified by function`;

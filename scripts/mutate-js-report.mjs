@@ -13,35 +13,17 @@
 // score = (killed + timeout) / (killed + timeout + survived + no coverage), equivalents left out.
 // Usage: node scripts/mutate-js-report.mjs [build/mutate-js/report.json]
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readEquivalents, squash } from './equivalents.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const EQUIVALENTS = 'tests/mutation/js-equivalents.txt';
 const reportPath = process.argv[2] ?? join(ROOT, 'build/mutate-js/report.json');
 const report = JSON.parse(readFileSync(reportPath, 'utf8'));
-const squash = (s) => s.replace(/\s+/g, ' ').trim();
 
-/** Blocks of "file mutator", "- before", "+ after", "= reason", separated by blank lines. */
-function readEquivalents() {
-  const path = join(ROOT, EQUIVALENTS);
-  if (!existsSync(path)) return [];
-  const out = [];
-  let cur = null;
-  for (const raw of readFileSync(path, 'utf8').split('\n')) {
-    const line = raw.trimEnd();
-    if (line.startsWith('#')) continue;
-    if (!line.trim()) { cur = null; continue; }
-    if (!cur) { const [file, mutator] = line.trim().split(/\s+/); cur = { file, mutator, before: '', after: '', reason: '' }; out.push(cur); continue; }
-    const text = squash(line.slice(2));
-    if (line[0] === '-') cur.before = text;
-    else if (line[0] === '+') cur.after = text;
-    else if (line[0] === '=') cur.reason += (cur.reason ? ' ' : '') + text;
-  }
-  return out;
-}
-const equivalents = readEquivalents();
+const equivalents = readEquivalents(join(ROOT, EQUIVALENTS));
 const used = new Set();
 
 // The mutated code, and the whole line(s) it stands on before and after the mutation.
@@ -64,7 +46,7 @@ for (const [file, data] of Object.entries(report.files).sort(([a], [b]) => (a < 
     if (m.status === 'Killed') t.killed++;
     else if (m.status === 'Timeout') t.timeout++;
     else if (m.status === 'Survived' || m.status === 'NoCoverage') {
-      const eq = equivalents.find((e) => e.file === file && e.mutator === m.mutatorName && e.before === before && e.after === after);
+      const eq = equivalents.find((e) => e.file === file && e.where === m.mutatorName && e.before === before && e.after === after);
       if (eq) { t.equivalent++; used.add(eq); equivalent.push({ ...m2, reason: eq.reason }); }
       else { t[m.status === 'Survived' ? 'survived' : 'noCoverage']++; survivors.push(m2); }
     } else t.other++; // CompileError, RuntimeError, Ignored: not mutants the tests could see
@@ -99,7 +81,7 @@ const out = [
   ...equivalent.map((m) => `  ${m.file}:${m.line}:${m.column}  ${m.mutator}: ${clip(m.code)}  ->  ${clip(m.replacement)}\n      = ${m.reason}`),
 ];
 const stale = equivalents.filter((e) => !used.has(e) && Object.keys(report.files).includes(e.file));
-if (stale.length) out.push('', `Listed as equivalent but not seen surviving (killed now, or the code changed): ${stale.length}`, ...stale.map((e) => `  ${e.file} ${e.mutator}: ${clip(e.before)}`));
+if (stale.length) out.push('', `Listed as equivalent but not seen surviving (killed now, or the code changed): ${stale.length}`, ...stale.map((e) => `  ${e.file} ${e.where}: ${clip(e.before)}`));
 // Every survivor as an entry for the equivalents file, for the ones a reader finds equivalent.
 writeFileSync(join(dirname(reportPath), 'survivors.txt'), survivors.map((m) => `${m.file} ${m.mutator}\n- ${m.before}\n+ ${m.after}\n= (why it cannot change a result)\n`).join('\n'));
 const text = out.join('\n');
