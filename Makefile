@@ -19,12 +19,14 @@ WASM_LINK  := -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEM
 # optimising for speed (-O3 with SIMD, -O2 for the scalar fallback); the rest (the trainers, the
 # labs' helpers, the exports) is built for size.
 WASM_SRC   := c/attention.c c/attention_backward.c c/learn.c c/train.c c/induction.c c/wasm_exports.c
-SAN_FLAGS  := -std=c99 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=all -Ic
+# make mutate-c builds its mutants with WERROR= (a compiler warning is not a test)
+WERROR     ?= -Werror
+SAN_FLAGS  := -std=c99 -g -O1 -Wall -Wextra $(WERROR) -fsanitize=address,undefined -fno-sanitize-recover=all -Ic
 CORE       := c/attention.c c/attention.h
 TRAIN      := c/attention_backward.c c/learn.c c/learn.h c/train.c c/train.h c/induction.c c/induction.h
 NODE_TESTS  = $(wildcard tests/*.test.mjs) $(wildcard tests/browser/*.test.mjs)
 
-.PHONY: all help run test test-hosts test-c test-fuzz test-node test-types bench setup setup-test clean dist fuzz-long fuzz-keep coverage
+.PHONY: all help run test test-hosts test-c test-fuzz test-node test-types bench setup setup-test clean dist fuzz-long fuzz-keep coverage mutate-c mutate-js
 
 all: setup web/gen/wasm-source.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
 
@@ -105,29 +107,34 @@ test-types: setup-test all ## tsc --noEmit, strict: the package's .d.ts, tests/t
 	node_modules/.bin/tsc --noEmit -p tsconfig.json
 	node_modules/.bin/tsc --noEmit -p tests/types/tsconfig.node16.json
 
-build/test_attention: $(CORE) tests/c/test_attention.c tests/c/check.h
-	@mkdir -p build
-	$(CLANG) $(SAN_FLAGS) c/attention.c tests/c/test_attention.c -lm -o $@
+# Each source is compiled once under the sanitizers into build/san/ and linked into the tests
+# that use it, so a change to one file recompiles that file only (make mutate-c relies on this).
+SAN_HEADERS := c/attention.h c/learn.h c/train.h c/induction.h
+build/san/%.o: c/%.c $(SAN_HEADERS) Makefile
+	@mkdir -p build/san
+	$(CLANG) $(SAN_FLAGS) -c $< -o $@
 
-build/test_backward: $(CORE) c/attention_backward.c tests/c/test_backward.c tests/c/check.h tests/c/reference_head.h
-	@mkdir -p build
-	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c tests/c/test_backward.c -lm -o $@
+build/san/%.o: tests/c/%.c tests/c/check.h tests/c/reference_head.h $(SAN_HEADERS) Makefile
+	@mkdir -p build/san
+	$(CLANG) $(SAN_FLAGS) -c $< -o $@
 
-build/test_train: $(CORE) $(TRAIN) tests/c/test_train.c tests/c/check.h
-	@mkdir -p build
-	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c c/learn.c c/train.c tests/c/test_train.c -lm -o $@
+build/test_attention: build/san/attention.o build/san/test_attention.o
+	$(CLANG) $(SAN_FLAGS) $^ -lm -o $@
 
-build/test_induction: $(CORE) $(TRAIN) tests/c/test_induction.c tests/c/check.h
-	@mkdir -p build
-	$(CLANG) $(SAN_FLAGS) c/attention.c c/attention_backward.c c/learn.c c/induction.c tests/c/test_induction.c -lm -o $@
+build/test_backward: build/san/attention.o build/san/attention_backward.o build/san/test_backward.o
+	$(CLANG) $(SAN_FLAGS) $^ -lm -o $@
 
-build/test_fused: $(CORE) tests/c/test_fused.c tests/c/check.h
-	@mkdir -p build
-	$(CLANG) $(SAN_FLAGS) c/attention.c tests/c/test_fused.c -lm -o $@
+build/test_train: build/san/attention.o build/san/attention_backward.o build/san/learn.o build/san/train.o build/san/test_train.o
+	$(CLANG) $(SAN_FLAGS) $^ -lm -o $@
 
-build/test_labs: $(CORE) tests/c/test_labs.c tests/c/check.h
-	@mkdir -p build
-	$(CLANG) $(SAN_FLAGS) c/attention.c tests/c/test_labs.c -lm -o $@
+build/test_induction: build/san/attention.o build/san/attention_backward.o build/san/learn.o build/san/induction.o build/san/test_induction.o
+	$(CLANG) $(SAN_FLAGS) $^ -lm -o $@
+
+build/test_fused: build/san/attention.o build/san/test_fused.o
+	$(CLANG) $(SAN_FLAGS) $^ -lm -o $@
+
+build/test_labs: build/san/attention.o build/san/test_labs.o
+	$(CLANG) $(SAN_FLAGS) $^ -lm -o $@
 
 test-c: setup-test build/test_attention build/test_fused build/test_backward build/test_labs build/test_train build/test_induction ## native C tests under AddressSanitizer and UBSan
 	build/test_attention
@@ -209,6 +216,13 @@ bench: setup-test all build/bench_native ## time forward() (Wasm SIMD, scalar, n
 	node bench/bench-train.mjs
 	node bench/bench-induction.mjs
 	node tests/browser/frame-bench.mjs
+
+mutate-c: setup-test ## mutation testing of c/ (seeded, stratified; tens of minutes): killed, survived, each survivor (MUTATE_ARGS=--count=...)
+	nice node scripts/mutate-c.mjs $(MUTATE_ARGS)
+
+mutate-js: setup-test all ## mutation testing of the pure JS modules with StrykerJS (tens of minutes): per file, each survivor
+	nice npx stryker run stryker.config.mjs $(MUTATE_ARGS)
+	node scripts/mutate-js-report.mjs
 
 clean: ## remove build output
 	rm -rf build web/gen dist tests/out

@@ -110,5 +110,5 @@ test('dist/attention-explorer.js is deterministic, a valid classic script with n
   // with esbuild and the Wasm gzipped; 225 / 103 once the faster core (fused form) grew both Wasm
   // builds past deflate's 32 KB window, so the two no longer compress as one.
   // The budget is today's weight plus a little room (issue 12's target is 75 KB, not met yet).
-  assert.ok(gz <= 152 * 1024, `dist/attention-explorer.js is ${gz} bytes gzipped; the budget is 152 KB`);
+  assert.ok(gz <= 160 * 1024, `dist/attention-explorer.js is ${gz} bytes gzipped; the budget is 160 KB`);
 });

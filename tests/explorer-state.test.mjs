@@ -167,7 +167,7 @@ test('a bad link shows the default preset and says why, keeping the bad text to 
   assert.match(change.error, /The config in the link was not used: .*not valid JSON/);
   assert.equal(change.badConfig, '{"X": [[1,');
   const unknown = S.fromUrl(S.createState(), readUrlState('?preset=dog', ''));
-  assert.match(unknown.error, /There is no preset called “dog”; the presets are cat, worked-example, previous-token\. Showing “cat”\./);
+  assert.match(unknown.error, /There is no preset called “dog”; the presets are cat, worked-example and previous-token\. Showing “cat”\./);
 });
 
 test('the element’s start: attributes pick the head, causal overrides it, a bad follow is ignored', () => {

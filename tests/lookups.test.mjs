@@ -16,7 +16,7 @@ test('training links: task and opt named after Object.prototype fall back to the
     assert.equal(s.task, DEFAULTS.task, `task=${name}`);
     assert.equal(s.optimizer, DEFAULTS.optimizer, `opt=${name}`);
     assert.deepEqual(s.notes, [
-      `There is no task “${name}”; the tasks are find-the-noun, previous-token. Showing “find-the-noun”.`,
+      `There is no task “${name}”; the tasks are find-the-noun and previous-token. Showing “find-the-noun”.`,
       `opt=${name} is not an optimizer (adam or sgd); using adam.`,
     ]);
   }

@@ -42,6 +42,12 @@ export declare class ConfigError extends Error {}
 export declare const MAX_JSON: number;
 /** The longest token or feature name. */
 export declare const MAX_NAME: number;
+/** The longest message shown to a reader, in characters; longer text is cut with "…". */
+export declare const MAX_MESSAGE: number;
+/** `text` cut to at most `max` (default MAX_MESSAGE) characters, ending in "…" when it was cut. */
+export declare function clipMessage(text: unknown, max?: number): string;
+/** A value from a config, named briefly: strings quoted and clipped, containers by their kind. */
+export declare function describeValue(v: unknown): string;
 export declare const DEFAULT_LIMITS: { maxTokens: number; maxWidth: number };
 
 /**

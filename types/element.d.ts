@@ -90,7 +90,13 @@ export interface ModeContext {
 export declare function registerMode(name: string, mount: (container: HTMLElement, element: AttentionExplorer, ctx: ModeContext) => ModeApp, options?: { css?: string }): void;
 
 /** Fetches a config's text, refusing anything past MAX_JSON characters before reading it all. */
-export declare function fetchConfigText(url: string, fetchFn?: typeof fetch): Promise<string>;
+/** How long a src may take, in ms, before the element gives up on it and says so (15000). */
+export declare const SRC_TIMEOUT_MS: number;
+/**
+ * Fetches a config's text, refusing anything past MAX_JSON characters before reading it all;
+ * `signal` aborts it, and after `timeout` ms (SRC_TIMEOUT_MS) it rejects with a message.
+ */
+export declare function fetchConfigText(url: string, fetchFn?: typeof fetch, options?: { signal?: AbortSignal; timeout?: number }): Promise<string>;
 
 /** The one core every explorer on the page shares (loaded on first use). */
 export declare function sharedCore(): Promise<Attention>;

@@ -14,6 +14,9 @@
 //     "scale": null         // optional, default null = 1/sqrt(dk); a number > 0 replaces it
 //   }                       //   (1 turns the scaling off)
 //
+// The text may also be tensors as PyTorch or NumPy print them ("Q = tensor([[1., 0.], ...])"):
+// web/tensor-text.js reads them into this format.
+//
 // Direct form (the lesson's worked example): give "Q" [n][dk], "K" [n][dk] and "V" [n][dv]
 // instead of X, Wq, Wk, Wv (and no "features"). "tokens" and "features" are optional: they
 // default to "1", "2", ... and "f1", "f2", ....
@@ -21,6 +24,8 @@
 // Rules: no other keys; every number finite; rows of one matrix the same length; shapes that
 // fit together; n <= limits.maxTokens, d, dk, dv <= limits.maxWidth, token names at most
 // MAX_NAME characters; the JSON text at most MAX_JSON characters (checked before parsing).
+
+import { fromTensorText } from './tensor-text.js';
 
 export const MAX_JSON = 4_000_000;
 export const MAX_NAME = 40;
@@ -79,7 +84,7 @@ function fail(msg) {
 function matrix(obj, key, rows, cols, limits) {
   const a = obj[key];
   if (!Array.isArray(a) || a.length === 0) fail(`"${key}" must be a non-empty array of rows, like [[1, 0], [0, 1]].`);
-  const rowLimit = key === 'X' || key.length === 1 ? limits.maxTokens : limits.maxWidth;
+  const rowLimit = key.length === 1 ? limits.maxTokens : limits.maxWidth; // X, Q, K, V: a row per token
   if (a.length > rowLimit) fail(`"${key}" has ${a.length} rows; the limit is ${rowLimit}.`);
   if (rows != null && a.length !== rows) fail(`"${key}" has ${a.length} rows but must have ${rows} (${rowsWhy(key)}).`);
   const c = Array.isArray(a[0]) ? a[0].length : 0;
@@ -101,15 +106,11 @@ function matrix(obj, key, rows, cols, limits) {
 }
 /** @param {string} key */
 function rowsWhy(key) {
-  /** @type {Record<string, string>} */
-  const why = { Wq: 'one row per column of X', Wk: 'one row per column of X', Wv: 'one row per column of X', K: 'one per token', V: 'one per token' };
-  return why[key] || 'one per token';
+  return key[0] === 'W' ? 'one row per column of X' : 'one per token';
 }
 /** @param {string} key */
 function colsWhy(key) {
-  /** @type {Record<string, string>} */
-  const why = { Wk: 'keys and queries have the same width, the columns of Wq', K: 'keys and queries have the same width, the columns of Q' };
-  return why[key] || 'the same as the other rows';
+  return `keys and queries have the same width, the columns of ${key === 'Wk' ? 'Wq' : 'Q'}`; // Wk or K
 }
 
 /**
@@ -142,10 +143,13 @@ export function parseConfig(input, limits = DEFAULT_LIMITS) {
   let obj = /** @type {any} */ (input); // untrusted: every key is checked below
   if (typeof input === 'string') {
     if (input.length > MAX_JSON) fail(`The config is ${input.length} characters long; the limit is ${MAX_JSON}.`);
-    try {
-      obj = JSON.parse(input);
-    } catch (e) {
-      fail(`The config is not valid JSON (${/** @type {Error} */ (e).message}). Check quotes, commas and brackets.`);
+    obj = /** @type {any} */ (fromTensorText(input, fail)); // tensors as PyTorch or NumPy print them (web/tensor-text.js), or null
+    if (obj === null) {
+      try {
+        obj = JSON.parse(input);
+      } catch (e) {
+        fail(`The config is not valid JSON (${/** @type {Error} */ (e).message}). Check quotes, commas and brackets.`);
+      }
     }
   }
   if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) fail('The config must be a JSON object like {"X": [[...]], "Wq": [[...]], ...}.');

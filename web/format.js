@@ -17,7 +17,7 @@ export function fmt(v) {
   let s;
   if (a >= 1e5) s = a.toExponential(2).replace('e+', 'e');
   else s = a.toFixed(DECIMALS);
-  if (v < 0 && /[1-9]/.test(s.replace(/e.*$/, ''))) s = MINUS + s;
+  if (v < 0 && /[1-9]/.test(s)) s = MINUS + s; // −0.000 would be a minus on nothing (a mantissa d.dd is never 0)
   return s;
 }
 

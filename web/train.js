@@ -14,7 +14,7 @@
 
 import { fmt, fmtShort, fmtFine, tokenRef } from './format.js';
 import { STEPS, MATRICES, clipMessage } from './config.js';
-import { count } from './words.js';
+import { count, list } from './words.js';
 
 export const MODE = 'train';
 
@@ -111,7 +111,7 @@ export function readTrainUrl(search, hash = '') {
   const task = get('task');
   if (task != null) {
     if (Object.hasOwn(TASKS, task)) s.task = task;
-    else notes.push(`There is no task “${clipMessage(task, 40)}”; the tasks are ${TASK_NAMES.join(', ')}. Showing “${s.task}”.`);
+    else notes.push(`There is no task “${clipMessage(task, 40)}”; the tasks are ${list(TASK_NAMES)}. Showing “${s.task}”.`);
   }
   for (const [key, name] of [['seed', 'seed'], ['ex', 'ex']]) {
     const v = get(key);

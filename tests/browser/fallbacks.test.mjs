@@ -23,7 +23,7 @@ test('?mode=unknown on the page says there is no such mode and shows the explore
 
 test('labs.html?mode=unknown says there is no such lab and shows the first; dk=1e9&n=1e9 says what the lab shows instead', async () => {
   let { page, log, context } = await open(env, 'labs.html?mode=unknown');
-  assert.deepEqual(await alert(page), ['There is no lab “unknown”; the labs are sqrt-dk-lab, stability-lab, misconceptions-lab, predict-lab, multihead-lab, cross-lab. Showing “Why divide by √dk?”.']);
+  assert.deepEqual(await alert(page), ['There is no lab “unknown”; the labs are sqrt-dk-lab, stability-lab, misconceptions-lab, predict-lab, multihead-lab, cross-lab and fused-lab. Showing “Why divide by √dk?”.']);
   assert.equal(await page.locator('[data-lab="sqrt-dk-lab"]').count(), 1);
   assert.deepEqual(log.errors, []);
   await context.close();
@@ -42,7 +42,7 @@ for (const query of ['task=__proto__', 'task=constructor', 'task=toString', 'opt
     const { page, log, context } = await open(env, `?mode=train&${query}`);
     await page.waitForSelector('#train-a rect');
     const [key, name] = query.split('=');
-    const note = key === 'task' ? `There is no task “${name}”; the tasks are find-the-noun, previous-token. Showing “find-the-noun”.` : `opt=${name} is not an optimizer (adam or sgd); using adam.`;
+    const note = key === 'task' ? `There is no task “${name}”; the tasks are find-the-noun and previous-token. Showing “find-the-noun”.` : `opt=${name} is not an optimizer (adam or sgd); using adam.`;
     assert.equal(await page.locator('#train-error').textContent(), note);
     await page.click('#train-step');
     await page.waitForFunction(() => /^Step 1\b/.test(document.getElementById('train-steps').textContent));
@@ -61,7 +61,7 @@ test('the element: lab params it cannot use get the same note; mode="train" with
     const { page: p, log, context } = await openEmbed(env.browser, url, { count: 2 });
     assert.equal(await p.locator('#lab p.lab-notes').textContent(), 'dk=1e9 is not a value this lab can use; it shows dk=64. n=1e9 is not a value this lab can use; it shows n=32.');
     assert.equal(await p.evaluate(() => document.getElementById('lab').params), 'dk=64&n=32&seed=1');
-    assert.equal(await p.locator('#train #train-error').textContent(), 'There is no task “__proto__”; the tasks are find-the-noun, previous-token. Showing “find-the-noun”. opt=toString is not an optimizer (adam or sgd); using adam.');
+    assert.equal(await p.locator('#train #train-error').textContent(), 'There is no task “__proto__”; the tasks are find-the-noun and previous-token. Showing “find-the-noun”. opt=toString is not an optimizer (adam or sgd); using adam.');
     await p.locator('#train #train-step').click();
     await p.waitForFunction(() => /^Step 1\b/.test(document.getElementById('train').shadowRoot.getElementById('train-steps').textContent));
     assert.deepEqual(await p.evaluate(() => Promise.all(['lab', 'train'].map((id) => document.getElementById(id).ready.then(() => 'resolved')))), ['resolved', 'resolved']);

@@ -49,10 +49,10 @@ test('the page downloads only the Wasm build its engine runs (SIMD in Chromium)'
 // gzipped, training 231 / 84, labs 209 / 82; with the Wasm gzipped (zopfli): 66, 81, 78; with the
 // explorer split into 12 modules (each compressed on its own): 77, 91, 80; with the faster core
 // (Wasm 34 -> 43 KB) and the fused lab: 83, 97, 95; with the induction model in the Wasm (55 -> 64 KB)
-// and the learner-path explorer (issue 9): 124, 140, 127. The budgets are the weights now plus a
+// and the learner-path explorer (issue 9): 124, 140, 127; with tensor paste and robust's checks: 134, ~150, ~137. The budgets are the weights now plus a
 // little room: raising one is a decision, made in the commit that needs it. Issue 12's target is
 // 45 KB for each page, not met yet.
-const BUDGET_KB = { explorer: 126, training: 142, labs: 129 };
+const BUDGET_KB = { explorer: 136, training: 152, labs: 139 };
 test('each page transfers what it needs and stays within its weight budget (gzip per response)', async () => {
   const { gzipSync } = await import('node:zlib');
   const rows = [];

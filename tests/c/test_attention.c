@@ -184,6 +184,8 @@ static void default_scale_is_one_over_sqrt_dk(void)
         double want = 1.0 / sqrt((double)dk);
         CHECK(fabs(attn_default_scale(dk) - want) <= 1.2e-7 * want, "dk %d: %.9g, want %.9g", dk, attn_default_scale(dk), want);
     }
+    /* a width below 1 is no head: 0, a scale attn_sdpa refuses (ATTN_ERR_SCALE) */
+    CHECK(attn_default_scale(0) == 0.0f && attn_default_scale(-4) == 0.0f, "dk 0: %g, dk -4: %g", attn_default_scale(0), attn_default_scale(-4));
 }
 
 /* ---------------------------------------------------------------- against the reference */
@@ -454,6 +456,69 @@ static void a_mask_with_nan_or_plus_infinity_returns_attn_err_mask(void)
     free_bufs(&b);
 }
 
+/* attn_mask_build writes M = mask (0 without one) where query i may look at key j and -Infinity
+ * where causal hides key j > i, into exactly n × m floats: the buffer is exactly sized, so a row
+ * too many is a heap overflow that AddressSanitizer stops on. The M it builds, passed alone,
+ * gives the same weights as the mask and the causal flag passed to attn_sdpa separately. */
+static void mask_build_writes_the_mask_and_causal_minus_infinity_into_exactly_n_by_m(void)
+{
+    const int shapes[][2] = {{1, 1}, {3, 5}, {4, 4}, {6, 2}};
+    rng_seed(15);
+    for (int s = 0; s < 4; s++) {
+        int n = shapes[s][0], m = shapes[s][1], dk = 3, dv = 2;
+        float *mask = rand_matrix((long)n * m, -2, 2);
+        mask[(long)n * m - 1] = -INFINITY;
+        float *Q = rand_matrix((long)n * dk, -1, 1), *K = rand_matrix((long)m * dk, -1, 1), *V = rand_matrix((long)m * dv, -1, 1);
+        for (int with_mask = 0; with_mask < 2; with_mask++)
+            for (int causal = 0; causal < 2; causal++) {
+                const float *given = with_mask ? mask : NULL;
+                float *Mb = fbuf((long)n * m, NULL);
+                attn_status st = attn_mask_build(Mb, given, causal, n, m);
+                CHECK(st == ATTN_OK, "n %d m %d mask %d causal %d: status %d", n, m, with_mask, causal, st);
+                for (int i = 0; i < n; i++)
+                    for (int j = 0; j < m; j++) {
+                        float want = causal && j > i ? -INFINITY : given ? given[(long)i * m + j] : 0.0f;
+                        float got = Mb[(long)i * m + j];
+                        CHECK(got == want, "n %d m %d mask %d causal %d: M[%d][%d] = %g, want %g", n, m, with_mask, causal, i, j, got, want);
+                    }
+                float *S = fbuf((long)n * m, NULL), *A0 = fbuf((long)n * m, NULL), *A1 = fbuf((long)n * m, NULL);
+                float *O = fbuf((long)n * dv, NULL), *Kt = fbuf((long)dk * m, NULL);
+                CHECK(attn_sdpa(S, A0, O, Kt, Q, K, V, given, causal, 0.7f, n, m, dk, dv) == ATTN_OK, "sdpa, separately");
+                CHECK(attn_sdpa(S, A1, O, Kt, Q, K, V, Mb, 0, 0.7f, n, m, dk, dv) == ATTN_OK, "sdpa with the built M");
+                for (long k = 0; k < (long)n * m; k++)
+                    CHECK(close_enough(A1[k], A0[k]), "n %d m %d mask %d causal %d: A[%ld] %g with M, %g separately", n, m, with_mask, causal, k, A1[k], A0[k]);
+                free(Mb), free(S), free(A0), free(A1), free(O), free(Kt);
+            }
+        free(mask), free(Q), free(K), free(V);
+    }
+    float one = 0;
+    CHECK(attn_mask_build(&one, NULL, 1, 0, 1) == ATTN_ERR_SIZE && attn_mask_build(&one, NULL, 1, 1, ATTN_MAX_TOKENS + 1) == ATTN_ERR_SIZE, "bad sizes");
+    CHECK(attn_mask_build(NULL, NULL, 1, 1, 1) == ATTN_ERR_NULL, "M NULL");
+}
+
+/* A NaN or +Infinity in the mask is refused by attn_mask_build too, also where the causal mask
+ * would hide that entry anyway (above the diagonal): the input is wrong either way. */
+static void mask_build_refuses_nan_or_plus_infinity_even_above_the_causal_diagonal(void)
+{
+    enum { n = 3, m = 4 };
+    const float bad[2] = {NAN, INFINITY};
+    const int at[3] = {0, 1 * m + 1, 0 * m + 3}; /* [0][0], [1][1] on the diagonal, [0][3] above it */
+    for (int v = 0; v < 2; v++)
+        for (int p = 0; p < 3; p++)
+            for (int causal = 0; causal < 2; causal++) {
+                float *mask = fbuf(n * m, NULL), *Mb = fbuf(n * m, NULL);
+                for (int k = 0; k < n * m; k++) mask[k] = 0.0f;
+                mask[at[p]] = bad[v];
+                attn_status st = attn_mask_build(Mb, mask, causal, n, m);
+                CHECK(st == ATTN_ERR_MASK, "%g at mask[%d], causal %d: status %d, want ATTN_ERR_MASK", bad[v], at[p], causal, st);
+                free(mask), free(Mb);
+            }
+    float *mask = fbuf(n * m, NULL), *Mb = fbuf(n * m, NULL);
+    for (int k = 0; k < n * m; k++) mask[k] = k % 3 == 0 ? -INFINITY : k % 3 == 1 ? -FLT_MAX : FLT_MAX;
+    CHECK(attn_mask_build(Mb, mask, 1, n, m) == ATTN_OK, "-Infinity and +-FLT_MAX are valid mask entries");
+    free(mask), free(Mb);
+}
+
 static void a_zero_negative_or_nonfinite_scale_returns_attn_err_scale(void)
 {
     bufs b = make_bufs();
@@ -519,6 +584,8 @@ int main(void)
     RUN(a_null_buffer_returns_attn_err_null_and_a_null_mask_means_no_mask);
     RUN(nan_or_infinity_in_any_input_returns_attn_err_nonfinite);
     RUN(a_mask_with_nan_or_plus_infinity_returns_attn_err_mask);
+    RUN(mask_build_writes_the_mask_and_causal_minus_infinity_into_exactly_n_by_m);
+    RUN(mask_build_refuses_nan_or_plus_infinity_even_above_the_causal_diagonal);
     RUN(a_zero_negative_or_nonfinite_scale_returns_attn_err_scale);
     RUN(scores_or_projections_past_flt_max_give_an_error_code_never_nan);
     printf("max |core - double reference| = %.3g\n", worst_diff);

@@ -206,6 +206,60 @@ static void bad_sizes_null_buffers_and_bad_scales_return_error_codes(void)
           "dWq NULL");
     CHECK(attn_backward(p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, NULL, NULL, 0, 1.0f, 2, 2, 2, 2) == ATTN_ERR_NULL,
           "A NULL");
+    /* every required buffer, one at a time (dX may be NULL: it is skipped) */
+    static const char *names[17] = {"dWq", "dWk", "dWv", "dQ", "dK", "dV", "dA", "dS", "dO", "X", "Wq", "Wk", "Wv", "Q", "K", "V", "A"};
+    for (int k = 0; k < 17; k++) {
+        float *q[17];
+        for (int j = 0; j < 17; j++) q[j] = j == k ? NULL : p;
+        CHECK(attn_backward(p, q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7], q[8], q[9], q[10], q[11], q[12], q[13], q[14],
+                            q[15], q[16], NULL, 0, 1.0f, 2, 2, 2, 2) == ATTN_ERR_NULL,
+              "%s NULL", names[k]);
+    }
+}
+
+/* The limits are inclusive: n = ATTN_MAX_TOKENS and d = dk = dv = ATTN_MAX_WIDTH are accepted,
+ * and the gradient is right there. Checked on dWv = Xᵀ·(Aᵀ·dO), written out in double from the
+ * forward call's A (two cheap shapes: n at its limit with widths 1, widths at the limit with n 3). */
+static void backward_accepts_n_and_widths_exactly_at_the_limits(void)
+{
+    const int shapes[2][2] = {{ATTN_MAX_TOKENS, 1}, {3, ATTN_MAX_WIDTH}};
+    rng_seed(505);
+    for (int s = 0; s < 2; s++) {
+        int n = shapes[s][0], d = shapes[s][1], dk = d, dv = d;
+        float *X = rand_matrix((long)n * d, -1, 1), *Wq = rand_matrix((long)d * dk, -0.1, 0.1);
+        float *Wk = rand_matrix((long)d * dk, -0.1, 0.1), *Wv = rand_matrix((long)d * dv, -1, 1), *dO = rand_matrix((long)n * dv, -1, 1);
+        float *Q = fbuf((long)n * dk, NULL), *K = fbuf((long)n * dk, NULL), *V = fbuf((long)n * dv, NULL);
+        float *S = fbuf((long)n * n, NULL), *A = fbuf((long)n * n, NULL), *O = fbuf((long)n * dv, NULL), *Kt = fbuf((long)dk * n, NULL);
+        float scale = attn_default_scale(dk);
+        attn_status st = attn_project(Q, K, V, X, X, Wq, Wk, Wv, n, n, d, dk, dv);
+        if (st == ATTN_OK) st = attn_sdpa(S, A, O, Kt, Q, K, V, NULL, 1, scale, n, n, dk, dv);
+        CHECK(st == ATTN_OK, "n %d d %d: forward returned %d", n, d, st);
+        float *dX = fbuf((long)n * d, NULL), *dWq = calloc((size_t)d * dk, sizeof(float)), *dWk = calloc((size_t)d * dk, sizeof(float));
+        float *dWv = calloc((size_t)d * dv, sizeof(float)), *dQ = fbuf((long)n * dk, NULL), *dK = fbuf((long)n * dk, NULL);
+        float *dV = fbuf((long)n * dv, NULL), *dA = fbuf((long)n * n, NULL), *dS = fbuf((long)n * n, NULL);
+        st = attn_backward(dX, dWq, dWk, dWv, dQ, dK, dV, dA, dS, dO, X, Wq, Wk, Wv, Q, K, V, A, NULL, 1, scale, n, d, dk, dv);
+        CHECK(st == ATTN_OK, "n %d d = dk = dv = %d (the limits are inclusive): attn_backward returned %d", n, d, st);
+        if (st == ATTN_OK) {
+            double *rdV = calloc((size_t)n * dv, sizeof(double)), worst_rel = 0;
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j <= i; j++)
+                    for (int c = 0; c < dv; c++) rdV[(long)j * dv + c] += (double)A[(long)i * n + j] * dO[(long)i * dv + c];
+            for (int a = 0; a < d; a++)
+                for (int c = 0; c < dv; c++) {
+                    double want = 0, size = 0;
+                    for (int t = 0; t < n; t++) {
+                        want += (double)X[(long)t * d + a] * rdV[(long)t * dv + c];
+                        size += fabs((double)X[(long)t * d + a] * rdV[(long)t * dv + c]);
+                    }
+                    double rel = fabs(dWv[(long)a * dv + c] - want) / (size > 1e-6 ? size : 1e-6);
+                    if (rel > worst_rel) worst_rel = rel;
+                }
+            CHECK(worst_rel < 1e-5, "n %d d %d: dWv differs from Xᵀ·Aᵀ·dO by %.3g of its terms' size", n, d, worst_rel);
+            free(rdV);
+        }
+        free(X), free(Wq), free(Wk), free(Wv), free(dO), free(Q), free(K), free(V), free(S), free(A), free(O), free(Kt);
+        free(dX), free(dWq), free(dWk), free(dWv), free(dQ), free(dK), free(dV), free(dA), free(dS);
+    }
 }
 
 int main(void)
@@ -217,6 +271,7 @@ int main(void)
     RUN(a_fully_masked_row_gives_zero_gradient);
     RUN(weight_gradients_accumulate_and_dx_is_overwritten);
     RUN(bad_sizes_null_buffers_and_bad_scales_return_error_codes);
+    RUN(backward_accepts_n_and_widths_exactly_at_the_limits);
     printf("max relative error vs float64 central differences (240 random shapes):");
     for (int t = 0; t < 4; t++) printf(" %s %.2g%s", grad_name[t], worst[t], t < 3 ? "," : "\n");
     return print_summary();

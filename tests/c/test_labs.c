@@ -112,10 +112,11 @@ static void removed_keys_get_zero_and_a_row_of_removed_keys_is_all_zero(void)
     CHECK(a[0] == 0.5f && a[1] == 0.0f && a[2] == 0.5f, "weights %g %g %g", a[0], a[1], a[2]);
     CHECK(attn_softmax_naive(b, NULL, NULL, s, 3) == ATTN_OK && b[1] == 0.0f, "naive weight of a removed key %g", b[1]);
     const float all0[2] = {-INFINITY, -INFINITY};
-    float *t = fbuf(2, all0), *c = fbuf(2, NULL), sum = NAN;
-    CHECK(attn_softmax_stable(c, NULL, NULL, &sum, t, 2) == ATTN_OK && c[0] == 0.0f && c[1] == 0.0f && sum == 0.0f,
+    float *t = fbuf(2, all0), *c = fbuf(2, NULL), *e = fbuf(2, NULL), sum = NAN, shift = 0;
+    CHECK(attn_softmax_stable(c, e, &shift, &sum, t, 2) == ATTN_OK && c[0] == 0.0f && c[1] == 0.0f && sum == 0.0f,
           "all removed: %g %g sum %g", c[0], c[1], sum);
-    free(s); free(a); free(b); free(t); free(c);
+    CHECK(e[0] == 0.0f && e[1] == 0.0f && shift == -INFINITY, "all removed: terms %g %g (want 0), shift %g (want -inf)", e[0], e[1], shift);
+    free(s); free(a); free(b); free(t); free(c); free(e);
 }
 
 static void backward_matches_central_differences_in_double(void)
@@ -183,11 +184,54 @@ static void bad_sizes_null_buffers_and_nan_or_plus_infinity_return_error_codes(v
     CHECK(attn_softmax_stable(a, NULL, NULL, NULL, s, 0) == ATTN_ERR_SIZE, "m = 0");
     CHECK(attn_softmax_naive(a, NULL, NULL, s, ATTN_MAX_TOKENS + 1) == ATTN_ERR_SIZE, "m too large");
     CHECK(attn_softmax_stable(NULL, NULL, NULL, NULL, s, 2) == ATTN_ERR_NULL, "a NULL");
+    CHECK(attn_softmax_naive(NULL, NULL, NULL, s, 2) == ATTN_ERR_NULL && attn_softmax_naive(a, NULL, NULL, NULL, 2) == ATTN_ERR_NULL, "naive: a or s NULL");
+    CHECK(attn_softmax_stable(a, NULL, NULL, NULL, NULL, 2) == ATTN_ERR_NULL, "stable: s NULL");
     CHECK(attn_softmax_backward(d, a, NULL, 2) == ATTN_ERR_NULL, "da NULL");
     CHECK(attn_softmax_stats(&x, &x, NULL, s, 2) == ATTN_ERR_NULL, "grad_norm NULL");
+    CHECK(attn_softmax_stats(NULL, &x, &x, s, 2) == ATTN_ERR_NULL && attn_softmax_stats(&x, NULL, &x, s, 2) == ATTN_ERR_NULL &&
+              attn_softmax_stats(&x, &x, &x, NULL, 2) == ATTN_ERR_NULL,
+          "stats: max_weight, entropy or a NULL");
+    CHECK(attn_softmax_backward(NULL, a, s, 2) == ATTN_ERR_NULL && attn_softmax_backward(d, NULL, s, 2) == ATTN_ERR_NULL, "backward: ds or a NULL");
     d[0] = 0.5f; d[1] = NAN;
     CHECK(attn_softmax_stats(&x, &x, &x, d, 2) == ATTN_ERR_NONFINITE, "NaN weight");
     free(s); free(a); free(d);
+}
+
+/* attn_softmax_backward refuses NaN and +-Infinity in either input, as every other lab function
+ * does: a gradient through a row with one bad number would be NaN everywhere. */
+static void softmax_backward_refuses_nan_or_infinity_in_the_weights_or_the_gradient(void)
+{
+    const float bad[3] = {NAN, INFINITY, -INFINITY};
+    for (int v = 0; v < 3; v++)
+        for (int which = 0; which < 2; which++)
+            for (int at = 0; at < 5; at += 4) {
+                float *a = fbuf(5, NULL), *da = fbuf(5, NULL), *ds = fbuf(5, NULL);
+                for (int j = 0; j < 5; j++) a[j] = 0.2f, da[j] = (float)j;
+                (which ? da : a)[at] = bad[v];
+                attn_status st = attn_softmax_backward(ds, a, da, 5);
+                CHECK(st == ATTN_ERR_NONFINITE, "%g in %s[%d]: status %d, want ATTN_ERR_NONFINITE", bad[v], which ? "da" : "a", at, st);
+                free(a), free(da), free(ds);
+            }
+}
+
+/* The terms e[j] = exp(s[j] − max) come from the core's own exp (every softmax uses it): within
+ * 3e-7 of exp in double (about two float ulps) for every exponent from 0 down to −87 in steps of
+ * 1e-3, −87 itself included; below about −87.3 exp is under FLT_MIN and the core gives 0. */
+static void softmax_terms_are_exp_to_within_two_float_ulps_from_0_to_minus_87(void)
+{
+    double worst = 0, at = 0;
+    float *s = fbuf(2, NULL), *a = fbuf(2, NULL), *e = fbuf(2, NULL);
+    for (int k = 0; k <= 87000; k++) {
+        s[0] = 0.0f, s[1] = -(float)k / 1000.0f;
+        attn_softmax_stable(a, e, NULL, NULL, s, 2);
+        double want = exp((double)s[1]), rel = fabs(e[1] - want) / want;
+        if (rel > worst) worst = rel, at = s[1];
+    }
+    CHECK(worst < 3e-7, "exp(%g) is off by %.3g of itself", at, worst);
+    s[1] = -88.0f;
+    attn_softmax_stable(a, e, NULL, NULL, s, 2);
+    CHECK(e[1] == 0.0f && a[0] == 1.0f, "exp(-88) = %g (below FLT_MIN: 0), weight %g", e[1], a[0]);
+    free(s), free(a), free(e);
 }
 
 int main(void)
@@ -199,6 +243,8 @@ int main(void)
     RUN(backward_matches_central_differences_in_double);
     RUN(stats_give_max_entropy_and_jacobian_norm_for_uniform_one_hot_and_random_rows);
     RUN(bad_sizes_null_buffers_and_nan_or_plus_infinity_return_error_codes);
+    RUN(softmax_backward_refuses_nan_or_infinity_in_the_weights_or_the_gradient);
+    RUN(softmax_terms_are_exp_to_within_two_float_ulps_from_0_to_minus_87);
     printf("max |core - double reference| = %.3g\n", worst_diff);
     return print_summary();
 }

@@ -85,10 +85,215 @@ static void a_diverging_step_is_an_error_never_a_nan_loss(void)
     }
 }
 
+static void steps_and_evaluate_refuse_a_null_or_uninitialised_trainer(void)
+{
+    float loss = 0, attn = 0, acc = 0;
+    CHECK(train_steps(NULL, 1, NULL) == ATTN_ERR_NULL, "train_steps(NULL)");
+    CHECK(train_evaluate(NULL, &loss, &attn, &acc) == ATTN_ERR_NULL, "train_evaluate(NULL)");
+    train_state t;
+    memset(&t, 0, sizeof t); /* never given to train_init: no parameters */
+    CHECK(train_steps(&t, 1, NULL) == ATTN_ERR_NULL, "train_steps on a trainer with no parameters");
+    CHECK(train_evaluate(&t, &loss, &attn, &acc) == ATTN_ERR_NULL, "train_evaluate on a trainer with no parameters");
+}
+
+/* The first Adam steps, pinned against Adam written here in float64 from the trainer's own
+ * gradients (t.grads keeps the last step's mean gradient): m = β1·m + (1−β1)·g,
+ * v = β2·v + (1−β2)·g², p −= lr·(m/(1−β1^t)) / (√(v/(1−β2^t)) + ε). On the first step the bias
+ * correction makes m̂/√v̂ = g/|g|, so every weight whose gradient is not tiny moves by lr exactly. */
+static void adam_first_steps_match_a_float64_adam_and_the_first_moves_each_weight_by_lr(void)
+{
+    for (int task = 0; task < TRAIN_TASK_COUNT; task++) {
+        long b = train_memory_bytes(task, 4, 3);
+        void *mem = malloc((size_t)b);
+        train_state t;
+        CHECK(train_init(&t, mem, b, task, 4, 3, 77) == ATTN_OK, "init");
+        const float lr = 0.01f;
+        CHECK(train_set(&t, lr, TRAIN_ADAM, 8) == ATTN_OK, "set");
+        long P = t.n_params;
+        double *m = calloc((size_t)P, sizeof(double)), *v = calloc((size_t)P, sizeof(double));
+        float *before = malloc(sizeof(float) * (size_t)P);
+        const double b1 = 0.9f, b2 = 0.999f, eps = 1e-8f; /* the float32 constants, as the core has them */
+        for (int step = 1; step <= 4; step++) {
+            memcpy(before, t.params, sizeof(float) * (size_t)P);
+            CHECK(train_steps(&t, 1, NULL) == ATTN_OK, "step %d", step);
+            double worst = 0;
+            long moved_by_lr = 0, checked = 0;
+            for (long e = 0; e < P; e++) {
+                double g = t.grads[e];
+                m[e] = b1 * m[e] + (1 - b1) * g;
+                v[e] = b2 * v[e] + (1 - b2) * g * g;
+                double mh = m[e] / (1 - pow(b1, step)), vh = v[e] / (1 - pow(b2, step));
+                double want = (double)before[e] - (double)lr * mh / (sqrt(vh) + eps);
+                double err = fabs((double)t.params[e] - want);
+                if (err > worst) worst = err;
+                if (step == 1 && fabs(g) > 1e-5) {
+                    checked++;
+                    double moved = fabs((double)t.params[e] - before[e]);
+                    moved_by_lr += fabs(moved - lr) <= 2e-3 * lr;
+                }
+            }
+            /* float32 rounding of a parameter near 1 is 6e-8; the update itself is ~lr */
+            CHECK(worst < 2e-7, "%s step %d: a parameter is %.3g away from float64 Adam", train_task_name(task), step, worst);
+            if (step == 1)
+                CHECK(checked > P / 2 && moved_by_lr == checked, "%s: %ld of %ld weights with a gradient moved by lr on the first Adam step",
+                      train_task_name(task), moved_by_lr, checked);
+        }
+        free(m), free(v), free(before), free(mem);
+    }
+}
+
+/* A step draws exactly `batch` sequences, in order, from the training stream: one step of a batch
+ * of 3 leaves the stream where three steps of a batch of 1 leave it, and its loss is the mean of
+ * theirs (a learning rate so small that the weights cannot move in between; every sequence of
+ * these tasks has the same number of predictions, so the mean over predictions is this mean). */
+static void a_step_averages_exactly_its_batch_drawn_in_order_from_the_stream(void)
+{
+    for (int task = 0; task < TRAIN_TASK_COUNT; task++) {
+        long b = train_memory_bytes(task, 4, 4);
+        void *ma = malloc((size_t)b), *mb = malloc((size_t)b);
+        train_state ta, tb;
+        train_init(&ta, ma, b, task, 4, 4, 5);
+        train_init(&tb, mb, b, task, 4, 4, 5);
+        CHECK(train_set(&ta, 1e-30f, TRAIN_SGD, 3) == ATTN_OK && train_set(&tb, 1e-30f, TRAIN_SGD, 1) == ATTN_OK, "set");
+        float la, lb[3];
+        CHECK(train_steps(&ta, 1, &la) == ATTN_OK && train_steps(&tb, 3, lb) == ATTN_OK, "steps");
+        CHECK(ta.data_rng == tb.data_rng, "%s: a step of 3 and three steps of 1 end at different places of the stream", train_task_name(task));
+        float mean = (lb[0] + lb[1] + lb[2]) / 3;
+        CHECK(fabsf(la - mean) <= 1e-5f * mean, "%s: batch loss %.7g, mean of the three single losses %.7g", train_task_name(task), la, mean);
+        CHECK(la == ta.loss && ta.step == 1 && tb.step == 3, "%s: loss %g / %g, steps %ld and %ld", train_task_name(task), la, ta.loss, ta.step, tb.step);
+        free(ma), free(mb);
+    }
+}
+
+/* Names for showing: every task and token by number, and NULL one past either end. */
+static void task_and_token_names_and_null_out_of_range(void)
+{
+    CHECK(strcmp(train_task_name(TRAIN_PREVIOUS_TOKEN), "previous-token") == 0 && strcmp(train_task_name(TRAIN_FIND_NOUN), "find-the-noun") == 0, "task names");
+    CHECK(!train_task_name(-1) && !train_task_name(TRAIN_TASK_COUNT), "a task out of range has no name");
+    const char *noun[] = {"the", "cat", "dog", "bird", "fox", "sat", "on", "ran", "by", "big"};
+    for (int k = 0; k < 10; k++) CHECK(train_token_name(TRAIN_FIND_NOUN, k) && strcmp(train_token_name(TRAIN_FIND_NOUN, k), noun[k]) == 0, "token %d", k);
+    CHECK(strcmp(train_token_name(TRAIN_PREVIOUS_TOKEN, 5), "F") == 0, "token F");
+    CHECK(!train_token_name(TRAIN_FIND_NOUN, 10) && !train_token_name(TRAIN_PREVIOUS_TOKEN, 6), "one past the vocabulary has no name");
+    CHECK(!train_token_name(TRAIN_FIND_NOUN, -1) && !train_token_name(-1, 0) && !train_token_name(TRAIN_TASK_COUNT, 0), "negative token, bad task");
+}
+
+/* A seed fixes the whole run, so a link replays it in every version: the weights are mulberry32
+ * draws from the seed (uniform in [-0.5, 0.5) for the head, [-1/√dv, 1/√dv) for the read-out), and
+ * the training sequences come from mulberry32 started at seed ^ 0xa5a5a5a5. check.h's mulberry32
+ * is the independent reference. */
+static int below(int k) { return (int)(((uint64_t)(uint32_t)(rng_next() * 4294967296.0) * (uint32_t)k) >> 32); }
+
+static void the_weights_and_the_training_stream_are_mulberry32_draws_from_the_seed(void)
+{
+    const uint32_t seed = 12345;
+    long b = train_memory_bytes(TRAIN_PREVIOUS_TOKEN, 4, 3);
+    void *mem = malloc((size_t)b);
+    train_state t;
+    train_init(&t, mem, b, TRAIN_PREVIOUS_TOKEN, 4, 3, seed);
+    rng_seed(seed);
+    long head = (long)t.d * (2 * 4 + 3), wrong = 0;
+    for (long e = 0; e < t.n_params; e++) {
+        uint32_t u = (uint32_t)(rng_next() * 4294967296.0);
+        float a = e < head ? 0.5f : 1.0f / sqrtf(3.0f);
+        wrong += t.params[e] != a * (2.0f * (float)(u >> 8) / 16777216.0f - 1.0f);
+    }
+    CHECK(wrong == 0, "%ld of %ld initial weights are not the seed's mulberry32 draws", wrong, t.n_params);
+    CHECK(t.n_params == head + 3L * t.vocab, "n_params %ld, want d·(2dk + dv) + dv·vocab = %ld", t.n_params, head + 3L * t.vocab);
+    train_set(&t, 0.01f, TRAIN_ADAM, 1);
+    train_steps(&t, 1, NULL);
+    rng_seed(seed ^ 0xa5a5a5a5u);
+    for (int i = 0; i < t.n; i++) {
+        int want = below(6);
+        CHECK(t.tokens[i] == want, "training sequence 1, token %d: %d, want %d", i, t.tokens[i], want);
+    }
+    free(mem);
+
+    /* find the noun: n = 4 + below(5) words, the noun's place p = 1 + below(n - 2), n filler
+     * draws, then the noun; "the" before the noun and at the end; when p >= 2 a distractor
+     * noun (another one than the answer) at a place below(p - 1). Two sequences in a row. */
+    b = train_memory_bytes(TRAIN_FIND_NOUN, 4, 3);
+    mem = malloc((size_t)b);
+    train_init(&t, mem, b, TRAIN_FIND_NOUN, 4, 3, seed);
+    train_set(&t, 0.01f, TRAIN_ADAM, 1);
+    rng_seed(seed ^ 0xa5a5a5a5u);
+    for (int sq = 0; sq < 2; sq++) {
+        int want[8], n = 4 + below(5), p = 1 + below(n - 2);
+        for (int i = 0; i < n; i++) want[i] = 5 + below(5);
+        want[p - 1] = want[n - 1] = 0;
+        want[p] = 1 + below(4);
+        if (p >= 2) {
+            int q = below(p - 1), other = 1 + below(3);
+            want[q] = other >= want[p] ? other + 1 : other;
+        }
+        train_steps(&t, 1, NULL);
+        for (int i = 0; i < n; i++) CHECK(t.tokens[i] == want[i], "find the noun, sequence %d, token %d: %d, want %d", sq + 1, i, t.tokens[i], want[i]);
+        CHECK(t.targets[n - 1] == want[p] && t.right[n - 1] == p, "sequence %d: target %d at key %d, want %d at %d", sq + 1, t.targets[n - 1], t.right[n - 1], want[p], p);
+    }
+    free(mem);
+}
+
+/* train_evaluate's attention on the right key is the mean of A[i][right[i]] over every query
+ * that has a right key, key 0 included (and its loss the mean cross-entropy). With Wq = Wk = 0 every score is 0, so a causal query i
+ * spreads 1/(i + 1) over its keys: previous-token's queries 1..7 put 1/2, 1/3, ..., 1/8 on
+ * their right keys 0..6, whatever the held-out tokens are. */
+static void evaluate_averages_the_attention_on_every_right_key(void)
+{
+    long b = train_memory_bytes(TRAIN_PREVIOUS_TOKEN, 4, 4);
+    void *mem = malloc((size_t)b);
+    train_state t;
+    train_init(&t, mem, b, TRAIN_PREVIOUS_TOKEN, 4, 4, 3);
+    for (long e = 0; e < 2L * t.d * t.dk; e++) t.params[e] = 0.0f; /* Wq and Wk */
+    float loss = NAN, attn = NAN, acc = NAN;
+    CHECK(train_evaluate(&t, &loss, &attn, &acc) == ATTN_OK, "evaluate");
+    double want = 0;
+    for (int i = 1; i < 8; i++) want += 1.0 / (i + 1);
+    want /= 7;
+    CHECK(fabs(attn - want) < 1e-6, "attention on the right key %.7g, want (1/2 + ... + 1/8)/7 = %.7g", attn, want);
+    CHECK(isfinite(loss) && loss > 0 && acc >= 0 && acc <= 1, "loss %g, accuracy %g", loss, acc);
+    /* With Wout = 0 every logit is 0: each prediction is uniform over the 6 tokens, and the mean
+     * cross-entropy, held out or of a training step's batch, is ln 6. */
+    for (long e = t.n_params - (long)t.dv * t.vocab; e < t.n_params; e++) t.params[e] = 0.0f;
+    CHECK(train_evaluate(&t, &loss, NULL, NULL) == ATTN_OK && fabsf(loss - logf(6)) < 1e-6f, "held-out loss %.7g, want ln 6 = %.7g", loss, logf(6));
+    float step_loss = NAN;
+    CHECK(train_steps(&t, 1, &step_loss) == ATTN_OK && fabsf(step_loss - logf(6)) < 1e-6f, "step loss %.7g, want ln 6", step_loss);
+    free(mem);
+}
+
+/* An SGD step moves every weight by exactly lr·g (g: the step's mean gradient, kept in t.grads)
+ * and writes nothing else, also after Adam steps have left running moments behind. dk = dv = 2
+ * makes the parameter count a multiple of 4, so the gradients start right after the last weight:
+ * one write too many would change g[0]. */
+static void an_sgd_step_after_adam_moves_each_weight_by_exactly_lr_times_g(void)
+{
+    for (int task = 0; task < TRAIN_TASK_COUNT; task++) {
+        long b = train_memory_bytes(task, 2, 2);
+        void *mem = malloc((size_t)b);
+        train_state t;
+        train_init(&t, mem, b, task, 2, 2, 21);
+        CHECK(t.n_params % 4 == 0, "n_params %ld", t.n_params);
+        train_steps(&t, 3, NULL); /* Adam */
+        CHECK(train_set(&t, 0.5f, TRAIN_SGD, 4) == ATTN_OK, "set");
+        float *before = malloc(sizeof(float) * (size_t)t.n_params);
+        memcpy(before, t.params, sizeof(float) * (size_t)t.n_params);
+        train_steps(&t, 1, NULL);
+        long wrong = 0;
+        for (long e = 0; e < t.n_params; e++) wrong += t.params[e] != before[e] - 0.5f * t.grads[e];
+        CHECK(wrong == 0, "%s: %ld of %ld weights did not move by exactly -lr·g", train_task_name(task), wrong, t.n_params);
+        free(before), free(mem);
+    }
+}
+
 int main(void)
 {
     RUN(memory_needed_is_within_the_static_bound_for_every_task_and_head_size);
     RUN(init_refuses_bad_tasks_sizes_and_short_memory);
+    RUN(steps_and_evaluate_refuse_a_null_or_uninitialised_trainer);
+    RUN(adam_first_steps_match_a_float64_adam_and_the_first_moves_each_weight_by_lr);
+    RUN(a_step_averages_exactly_its_batch_drawn_in_order_from_the_stream);
+    RUN(task_and_token_names_and_null_out_of_range);
+    RUN(the_weights_and_the_training_stream_are_mulberry32_draws_from_the_seed);
+    RUN(evaluate_averages_the_attention_on_every_right_key);
+    RUN(an_sgd_step_after_adam_moves_each_weight_by_exactly_lr_times_g);
     RUN(every_task_learns_its_pattern_in_exactly_sized_unaligned_memory);
     RUN(a_diverging_step_is_an_error_never_a_nan_loss);
     return print_summary();

@@ -18,6 +18,7 @@
 //   badConfig config text that failed to parse, to put back in the config box
 //   restoreCursor  the selected cell should get the keyboard cursor once drawn
 
+import { list } from '../words.js';
 import { LIMITS } from '../attention.js';
 import { parseConfig, cloneConfig, isDirect, STEPS, MAX_NAME, writeUrlState } from '../config.js';
 import { PRESETS, DEFAULT_PRESET } from '../presets.js';
@@ -44,7 +45,7 @@ export const MANY = 32;
 
 const own = (obj, key) => key != null && Object.prototype.hasOwnProperty.call(obj, key);
 export const hasPreset = (name) => own(PRESETS, name);
-const noPreset = (name) => `There is no preset called “${name}”; the presets are ${Object.keys(PRESETS).join(', ')}.`;
+const noPreset = (name) => `There is no preset called “${name}”; the presets are ${list(Object.keys(PRESETS))}.`;
 
 /** A new state: no head yet (a preset or config is loaded once the core is there). */
 export function createState({ theme = 'light', reducedMotion = false } = {}) {

@@ -1,6 +1,7 @@
 // index.js: every lab, by its mode name (the ?mode= of the page and the mode="" of the element).
 // mountLab(mode, root, { attn, doc, params, onState }) mounts one lab with its state read from
 // URL parameters; onState(paramsObject) is called with the lab's new URL state on every change.
+import { list } from '../words.js';
 import * as sqrtdk from './sqrtdk.js';
 import * as stability from './stability.js';
 import * as misconceptions from './misconceptions.js';
@@ -66,7 +67,7 @@ export function paramNotes(mode, params) {
  */
 export function mountLab(mode, root, { attn, doc = root.ownerDocument, params = new URLSearchParams(), onState, notes = [] } = {}) {
   const lab = labOf(mode);
-  if (!lab) throw new Error(`unknown lab "${clipMessage(mode, 40)}": the labs are ${LAB_MODES.join(', ')}`);
+  if (!lab) throw new Error(`unknown lab "${clipMessage(mode, 40)}": the labs are ${list(LAB_MODES)}`);
   const said = [...notes, ...paramNotes(mode, params)];
   let box = null;
   if (said.length) {

@@ -1,6 +1,7 @@
 // labs-page.js: the standalone labs page (web/labs.html). Reads ?mode=<lab>&... from the URL,
 // mounts that lab, and keeps the URL in step with its state (history.replaceState), so a link
 // reopens exactly what the learner sees.
+import { list } from '../words.js';
 import { loadAttention } from '../attention.js';
 import { LABS, labOf, mountLab, queryOf } from './index.js';
 import { clipMessage } from '../config.js';
@@ -22,7 +23,7 @@ async function main() {
   const asked = params.get('mode');
   const mode = labOf(asked) ? asked : LABS[0].mode;
   const notes = asked !== null && !labOf(asked)
-    ? [`There is no lab “${clipMessage(asked, 40)}”; the labs are ${LABS.map((l) => l.mode).join(', ')}. Showing “${LABS[0].title}”.`]
+    ? [`There is no lab “${clipMessage(asked, 40)}”; the labs are ${list(LABS.map((l) => l.mode))}. Showing “${LABS[0].title}”.`]
     : [];
   for (const lab of LABS) {
     const a = doc.createElement('a');
