@@ -1,3 +1,4 @@
+// @ts-check
 // app.js: the page's entry. It mounts one explorer (web/explorer.js) on the page, with its state
 // in the page's URL, and exposes it to the browser tests and the frame benchmark.
 // ?mode=train puts the training panel (web/train-panel.js) above the explorer instead, ?mode=induction
@@ -6,8 +7,11 @@
 import { mountExplorer } from './explorer.js';
 import { clipMessage } from './config.js';
 
+/** The page's markup has this element (web/index.html). @param {string} id */
+const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
 const mode = new URLSearchParams(location.search).get('mode') || 'explorer';
-for (const a of document.querySelectorAll('.page-modes [data-mode]')) {
+for (const a of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.page-modes [data-mode]'))) {
   if (a.dataset.mode === mode) a.setAttribute('aria-current', 'page');
 }
 if (/^[a-z0-9-]+-lab$/.test(mode)) {
@@ -16,7 +20,7 @@ if (/^[a-z0-9-]+-lab$/.test(mode)) {
   import('./induction-panel.js')
     .then((m) => m.startInductionPage(document)) // sets __explorer and __induction
     .catch((e) => {
-      const p = document.getElementById('explorer').appendChild(document.createElement('p'));
+      const p = byId('explorer').appendChild(document.createElement('p'));
       p.className = 'error';
       p.textContent = 'The induction page could not start: ' + e.message;
     });
@@ -24,23 +28,24 @@ if (/^[a-z0-9-]+-lab$/.test(mode)) {
   import('./train-panel.js')
     .then((m) => m.startTrainPage(document)) // sets __explorer and __train
     .catch((e) => {
-      const p = document.getElementById('explorer').appendChild(document.createElement('p'));
+      const p = byId('explorer').appendChild(document.createElement('p'));
       p.className = 'error';
       p.textContent = 'Training could not start: ' + e.message;
     });
 } else {
   if (mode !== 'explorer') {
     // An unknown mode falls back to the explorer, and says so.
-    const p = document.getElementById('explorer').insertAdjacentElement('beforebegin', document.createElement('p'));
+    const p = document.createElement('p');
+    byId('explorer').insertAdjacentElement('beforebegin', p);
     p.className = 'error';
     p.setAttribute('role', 'alert');
     p.textContent = `There is no mode “${clipMessage(mode, 40)}”: use mode=train to watch a head learn, or open a lab from the Labs page (mode=sqrt-dk-lab and others). Showing the explorer.`;
   }
   // Exposed for the browser tests and the frame benchmark (read-only use).
   globalThis.__explorer = mountExplorer(document, {
-    container: document.getElementById('explorer'),
+    container: byId('explorer'),
     url: true,
   });
   // The explorer's skip links come first on the page, before the header's links.
-  document.body.prepend(document.querySelector('#explorer .skips'));
+  document.body.prepend(/** @type {Element} */ (document.querySelector('#explorer .skips')));
 }

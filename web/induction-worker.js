@@ -1,9 +1,12 @@
+// @ts-check
 // induction-worker.js: the Web Worker that trains the induction model (web/induction-engine.js),
 // so the page never waits for a training step. It loads its own copy of the core.
 import { loadAttention } from './attention.js';
 import { createEngine } from './induction-engine.js';
 
+/** Messages that came before the core was loaded. @type {unknown[]} */
 const queue = [];
+/** @type {ReturnType<typeof createEngine> | null} */
 let engine = null;
 loadAttention().then(
   (attn) => {

@@ -1,3 +1,4 @@
+// @ts-check
 // A small static file server for web/ (no dependencies). `make run` uses it:
 //   node web/serve.mjs [port]        serves http://127.0.0.1:PORT/ (default 8000)
 // Tests import startServer({ port: 0 }) to get a free port.
@@ -25,17 +26,20 @@ export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; st
 export const SECURITY_HEADERS = Object.freeze({ 'content-security-policy': CSP, 'x-content-type-options': 'nosniff' });
 
 class HttpError extends Error {
+  /** @param {number} status @param {string} message */
   constructor(status, message) {
     super(message);
     this.status = status;
   }
 }
 
+/** @param {string} root @param {string} file */
 const inside = (root, file) => file === root || file.startsWith(root + sep);
 
 /**
  * The file a request path names, or an HttpError: 400 for a malformed path, 404 for anything
  * that is not a regular file inside `root` (`root` is already a real path).
+ * @param {string} root @param {string} rawUrl
  */
 async function fileFor(root, rawUrl) {
   let path;
@@ -58,29 +62,35 @@ async function fileFor(root, rawUrl) {
     }
     if (!info.isFile()) throw new HttpError(404, 'not found'); // a device, a FIFO, a socket
     return file;
-  } catch (err) {
-    if (err instanceof HttpError) throw err;
+  } catch (e) {
+    if (e instanceof HttpError) throw e;
+    const err = /** @type {NodeJS.ErrnoException} */ (e);
     if (err.code === 'ENOENT' || err.code === 'ENOTDIR' || err.code === 'ELOOP' || err.code === 'ENAMETOOLONG') throw new HttpError(404, 'not found');
     if (err.code === 'EACCES' || err.code === 'EPERM') throw new HttpError(403, 'forbidden');
     throw err;
   }
 }
 
-/** Serves `root` on 127.0.0.1:`port` (0 = any free port). Resolves to { url, port, close }. */
+/**
+ * Serves `root` on 127.0.0.1:`port` (0 = any free port). Resolves to { url, port, close }.
+ * @param {{ root?: string, port?: number, host?: string, headers?: Record<string, string | null> }} [options]
+ * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
+ */
 export async function startServer({ root = WEB_ROOT, port = 0, host = '127.0.0.1', headers = {} } = {}) {
   const base = await realpath(resolve(root));
   // A header given as null is left out (a test of a page without the policy).
   const always = Object.fromEntries(Object.entries({ ...SECURITY_HEADERS, ...headers }).filter(([, v]) => v != null));
   const server = createServer(async (req, res) => {
+    /** @param {number} status @param {string} body @param {Record<string, string>} [extra] */
     const text = (status, body, extra = {}) => {
       res.writeHead(status, { ...always, 'content-type': 'text/plain; charset=utf-8', ...extra });
       res.end(req.method === 'HEAD' ? undefined : body);
     };
     if (req.method !== 'GET' && req.method !== 'HEAD') return text(405, 'method not allowed: this server only reads files (GET, HEAD)', { allow: 'GET, HEAD' });
     try {
-      const file = await fileFor(base, req.url);
+      const file = await fileFor(base, req.url ?? '/');
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache', 'content-length': body.length, ...always });
+      res.writeHead(200, { 'content-type': TYPES[/** @type {keyof typeof TYPES} */ (extname(file))] ?? 'application/octet-stream', 'cache-control': 'no-cache', 'content-length': body.length, ...always });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch (err) {
       if (err instanceof HttpError) text(err.status, err.message);
@@ -90,8 +100,8 @@ export async function startServer({ root = WEB_ROOT, port = 0, host = '127.0.0.1
   return new Promise((ok, fail) => {
     server.once('error', fail);
     server.listen(port, host, () => {
-      const { port: p } = server.address();
-      ok({ url: `http://${host}:${p}/`, port: p, close: () => new Promise((done) => server.close(done)) });
+      const { port: p } = /** @type {import('node:net').AddressInfo} */ (server.address());
+      ok({ url: `http://${host}:${p}/`, port: p, close: () => new Promise((done) => server.close(() => done())) });
     });
   });
 }

@@ -1,7 +1,13 @@
+// @ts-check
 // explorer/dom.js: the one helper every view uses to make an element. Text goes in as
 // textContent, never as HTML.
 
-/** el(doc, 'span', 'pname', 'Q') -> <span class="pname">Q</span> */
+/**
+ * el(doc, 'span', 'pname', 'Q') -> <span class="pname">Q</span>
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {Document} doc @param {K} tag @param {string | null} [cls] @param {string | null} [text]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function el(doc, tag, cls, text) {
   const e = doc.createElement(tag);
   if (cls) e.className = cls;
@@ -12,12 +18,16 @@ export function el(doc, tag, cls, text) {
 /**
  * Sets an element's text only when it differs: rewriting the same text still costs a layout,
  * and a live region may read it out again.
+ * @param {Element} e @param {string} text
  */
 export function setText(e, text) {
   if (e.textContent !== text) e.textContent = text;
 }
 
-/** Sets an attribute only when it differs (a write restyles whatever a selector on it matches). */
+/**
+ * Sets an attribute only when it differs (a write restyles whatever a selector on it matches).
+ * @param {Element} e @param {string} name @param {string} value
+ */
 export function setAttr(e, name, value) {
   if (e.getAttribute(name) !== value) e.setAttribute(name, value);
 }

@@ -1,3 +1,4 @@
+// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // explorer/notes.js: the explorer page's own sentences about the state (not about one cell):
 // the preset note (what changed and how to go back), the guided tour's stops and the leak
 // check's report. Pure functions of (state, view), tested in Node (tests/explorer-notes.test.mjs);

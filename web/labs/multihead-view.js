@@ -1,3 +1,4 @@
+// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // multihead-view.js: several heads side by side. mountMultiHeadLab(root, { attn, doc, state, onState }).
 import { fmt } from '../format.js';
 import { computeMultiHead, HEAD_CHOICES, MODE, defaultState, writeState } from './multihead.js';

@@ -1,3 +1,4 @@
+// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // predict-view.js: predict, then reveal. mountPredictLab(root, { attn, doc, state, onState }).
 import { fmt } from '../format.js';
 import { PRESETS } from '../presets.js';

@@ -1,3 +1,4 @@
+// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // predict.js: predict, then reveal. Pure (no DOM). The learner hides a matrix of a preset,
 // types a guess for one cell or one row, and reveals: the score says how close the guess was and
 // the explanation is the explorer's own (web/explain.js). The lesson's three knowledge-check
