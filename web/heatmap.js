@@ -1,4 +1,4 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
+// @ts-check
 // heatmap.js: draws one matrix. Two modes:
 //   "cells":  one element per cell carrying data-matrix, data-row, data-col, its shown value as
 //             text and an aria-label; a roving tabindex makes every cell keyboard-reachable.
@@ -8,9 +8,39 @@
 
 import { cellRgb, css, textOn } from './colors.js';
 
+/** @typedef {import('./colors.js').ScaleKind} ScaleKind */
+/** @typedef {import('./colors.js').Theme} Theme */
+/** @typedef {'cells' | 'canvas'} HeatmapMode */
+/**
+ * What createHeatmap draws: matrix `m` [rows][cols] with its labels. The cells mode reads every
+ * option; the canvas mode reads m, rows, cols, caption and maxPx.
+ * @typedef {{ m: string, rows: number, cols: number, rowLabels: readonly string[], colLabels: readonly string[],
+ *   caption: string, editable?: boolean, followable?: boolean, maxPx?: number, minCol?: number, mode?: HeatmapMode }} HeatmapOptions
+ */
+/**
+ * update's second argument: the colour scale, and for each cell its text and screen-reader label.
+ * @typedef {{ kind: ScaleKind, maxAbs: number, theme: Theme, format: (v: number) => string,
+ *   label: (i: number, j: number, v: number) => string }} UpdateOptions
+ */
+/** A mark covers a row ({ row }), a column ({ col }) or one cell ({ row, col }). @typedef {{ row?: number | null, col?: number | null }} Mark */
+/** A cell of the grid, 0-based; j = -1 is the row's header button. @typedef {{ i: number, j: number }} Cursor */
+/**
+ * The interface both modes have.
+ * @typedef {{ el: HTMLDivElement, m: string, rows: number, cols: number, mode: HeatmapMode,
+ *   update: (values: ArrayLike<number>, options: UpdateOptions) => void,
+ *   setMarks: (cls: string, specs: readonly Mark[]) => void, setCursor: (i: number, j: number) => void,
+ *   setFollowed: (row: number | null) => void, cellAt: (ev: MouseEvent) => Cursor | null,
+ *   focusCursor: () => void, hideCursor: () => void, readonly cursor: Cursor,
+ *   cell: (i: number, j: number) => HTMLElement | null }} Heatmap
+ */
+
+/** focus()'s option that shows the focus ring (not yet in TypeScript's DOM types). */
+const FOCUS_VISIBLE = /** @type {FocusOptions & { focusVisible: boolean }} */ ({ focusVisible: true });
+
 export const CELLS_MAX_ROWS = 24;
 export const CELLS_MAX_COLS = 16;
 
+/** @param {number} rows @param {number} cols @returns {HeatmapMode} */
 export function chooseMode(rows, cols) {
   return rows <= CELLS_MAX_ROWS && cols <= CELLS_MAX_COLS ? 'cells' : 'canvas';
 }
@@ -19,6 +49,7 @@ export function chooseMode(rows, cols) {
  * createHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, editable, followable, maxPx, minCol, mode })
  * returns { el, m, rows, cols, mode, update, setMarks, setCursor, setFollowed, cursor, cellAt,
  * focusCursor, hideCursor, cell }. Both modes have the same interface.
+ * @param {Document} doc @param {HeatmapOptions} opts @returns {Heatmap}
  */
 export function createHeatmap(doc, opts) {
   const mode = opts.mode || chooseMode(opts.rows, opts.cols);
@@ -26,11 +57,14 @@ export function createHeatmap(doc, opts) {
 }
 
 // Marks are { row }, { col } or { row, col }: the cells (i, j) a spec covers.
+/** @param {Mark} s @param {number} i @param {number} j */
 const covers = (s, i, j) => (s.row == null || s.row === i) && (s.col == null || s.col === j);
+/** @param {number} rows @param {number} cols @param {number} i @param {number} j @returns {Cursor} */
 const clampTo = (rows, cols, i, j) => ({ i: Math.max(0, Math.min(rows - 1, i)), j: Math.max(0, Math.min(cols - 1, j)) });
 
 // The grid's rows: a header row of column labels, then per row its header (a follow button when
 // `followable`) and its cells. Returns the cells (row-major) and the rows' buttons.
+/** @param {Document} doc @param {HTMLElement} el @param {Omit<HeatmapOptions, 'caption'>} opts */
 function buildGrid(doc, el, { m, rows, cols, rowLabels, colLabels, editable, followable }) {
   const head = el.appendChild(doc.createElement('div'));
   head.setAttribute('role', 'row');
@@ -43,7 +77,9 @@ function buildGrid(doc, el, { m, rows, cols, rowLabels, colLabels, editable, fol
     h.textContent = colLabels[j];
     h.title = colLabels[j];
   }
+  /** @type {HTMLSpanElement[]} */
   const cells = new Array(rows * cols);
+  /** @type {(HTMLButtonElement | undefined)[]} */
   const heads = new Array(rows); // the row headers' buttons (followable) or null
   for (let i = 0; i < rows; i++) {
     const row = el.appendChild(doc.createElement('div'));
@@ -82,6 +118,7 @@ function buildGrid(doc, el, { m, rows, cols, rowLabels, colLabels, editable, fol
  * One element per cell, in an ARIA grid with a roving tabindex. With `followable`, each row's
  * header holds a button (data-follow) that the arrow keys reach: ← from the first column.
  * `minCol` is the narrowest column, in em (3.6 by default; a mask's 0 and −∞ need less).
+ * @param {Document} doc @param {HeatmapOptions} opts @returns {Heatmap}
  */
 function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, editable = false, followable = false, minCol = 3.6 }) {
   const el = doc.createElement('div');
@@ -93,7 +130,7 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
   // edit relays out the cells it changed instead of measuring every cell again.
   const labelWord = Math.round(0.85 * Math.max(1, ...colLabels.flatMap((l) => String(l).split(/\s+/).map((w) => w.length))));
   let widest = 0;
-  const fitColumns = (len) => {
+  const fitColumns = (/** @type {number} */ len) => {
     len = Math.max(len, labelWord);
     if (len === widest) return;
     widest = len;
@@ -102,14 +139,19 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
   fitColumns(1);
   el.style.gridTemplateRows = `auto repeat(${rows}, 24px)`; // the header's labels, then rows of one line
   const { cells, heads } = buildGrid(doc, el, { m, rows, cols, rowLabels, colLabels, editable, followable });
+  /** @type {Map<string, Set<HTMLElement>>} */
   const marks = new Map(); // class -> the cells that carry it
   let cursor = { i: 0, j: 0 }; // j = -1: the row's header button
+  /** @type {{ values: Float32Array, kind: ScaleKind, maxAbs: number, theme: Theme, label: UpdateOptions['label'], texts: (string | null)[] } | null} */
   let prev = null;
-  const at = (c) => (c.j < 0 ? heads[c.i] : cells[c.i * cols + c.j]);
+  // (j is -1 only when the rows are followable: then every row has its button)
+  /** @param {Cursor} c @returns {HTMLElement} */
+  const at = (c) => (c.j < 0 ? /** @type {HTMLButtonElement} */ (heads[c.i]) : cells[c.i * cols + c.j]);
 
   /**
    * update(values, { kind, maxAbs, theme, format, label }): values is a Float32Array [rows*cols];
    * format(v) gives the cell text, label(i, j, v) the screen-reader label.
+   * @param {ArrayLike<number>} values @param {UpdateOptions} options
    */
   function update(values, { kind, maxAbs, theme, format, label }) {
     // Only what changed is written: a cell's text (which costs a layout) only when the text it
@@ -138,11 +180,14 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
     }
     prev = { values: Float32Array.from(values), kind, maxAbs, theme, label, texts };
     let len = 1;
-    for (const t of texts) if (t.length > len) len = t.length;
+    for (const t of texts) if (t !== null && t.length > len) len = t.length;
     fitColumns(len);
   }
 
-  /** Marks cells with a class. Replaces earlier marks of that class (touching only the cells that change). */
+  /**
+   * Marks cells with a class. Replaces earlier marks of that class (touching only the cells that change).
+   * @param {string} cls @param {readonly Mark[]} specs
+   */
   function setMarks(cls, specs) {
     const old = marks.get(cls) || new Set();
     const now = new Set();
@@ -157,7 +202,10 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
     marks.set(cls, now);
   }
 
-  /** Moves the keyboard cursor (the roving tabindex); column −1 is the row header, when it is a button. */
+  /**
+   * Moves the keyboard cursor (the roving tabindex); column −1 is the row header, when it is a button.
+   * @param {number} i @param {number} j
+   */
   function setCursor(i, j) {
     const to = clampTo(rows, cols, i, j);
     if (j < 0 && followable) to.j = -1;
@@ -167,31 +215,37 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
   }
 
   /** Marks the followed row's header button as pressed (null: none). */
+  /** @type {number | null} */
   let followed = null;
+  /** @param {number | null} row */
   function setFollowed(row) {
     if (row === followed) return;
-    for (const i of [followed, row]) if (i != null && heads[i]) heads[i].setAttribute('aria-pressed', String(i === row));
+    for (const i of [followed, row]) if (i != null) heads[i]?.setAttribute('aria-pressed', String(i === row));
     followed = row;
   }
 
-  /** The cell under a pointer event (or null). */
+  /** The cell under a pointer event (or null). @param {Event} ev @returns {Cursor | null} */
   function cellAt(ev) {
-    const c = ev.target.closest && ev.target.closest('.cell');
-    return c && el.contains(c) ? { i: +c.dataset.row, j: +c.dataset.col } : null;
+    const t = /** @type {Partial<Element> | null} */ (ev.target);
+    const c = /** @type {HTMLElement | null} */ (t && t.closest && t.closest('.cell'));
+    return c && el.contains(c) ? { i: +(c.dataset.row ?? NaN), j: +(c.dataset.col ?? NaN) } : null;
   }
 
   return {
     el, m, rows, cols, mode: 'cells', update, setMarks, setCursor, setFollowed, cellAt,
     // Called when a key moved the cursor: the focus ring must show. Engines disagree on whether
     // a focus() from a key handler is "visible" after a mouse click (WebKit: no), so say so.
-    focusCursor: () => at(cursor).focus({ focusVisible: true }),
+    focusCursor: () => at(cursor).focus(FOCUS_VISIBLE),
     hideCursor() {},
     get cursor() { return cursor; },
-    cell: (i, j) => cells[i * cols + j],
+    cell: (/** @type {number} */ i, /** @type {number} */ j) => cells[i * cols + j],
   };
 }
 
-/** One pixel per cell, scaled up; overlays mark cells, and the canvas's label names the cursor's cell. */
+/**
+ * One pixel per cell, scaled up; overlays mark cells, and the canvas's label names the cursor's cell.
+ * @param {Document} doc @param {HeatmapOptions} opts @returns {Heatmap}
+ */
 function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
   const el = doc.createElement('div');
   el.className = 'hm hm-canvas';
@@ -205,19 +259,26 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
   canvas.tabIndex = 0;
   canvas.setAttribute('role', 'img');
   canvas.dataset.matrixCanvas = m;
-  const ctx = canvas.getContext('2d');
+  const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
   const img = ctx.createImageData(cols, rows);
   el.style.width = cols * cw + 'px';
+  /** @type {Map<string, HTMLDivElement[]>} */
   const marks = new Map(); // class -> overlay divs
+  /** @type {Map<string, string>} */
   const keys = new Map(); // class -> the specs its overlays were made for
   let cursor = { i: 0, j: 0 };
-  let lastLabel = null, lastValues = null;
+  /** @type {UpdateOptions['label'] | null} */
+  let lastLabel = null;
+  /** @type {ArrayLike<number>} */
+  let lastValues = [];
 
+  /** @param {string} cls */
   function overlay(cls) {
     const d = el.appendChild(doc.createElement('div'));
     d.className = 'hl ' + cls;
     return d;
   }
+  /** @param {HTMLElement} d @param {number} i0 @param {number} j0 @param {number} nr @param {number} nc */
   function place(d, i0, j0, nr, nc) {
     d.style.top = i0 * ch + 'px';
     d.style.left = j0 * cw + 'px';
@@ -230,13 +291,15 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
     if (lastLabel) canvas.setAttribute('aria-label', `${caption}. Arrow keys move the cursor; now at ` + lastLabel(cursor.i, cursor.j, lastValues[cursor.i * cols + cursor.j]));
   };
 
+  /** @type {{ values: Float32Array, kind: ScaleKind, maxAbs: number, theme: Theme } | null} */
   let prev = null;
+  /** @param {ArrayLike<number>} values @param {UpdateOptions} options */
   function update(values, { kind, maxAbs, theme, label }) {
     const data = img.data;
     // The image keeps its pixels: only values that changed (or all, for a new scale) are coloured.
     const same = prev && prev.kind === kind && prev.maxAbs === maxAbs && prev.theme === theme;
     for (let k = 0; k < values.length; k++) {
-      if (same && Object.is(prev.values[k], values[k])) continue;
+      if (same && prev && Object.is(prev.values[k], values[k])) continue;
       const rgb = cellRgb(kind, values[k], maxAbs, theme);
       data[4 * k] = rgb[0];
       data[4 * k + 1] = rgb[1];
@@ -250,6 +313,7 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
     describe();
   }
 
+  /** @param {string} cls @param {readonly Mark[]} specs */
   function setMarks(cls, specs) {
     const key = JSON.stringify(specs);
     if (keys.get(cls) === key) return; // the same marks: keep the overlays
@@ -265,6 +329,7 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
     );
   }
 
+  /** @param {number} i @param {number} j */
   function setCursor(i, j) {
     cursor = clampTo(rows, cols, i, j);
     cursorBox.hidden = false;
@@ -273,6 +338,7 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
     describe();
   }
 
+  /** @param {MouseEvent} ev */
   function cellAt(ev) {
     const b = canvas.getBoundingClientRect();
     const j = Math.floor(((ev.clientX - b.left) / b.width) * cols);
@@ -282,8 +348,8 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
 
   return {
     el, m, rows, cols, mode: 'canvas', update, setMarks, setCursor, cellAt, setFollowed() {},
-    focusCursor: () => canvas.focus({ focusVisible: true }), // (see the cells' focusCursor)
-    hideCursor: () => (cursorBox.hidden = true),
+    focusCursor: () => canvas.focus(FOCUS_VISIBLE), // (see the cells' focusCursor)
+    hideCursor: () => { cursorBox.hidden = true; },
     get cursor() { return cursor; },
     cell: () => null,
   };
