@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // explorer/state.js: the explorer's state, the actions that change it and the values derived
 // from it. Plain data and pure functions: no DOM, no Wasm, no timers (tests/explorer-state.test.mjs
 // runs it in Node). The shape follows TensorFlow Playground's state.ts: one record, named actions,
@@ -24,6 +23,42 @@ import { LIMITS } from '../attention.js';
 import { parseConfig, cloneConfig, isDirect, STEPS, MAX_NAME, writeUrlState } from '../config.js';
 import { PRESETS, DEFAULT_PRESET } from '../presets.js';
 
+/** @typedef {import('../../types/config').Config} Config */
+/** @typedef {import('../../types/config').ConfigInput} ConfigInput */
+/** @typedef {import('../../types/config').Cell} Cell */
+/** @typedef {import('../../types/config').Step} Step */
+/** @typedef {import('../../types/config').MatrixName} MatrixName */
+/** @typedef {import('../../types/config').UrlState} UrlState */
+/** @typedef {import('../../types/presets').PresetName} PresetName */
+/** @typedef {import('../colors.js').Theme} Theme */
+/** @typedef {Theme | 'auto'} ThemeSetting */
+/** A row of panels: [title, panels, folded panels]. @typedef {[string, MatrixName[], MatrixName[]]} Group */
+/** An event for the host: [type, detail]; a function detail is called to make it. @typedef {[string, unknown]} Emit */
+/**
+ * What an action asks the page to do (the list at the top of this file).
+ * @typedef {{ compute?: boolean, values?: boolean, url?: boolean, rebuild?: boolean, tokens?: boolean,
+ *   tour?: boolean, error?: string, emit?: Emit[], scroll?: Step | null, badConfig?: string | null,
+ *   restoreCursor?: boolean }} Change
+ */
+/** The element's start (fromOptions). @typedef {{ preset?: string | null, config?: string | ConfigInput | null, causal?: boolean | null, step?: string | null, follow?: number | null }} StartOptions */
+/**
+ * The explorer's state (createState). `config` and `base` are null only until the first head is
+ * loaded (fromUrl, fromOptions, setPreset, setConfig); every other action runs after that.
+ * @typedef {{
+ *   preset: PresetName | null, origin: PresetName | null, base: Config | null, config: Config | null,
+ *   step: Step | null, playing: boolean, follow: number | null, sel: Cell | null, hover: Cell | null,
+ *   themeSetting: ThemeSetting, theme: Theme, controls: Set<string>, extra: unknown,
+ *   weightsOpen: boolean, weightsChosen: boolean, tour: number | null, leak: { base: Config } | null,
+ *   reducedMotion: boolean, urlTheme: Theme | null, rev: number }} State
+ */
+
+/** The head shown: there is one once the first head is loaded (see State). @param {State} state */
+export const headOf = (state) => /** @type {Config} */ (state.config);
+/** @param {unknown} x @returns {x is Step} */
+const isStep = (x) => /** @type {readonly unknown[]} */ (STEPS).includes(x);
+/** A config's matrices by name (the inputs and, in the direct form, Q, K and V). @param {Config} config */
+const matricesOf = (config) => /** @type {Partial<Record<MatrixName, number[][]>>} */ (/** @type {unknown} */ (config));
+
 export const LIM = Object.freeze({ maxTokens: Math.min(256, LIMITS.maxTokens), maxWidth: LIMITS.maxWidth });
 
 /** The control groups a host can show or hide ("classroom mode"). `link` exists on the page only. */
@@ -33,6 +68,7 @@ export const CONTROLS = ['presets', 'theme', 'link', 'steps', 'follow', 'explain
  * The matrix panels in the lesson's order, in two rows: [title, panels, folded panels]. The
  * folded ones (the learned weights) sit in a strip that opens on demand.
  */
+/** @type {Group[]} */
 export const GROUPS = [
   ['Input → 1. Project', ['X', 'Q', 'K', 'V'], ['Wq', 'Wk', 'Wv']],
   ['2–6. Score, scale, mask, softmax, mix', ['S', 'M', 'A', 'O'], []],
@@ -44,11 +80,17 @@ export const TOKEN_ROWS = new Set(['X', 'Q', 'K', 'V', 'S', 'M', 'A', 'O']);
 /** Above this many tokens, chips and the token editor give way to compact controls. */
 export const MANY = 32;
 
+/** @param {object} obj @param {PropertyKey | null | undefined} key */
 const own = (obj, key) => key != null && Object.prototype.hasOwnProperty.call(obj, key);
+/** @param {string | null | undefined} name @returns {name is PresetName} */
 export const hasPreset = (name) => own(PRESETS, name);
+/** @param {unknown} name */
 const noPreset = (name) => `There is no preset called “${name}”; the presets are ${list(Object.keys(PRESETS))}.`;
 
-/** A new state: no head yet (a preset or config is loaded once the core is there). */
+/**
+ * A new state: no head yet (a preset or config is loaded once the core is there).
+ * @param {{ theme?: Theme, reducedMotion?: boolean }} [options] @returns {State}
+ */
 export function createState({ theme = 'light', reducedMotion = false } = {}) {
   return {
     preset: DEFAULT_PRESET, // name while the head is an unchanged preset, else null
@@ -76,34 +118,51 @@ export function createState({ theme = 'light', reducedMotion = false } = {}) {
 
 // ------------------------------------------------------------------------------ derived values
 
+/** @param {State} state @param {string} group */
 export const can = (state, group) => state.controls.has(group);
 
-/** The matrices the learner may edit now (none without the "edit" controls). */
+/**
+ * The matrices the learner may edit now (none without the "edit" controls).
+ * @param {State} state @returns {Set<string>}
+ */
 export function editable(state) {
   if (!can(state, 'edit') || !state.config) return new Set();
   return new Set(isDirect(state.config) ? ['Q', 'K', 'V'] : ['X', 'Wq', 'Wk', 'Wv']);
 }
 
-/** The groups drawn for a config: [[title, [m, ...], [folded m, ...]], ...] (no X or W in the direct form). */
+/**
+ * The groups drawn for a config: [[title, [m, ...], [folded m, ...]], ...] (no X or W in the direct form).
+ * @param {Config} config @returns {Group[]}
+ */
 export function shownGroups(config) {
   if (!isDirect(config)) return GROUPS;
   return [['1. Q, K and V, given directly', ['Q', 'K', 'V'], []], GROUPS[1]];
 }
 
-/** The matrices whose rows are the tokens' own inputs (edited together when a token is added). */
+/**
+ * The matrices whose rows are the tokens' own inputs (edited together when a token is added).
+ * @param {Config} config @returns {MatrixName[]}
+ */
 export const tokenInputs = (config) => (isDirect(config) ? ['Q', 'K', 'V'] : ['X']);
 
+/** @param {Cell | null} a @param {Cell | null} b */
 const sameCell = (a, b) => (a && b ? a.m === b.m && a.i === b.i && a.j === b.j : a === b);
 export { sameCell };
 
+/** @param {Config} a @param {Config} b */
 const sameConfig = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * What changed from `base` to `config`: { causal, scale } (the new value, or undefined when
  * unchanged), renamed (token indices), values ({ X: 2, Wq: 1 }: how many numbers of each input
  * changed), tokens ([before, after] when tokens were added or removed).
+ * @param {Config} base @param {Config} config
  */
 export function changesOf(base, config) {
+  /**
+   * @type {{ causal: boolean | undefined, scale: number | null | undefined, renamed: number[],
+   *   values: Partial<Record<MatrixName, number>>, tokens: [number, number] | null }}
+   */
   const out = { causal: undefined, scale: undefined, renamed: [], values: {}, tokens: null };
   if (base.causal !== config.causal) out.causal = config.causal;
   if (base.scale !== config.scale) out.scale = config.scale;
@@ -112,10 +171,12 @@ export function changesOf(base, config) {
     return out;
   }
   base.tokens.forEach((t, i) => t !== config.tokens[i] && out.renamed.push(i));
-  for (const m of ['X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V']) {
-    if (!base[m] || !config[m]) continue;
+  const was = matricesOf(base), now = matricesOf(config);
+  for (const m of /** @type {MatrixName[]} */ (['X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V'])) {
+    const b = was[m], c = now[m];
+    if (!b || !c) continue;
     let k = 0;
-    base[m].forEach((row, i) => row.forEach((v, j) => (k += v !== config[m][i][j])));
+    b.forEach((row, i) => row.forEach((v, j) => (k += Number(v !== c[i][j]))));
     if (k) out.values[m] = k;
   }
   return out;
@@ -123,60 +184,77 @@ export function changesOf(base, config) {
 
 /** The guided tour follows the widget page's walk through the cat preset: it needs that head. */
 export const TOUR_STOPS = 4;
+/** @param {State} state */
 export const tourAvailable = (state) => state.preset === 'cat';
 
-/** The name of the preset a config is exactly, or null. */
+/**
+ * The name of the preset a config is exactly, or null.
+ * @param {Config} config @returns {PresetName | null}
+ */
 export function presetOf(config) {
   const key = JSON.stringify(config);
-  return Object.keys(PRESETS).find((k) => JSON.stringify(parseConfig(PRESETS[k].config, LIM)) === key) || null;
+  const names = /** @type {PresetName[]} */ (Object.keys(PRESETS));
+  return names.find((k) => JSON.stringify(parseConfig(PRESETS[k].config, LIM)) === key) || null;
 }
 
-/** The search + hash part of the page's link for this state. */
+/** The search + hash part of the page's link for this state. @param {State} state */
 export function urlOf(state) {
   return writeUrlState({
-    preset: state.preset, config: state.config, from: state.preset ? null : state.origin,
+    preset: state.preset, config: headOf(state), from: state.preset ? null : state.origin,
     step: state.step, follow: state.follow, cell: state.sel, theme: state.urlTheme,
   });
 }
 
-/** The step index the page is at (STEPS.length when every step is shown). */
+/**
+ * The step index the page is at (STEPS.length when every step is shown).
+ * @param {State} state
+ */
 export const stepIndex = (state) => (state.step ? STEPS.indexOf(state.step) : STEPS.length);
 
 // ------------------------------------------------------------------------------ actions
 
 // The 'change' event carries a copy of the config, made only if someone listens (a function
 // detail is called when the event is emitted, with the config as it is at this action).
+/** @param {State} state @returns {Emit} */
 const changeEvent = (state) => {
-  const config = state.config;
+  const config = headOf(state);
   return ['change', () => ({ config: cloneConfig(config) })];
 };
 
-/** A new head replaces the old one: nothing of the old selection is kept. */
+/**
+ * A new head replaces the old one: nothing of the old selection is kept.
+ * @param {State} state @returns {Change}
+ */
 function newHead(state) {
   state.rev++;
   state.playing = false;
   state.tour = null;
-  if (state.leak) state.leak = { base: cloneConfig(state.config) };
+  if (state.leak) state.leak = { base: cloneConfig(headOf(state)) };
   return { compute: true, url: true, rebuild: true, tokens: true, error: '', emit: [changeEvent(state)] };
 }
 
+/** @param {State} state @param {PresetName} name */
 function usePreset(state, name) {
   state.preset = state.origin = name;
   state.base = parseConfig(PRESETS[name].config, LIM);
-  state.config = cloneConfig(state.base);
+  state.config = cloneConfig(/** @type {Config} */ (state.base));
   state.follow = state.sel = state.hover = null;
 }
 
 // A config; `from` names the preset it was changed from (a link's from=), which "Reset" returns to.
+/** @param {State} state @param {Config} cfg @param {string | null} [from] */
 function useConfig(state, cfg, from = null) {
   state.origin = hasPreset(from) ? from : null;
-  state.base = state.origin ? parseConfig(PRESETS[from].config, LIM) : cfg;
+  state.base = state.origin ? parseConfig(PRESETS[state.origin].config, LIM) : cfg;
   state.config = cloneConfig(cfg);
-  state.preset = state.origin && sameConfig(state.config, state.base) ? state.origin : null;
+  state.preset = state.origin && sameConfig(headOf(state), /** @type {Config} */ (state.base)) ? state.origin : null;
   state.follow = state.sel = state.hover = null;
 }
 
-/** Loads a preset by name (throws for an unknown one). `fromStart` also shows every step again. */
+/**
+ * Loads a preset by name (throws for an unknown one). `fromStart` also shows every step again.
+ * @param {State} state @param {string} name @param {{ fromStart?: boolean }} [options] @returns {Change}
+ */
 export function setPreset(state, name, { fromStart = false } = {}) {
   if (!hasPreset(name)) throw new Error(noPreset(name));
   usePreset(state, name);
@@ -184,7 +262,10 @@ export function setPreset(state, name, { fromStart = false } = {}) {
   return newHead(state);
 }
 
-/** Loads a config (JSON text or object; untrusted: parsed strictly, throws ConfigError). */
+/**
+ * Loads a config (JSON text or object; untrusted: parsed strictly, throws ConfigError).
+ * @param {State} state @param {string | ConfigInput} input @returns {Change}
+ */
 export function setConfig(state, input) {
   const cfg = parseConfig(input, LIM);
   useConfig(state, cfg);
@@ -195,6 +276,7 @@ export function setConfig(state, input) {
  * New numbers for the same head (a head that changes under the learner, e.g. while it trains):
  * the step, the followed row and the selected cell stay wherever they still fit. `extra` goes to
  * every cell explanation until the next showHead.
+ * @param {State} state @param {string | ConfigInput} input @param {unknown} [extra] @returns {Change}
  */
 export function showHead(state, input, extra = null) {
   const cfg = parseConfig(input, LIM);
@@ -211,76 +293,102 @@ export function showHead(state, input, extra = null) {
   return { compute: true, url: true };
 }
 
-/** Back to where the head started (a preset, or the config that was loaded). */
+/**
+ * Back to where the head started (a preset, or the config that was loaded).
+ * @param {State} state @returns {Change}
+ */
 export function reset(state) {
   state.rev++;
-  state.config = cloneConfig(state.base);
-  state.preset = state.origin || presetOf(state.base);
+  state.config = cloneConfig(/** @type {Config} */ (state.base));
+  state.preset = state.origin || presetOf(/** @type {Config} */ (state.base));
   state.origin = state.preset;
   state.sel = state.hover = null;
   state.tour = null;
   return { compute: true, url: true, tokens: true, error: '', emit: [changeEvent(state)] };
 }
 
-/** The head changed by an edit: an unchanged preset again only if the edit went back to it. */
+/**
+ * The head changed by an edit: an unchanged preset again only if the edit went back to it.
+ * @param {State} state @returns {Change}
+ */
 function modified(state) {
   state.rev++;
-  state.preset = state.origin && sameConfig(state.config, state.base) ? state.origin : null;
+  state.preset = state.origin && sameConfig(headOf(state), /** @type {Config} */ (state.base)) ? state.origin : null;
   state.tour = null;
   return { compute: true, url: true, emit: [changeEvent(state)] };
 }
 
+/** @param {State} state @param {unknown} on @returns {Change} */
 export function setCausal(state, on) {
-  state.config.causal = Boolean(on);
+  headOf(state).causal = Boolean(on);
   return modified(state);
 }
 
+/** @param {State} state @param {unknown} on @returns {Change} */
 export function setScaling(state, on) {
-  state.config.scale = on ? null : 1;
+  headOf(state).scale = on ? null : 1;
   return modified(state);
 }
 
-/** The keys M and S: the causal mask and the scaling, on or off. */
-export const toggleCausal = (state) => setCausal(state, !state.config.causal);
-export const toggleScaling = (state) => setScaling(state, state.config.scale !== null);
+/**
+ * The keys M and S: the causal mask and the scaling, on or off.
+ * @param {State} state
+ */
+export const toggleCausal = (state) => setCausal(state, !headOf(state).causal);
+/** @param {State} state */
+export const toggleScaling = (state) => setScaling(state, headOf(state).scale !== null);
 
-/** Sets one input value (rounded to 6 decimals); ignored for a matrix that cannot be edited. */
+/**
+ * Sets one input value (rounded to 6 decimals); ignored for a matrix that cannot be edited.
+ * @param {State} state @param {string} m @param {number} i @param {number} j @param {number} v @returns {Change | null}
+ */
 export function setValue(state, m, i, j, v) {
   if (!Number.isFinite(v) || !editable(state).has(m)) return null;
-  state.config[m][i][j] = Math.round(v * 1e6) / 1e6;
+  /** @type {number[][]} */ (matricesOf(headOf(state))[/** @type {MatrixName} */ (m)])[i][j] = Math.round(v * 1e6) / 1e6;
   return modified(state);
 }
 
-/** Adds delta to an input value (rounded to 3 decimals). */
+/**
+ * Adds delta to an input value (rounded to 3 decimals).
+ * @param {State} state @param {Cell | null} cell @param {number} delta
+ */
 export function nudge(state, cell, delta) {
   if (!cell || !editable(state).has(cell.m)) return null;
-  return setValue(state, cell.m, cell.i, cell.j, Math.round((state.config[cell.m][cell.i][cell.j] + delta) * 1000) / 1000);
+  return setValue(state, cell.m, cell.i, cell.j, Math.round((/** @type {number[][]} */ (matricesOf(headOf(state))[cell.m])[cell.i][cell.j] + delta) * 1000) / 1000);
 }
 
+/** @param {State} state @param {number} k @param {unknown} name */
 export function renameToken(state, k, name) {
-  state.config.tokens[k] = String(name).slice(0, MAX_NAME);
+  headOf(state).tokens[k] = String(name).slice(0, MAX_NAME);
   return modified(state);
 }
 
+/** @param {State} state @returns {Change} */
 export function addToken(state) {
-  const c = state.config;
+  const c = headOf(state);
   if (c.tokens.length >= LIM.maxTokens) return { error: `A head can have at most ${LIM.maxTokens} tokens here.` };
   c.tokens.push('new');
-  for (const m of tokenInputs(c)) c[m].push(new Array(c[m][0].length).fill(0));
+  const mats = /** @type {Record<MatrixName, number[][]>} */ (matricesOf(c));
+  for (const m of tokenInputs(c)) mats[m].push(new Array(mats[m][0].length).fill(0));
   return modified(state);
 }
 
+/** @param {State} state @param {number} i */
 export function removeToken(state, i) {
-  const c = state.config;
+  const c = headOf(state);
   if (c.tokens.length <= 1) return null;
   c.tokens.splice(i, 1);
-  for (const m of tokenInputs(c)) c[m].splice(i, 1);
+  const mats = /** @type {Record<MatrixName, number[][]>} */ (matricesOf(c));
+  for (const m of tokenInputs(c)) mats[m].splice(i, 1);
   if (state.follow != null && state.follow >= c.tokens.length) state.follow = null;
   state.sel = state.hover = null;
   return modified(state);
 }
 
-/** Shows one step (a name from STEPS) or, with null, every step at once. */
+/**
+ * Shows one step (a name from STEPS) or, with null, every step at once.
+ * @param {State} state @param {Step | null} step @returns {Change | null}
+ */
 export function setStep(state, step) {
   if (step !== null && !STEPS.includes(step)) return null;
   const changed = state.step !== step;
@@ -288,20 +396,27 @@ export function setStep(state, step) {
   return { values: true, url: true, emit: changed ? [['step', { step }]] : [], scroll: step };
 }
 
-/** One step back or forward (stops playing); past the last step every step is shown. */
+/**
+ * One step back or forward (stops playing); past the last step every step is shown.
+ * @param {State} state @param {number} delta
+ */
 export function stepBy(state, delta) {
   state.playing = false;
   const next = Math.max(0, Math.min(STEPS.length, stepIndex(state) + delta));
   return setStep(state, next === STEPS.length ? null : STEPS[next]);
 }
 
+/** @param {State} state @returns {Change | null} */
 export function stop(state) {
   if (!state.playing) return null;
   state.playing = false;
   return {};
 }
 
-/** Play or pause; with reduced motion, one step forward each press (nothing moves by itself). */
+/**
+ * Play or pause; with reduced motion, one step forward each press (nothing moves by itself).
+ * @param {State} state
+ */
 export function togglePlay(state) {
   if (state.playing) return stop(state);
   if (state.reducedMotion) return setStep(state, state.step == null ? 'project' : STEPS[STEPS.indexOf(state.step) + 1] ?? null);
@@ -310,14 +425,17 @@ export function togglePlay(state) {
   return change;
 }
 
-/** One tick of play: the next step, or stop after the last. */
+/** One tick of play: the next step, or stop after the last. @param {State} state */
 export function playTick(state) {
-  const k = STEPS.indexOf(state.step);
+  const k = state.step === null ? -1 : STEPS.indexOf(state.step);
   if (k >= STEPS.length - 1) return stop(state);
   return setStep(state, STEPS[k + 1]);
 }
 
-/** Follows token row i (null: no row); out-of-range rows follow nothing. */
+/**
+ * Follows token row i (null: no row); out-of-range rows follow nothing.
+ * @param {State} state @param {number | null} i @returns {Change | null}
+ */
 export function setFollow(state, i) {
   const n = state.config ? state.config.tokens.length : 0;
   const f = i != null && Number.isInteger(i) && i >= 0 && i < n ? i : null;
@@ -326,33 +444,43 @@ export function setFollow(state, i) {
   return { url: true, emit: [['select', { follow: f, cell: state.sel && { ...state.sel } }]] };
 }
 
-/** A click on a token: follow it, or stop following it. */
+/**
+ * A click on a token: follow it, or stop following it.
+ * @param {State} state @param {number} i
+ */
 export const toggleFollow = (state, i) => setFollow(state, state.follow === i ? null : i);
 
+/** @param {State} state @param {Cell | null} cell @returns {Change} */
 export function select(state, cell) {
   const changed = !sameCell(cell, state.sel);
   state.sel = cell;
   return { url: true, emit: changed ? [['select', { follow: state.follow, cell: cell && { ...cell } }]] : [] };
 }
 
+/** @param {State} state @param {Cell | null} cell @returns {Change | null} */
 export function setHover(state, cell) {
   if (sameCell(cell, state.hover)) return null;
   state.hover = cell;
   return {};
 }
 
+/** @param {State} state @param {string} setting @param {boolean} systemDark */
 export function setTheme(state, setting, systemDark) {
   state.themeSetting = setting === 'dark' || setting === 'light' ? setting : 'auto';
   return applySystemTheme(state, systemDark);
 }
 
-/** The theme in effect, after the setting or (with "auto") the system's preference. */
+/**
+ * The theme in effect, after the setting or (with "auto") the system's preference.
+ * @param {State} state @param {boolean} systemDark @returns {Change}
+ */
 export function applySystemTheme(state, systemDark) {
   const was = state.theme;
   state.theme = state.themeSetting === 'auto' ? (systemDark ? 'dark' : 'light') : state.themeSetting;
   return was !== state.theme ? { values: true } : {};
 }
 
+/** @param {State} state @param {readonly string[]} list @param {{ page: boolean }} where @returns {Change} */
 export function setControls(state, list, { page }) {
   state.controls = new Set(list.filter((c) => CONTROLS.includes(c)));
   if (!page) state.controls.delete('link');
@@ -360,37 +488,51 @@ export function setControls(state, list, { page }) {
   return { values: true };
 }
 
-/** Opens or folds the strip of learned weights (Wq, Wk, Wv). */
+/**
+ * Opens or folds the strip of learned weights (Wq, Wk, Wv).
+ * @param {State} state @returns {Change}
+ */
 export function toggleWeights(state) {
   state.weightsOpen = !state.weightsOpen;
   state.weightsChosen = true;
   return {};
 }
 
-/** The guided tour: start at stop 0 (following the last “the”), move, or end it. */
+/**
+ * The guided tour: start at stop 0 (following the last “the”), move, or end it.
+ * @param {State} state @returns {Change | null}
+ */
 export function startTour(state) {
   if (!tourAvailable(state)) return null;
   state.tour = 0;
   state.playing = false;
   state.step = null;
-  state.follow = state.config.tokens.length - 1;
+  state.follow = headOf(state).tokens.length - 1;
   state.hover = null;
   return { values: true, url: true, tour: true, emit: [['select', { follow: state.follow, cell: state.sel && { ...state.sel } }]] };
 }
+/** @param {State} state @param {number} k @returns {Change | null} */
 export function tourTo(state, k) {
   if (state.tour == null) return null;
   state.tour = k >= 0 && k < TOUR_STOPS ? k : null;
   return { tour: true };
 }
+/** @param {State} state */
 export const endTour = (state) => tourTo(state, -1);
 
-/** The leak check: on, it compares O with O as it was when it was turned on (or the head was replaced). */
+/**
+ * The leak check: on, it compares O with O as it was when it was turned on (or the head was replaced).
+ * @param {State} state @returns {Change}
+ */
 export function toggleLeak(state) {
-  state.leak = state.leak ? null : { base: cloneConfig(state.config) };
+  state.leak = state.leak ? null : { base: cloneConfig(headOf(state)) };
   return { compute: true };
 }
 
-/** A link that named a theme keeps naming the one the reader picked. */
+/**
+ * A link that named a theme keeps naming the one the reader picked.
+ * @param {State} state @param {Theme | null} theme @returns {Change}
+ */
 export function setUrlTheme(state, theme) {
   state.urlTheme = theme;
   return { url: true };
@@ -399,6 +541,7 @@ export function setUrlTheme(state, theme) {
 /**
  * The theme setting to start with: the link's theme=, else the element's attribute (light or
  * dark), else the reader's remembered choice, else "auto".
+ * @param {{ url?: string | null, attribute?: string | null, stored?: string | null }} [sources] @returns {ThemeSetting}
  */
 export function startTheme({ url = null, attribute = null, stored = null } = {}) {
   for (const t of [url, attribute, stored]) if (t === 'light' || t === 'dark') return t;
@@ -407,6 +550,7 @@ export function startTheme({ url = null, attribute = null, stored = null } = {})
 
 // The first head: a config if there is one (throws ConfigError), else the preset named, else the
 // default preset. Returns a note when a preset was named that does not exist.
+/** @param {State} state @param {string | ConfigInput | null | undefined} config @param {string | null | undefined} preset @param {string | null} [from] @returns {string} */
 function startWith(state, config, preset, from = null) {
   if (config != null) return useConfig(state, parseConfig(config, LIM), from), '';
   if (hasPreset(preset)) return usePreset(state, preset), '';
@@ -414,18 +558,21 @@ function startWith(state, config, preset, from = null) {
   return preset ? `${noPreset(preset).slice(0, -1)}. Showing “${DEFAULT_PRESET}”.` : '';
 }
 
-/** The page's start from its link (readUrlState's result). Never throws: a bad link says why. */
+/**
+ * The page's start from its link (readUrlState's result). Never throws: a bad link says why.
+ * @param {State} state @param {UrlState} u @returns {Change}
+ */
 export function fromUrl(state, u) {
   let error = '', badConfig = null;
   try {
     error = startWith(state, u.configText, u.preset, u.from);
   } catch (e) {
-    error = `The config in the link was not used: ${e.message} Showing the “${DEFAULT_PRESET}” preset instead; fix the config below and press Apply.`;
+    error = `The config in the link was not used: ${/** @type {Error} */ (e).message} Showing the “${DEFAULT_PRESET}” preset instead; fix the config below and press Apply.`;
     usePreset(state, DEFAULT_PRESET);
     badConfig = u.configText;
   }
   state.step = u.step;
-  const n = state.config.tokens.length;
+  const n = headOf(state).tokens.length;
   state.follow = u.follow != null && u.follow < n ? u.follow : null;
   state.sel = u.cell;
   state.urlTheme = u.theme;
@@ -433,19 +580,22 @@ export function fromUrl(state, u) {
   return { compute: true, rebuild: true, tokens: true, error, badConfig, restoreCursor: Boolean(state.sel) };
 }
 
-/** The element's start: preset or config from the host's attributes. Never throws. */
+/**
+ * The element's start: preset or config from the host's attributes. Never throws.
+ * @param {State} state @param {StartOptions} init @returns {Change}
+ */
 export function fromOptions(state, init) {
   let error = '';
   try {
     error = startWith(state, init.config, init.preset);
   } catch (e) {
-    error = `The config was not used: ${e.message}`;
+    error = `The config was not used: ${/** @type {Error} */ (e).message}`;
     usePreset(state, DEFAULT_PRESET);
   }
-  if (typeof init.causal === 'boolean') state.config.causal = init.causal;
+  if (typeof init.causal === 'boolean') headOf(state).causal = init.causal;
   state.rev++;
-  state.step = STEPS.includes(init.step) ? init.step : null;
-  const n = state.config.tokens.length;
-  state.follow = Number.isInteger(init.follow) && init.follow >= 0 && init.follow < n ? init.follow : null;
+  state.step = isStep(init.step) ? init.step : null;
+  const n = headOf(state).tokens.length;
+  state.follow = typeof init.follow === 'number' && Number.isInteger(init.follow) && init.follow >= 0 && init.follow < n ? init.follow : null;
   return { compute: true, error };
 }
