@@ -42,7 +42,7 @@ const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 
 /**
  * Loads the core. `simd`: 'auto' (default) picks the SIMD build when WebAssembly.validate
  * accepts it and the scalar build otherwise; true or false forces one.
- * @returns {Promise<Attention>}
+ * @returns {Promise<import('../types/attention').Attention>}
  */
 export async function loadAttention({ simd = 'auto' } = {}) {
   const useSimd = simd === 'auto' ? WebAssembly.validate(SIMD_PROBE) : Boolean(simd);

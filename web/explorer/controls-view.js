@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // explorer/controls-view.js: the controls that show the state back: the preset menu and its
 // note (what changed and how to go back), the formula line, the tour button, the theme button,
 // the config box and the export menu.
@@ -8,8 +7,14 @@ import { el, setText, setAttr } from './dom.js';
 import { can, tourAvailable } from './state.js';
 import { presetNote, ownHeadLabel } from './notes.js';
 
+/** @typedef {import('./state.js').State} State */
+/** @typedef {import('./mount.js').View} View */
+/** @typedef {import('./mount.js').Lookup} Lookup */
+
+/** @param {Document} doc @param {Lookup} $ @param {() => Element | null} active */
 export function createControlsView(doc, $, active) {
   let noted = ''; // the config revision the preset note was written for
+  /** @param {State} state */
   function drawPreset(state) {
     const key = `${state.rev} ${state.preset} ${state.origin}`;
     if (key !== noted) {
@@ -22,6 +27,7 @@ export function createControlsView(doc, $, active) {
     setAttr($('tour-start'), 'aria-pressed', String(state.tour != null));
   }
 
+  /** @param {State} state @param {HTMLElement} host */
   function drawTheme(state, host) {
     host.dataset.theme = state.theme;
     const b = $('theme');
@@ -29,12 +35,16 @@ export function createControlsView(doc, $, active) {
     setText(b, 'Dark theme');
   }
 
+  /** @param {State} state */
   function drawConfigBox(state) {
     const ta = $('config-text');
-    if (ta.closest('details').open && active() !== ta && !ta.dataset.bad) ta.value = JSON.stringify(state.config);
+    if (/** @type {HTMLDetailsElement} */ (ta.closest('details')).open && active() !== ta && !ta.dataset.bad) ta.value = JSON.stringify(state.config);
   }
 
-  /** The export menu lists the matrices drawn (`names`); CSV needs one chosen. */
+  /**
+   * The export menu lists the matrices drawn (`names`); CSV needs one chosen.
+   * @param {readonly string[]} names
+   */
   function drawExports(names) {
     const what = $('export-what');
     if (what.options.length !== names.length + 1 || names.some((m, k) => what.options[k + 1].value !== m)) {
@@ -49,6 +59,7 @@ export function createControlsView(doc, $, active) {
     $('export-csv').disabled = !what.value;
   }
 
+  /** @param {State} state @param {View} view @param {readonly string[]} names */
   function draw(state, view, names) {
     drawPreset(state);
     setText($('formula'), formulaLine(view));
@@ -56,12 +67,15 @@ export function createControlsView(doc, $, active) {
     drawExports(names);
   }
 
-  /** The config box after a link's config failed: its text, kept for fixing, and the box open. */
+  /**
+   * The config box after a link's config failed: its text, kept for fixing, and the box open.
+   * @param {string} text
+   */
   function showBadConfig(text) {
     const ta = $('config-text');
     ta.value = text;
     ta.dataset.bad = '1';
-    ta.closest('details').open = true;
+    /** @type {HTMLDetailsElement} */ (ta.closest('details')).open = true;
   }
 
   return { draw, drawTheme, showBadConfig };

@@ -1,18 +1,29 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // explorer/exports.js: the export buttons: which matrix is chosen, file names, downloads and the
 // copyable text box. The files themselves come from web/export.js (pure functions of the view).
 
 import { EXPORTABLE } from '../export.js';
 import { el } from './dom.js';
 
+/** @typedef {import('./mount.js').Lookup} Lookup */
+/** @typedef {import('../../types/config').MatrixName} MatrixName */
+
+/** @param {string} v @returns {v is MatrixName} */
+const isExportable = (v) => /** @type {readonly string[]} */ (EXPORTABLE).includes(v);
+
+/** @param {Document} doc @param {ParentNode} root @param {Lookup} $ @param {Window} win */
 export function createExports(doc, root, $, win) {
-  /** The matrix chosen under "What" if it can be exported on its own, else null (the whole view). */
+  /**
+   * The matrix chosen under "What" if it can be exported on its own, else null (the whole view).
+   * @param {readonly string[]} shown @returns {MatrixName | null}
+   */
   function what(shown) {
     const v = $('export-what').value;
-    return EXPORTABLE.includes(v) && shown.includes(v) ? v : null;
+    return isExportable(v) && shown.includes(v) ? v : null;
   }
+  /** @param {string | null} preset @param {string | null} m */
   const fileBase = (preset, m) => (preset || 'head') + (m ? '-' + m : '');
 
+  /** @param {string} name @param {Blob} blob */
   function download(name, blob) {
     const a = el(doc, 'a');
     a.href = URL.createObjectURL(blob);
@@ -24,6 +35,7 @@ export function createExports(doc, root, $, win) {
     $('export-note').textContent = `Downloaded ${name}. (Nothing happened? A sandboxed frame may block downloads: use the text below.)`;
   }
 
+  /** @param {string} text @param {string} note */
   function showText(text, note) {
     const ta = $('export-text');
     ta.hidden = false;

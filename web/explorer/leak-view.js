@@ -1,13 +1,18 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // explorer/leak-view.js: the leak check's report under the matrices: one sentence (notes.js
 // leakReport) and a row-by-row table of how much each row of O moved since the check began.
 
 import { fmt } from '../format.js';
 import { el, setText } from './dom.js';
 
+/** @typedef {import('./mount.js').Lookup} Lookup */
+
+/** @param {Document} doc @param {Lookup} $ */
 export function createLeakView(doc, $) {
   let drawn = '';
-  /** report: leakReport's result, or null when the check is off. */
+  /**
+   * report: leakReport's result, or null when the check is off.
+   * @param {import('./notes.js').LeakReport | null} report @param {readonly string[]} tokens
+   */
   function draw(report, tokens) {
     $('leak').hidden = !report;
     const key = JSON.stringify(report && [report, tokens]);

@@ -26,11 +26,58 @@ import { createLeakView } from './leak-view.js';
 import { createExports } from './exports.js';
 import { wireEvents } from './events.js';
 
+/** @typedef {import('../../types/attention').Attention} Attention */
+/** @typedef {import('../../types/attention').ForwardResult} ForwardResult */
+/** @template {import('../../types/attention').ResultArray} K @typedef {import('../../types/attention').SomeResult<K>} SomeResult */
+/** Where an explorer is mounted: a document, a shadow root or an element. @typedef {Document | ShadowRoot | Element} Root */
+/** @typedef {import('../../types/config').Config} Config */
+/** @typedef {import('../../types/config').Step} Step */
+/** @typedef {import('../../types/config').MatrixName} MatrixName */
+/** @typedef {import('./state.js').State} State */
+/** @typedef {import('./state.js').Change} Change */
+/**
+ * What the views draw: the head, the core's result for it, the unscaled scores (raw.S), with the
+ * leak check on the O it is compared with (before), and serial, which counts computations.
+ * @typedef {import('../../types/export').View & { raw: ForwardResult | SomeResult<'S'>, before: Float32Array | null, serial: number }} View
+ */
+/**
+ * The markup's elements (./markup.js) that are more than an HTMLElement, by id.
+ * @typedef {{ 'config-text': HTMLTextAreaElement, 'export-text': HTMLTextAreaElement, 'export-what': HTMLSelectElement,
+ *   preset: HTMLSelectElement, 'edit-value': HTMLInputElement, 'leak-rows': HTMLTableSectionElement,
+ *   'export-csv': HTMLButtonElement, 'add-token': HTMLButtonElement }} Controls
+ */
+/** An element of the explorer's markup by its id (it is there: the markup is a constant). @typedef {<K extends string>(id: K) => K extends keyof Controls ? Controls[K] : HTMLElement} Lookup */
+/** What must be redrawn at the next frame. @typedef {{ compute: boolean, values: boolean, url: boolean, rebuild: boolean, tokens: boolean, tour: boolean }} Dirty */
+/**
+ * @typedef {{ panels: ReturnType<typeof createPanelsView>, inspector: ReturnType<typeof createInspectorView>,
+ *   steps: ReturnType<typeof createStepsView>, tokens: ReturnType<typeof createTokensView>,
+ *   controls: ReturnType<typeof createControlsView>, leak: ReturnType<typeof createLeakView> }} Views
+ */
+/** mountExplorer's options (see mountExplorer). @typedef {import('../../types/element').ExplorerOptions & { keysOn?: EventTarget }} MountOptions */
+/** Adds a listener that destroy() removes. @typedef {(target: EventTarget, type: string, fn: (ev: any) => void, opts?: AddEventListenerOptions | boolean) => void} Listen */
+/**
+ * What explorerApi needs of the mount.
+ * @typedef {{ state: State, act: Act, panels: Views['panels'], controls: Views['controls'], host: HTMLElement, doc: Document,
+ *   root: Root, useUrl: boolean, prefersDark: MediaQueryList, showError: (msg: string) => void, render: () => void,
+ *   view: () => View | null, destroy: () => void, cancelFrame: () => void }} ApiCtx
+ */
+/**
+ * What start and the event wiring (events.js) get of the mount.
+ * @typedef {{ state: State, act: Act, apply: (change: Change | null) => void, api: ExplorerApi, views: Views,
+ *   exports: ReturnType<typeof createExports>, options: MountOptions, win: Window, doc: Document, root: Root, $: Lookup,
+ *   listen: Listen, useUrl: boolean, writeUrl: () => void, fromUrl: () => void, prefersDark: MediaQueryList,
+ *   reducedMotion: MediaQueryList, showError: (msg: string) => void, setCore: (core: Attention) => void, gone: () => boolean }} Ctx
+ */
+/** Calls an action of state.js on this explorer's state and applies its Change. @typedef {(action: (state: State, ...args: any[]) => Change | null, ...args: unknown[]) => void} Act */
+
 const PLAY_MS = 2600;
+/** @type {(keyof Dirty)[]} */
+const DIRTY = ['compute', 'values', 'url', 'rebuild', 'tokens', 'tour'];
 const URL_DELAY = 250; // ms after the last change before the address bar is rewritten
 
 // The one core all explorers on a page share: the Wasm instance is loaded once, on first use.
 // forward() is synchronous and returns copies, so sharing it between explorers is safe.
+/** @type {Promise<Attention> | null} */
 let corePromise = null;
 export function sharedCore() {
   corePromise ||= loadAttention();
@@ -46,20 +93,30 @@ export function sharedCore() {
  * when the shapes are the same, so an edit reuses its arrays where the core can (issue 10).
  */
 let serials = 0;
+/** @param {Attention} attn @param {Config} config @param {Step | null} step @param {Config | null} [leakBase] @param {View | null} [previous] @returns {View} */
 export function computeView(attn, config, step, leakBase = null, previous = null) {
+  /** @param {ForwardResult | SomeResult<'S'> | null | undefined | false} r */
   const same = (r) => r && r.n === config.tokens.length && (r.X == null) === isDirect(config) &&
     r.dk === (isDirect(config) ? config.Q[0].length : config.Wq[0].length) && r.dv === (isDirect(config) ? config.V[0].length : config.Wv[0].length) &&
     (isDirect(config) || r.d === config.X[0].length);
-  const reuse = (r) => (same(r) ? (forgetResult(r), { into: r }) : undefined);
+  /**
+   * @template {ForwardResult | SomeResult<'S'>} R
+   * @param {R | null | undefined | false} r @returns {{ into: R } | undefined}
+   */
+  const reuse = (r) => (r && same(r) ? (forgetResult(r), { into: r }) : undefined);
   const r = attn.forward(forwardArgs(config), reuse(previous && previous.r));
   const raw = config.scale === 1 ? r : attn.forward(forwardArgs(config, 1), { outputs: ['S'], ...reuse(previous && previous.raw !== previous.r && previous.raw) });
+  /** @type {Float32Array | null} */
   let before = null;
   if (leakBase && leakBase.tokens.length === config.tokens.length)
     before = attn.forward(forwardArgs({ ...leakBase, causal: config.causal, scale: config.scale }), { outputs: ['O'] }).O;
   return { config, r, raw, step, before, serial: ++serials };
 }
 
-/** What every view needs beyond (state, view): the explained cell, the tour's stop, the leak report. */
+/**
+ * What every view needs beyond (state, view): the explained cell, the tour's stop, the leak report.
+ * @param {State} state @param {View} view @param {Views['panels']} panels
+ */
 function derive(state, view, panels) {
   const stop = state.tour != null ? tourStop(view, state.tour) : null;
   const active = panels.fits(state.hover) || (stop && panels.fits(stop.cell)) || panels.fits(state.sel);
@@ -68,7 +125,10 @@ function derive(state, view, panels) {
   return { stop, active, ex, leak };
 }
 
-/** Every view draws its region from (state, view); `dirty` says what changed since the last frame. */
+/**
+ * Every view draws its region from (state, view); `dirty` says what changed since the last frame.
+ * @param {Views} views @param {State} state @param {View} view @param {Dirty} dirty
+ */
 function drawViews({ panels, steps, inspector, tokens, controls, leak }, state, view, dirty) {
   panels.draw(state, view, { values: dirty.values || dirty.compute, rebuild: dirty.rebuild });
   steps.draw(state, view);
@@ -77,7 +137,7 @@ function drawViews({ panels, steps, inspector, tokens, controls, leak }, state, 
   inspector.draw(state, view, d.ex, panels.fits(state.sel), d.stop);
   tokens.draw(state, view, { force: dirty.tokens });
   controls.draw(state, view, panels.names());
-  leak.draw(d.leak, state.config.tokens);
+  leak.draw(d.leak, S.headOf(state).tokens);
   return d;
 }
 
@@ -95,10 +155,11 @@ function drawViews({ panels, steps, inspector, tokens, controls, leak }, state, 
  *   controls   the control groups to show (default all of CONTROLS)
  *   core       a promise of the core (default sharedCore())
  *   emit(type, detail)  called on 'step', 'select', 'change', 'error' and 'ready'
+ * @param {Root} root @param {MountOptions} [options]
  */
 export function mountExplorer(root, options = {}) {
-  const doc = options.doc || root.ownerDocument || root;
-  const win = doc.defaultView;
+  const doc = options.doc || root.ownerDocument || /** @type {Document} */ (root);
+  const win = /** @type {Window} */ (doc.defaultView);
   if (options.container) {
     const t = doc.createElement('template');
     t.innerHTML = MARKUP; // a constant: never user text
@@ -107,8 +168,8 @@ export function mountExplorer(root, options = {}) {
   const host = options.host || doc.documentElement;
   const useUrl = Boolean(options.url);
   const emit = options.emit || (() => {});
-  const $ = (id) => root.querySelector('#' + id);
-  const active = () => root.activeElement ?? doc.activeElement;
+  const $ = /** @type {Lookup} */ (/** @type {unknown} */ ((/** @type {string} */ id) => root.querySelector('#' + id)));
+  const active = () => /** @type {Partial<DocumentOrShadowRoot>} */ (root).activeElement ?? doc.activeElement;
   const prefersDark = win.matchMedia('(prefers-color-scheme: dark)');
   const reducedMotion = win.matchMedia('(prefers-reduced-motion: reduce)');
 
@@ -124,19 +185,25 @@ export function mountExplorer(root, options = {}) {
   const { panels, inspector, controls } = views;
   const exports = createExports(doc, root, $, win);
 
+  /** @type {Attention | null} */
   let attn = null;
+  /** @type {View | null} */
   let view = null; // computeView's result for the config now shown
   let frame = 0;
   let timer = 0;
   let lastUrl = '';
   let destroyed = false;
+  /** @type {Dirty} */
   const dirty = { compute: false, values: false, url: false, rebuild: false, tokens: false, tour: false };
+  /** @type {(() => void)[]} */
   const cleanups = [];
+  /** @type {Listen} */
   const listen = (target, type, fn, opts) => {
     target.addEventListener(type, fn, opts);
     cleanups.push(() => target.removeEventListener(type, fn, opts));
   };
 
+  /** @param {string} msg */
   function showError(msg) {
     const e = $('error');
     e.textContent = msg;
@@ -151,14 +218,16 @@ export function mountExplorer(root, options = {}) {
   }
 
   /** Carries out what an action says must happen (see state.js), then schedules the redraw. */
+  /** @param {Change | null} change */
   function apply(change) {
     syncTimer();
     if (!change) return;
-    for (const k in dirty) dirty[k] = dirty[k] || Boolean(change[k]);
+    for (const k of DIRTY) dirty[k] = dirty[k] || Boolean(change[k]);
     sideEffects(change, { win, state, panels, controls, showError, scroll: options.scroll !== false });
     if (!frame && !destroyed) frame = win.requestAnimationFrame(render);
     if (options.emit) for (const [type, detail] of change.emit || []) emit(type, typeof detail === 'function' ? detail() : detail);
   }
+  /** @type {Act} */
   const act = (action, ...args) => apply(action(state, ...args));
 
   // The address bar follows the state, a moment after the last change: replaceState with a
@@ -185,7 +254,7 @@ export function mountExplorer(root, options = {}) {
       try {
         view = computeView(attn, state.config, state.step, state.leak && state.leak.base, view);
       } catch (e) {
-        showError('This head cannot be computed: ' + e.message);
+        showError('This head cannot be computed: ' + /** @type {Error} */ (e).message);
       }
     }
     if (!view) return;
@@ -196,7 +265,7 @@ export function mountExplorer(root, options = {}) {
     const focus = active();
     const target = focus && $('matrices').contains(focus) ? focus : d.stop && dirty.tour ? panels.heatmap(d.stop.cell.m)?.cell(d.stop.cell.i, d.stop.cell.j) : null;
     if (target) inspector.keepClear(win, target);
-    for (const k in dirty) dirty[k] = false;
+    for (const k of DIRTY) dirty[k] = false;
     if (host.dataset.ready !== 'true') {
       host.dataset.ready = 'true';
       emit('ready', {});
@@ -224,18 +293,23 @@ export function mountExplorer(root, options = {}) {
   });
 
   api.ready = start({ state, act, apply, api, views, exports, options, win, doc, root, $, listen, useUrl, writeUrl, fromUrl, prefersDark, reducedMotion, showError,
-    setCore: (core) => (attn = core), gone: () => destroyed });
+    setCore: (/** @type {Attention} */ core) => (attn = core), gone: () => destroyed });
   return api;
 }
 
+/** The matrix each step produces. @type {Record<Step, import('../../types/config').MatrixName>} */
+const STEP_MATRIX = { project: 'Q', score: 'S', scale: 'S', mask: 'M', softmax: 'A', mix: 'O' };
+
 // What a Change asks for besides the redraw: a message, the config box, a scroll, the cursor.
+/** @param {Change} change @param {{ win: Window, state: State, panels: Views['panels'], controls: Views['controls'], showError: (msg: string) => void, scroll: boolean }} ctx */
 function sideEffects(change, { win, state, panels, controls, showError, scroll }) {
   if (change.error != null) showError(change.error);
   if (change.badConfig != null) controls.showBadConfig(change.badConfig);
-  if (change.scroll && scroll) {
+  const step = change.scroll;
+  if (step && scroll) {
     // Bring the matrix this step produces into view (instantly when motion is reduced).
     win.requestAnimationFrame(() => {
-      const fig = panels.figure({ project: 'Q', score: 'S', scale: 'S', mask: 'M', softmax: 'A', mix: 'O' }[change.scroll]);
+      const fig = panels.figure(STEP_MATRIX[step]);
       if (fig) fig.scrollIntoView({ block: 'nearest', behavior: state.reducedMotion ? 'auto' : 'smooth' });
     });
   }
@@ -247,11 +321,12 @@ function sideEffects(change, { win, state, panels, controls, showError, scroll }
 
 // The explorer's start: controls, theme (a link's, the element's, the remembered one), events,
 // the core, then the first head (from the link, or the element's attributes).
+/** @param {Ctx} x */
 async function start(x) {
   const { state, act, api, views, options, win, useUrl } = x;
   api.setControls(options.controls || CONTROLS);
-  const url = useUrl ? readUrlState(win.location.search, win.location.hash) : {};
-  api.setTheme(S.startTheme({ url: url.theme, attribute: options.initial?.theme, stored: storedTheme(win) }));
+  const url = useUrl ? readUrlState(win.location.search, win.location.hash) : null;
+  api.setTheme(S.startTheme({ url: url?.theme, attribute: options.initial?.theme, stored: storedTheme(win) }));
   wireEvents({
     ...x, panels: views.panels, inspector: views.inspector, keysOn: options.keysOn,
     chooseTheme(t) {
@@ -264,7 +339,7 @@ async function start(x) {
   try {
     x.setCore(await (options.core || sharedCore()));
   } catch (e) {
-    x.showError('The attention core (WebAssembly) could not load: ' + e.message + '. The explorer needs a browser with WebAssembly.');
+    x.showError('The attention core (WebAssembly) could not load: ' + /** @type {Error} */ (e).message + '. The explorer needs a browser with WebAssembly.');
     return;
   }
   if (x.gone()) return;
@@ -274,6 +349,7 @@ async function start(x) {
 
 // The reader's theme choice, remembered across visits (a sandboxed frame may refuse storage).
 const storedTheme = rememberedTheme;
+/** @param {Window} win @param {string} theme */
 function rememberTheme(win, theme) {
   try {
     win.localStorage.setItem(THEME_KEY, theme);
@@ -281,56 +357,70 @@ function rememberTheme(win, theme) {
 }
 
 // A result with its arrays copied (the numbers stay; the page's own arrays are reused by forward's `into`).
+/** @param {ForwardResult} r @returns {ForwardResult} */
 function copyResult(r) {
-  const out = { ...r };
-  for (const k in out) if (ArrayBuffer.isView(out[k])) out[k] = out[k].slice();
-  return out;
+  const out = /** @type {Record<string, unknown>} */ ({ ...r });
+  for (const k in out) {
+    const a = out[k];
+    if (ArrayBuffer.isView(a)) out[k] = /** @type {Float32Array} */ (a).slice();
+  }
+  return /** @type {ForwardResult} */ (/** @type {unknown} */ (out));
 }
 
 /** @typedef {ReturnType<typeof explorerApi>} ExplorerApi */
 
-/** The API mountExplorer returns (the element, the training panel and the labs drive it). */
+/**
+ * The API mountExplorer returns (the element, the training panel and the labs drive it).
+ * @param {ApiCtx} x
+ */
 function explorerApi(x) {
   const { state, act, panels, controls, host, doc, root, useUrl, prefersDark } = x;
+  // The exports run once a head is drawn.
+  const shown = () => /** @type {View} */ (x.view());
   return {
     state,
     get view() { return x.view(); },
     /** The core's result for the head shown, as copies: the page reuses its own arrays on the next edit. */
-    get result() { return x.view() && copyResult(x.view().r); },
-    setValue: (m, i, j, v) => act(S.setValue, m, i, j, v),
-    setStep: (s) => (act(S.stop), act(S.setStep, s ?? null)),
-    setFollow: (i) => act(S.setFollow, i),
-    select: (cell) => act(S.select, cell),
-    setPreset: (name) => act(S.setPreset, name),
+    get result() { return x.view() && copyResult(shown().r); },
+    setValue: (/** @type {string} */ m, /** @type {number} */ i, /** @type {number} */ j, /** @type {number} */ v) => act(S.setValue, m, i, j, v),
+    setStep: (/** @type {Step | null | undefined} */ s) => (act(S.stop), act(S.setStep, s ?? null)),
+    setFollow: (/** @type {number | null} */ i) => act(S.setFollow, i),
+    select: (/** @type {import('../../types/config').Cell | null} */ cell) => act(S.select, cell),
+    setPreset: (/** @type {string} */ name) => act(S.setPreset, name),
     /** Untrusted input: JSON text or an object, parsed strictly; throws ConfigError. */
-    setConfig: (input) => act(S.setConfig, input),
+    setConfig: (/** @type {string | import('../../types/config').ConfigInput} */ input) => act(S.setConfig, input),
     /**
      * New numbers for the head (a config, parsed strictly; throws ConfigError) that keep the
      * step, the followed row and the selected or hovered cell wherever they still fit: for a head
      * that changes under the learner, e.g. while it trains (web/train-panel.js). `extra` goes to
      * every cell explanation (explain.js explainCell's fifth argument) until the next showHead.
      */
-    showHead: (input, extra = null) => act(S.showHead, input, extra),
+    showHead: (/** @type {string | import('../../types/config').ConfigInput} */ input, /** @type {unknown} */ extra = null) => act(S.showHead, input, extra),
+    /** @param {boolean} on */
     setCausal(on) {
       if (state.config && state.config.causal !== Boolean(on)) act(S.setCausal, on);
     },
+    /** @param {string} setting */
     setTheme(setting) {
       act(S.setTheme, setting, prefersDark.matches);
       controls.drawTheme(state, host);
     },
+    /** @param {readonly string[]} list */
     setControls(list) {
       act(S.setControls, list, { page: useUrl });
-      for (const e of root.querySelectorAll('[data-control]')) e.hidden = !state.controls.has(e.dataset.control);
+      for (const e of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-control]'))) e.hidden = !state.controls.has(e.dataset.control ?? '');
     },
     showError: x.showError,
     /** The whole config as the config format (a copy). */
-    config: () => cloneConfig(state.config),
-    exportCSV: (m) => matrixCSV(x.view(), m),
-    exportJSON: (m) => (m ? matrixJSON(x.view(), m) : headJSON(x.view())),
-    exportSVG: (m) => (m ? heatmapSVG(x.view(), m, { theme: state.theme }) : viewSVG(x.view(), { theme: state.theme, matrices: panels.names() })),
+    config: () => cloneConfig(S.headOf(state)),
+    exportCSV: (/** @type {MatrixName} */ m) => matrixCSV(shown(), m),
+    exportJSON: (/** @type {MatrixName | null | undefined} */ m) => (m ? matrixJSON(shown(), m) : headJSON(shown())),
+    exportSVG: (/** @type {MatrixName | null | undefined} */ m) => (m ? heatmapSVG(shown(), m, { theme: state.theme }) : viewSVG(shown(), { theme: state.theme, matrices: panels.names() })),
     /** A PNG Blob of one heatmap or the whole view (drawn on a canvas from the same layout as the SVG). */
-    exportPNG: (m) => paintPNG(doc, x.view(), { theme: state.theme, m, matrices: panels.names() }),
-    exportPyTorch: () => pytorchScript(state.config, x.view().r),
+    exportPNG: (/** @type {MatrixName | null | undefined} */ m) => paintPNG(doc, shown(), { theme: state.theme, m, matrices: panels.names() }),
+    exportPyTorch: () => pytorchScript(S.headOf(state), shown().r),
+    /** Resolves once the core is loaded and the first head drawn (set by mountExplorer). @type {Promise<void> | undefined} */
+    ready: undefined,
     /** Stops timers, removes listeners and the drawing. */
     destroy: x.destroy,
     /** Runs the pending redraw now instead of at the next frame (for timing it). */

@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // explorer/notes.js: the explorer page's own sentences about the state (not about one cell):
 // the preset note (what changed and how to go back), the guided tour's stops and the leak
 // check's report. Pure functions of (state, view), tested in Node (tests/explorer-notes.test.mjs);
@@ -8,16 +7,32 @@ import { fmt, tokenRef } from '../format.js';
 import { count, noun, verb, list, range, largest } from '../words.js';
 import { matrixInfo } from '../explain.js';
 import { PRESETS } from '../presets.js';
-import { changesOf, TOUR_STOPS } from './state.js';
+import { changesOf, headOf, TOUR_STOPS } from './state.js';
 
-const sub = (i) => String(i + 1).replace(/\d/g, (c) => '₀₁₂₃₄₅₆₇₈₉'[c]);
+/** @typedef {import('./state.js').State} State */
+/** @typedef {import('./mount.js').View} View */
+/** @typedef {import('../../types/config').Config} Config */
+/** @typedef {import('../../types/config').ProjectedConfig} ProjectedConfig */
+/** A result in the projection form: X and the weights are there. @typedef {import('../../types/attention').ForwardResult & { X: Float32Array, Wq: Float32Array, Wk: Float32Array, Wv: Float32Array, d: number }} ProjectedResult */
+/** The leak check's report (leakReport). @typedef {{ text: string, rows: { i: number, same: boolean, diff: number }[] }} LeakReport */
+/** A config's matrices by name. @param {Config} c */
+const matricesOf = (c) => /** @type {Partial<Record<string, number[][]>>} */ (/** @type {unknown} */ (c));
 
-/** The preset menu's entry for a head that is not an unchanged preset. */
+/** @param {number} i */
+const sub = (i) => String(i + 1).replace(/\d/g, (c) => '₀₁₂₃₄₅₆₇₈₉'[Number(c)]);
+
+/**
+ * The preset menu's entry for a head that is not an unchanged preset.
+ * @param {State} state
+ */
 export function ownHeadLabel(state) {
   return state.origin ? `${PRESETS[state.origin].title} (changed)` : '(your own head)';
 }
 
-/** The phrases saying what changed from the preset ("the causal mask off", "2 values of X changed"). */
+/**
+ * The phrases saying what changed from the preset ("the causal mask off", "2 values of X changed").
+ * @param {ReturnType<typeof changesOf>} ch
+ */
 function changePhrases(ch) {
   const out = [];
   if (ch.causal !== undefined) out.push(`the causal mask ${ch.causal ? 'on' : 'off'}`);
@@ -32,15 +47,18 @@ function changePhrases(ch) {
   return out;
 }
 
-/** The note under the preset menu: the preset's own note, or what changed and how to go back. */
+/**
+ * The note under the preset menu: the preset's own note, or what changed and how to go back.
+ * @param {State} state @returns {string}
+ */
 export function presetNote(state) {
   if (state.preset) return PRESETS[state.preset].note;
-  const phrases = changePhrases(changesOf(state.base, state.config));
+  const phrases = changePhrases(changesOf(/** @type {Config} */ (state.base), headOf(state)));
   if (!state.origin)
     return phrases.length
       ? `Your own head, loaded from a config, with ${list(phrases)}. “Reset to the preset” goes back to the config as it was loaded.`
       : 'Your own head, loaded from a config. Change any input cell; “Reset to the preset” goes back to the config as it was loaded.';
-  const ch = changesOf(state.base, state.config);
+  const ch = changesOf(/** @type {Config} */ (state.base), headOf(state));
   const toggles = [];
   if (ch.causal !== undefined) toggles.push(`turn the causal mask ${ch.causal ? 'off' : 'on'} again (key M)`);
   if (ch.scale !== undefined && (ch.scale === null || ch.scale === 1)) toggles.push(`turn scaling ${ch.scale === null ? 'off' : 'on'} again (key S)`);
@@ -55,11 +73,14 @@ export function presetNote(state) {
  * The tour's stop k (0-3): the widget page's "Reading the matrices", with this head's numbers.
  * { title, text, cell: the cell it explains, marks: [{ m, row?, col? }] }. Every claim is
  * checked against the numbers (ties are named in full); the tour runs on the cat preset.
+ * @param {View} view @param {number} k
  */
 export function tourStop(view, k) {
-  const { r, config } = view;
+  // The tour runs on the cat preset: a head in the projection form.
+  const r = /** @type {ProjectedResult} */ (view.r), config = /** @type {ProjectedConfig} */ (view.config);
   const t = config.tokens;
   const i = r.n - 1; // the last token, "the"
+  /** @param {Float32Array} a @param {number} at @param {number} cols */
   const row = (a, at, cols) => Array.from(a.subarray(at * cols, at * cols + cols));
   const feats = config.features;
   const xi = row(r.X, i, r.d);
@@ -120,11 +141,20 @@ export function tourStop(view, k) {
 
 // The token rows whose own inputs differ between two configs of the same tokens, and whether a
 // weight (shared by every token) differs.
+/** @param {Config} base @param {Config} config */
 function editedRows(base, config) {
+  /** @type {Set<number>} */
   const rows = new Set();
   let weights = false;
-  for (const m of ['X', 'Q', 'K', 'V']) if (base[m] && config[m]) base[m].forEach((row, i) => row.some((v, j) => v !== config[m][i][j]) && rows.add(i));
-  for (const m of ['Wq', 'Wk', 'Wv']) if (base[m] && config[m]) weights ||= base[m].some((row, i) => row.some((v, j) => v !== config[m][i][j]));
+  const b = matricesOf(base), c = matricesOf(config);
+  for (const m of ['X', 'Q', 'K', 'V']) {
+    const bm = b[m], cm = c[m];
+    if (bm && cm) bm.forEach((row, i) => row.some((v, j) => v !== cm[i][j]) && rows.add(i));
+  }
+  for (const m of ['Wq', 'Wk', 'Wv']) {
+    const bm = b[m], cm = c[m];
+    if (bm && cm) weights ||= bm.some((row, i) => row.some((v, j) => v !== cm[i][j]));
+  }
   return { rows: [...rows].sort((a, b) => a - b), weights };
 }
 
@@ -132,6 +162,7 @@ function editedRows(base, config) {
  * The leak check's report: O now against O before the learner's edits (view.before, computed
  * from `base` with the current mask and scale). { text, rows: [{ i, same, diff }] }: `same` is
  * true only when every entry of the row is exactly as before.
+ * @param {View} view @param {Config} base @returns {LeakReport}
  */
 export function leakReport(view, base) {
   const { r, config, before } = view;
@@ -148,11 +179,12 @@ export function leakReport(view, base) {
     return { i, same, diff };
   });
   const { rows: edited, weights } = editedRows(base, config);
+  /** @param {LeakReport['rows']} xs */
   const by = (xs) => fmt(Math.max(...xs.map((x) => x.diff)));
   if (weights)
-    return { text: `You changed a learned weight, which every token uses, so every row of O may change. To see the mask at work, press “Reset to the preset”, turn the check on and change one later token’s row of ${config.X ? 'X' : 'Q, K or V'}.`, rows };
+    return { text: `You changed a learned weight, which every token uses, so every row of O may change. To see the mask at work, press “Reset to the preset”, turn the check on and change one later token’s row of ${matricesOf(config).X ? 'X' : 'Q, K or V'}.`, rows };
   if (!edited.length)
-    return { text: `Leak check on. Now change a later token: a number in its row of ${config.X ? 'X' : 'Q, K or V'}. Each row of O is then compared with O as it is now.`, rows };
+    return { text: `Leak check on. Now change a later token: a number in its row of ${matricesOf(config).X ? 'X' : 'Q, K or V'}. Each row of O is then compared with O as it is now.`, rows };
   const first = edited[0];
   const who = list(edited.map((i) => tokenRef(t, i)));
   const earlier = rows.slice(0, first);

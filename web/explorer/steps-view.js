@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // explorer/steps-view.js: the six-step bar (back, play, forward, one button per step, All) and
 // the narration of the step shown.
 
@@ -6,6 +5,11 @@ import { STEPS } from '../config.js';
 import { narration } from '../explain.js';
 import { el, setText, setAttr } from './dom.js';
 
+/** @typedef {import('./state.js').State} State */
+/** @typedef {import('./mount.js').View} View */
+/** @typedef {import('./mount.js').Lookup} Lookup */
+
+/** @param {Document} doc @param {Lookup} $ */
 export function createStepsView(doc, $) {
   const pills = $('step-pills');
   STEPS.forEach((s, k) => {
@@ -14,9 +18,10 @@ export function createStepsView(doc, $) {
     b.dataset.step = s;
   });
 
+  /** @param {State} state @param {View} view */
   function draw(state, view) {
     setText($('narration'), narration(view, state.step));
-    for (const b of pills.children) setAttr(b, 'aria-pressed', String(b.dataset.step === state.step));
+    for (const b of /** @type {HTMLCollectionOf<HTMLElement>} */ (pills.children)) setAttr(b, 'aria-pressed', String(b.dataset.step === state.step));
     setAttr($('all'), 'aria-pressed', String(state.step == null));
     // With reduced motion nothing moves by itself: the play button steps once per press.
     const play = $('play');

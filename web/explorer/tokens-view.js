@@ -5,12 +5,18 @@
 
 import { followSentence } from '../explain.js';
 import { MAX_NAME } from '../config.js';
-import { MANY } from './state.js';
+import { MANY, headOf } from './state.js';
 import { el, setText, setAttr } from './dom.js';
 
+/** @typedef {import('./state.js').State} State */
+/** @typedef {import('./mount.js').View} View */
+/** @typedef {import('./mount.js').Lookup} Lookup */
+
+/** @param {Document} doc @param {Lookup} $ @param {() => Element | null} active */
 export function createTokensView(doc, $, active) {
   let drawn = ''; // the token names the chips and editor show
 
+  /** @param {readonly string[]} tokens */
   function chips(tokens) {
     const box = $('tokens');
     box.textContent = '';
@@ -32,9 +38,11 @@ export function createTokensView(doc, $, active) {
     input.id = 'follow-number';
   }
 
+  /** @param {readonly string[]} tokens */
   function editor(tokens) {
     const list = $('token-list');
-    if (active() && list.contains(active())) return false; // don't pull the field from under the typist
+    const focused = active();
+    if (focused && list.contains(focused)) return false; // don't pull the field from under the typist
     list.textContent = '';
     if (tokens.length > MANY) {
       list.appendChild(el(doc, 'li', 'note', `${tokens.length} tokens: rename them in the config JSON.`));
@@ -56,9 +64,12 @@ export function createTokensView(doc, $, active) {
     return true;
   }
 
-  /** force: redraw the chips and editor even if the names are the same. */
+  /**
+   * force: redraw the chips and editor even if the names are the same.
+   * @param {State} state @param {View} view @param {{ force?: boolean }} [options]
+   */
   function draw(state, view, { force = false } = {}) {
-    const tokens = state.config.tokens;
+    const tokens = headOf(state).tokens;
     const key = JSON.stringify(tokens);
     if (force || key !== drawn) {
       drawn = key;
@@ -68,8 +79,8 @@ export function createTokensView(doc, $, active) {
     const follow = state.follow;
     setText($('follow-text'), follow != null ? followSentence(view, follow) : '');
     // A toolbar: one chip is in the Tab order (the followed one, else the first); arrows move on.
-    const chipsNow = [...$('tokens').querySelectorAll('[data-follow]')];
-    const inChips = chipsNow.includes(active());
+    const chipsNow = [.../** @type {NodeListOf<HTMLElement>} */ ($('tokens').querySelectorAll('[data-follow]'))];
+    const inChips = chipsNow.includes(/** @type {HTMLElement} */ (active()));
     for (const b of chipsNow) {
       setAttr(b, 'aria-pressed', String(+b.dataset.follow === follow));
       if (!inChips && follow != null) b.tabIndex = +b.dataset.follow === follow ? 0 : -1;
