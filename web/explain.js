@@ -13,6 +13,31 @@ import { STEPS } from './config.js';
 import { count, noun, verb, list, range, largest } from './words.js';
 import { weightStory } from './train.js';
 
+/** @typedef {import('../types/export').View} View */
+/** @typedef {import('../types/attention').ForwardResult} ForwardResult */
+/** @template {import('../types/attention').ResultArray} K @typedef {import('../types/attention').SomeResult<K>} SomeResult */
+/** @typedef {import('../types/config').MatrixName} MatrixName */
+/** @typedef {import('../types/config').Step} Step */
+/** @typedef {import('./colors.js').ScaleKind} ScaleKind */
+/**
+ * A matrix's shape and axes (matrixInfo).
+ * @typedef {{ m: MatrixName, rows: number, cols: number, rowLabels: string[], colLabels: string[], axes: string,
+ *   about: string, caption: string }} MatrixInfo
+ */
+/**
+ * What a legend says (legendInfo): lo and hi are null for the mask.
+ * @typedef {{ kind: 'mask', lo: null, hi: null, centre: false, mayLook: boolean, masked: boolean }
+ *   | { kind: 'diverging' | 'sequential', lo: number, hi: number, centre: boolean, mayLook: false, masked: boolean }} LegendInfo
+ */
+/** A cell that fed an explained cell: a whole row, a column or one cell of matrix m. @typedef {{ m: MatrixName, row?: number, col?: number }} Source */
+/** An explained cell (explainCell). @typedef {{ title: string, text: string, sources: Source[] }} Explanation */
+/**
+ * What a trained head adds to the explanations (web/train.js trainedExtra): the step, the parts X
+ * is the sum of (a head inside a model), and the last step's ∂loss/∂W, flat and row-major.
+ * @typedef {{ trained?: { step: number }, residual?: { name: string, data: Float32Array }[],
+ *   gradients?: { Wq: Float32Array, Wk: Float32Array, Wv: Float32Array } | null }} Extra
+ */
+
 const MAX_TERMS = 8;
 const F32_MAX = 3.4028234663852886e38; // float32's largest finite number
 const F32_MIN_NORMAL = 1.1754943508222875e-38; // below this exp(s) loses precision, then becomes 0
@@ -26,7 +51,10 @@ export const ROLE = {
   V: ['value', 'what it passes on'],
 };
 
-/** Shape and axes of each matrix: rows, cols, row/column labels and the caption. */
+/**
+ * Shape and axes of each matrix: rows, cols, row/column labels and the caption.
+ * @param {View} view @param {MatrixName} m @returns {MatrixInfo}
+ */
 export function matrixInfo(view, m) {
   const { r, config } = view;
   const tokens = config.tokens;
@@ -96,7 +124,10 @@ function maskTitle(view) {
 const scaleOn = (view) => view.config.scale !== 1;
 const stepIndex = (step) => (step ? STEPS.indexOf(step) : STEPS.length);
 
-/** The values a matrix panel shows at the current step (S changes meaning as the steps go). */
+/**
+ * The values a matrix panel shows at the current step (S changes meaning as the steps go).
+ * @param {View} view @param {MatrixName} m @returns {Float32Array}
+ */
 export function displayed(view, m) {
   const { r, raw, step } = view;
   if (m !== 'S') return r[m];
@@ -112,7 +143,10 @@ export function displayed(view, m) {
 }
 const MASKED_S = new WeakMap(); // a result's S with its masked entries at −∞, made once (read only)
 
-/** Forgets what was worked out once for result r, before its arrays are reused (forward's `into`). */
+/**
+ * Forgets what was worked out once for result r, before its arrays are reused (forward's `into`).
+ * @param {ForwardResult | SomeResult<"S"> | null | undefined} r
+ */
 export function forgetResult(r) {
   if (!r) return;
   MASK_FACTS.delete(r.M);
@@ -122,6 +156,7 @@ export function forgetResult(r) {
 /**
  * What a panel's legend says, from the values it shows: { kind, lo, hi, centre, mayLook, masked }
  * (lo/hi the ends of the colour bar, null for the mask; masked: whether −∞ is shown).
+ * @param {MatrixName} m @param {Float32Array} values @param {ScaleKind} kind @param {number} maxAbs @returns {LegendInfo}
  */
 export function legendInfo(m, values, kind, maxAbs) {
   const masked = values.some((v) => v === -Infinity);
@@ -130,11 +165,15 @@ export function legendInfo(m, values, kind, maxAbs) {
   return { kind, lo: seq ? 0 : -maxAbs, hi: seq ? 1 : maxAbs, centre: !seq, mayLook: false, masked };
 }
 
+/** @param {View} view @param {MatrixName} m @param {number} i @param {number} j @param {number} value */
 export function cellLabel(view, m, i, j, value) {
   return labeler(view, m)(i, j, value);
 }
 
-/** The screen-reader label function of one matrix (its axis names looked up once). */
+/**
+ * The screen-reader label function of one matrix (its axis names looked up once).
+ * @param {View} view @param {MatrixName} m @returns {(i: number, j: number, value: number) => string}
+ */
 export function labeler(view, m) {
   const { rowLabels, colLabels } = matrixInfo(view, m);
   return (i, j, value) => `${m} row ${i + 1} ${rowLabels[i]}, column ${j + 1} ${colLabels[j]}: ${fmt(value)}`;
@@ -162,7 +201,10 @@ const sumLine = (terms, total) => (terms.length === 1 ? `Σ = ${terms[0]}` : `Σ
 const rowOf = (a, i, cols) => Array.from(a.subarray(i * cols, i * cols + cols));
 const colOf = (a, j, rows, cols) => Array.from({ length: rows }, (_, k) => a[k * cols + j]);
 
-/** The rows whose every key is masked (A and O are 0 there, PyTorch's rule). */
+/**
+ * The rows whose every key is masked (A and O are 0 there, PyTorch's rule).
+ * @param {ForwardResult} r @returns {number[]}
+ */
 export const fullyMaskedRows = (r) => maskFacts(r).full.slice();
 function visibleKeys(r, i) {
   const out = [];
@@ -189,6 +231,7 @@ function laterNote(view, m) {
  * extra (optional), for a head being trained (web/train.js trainedExtra): { trained: { step },
  * residual?: [{ name, data }] (a head inside a model: X as the sum of those parts),
  * gradients: { Wq, Wk, Wv } | null } with the last step's ∂loss/∂W, flat and row-major.
+ * @param {View} view @param {MatrixName} m @param {number} i @param {number} j @param {Extra | null} [extra] @returns {Explanation}
  */
 export function explainCell(view, m, i, j, extra = null) {
   const v = displayed(view, m)[i * matrixInfo(view, m).cols + j];
@@ -379,7 +422,10 @@ function trainedWeight(extra, m, i, j, cols) {
   return weightStory({ name: `${m}[${i + 1}][${j + 1}]`, step, g: g ? g[i * cols + j] : null, delta: u ? u[i * cols + j] : null, optimizer: extra.optimizer, lr: extra.lr });
 }
 
-/** The head's formula with its sizes: the line under the page's title. */
+/**
+ * The head's formula with its sizes: the line under the page's title.
+ * @param {View} view @returns {string}
+ */
 export function formulaLine(view) {
   const { r, config } = view;
   const sizes = r.dk === r.dv ? `dk = dv = ${r.dk}` : `dk = ${r.dk}, dv = ${r.dv}`;
@@ -391,7 +437,10 @@ export function formulaLine(view) {
   return `${proj}; ${score}; ${mask}; A = softmax by row; O = A·V.`;
 }
 
-/** One sentence per step, in the lesson's words, with this head's numbers. */
+/**
+ * One sentence per step, in the lesson's words, with this head's numbers.
+ * @param {View} view @param {Step | null} step @returns {string}
+ */
 export function narration(view, step) {
   const { r, config } = view;
   switch (step) {
@@ -432,7 +481,10 @@ export const STEP_MATRICES = {
   mix: ['O'],
 };
 
-/** “the” (5) gives 0.528 of its attention to “cat” (2). … Ties name every token (and every dimension). */
+/**
+ * “the” (5) gives 0.528 of its attention to “cat” (2). … Ties name every token (and every dimension).
+ * @param {View} view @param {number} i @returns {string}
+ */
 export function followSentence(view, i) {
   const { r, config } = view;
   const t = config.tokens;
@@ -469,6 +521,7 @@ function visibility(view, i, live) {
  * Small copies of the cells that fed an explained cell (its `sources`), so the learner sees the
  * inputs without scrolling: [{ m, title, labels, values, kind }] with at most `max` values each
  * (title says when some are left out). A row is read across, a column down, one cell alone.
+ * @param {View} view @param {readonly Source[]} sources @param {number} [max] @returns {{ m: MatrixName, title: string, labels: string[], values: number[] }[]}
  */
 export function sourceCopies(view, sources, max = 12) {
   const out = [];

@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // explorer/events.js: the wiring. Turns the learner's events into actions (web/explorer/state.js)
 // and hands their Change to ctx.apply, which schedules the one redraw. Nothing here draws.
 //
@@ -9,15 +8,29 @@ import * as S from './state.js';
 import { TOKEN_ROWS } from './state.js';
 import { parseNumber } from '../format.js';
 
+/** @typedef {import('./mount.js').Ctx & { panels: import('./mount.js').Views['panels'], inspector: import('./mount.js').Views['inspector'], keysOn?: EventTarget, chooseTheme: (t: string) => void }} EventsCtx */
+/** @typedef {import('../../types/config').MatrixName} MatrixName */
+/** The element an event happened on (every listener here is on an element of the explorer). @param {Event} ev */
+const targetOf = (ev) => /** @type {HTMLElement} */ (ev.target);
+/** The nearest element around the event's target that matches `sel`. @param {Event} ev @param {string} sel */
+const closest = (ev, sel) => /** @type {HTMLElement | null} */ (targetOf(ev).closest(sel));
+/** A config's matrices by name. @param {import('../../types/config').Config} c */
+const matricesOf = (c) => /** @type {Record<string, number[][]>} */ (/** @type {unknown} */ (c));
+
+/** @type {Record<string, [number, number]>} */
 const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
-/** Pointer, keyboard and wheel on the matrices: hover explains, click and focus select, drag and wheel edit. */
+/**
+ * Pointer, keyboard and wheel on the matrices: hover explains, click and focus select, drag and wheel edit.
+ * @param {EventsCtx} ctx
+ */
 function wireMatrices(ctx) {
   const { state, act, panels, $, listen } = ctx;
   const box = $('matrices');
+  /** @type {{ id: number, m: string, i: number, j: number, x: number, v0: number, moved: boolean } | null} */
   let drag = null;
 
-  listen(box, 'pointermove', (ev) => {
+  listen(box, 'pointermove', (/** @type {PointerEvent} */ ev) => {
     if (drag && ev.pointerId === drag.id) {
       const dx = ev.clientX - drag.x;
       if (Math.abs(dx) > 3) drag.moved = true;
@@ -28,54 +41,57 @@ function wireMatrices(ctx) {
     act(S.setHover, panels.cellFromEvent(ev));
   });
   listen(box, 'pointerleave', () => act(S.setHover, null));
-  listen(box, 'pointerdown', (ev) => {
-    const cell = ev.target.closest('.cell.editable');
+  listen(box, 'pointerdown', (/** @type {PointerEvent} */ ev) => {
+    const cell = closest(ev, '.cell.editable');
     if (!cell || ev.pointerType === 'touch' || ev.button !== 0) return;
-    const m = cell.dataset.matrix, i = +cell.dataset.row, j = +cell.dataset.col;
-    drag = { id: ev.pointerId, m, i, j, x: ev.clientX, v0: state.config[m][i][j], moved: false };
+    const m = cell.dataset.matrix ?? '', i = Number(cell.dataset.row), j = Number(cell.dataset.col);
+    drag = { id: ev.pointerId, m, i, j, x: ev.clientX, v0: matricesOf(S.headOf(state))[m][i][j], moved: false };
     cell.setPointerCapture(ev.pointerId);
   });
-  const endDrag = () => (drag = null);
+  const endDrag = () => { drag = null; };
   listen(box, 'pointerup', endDrag);
   listen(box, 'pointercancel', endDrag);
   listen(box, 'change', (ev) => {
-    if (ev.target.id === 'causal') act(S.setCausal, ev.target.checked);
-    if (ev.target.id === 'scaling') act(S.setScaling, ev.target.checked);
+    const t = /** @type {HTMLInputElement} */ (ev.target);
+    if (t.id === 'causal') act(S.setCausal, t.checked);
+    if (t.id === 'scaling') act(S.setScaling, t.checked);
   });
-  listen(box, 'click', (ev) => {
-    if (ev.target.closest('#weights-toggle')) return act(S.toggleWeights);
-    if (ev.target.closest('#leak-toggle')) return act(S.toggleLeak);
-    const f = ev.target.closest('[data-follow]');
-    if (f) return act(S.toggleFollow, +f.dataset.follow);
+  listen(box, 'click', (/** @type {MouseEvent} */ ev) => {
+    if (closest(ev, '#weights-toggle')) return act(S.toggleWeights);
+    if (closest(ev, '#leak-toggle')) return act(S.toggleLeak);
+    const f = closest(ev, '[data-follow]');
+    if (f) return act(S.toggleFollow, Number(f.dataset.follow));
     const c = panels.cellFromEvent(ev);
     if (!c) return;
-    const hm = panels.heatmap(c.m);
+    const hm = /** @type {import('../heatmap.js').Heatmap} */ (panels.heatmap(c.m));
     hm.setCursor(c.i, c.j);
     if (hm.mode === 'canvas') hm.focusCursor();
     act(S.select, c);
   });
   listen(box, 'focusin', (ev) => {
-    const t = ev.target;
-    if (t.dataset.labelOf) panels.heatmap(t.dataset.labelOf)?.setCursor(+t.dataset.follow, -1);
+    const t = targetOf(ev);
+    if (t.dataset.labelOf) panels.heatmap(/** @type {MatrixName} */ (t.dataset.labelOf))?.setCursor(Number(t.dataset.follow), -1);
     else if (t.classList.contains('cell')) {
       // Focus can land on any cell (a screen reader's cursor, a script): the arrow keys
       // move on from the cell that has focus, not from the last one they visited.
-      panels.heatmap(t.dataset.matrix)?.setCursor(+t.dataset.row, +t.dataset.col);
-      act(S.select, { m: t.dataset.matrix, i: +t.dataset.row, j: +t.dataset.col });
+      const m = /** @type {MatrixName} */ (t.dataset.matrix);
+      panels.heatmap(m)?.setCursor(Number(t.dataset.row), Number(t.dataset.col));
+      act(S.select, { m, i: Number(t.dataset.row), j: Number(t.dataset.col) });
     } else if (t.dataset.matrixCanvas) {
-      const hm = panels.heatmap(t.dataset.matrixCanvas);
+      const hm = /** @type {import('../heatmap.js').Heatmap} */ (panels.heatmap(/** @type {MatrixName} */ (t.dataset.matrixCanvas)));
       hm.setCursor(hm.cursor.i, hm.cursor.j);
       act(S.select, { m: hm.m, ...hm.cursor });
     }
   });
   listen(box, 'focusout', (ev) => {
-    if (ev.target.dataset && ev.target.dataset.matrixCanvas) panels.heatmap(ev.target.dataset.matrixCanvas)?.hideCursor();
+    const t = targetOf(ev);
+    if (t.dataset && t.dataset.matrixCanvas) panels.heatmap(/** @type {MatrixName} */ (t.dataset.matrixCanvas))?.hideCursor();
   });
-  listen(box, 'keydown', (ev) => matrixKey(ctx, ev));
+  listen(box, 'keydown', (/** @type {KeyboardEvent} */ ev) => matrixKey(ctx, ev));
   listen(
     box,
     'wheel',
-    (ev) => {
+    (/** @type {WheelEvent} */ ev) => {
       const c = panels.cellFromEvent(ev);
       if (!c || !S.sameCell(c, state.sel) || !S.editable(state).has(c.m)) return;
       ev.preventDefault();
@@ -85,13 +101,16 @@ function wireMatrices(ctx) {
   );
 }
 
-/** A key inside a matrix: arrows move the cursor, f follows, + and − nudge, Enter or a digit edits. */
+/**
+ * A key inside a matrix: arrows move the cursor, f follows, + and − nudge, Enter or a digit edits.
+ * @param {EventsCtx} ctx @param {KeyboardEvent} ev
+ */
 function matrixKey(ctx, ev) {
   const { state, act, panels, inspector } = ctx;
-  const t = ev.target;
-  const m = t.dataset.matrix || t.dataset.matrixCanvas || t.dataset.labelOf;
+  const t = targetOf(ev);
+  const m = /** @type {MatrixName | undefined} */ (t.dataset.matrix || t.dataset.matrixCanvas || t.dataset.labelOf);
   if (!m) return;
-  const hm = panels.heatmap(m);
+  const hm = /** @type {import('../heatmap.js').Heatmap} */ (panels.heatmap(m));
   const { i, j } = hm.cursor;
   const to = MOVES[ev.key] ? [i + MOVES[ev.key][0], j + MOVES[ev.key][1]] : ev.key === 'Home' ? [i, 0] : ev.key === 'End' ? [i, hm.cols - 1] : null;
   if (to) {
@@ -113,11 +132,11 @@ function matrixKey(ctx, ev) {
     ev.preventDefault();
     act(S.select, cell);
     const typed = /^[0-9.]$/.test(ev.key);
-    inspector.edit(typed ? ev.key : String(state.config[m][i][j]), !typed);
+    inspector.edit(typed ? ev.key : String(matricesOf(S.headOf(state))[m][i][j]), !typed);
   }
 }
 
-/** The value editor in the explanation panel. */
+/** The value editor in the explanation panel. @param {EventsCtx} ctx */
 function wireEditor(ctx) {
   const { state, act, panels, $, listen } = ctx;
   const input = $('edit-value');
@@ -126,7 +145,7 @@ function wireEditor(ctx) {
     input.setAttribute('aria-invalid', String(!Number.isFinite(v)));
     if (Number.isFinite(v) && state.sel) act(S.setValue, state.sel.m, state.sel.i, state.sel.j, v);
   });
-  listen(input, 'keydown', (ev) => {
+  listen(input, 'keydown', (/** @type {KeyboardEvent} */ ev) => {
     if (ev.key === 'Enter' || ev.key === 'Escape') {
       ev.preventDefault();
       const hm = state.sel && panels.heatmap(state.sel.m);
@@ -137,19 +156,19 @@ function wireEditor(ctx) {
   listen($('edit-plus'), 'click', () => act(S.nudge, panels.fits(state.sel), 0.1));
 }
 
-/** The step bar and the page-wide keys ([, ], ←, →, space). */
+/** The step bar and the page-wide keys ([, ], ←, →, space). @param {EventsCtx} ctx */
 function wireSteps(ctx) {
   const { state, act, $, listen, root, keysOn } = ctx;
   listen($('step-pills'), 'click', (ev) => {
-    const b = ev.target.closest('[data-step]');
+    const b = closest(ev, '[data-step]');
     if (b) act(S.stop), act(S.setStep, b.dataset.step);
   });
   listen($('all'), 'click', () => (act(S.stop), act(S.setStep, null)));
   listen($('back'), 'click', () => act(S.stepBy, -1));
   listen($('fwd'), 'click', () => act(S.stepBy, 1));
   listen($('play'), 'click', () => act(S.togglePlay));
-  listen(keysOn || root, 'keydown', (ev) => {
-    const t = ev.composedPath ? ev.composedPath()[0] : ev.target;
+  listen(keysOn || root, 'keydown', (/** @type {KeyboardEvent} */ ev) => {
+    const t = /** @type {Partial<Element>} */ (ev.composedPath ? ev.composedPath()[0] : ev.target);
     if (ev.ctrlKey || ev.metaKey || ev.altKey || (t.closest && t.closest('input, textarea, select'))) return;
     if (ev.key === 'Escape' && state.tour != null) return act(S.endTour);
     if (S.can(state, 'edit') && state.config && (ev.key === 'm' || ev.key === 'M')) return act(S.toggleCausal);
@@ -165,19 +184,24 @@ function wireSteps(ctx) {
   });
 }
 
-/** Following a token, and every control that changes the head. */
+/**
+ * Following a token, and every control that changes the head.
+ * @param {EventsCtx} ctx
+ */
 function wireHead(ctx) {
   const { act, $, listen } = ctx;
   listen($('tokens'), 'click', (ev) => {
-    const b = ev.target.closest('[data-follow]');
-    if (b) act(S.toggleFollow, +b.dataset.follow);
+    const b = closest(ev, '[data-follow]');
+    if (b) act(S.toggleFollow, Number(b.dataset.follow));
   });
-  listen($('tokens'), 'keydown', (ev) => {
+  listen($('tokens'), 'keydown', (/** @type {KeyboardEvent} */ ev) => {
     // A toolbar: the arrow keys, Home and End move between the chips (not between the steps).
-    const chips = [...$('tokens').querySelectorAll('[data-follow]')];
-    const k = chips.indexOf(ev.target);
+    const chips = [.../** @type {NodeListOf<HTMLElement>} */ ($('tokens').querySelectorAll('[data-follow]'))];
+    const k = chips.indexOf(targetOf(ev));
     if (k < 0) return;
-    const next = { ArrowLeft: k - 1, ArrowRight: k + 1, ArrowUp: k - 1, ArrowDown: k + 1, Home: 0, End: chips.length - 1 }[ev.key];
+    /** @type {Record<string, number>} */
+    const moves = { ArrowLeft: k - 1, ArrowRight: k + 1, ArrowUp: k - 1, ArrowDown: k + 1, Home: 0, End: chips.length - 1 };
+    const next = moves[ev.key];
     if (next == null) return;
     ev.preventDefault();
     ev.stopPropagation();
@@ -186,35 +210,38 @@ function wireHead(ctx) {
     to.focus();
   });
   listen($('tokens'), 'change', (ev) => {
-    if (ev.target.id === 'follow-number') act(S.setFollow, Math.round(Number(ev.target.value)) - 1);
+    const t = /** @type {HTMLInputElement} */ (ev.target);
+    if (t.id === 'follow-number') act(S.setFollow, Math.round(Number(t.value)) - 1);
   });
   listen($('reset'), 'click', () => act(S.reset));
   listen($('token-list'), 'input', (ev) => {
-    const k = ev.target.dataset.token;
-    if (k != null) act(S.renameToken, +k, ev.target.value);
+    const t = /** @type {HTMLInputElement} */ (ev.target);
+    const k = t.dataset.token;
+    if (k != null) act(S.renameToken, Number(k), t.value);
   });
   listen($('token-list'), 'click', (ev) => {
-    const b = ev.target.closest('[data-remove]');
-    if (b) act(S.removeToken, +b.dataset.remove);
+    const b = closest(ev, '[data-remove]');
+    if (b) act(S.removeToken, Number(b.dataset.remove));
   });
   listen($('add-token'), 'click', () => act(S.addToken));
   listen($('preset'), 'change', (ev) => {
-    if (S.hasPreset(ev.target.value)) act(S.setPreset, ev.target.value, { fromStart: true });
+    const name = /** @type {HTMLSelectElement} */ (ev.target).value;
+    if (S.hasPreset(name)) act(S.setPreset, name, { fromStart: true });
   });
   const ta = $('config-text');
-  listen(ta, 'input', () => (ta.dataset.bad = '1'));
-  listen(ta.closest('details'), 'toggle', () => ctx.apply({}));
+  listen(ta, 'input', () => { ta.dataset.bad = '1'; });
+  listen(/** @type {HTMLDetailsElement} */ (ta.closest('details')), 'toggle', () => ctx.apply({}));
   listen($('apply-config'), 'click', () => {
     try {
       act(S.setConfig, ta.value); // the one place the config box is parsed
       delete ta.dataset.bad;
     } catch (e) {
-      ctx.apply({ error: 'The config was not applied: ' + e.message });
+      ctx.apply({ error: 'The config was not applied: ' + /** @type {Error} */ (e).message });
     }
   });
 }
 
-/** Theme, copy link, the address bar and the exports. */
+/** Theme, copy link, the address bar and the exports. @param {EventsCtx} ctx */
 function wirePage(ctx) {
   const { state, $, listen, win, api, exports } = ctx;
   listen($('copy-link'), 'click', async () => {
@@ -226,7 +253,7 @@ function wirePage(ctx) {
     } catch {
       b.textContent = 'Copy the address bar';
     }
-    win.setTimeout(() => (b.textContent = 'Copy link'), 2000);
+    win.setTimeout(() => { b.textContent = 'Copy link'; }, 2000);
   });
   listen($('theme'), 'click', () => ctx.chooseTheme(state.theme === 'dark' ? 'light' : 'dark'));
   listen(ctx.prefersDark, 'change', () => api.setTheme(state.themeSetting)); // "auto" follows the system
@@ -234,8 +261,8 @@ function wirePage(ctx) {
     state.reducedMotion = ctx.reducedMotion.matches;
     ctx.act(S.stop);
   });
-  for (const a of ctx.root.querySelectorAll('[data-skip]')) {
-    listen(a, 'click', (ev) => {
+  for (const a of /** @type {NodeListOf<HTMLElement>} */ (ctx.root.querySelectorAll('[data-skip]'))) {
+    listen(a, 'click', () => {
       // Buttons, not #links, so they work inside a shadow root too: they move the focus.
       if (a.dataset.skip === 'inspector') return $('inspector').focus();
       const first = ctx.panels.names().find((m) => ctx.panels.visible(m));
@@ -245,19 +272,22 @@ function wirePage(ctx) {
     });
   }
   listen($('tour-start'), 'click', () => ctx.act(S.startTour));
-  listen($('tour-back'), 'click', () => ctx.act(S.tourTo, state.tour - 1));
-  listen($('tour-next'), 'click', () => ctx.act(S.tourTo, state.tour + 1));
+  listen($('tour-back'), 'click', () => ctx.act(S.tourTo, (state.tour ?? 0) - 1));
+  listen($('tour-next'), 'click', () => ctx.act(S.tourTo, (state.tour ?? 0) + 1));
   listen($('tour-skip'), 'click', () => ctx.act(S.endTour));
   if (ctx.useUrl) listen(win, 'hashchange', () => ctx.fromUrl());
   if (ctx.useUrl) listen(win, 'pagehide', () => ctx.writeUrl()); // a change written soon is written now
 
   const shown = () => ctx.panels.names();
   const what = () => exports.what(shown());
-  const file = (ext) => exports.fileBase(state.preset, what()) + ext;
-  listen($('export-what'), 'change', () => ($('export-csv').disabled = !what()));
+  const file = (/** @type {string} */ ext) => exports.fileBase(state.preset, what()) + ext;
+  listen($('export-what'), 'change', () => { $('export-csv').disabled = !what(); });
   listen($('export-png'), 'click', async () => exports.download(file('.png'), await api.exportPNG(what())));
   listen($('export-svg'), 'click', () => exports.download(file('.svg'), new Blob([api.exportSVG(what())], { type: 'image/svg+xml' })));
-  listen($('export-csv'), 'click', () => what() && exports.download(file('.csv'), new Blob([api.exportCSV(what())], { type: 'text/csv' })));
+  listen($('export-csv'), 'click', () => {
+    const m = what();
+    if (m) exports.download(file('.csv'), new Blob([api.exportCSV(m)], { type: 'text/csv' }));
+  });
   listen($('export-json'), 'click', () => exports.download(file('.json'), new Blob([api.exportJSON(what())], { type: 'application/json' })));
   listen($('export-torch'), 'click', async () => {
     const text = api.exportPyTorch();
@@ -270,7 +300,7 @@ function wirePage(ctx) {
   });
 }
 
-/** Connects every control of one explorer to its actions. */
+/** Connects every control of one explorer to its actions. @param {EventsCtx} ctx */
 export function wireEvents(ctx) {
   wireMatrices(ctx);
   wireEditor(ctx);

@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // explorer/inspector-view.js: the explanation panel: the guided tour's stop (when the tour is
 // on), the explained cell's title and text (explain.js), small copies of the cells that fed it
 // (so nothing has to be scrolled to), and, for an input cell, the value editor. On a narrow
@@ -8,16 +7,27 @@
 import { fmt, fmtShort } from '../format.js';
 import { sourceCopies } from '../explain.js';
 import { scaleKind, maxAbsFinite, cellRgb, css, textOn } from '../colors.js';
-import { editable, TOUR_STOPS } from './state.js';
+import { editable, headOf, TOUR_STOPS } from './state.js';
 import { el, setText, setAttr } from './dom.js';
+
+/** @typedef {import('./state.js').State} State */
+/** @typedef {import('./mount.js').View} View */
+/** @typedef {import('./mount.js').Lookup} Lookup */
+/** @typedef {import('../../types/config').Cell} Cell */
+/** @typedef {NonNullable<ReturnType<typeof import('../explain.js').explainCell>>} Explanation */
+/** @typedef {ReturnType<typeof import('./notes.js').tourStop>} TourStop */
 
 export const IDLE_TITLE = 'Hover, focus or tap any cell';
 export const IDLE_TEXT = 'Each number says how it was computed, with the real numbers, and the cells that fed it light up. Click a token to follow its row.';
 
-/** createInspectorView(doc, $, active): $ finds an element by id; active() is the focused element. */
+/**
+ * createInspectorView(doc, $, active): $ finds an element by id; active() is the focused element.
+ * @param {Document} doc @param {Lookup} $ @param {() => Element | null} active
+ */
 export function createInspectorView(doc, $, active) {
   let copiesKey = '';
 
+  /** @param {State} state @param {View} view @param {Explanation | null} ex */
   function drawCopies(state, view, ex) {
     const box = $('sources');
     const copies = ex ? sourceCopies(view, ex.sources) : [];
@@ -27,7 +37,7 @@ export function createInspectorView(doc, $, active) {
     box.textContent = '';
     for (const c of copies) {
       const kind = scaleKind(c.m);
-      const maxAbs = kind === 'diverging' ? maxAbsFinite(view.r[c.m] || c.values) || 1 : 1;
+      const maxAbs = kind === 'diverging' ? maxAbsFinite(view.r[/** @type {import('../../types/config').MatrixName} */ (c.m)] || c.values) || 1 : 1;
       const table = box.appendChild(el(doc, 'table', 'copy'));
       table.appendChild(el(doc, 'caption', null, c.title));
       const head = table.appendChild(el(doc, 'tr'));
@@ -42,6 +52,7 @@ export function createInspectorView(doc, $, active) {
     }
   }
 
+  /** @param {TourStop | null} stop */
   function drawTour(stop) {
     $('tour').hidden = !stop;
     if (!stop) return;
@@ -52,7 +63,10 @@ export function createInspectorView(doc, $, active) {
     setText($('tour-next'), stop.k === TOUR_STOPS - 1 ? 'Finish' : 'Next');
   }
 
-  /** ex: explainCell's result for the explained cell (or null); sel: the selected cell if it is drawn; stop: the tour's stop or null. */
+  /**
+   * ex: explainCell's result for the explained cell (or null); sel: the selected cell if it is drawn; stop: the tour's stop or null.
+   * @param {State} state @param {View} view @param {Explanation | null} ex @param {Cell | null} sel @param {TourStop | null} stop
+   */
   function draw(state, view, ex, sel, stop) {
     drawTour(stop);
     $('inspector').classList.toggle('idle', !ex && !stop); // docked on a narrow screen, an idle panel is one line
@@ -62,14 +76,17 @@ export function createInspectorView(doc, $, active) {
     const editor = $('editor');
     const canEdit = Boolean(sel && editable(state).has(sel.m));
     editor.hidden = !canEdit;
-    if (canEdit) {
+    if (sel && canEdit) {
       const input = $('edit-value');
-      if (active() !== input) input.value = String(state.config[sel.m][sel.i][sel.j]);
+      if (active() !== input) input.value = String(/** @type {Record<string, number[][]>} */ (/** @type {unknown} */ (headOf(state)))[sel.m][sel.i][sel.j]);
       setAttr(input, 'aria-label', `Value of ${sel.m}[${sel.i + 1}][${sel.j + 1}]`);
     }
   }
 
-  /** Opens the editor on the selected cell with `text` in it (a typed digit, or the value). */
+  /**
+   * Opens the editor on the selected cell with `text` in it (a typed digit, or the value).
+   * @param {string} text @param {boolean} [selectAll]
+   */
   function edit(text, selectAll) {
     const input = $('edit-value');
     $('editor').hidden = false;
@@ -81,6 +98,7 @@ export function createInspectorView(doc, $, active) {
   /**
    * When the panel covers the bottom of the window (a narrow screen) and `target` is under it,
    * scroll the page until the target sits above the panel; also when it is above the window.
+   * @param {Window} win @param {Element | null} target
    */
   function keepClear(win, target) {
     const panel = $('inspector');

@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // explorer/mount.js: mountExplorer, which puts one explorer on a root (the page's document, or a
 // custom element's shadow root). It owns the state (web/explorer/state.js), the views, the one
 // call into the core and the one scheduled redraw:
@@ -44,7 +43,7 @@ import { wireEvents } from './events.js';
  * The markup's elements (./markup.js) that are more than an HTMLElement, by id.
  * @typedef {{ 'config-text': HTMLTextAreaElement, 'export-text': HTMLTextAreaElement, 'export-what': HTMLSelectElement,
  *   preset: HTMLSelectElement, 'edit-value': HTMLInputElement, 'leak-rows': HTMLTableSectionElement,
- *   'export-csv': HTMLButtonElement, 'add-token': HTMLButtonElement }} Controls
+ *   'export-csv': HTMLButtonElement, 'add-token': HTMLButtonElement, 'tour-back': HTMLButtonElement }} Controls
  */
 /** An element of the explorer's markup by its id (it is there: the markup is a constant). @typedef {<K extends string>(id: K) => K extends keyof Controls ? Controls[K] : HTMLElement} Lookup */
 /** What must be redrawn at the next frame. @typedef {{ compute: boolean, values: boolean, url: boolean, rebuild: boolean, tokens: boolean, tour: boolean }} Dirty */
@@ -54,7 +53,7 @@ import { wireEvents } from './events.js';
  *   controls: ReturnType<typeof createControlsView>, leak: ReturnType<typeof createLeakView> }} Views
  */
 /** mountExplorer's options (see mountExplorer). @typedef {import('../../types/element').ExplorerOptions & { keysOn?: EventTarget }} MountOptions */
-/** Adds a listener that destroy() removes. @typedef {(target: EventTarget, type: string, fn: (ev: any) => void, opts?: AddEventListenerOptions | boolean) => void} Listen */
+/** Adds a listener that destroy() removes. @typedef {<E extends Event>(target: EventTarget, type: string, fn: (ev: E) => void, opts?: AddEventListenerOptions | boolean) => void} Listen */
 /**
  * What explorerApi needs of the mount.
  * @typedef {{ state: State, act: Act, panels: Views['panels'], controls: Views['controls'], host: HTMLElement, doc: Document,
@@ -199,8 +198,9 @@ export function mountExplorer(root, options = {}) {
   const cleanups = [];
   /** @type {Listen} */
   const listen = (target, type, fn, opts) => {
-    target.addEventListener(type, fn, opts);
-    cleanups.push(() => target.removeEventListener(type, fn, opts));
+    const f = /** @type {EventListener} */ (fn);
+    target.addEventListener(type, f, opts);
+    cleanups.push(() => target.removeEventListener(type, f, opts));
   };
 
   /** @param {string} msg */
@@ -315,7 +315,7 @@ function sideEffects(change, { win, state, panels, controls, showError, scroll }
   }
   if (change.restoreCursor) win.requestAnimationFrame(() => win.requestAnimationFrame(() => {
     const cell = panels.fits(state.sel);
-    if (cell) panels.heatmap(cell.m).setCursor(cell.i, cell.j);
+    if (cell) panels.heatmap(cell.m)?.setCursor(cell.i, cell.j);
   }));
 }
 
@@ -395,7 +395,7 @@ function explorerApi(x) {
      * that changes under the learner, e.g. while it trains (web/train-panel.js). `extra` goes to
      * every cell explanation (explain.js explainCell's fifth argument) until the next showHead.
      */
-    showHead: (/** @type {string | import('../../types/config').ConfigInput} */ input, /** @type {unknown} */ extra = null) => act(S.showHead, input, extra),
+    showHead: (/** @type {string | import('../../types/config').ConfigInput} */ input, /** @type {import('../explain.js').Extra | null} */ extra = null) => act(S.showHead, input, extra),
     /** @param {boolean} on */
     setCausal(on) {
       if (state.config && state.config.causal !== Boolean(on)) act(S.setCausal, on);

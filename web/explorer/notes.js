@@ -100,6 +100,7 @@ export function tourStop(view, k) {
   const big = largest(o);
   const names = matrixInfo(view, 'O').colLabels;
   const vj = row(r.V, j, r.dv);
+  /** @type {{ title: string, text: string, cell: import('../../types/config').Cell, marks: (import('../heatmap.js').Mark & { m: string })[] }[]} */
   const stops = [
     {
       title: 'The query of the last “the”',

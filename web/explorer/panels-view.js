@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // explorer/panels-view.js: the matrix panels (X, Wq, Wk, Wv, Q, K, V, S, M, A, O), each a
 // heatmap (web/heatmap.js) with its caption and legend, in the lesson's order: X → Q, K, V on
 // one row (the learned weights folded into a strip that opens on demand), S → M → A → O on the
@@ -11,12 +10,25 @@ import { fmt, fmtShort } from '../format.js';
 import { matrixInfo, displayed, labeler, legendInfo, STEP_MATRICES } from '../explain.js';
 import { scaleKind, maxAbsFinite, legendGradient, css, maskedRgb, cellRgb } from '../colors.js';
 import { isDirect, STEPS } from '../config.js';
-import { editable, shownGroups, stepIndex, can, PRODUCED_AT, TOKEN_ROWS, MANY } from './state.js';
+import { editable, shownGroups, stepIndex, can, headOf, PRODUCED_AT, TOKEN_ROWS, MANY } from './state.js';
 import { el, setText, setAttr } from './dom.js';
 
+/** @typedef {import('./state.js').State} State */
+/** @typedef {import('./mount.js').View} View */
+/** @typedef {import('../../types/config').Cell} Cell */
+/** @typedef {import('../../types/config').MatrixName} MatrixName */
+/** A mark on matrix m's panel (heatmap.js's Mark). @typedef {import('../heatmap.js').Mark & { m: string }} PanelMark */
+/**
+ * One matrix's figure.
+ * @typedef {{ fig: HTMLElement, hm: import('../heatmap.js').Heatmap, about: HTMLElement, later: HTMLElement,
+ *   legend: HTMLElement, legendKey: string }} Panel
+ */
+
+/** @param {number} k */
 const STEP_NAME = (k) => `${k + 1} ${STEPS[k][0].toUpperCase() + STEPS[k].slice(1)}`;
 
 // A checkbox or toggle button in a caption (only when the head can be edited).
+/** @param {Document} doc @param {HTMLElement} cap @param {MatrixName} m */
 function captionToggle(doc, cap, m) {
   if (m === 'S' || m === 'M') {
     const label = cap.appendChild(el(doc, 'label', 'cap-toggle'));
@@ -35,6 +47,7 @@ function captionToggle(doc, cap, m) {
 }
 
 // One matrix's figure: caption (name, shape, toggle, what it is), heatmap, legend.
+/** @param {Document} doc @param {HTMLElement} parent @param {State} state @param {View} view @param {MatrixName} m @param {number} maxPx @returns {Panel} */
 function buildPanel(doc, parent, state, view, m, maxPx) {
   const info = matrixInfo(view, m);
   const fig = parent.appendChild(el(doc, 'figure', 'panel'));
@@ -56,6 +69,7 @@ function buildPanel(doc, parent, state, view, m, maxPx) {
 }
 
 // The strip that stands for the folded learned weights between X and Q.
+/** @param {Document} doc @param {HTMLElement} row @param {readonly string[]} folded */
 function buildStrip(doc, row, folded) {
   const strip = row.appendChild(el(doc, 'button', 'weights-strip'));
   strip.type = 'button';
@@ -67,14 +81,21 @@ function buildStrip(doc, row, folded) {
   return strip;
 }
 
-/** Builds every panel for (state, view) in `box`: { panels: Map m -> panel, strip, weightsRow }. */
+/**
+ * Builds every panel for (state, view) in `box`: { panels: Map m -> panel, strip, weightsRow }.
+ * @param {Document} doc @param {HTMLElement} box @param {State} state @param {View} view
+ */
 function buildPanels(doc, box, state, view) {
   box.textContent = '';
+  /** @type {Map<MatrixName, Panel>} */
   const panels = new Map();
-  let strip = null, weightsRow = null;
+  /** @type {HTMLButtonElement | null} */
+  let strip = null;
+  /** @type {HTMLDivElement | null} */
+  let weightsRow = null;
   const width = box.clientWidth || doc.documentElement.clientWidth - 56;
   const maxPx = Math.max(200, Math.min(520, width - 16));
-  for (const [title, list, folded] of shownGroups(state.config)) {
+  for (const [title, list, folded] of shownGroups(headOf(state))) {
     const group = box.appendChild(el(doc, 'section', 'group'));
     group.setAttribute('aria-label', title);
     group.appendChild(el(doc, 'h2', 'group-title', title));
@@ -84,21 +105,23 @@ function buildPanels(doc, box, state, view) {
       panels.set(m, buildPanel(doc, row, state, view, m, maxPx));
     }
     if (folded.length) {
-      weightsRow = group.appendChild(el(doc, 'div', 'group-row weights-row'));
-      weightsRow.id = 'weights-row';
-      for (const m of folded) panels.set(m, buildPanel(doc, weightsRow, state, view, m, maxPx));
+      const wr = (weightsRow = group.appendChild(el(doc, 'div', 'group-row weights-row')));
+      wr.id = 'weights-row';
+      for (const m of folded) panels.set(m, buildPanel(doc, wr, state, view, m, maxPx));
     }
   }
   return { panels, strip, weightsRow };
 }
 
 // The legend says what the panel's values show (legendInfo): redrawn only when that changes.
+/** @param {Document} doc @param {Panel} p @param {import('../colors.js').Theme} theme @param {ReturnType<typeof legendInfo>} info */
 function drawLegend(doc, p, theme, info) {
   const key = JSON.stringify([theme, info]);
   if (key === p.legendKey) return;
   p.legendKey = key;
   const legend = p.legend;
   legend.textContent = '';
+  /** @param {import('../colors.js').Rgb} rgb @param {string} text */
   const swatch = (rgb, text) => {
     const s = legend.appendChild(el(doc, 'span', 'swatch'));
     s.appendChild(el(doc, 'span', 'chip')).style.background = css(rgb);
@@ -117,29 +140,45 @@ function drawLegend(doc, p, theme, info) {
 }
 
 // Specs grouped by matrix: [{ m, row, col }] -> Map m -> specs.
+/** @param {readonly PanelMark[]} specs */
 function byMatrix(specs) {
+  /** @type {Map<string, PanelMark[]>} */
   const map = new Map();
-  for (const s of specs) (map.get(s.m) || map.set(s.m, []).get(s.m)).push(s);
+  for (const s of specs) {
+    const list = map.get(s.m);
+    if (list) list.push(s);
+    else map.set(s.m, [s]);
+  }
   return map;
 }
 
-/** createPanelsView(doc, box): box is the element the panels go in (#matrices). */
+/**
+ * createPanelsView(doc, box): box is the element the panels go in (#matrices).
+ * @param {Document} doc @param {HTMLElement} box
+ */
 export function createPanelsView(doc, box) {
+  /** @type {Map<MatrixName, Panel>} */
   let panels = new Map(); // m -> { fig, hm, about, later, legend, legendKey }
+  /** @type {Map<MatrixName, ReturnType<typeof labeler>>} */
   let labelFns = new Map(); // m -> the cells' screen-reader labels, rebuilt with the panels
   let layout = '';
+  /** @type {HTMLButtonElement | null} */
   let strip = null; // the weights strip's button, and the row it opens
+  /** @type {HTMLDivElement | null} */
   let weightsRow = null;
 
   // Everything the panels' structure depends on: a change rebuilds them.
+  /** @param {State} state @param {View} view */
   function layoutKey(state, view) {
-    const c = state.config, r = view.r;
-    return JSON.stringify([isDirect(c), r.n, r.d, r.dk, r.dv, c.tokens.length <= MANY && c.tokens, c.features, matrixInfo(view, 'O').colLabels, can(state, 'edit')]);
+    const c = headOf(state), r = view.r;
+    return JSON.stringify([isDirect(c), r.n, r.d, r.dk, r.dv, c.tokens.length <= MANY && c.tokens, isDirect(c) ? undefined : c.features, matrixInfo(view, 'O').colLabels, can(state, 'edit')]);
   }
 
+  /** @param {State} state @param {View} view */
   function drawValues(state, view) {
     for (const [m, p] of panels) {
-      const label = labelFns.get(m) || labelFns.set(m, labeler(view, m)).get(m);
+      let label = labelFns.get(m);
+      if (!label) labelFns.set(m, (label = labeler(view, m)));
       const values = displayed(view, m);
       const kind = scaleKind(m);
       const maxAbs = kind === 'diverging' ? maxAbsFinite(values) || 1 : 1;
@@ -149,35 +188,40 @@ export function createPanelsView(doc, box) {
   }
 
   // Captions, the step's highlights (current outlined, later ones greyed but readable), toggles.
+  /** @type {[number, string | null, number | null] | null} */
   let captioned = null; // the (computation, step, scale) the captions were written for
+  /** @param {State} state @param {View} view */
   function drawCaptions(state, view) {
     const k = stepIndex(state);
-    const fresh = !captioned || captioned[0] !== view.serial || captioned[1] !== state.step || captioned[2] !== state.config.scale;
-    captioned = [view.serial, state.step, state.config.scale];
+    const fresh = !captioned || captioned[0] !== view.serial || captioned[1] !== state.step || captioned[2] !== headOf(state).scale;
+    captioned = [view.serial, state.step, headOf(state).scale];
     const current = new Set(state.step ? STEP_MATRICES[state.step] : []);
     for (const [m, p] of panels) {
-      const pending = m in PRODUCED_AT && PRODUCED_AT[m] > k;
+      const at = PRODUCED_AT[/** @type {keyof typeof PRODUCED_AT} */ (m)];
+      const pending = at !== undefined && at > k;
       p.fig.classList.toggle('pending', pending);
       p.fig.classList.toggle('current', current.has(m));
       if (fresh) setText(p.about, matrixInfo(view, m).about);
-      const later = pending ? `(computed at step ${STEP_NAME(PRODUCED_AT[m])})` : '';
+      const later = pending ? `(computed at step ${STEP_NAME(at)})` : '';
       setText(p.later, later);
     }
-    const causal = box.querySelector('#causal'), scaling = box.querySelector('#scaling'), leak = box.querySelector('#leak-toggle');
-    if (causal) causal.checked = state.config.causal;
-    if (scaling) scaling.checked = state.config.scale == null;
+    const causal = /** @type {HTMLInputElement | null} */ (box.querySelector('#causal')), scaling = /** @type {HTMLInputElement | null} */ (box.querySelector('#scaling'));
+    const leak = box.querySelector('#leak-toggle');
+    if (causal) causal.checked = headOf(state).causal;
+    if (scaling) scaling.checked = headOf(state).scale == null;
     if (leak) setAttr(leak, 'aria-pressed', String(Boolean(state.leak)));
     if (strip) {
       setAttr(strip, 'aria-expanded', String(state.weightsOpen));
-      setText(strip.lastChild, state.weightsOpen ? 'hide ▴' : 'show ▾');
+      setText(/** @type {Element} */ (strip.lastChild), state.weightsOpen ? 'hide ▴' : 'show ▾');
       strip.title = state.weightsOpen ? 'Fold the learned weights Wq, Wk, Wv' : 'Show the learned weights Wq, Wk, Wv';
-      weightsRow.hidden = !state.weightsOpen;
+      if (weightsRow) weightsRow.hidden = !state.weightsOpen;
     }
   }
 
   /**
    * Draws the panels for (state, view). `values`: the numbers changed; `rebuild`: build the
    * panels afresh even if the layout looks the same. Returns true when the panels were rebuilt.
+   * @param {State} state @param {View} view @param {{ values?: boolean, rebuild?: boolean }} [what]
    */
   function draw(state, view, { values = false, rebuild = false } = {}) {
     const key = layoutKey(state, view);
@@ -196,6 +240,7 @@ export function createPanelsView(doc, box) {
   /**
    * Marks the cell explained (`active`), the cells that fed it (`sources`), the followed row, the
    * tour's cells and the leak check's rows of O ({ i, same } each).
+   * @param {State} state @param {{ active: Cell | null, sources?: readonly PanelMark[], tour?: readonly PanelMark[], leakRows?: readonly { i: number, same: boolean }[] }} marks
    */
   function drawMarks(state, { active, sources = [], tour = [], leakRows = [] }) {
     const src = byMatrix(sources), tours = byMatrix(tour);
@@ -215,19 +260,27 @@ export function createPanelsView(doc, box) {
     if (strip) strip.classList.toggle('feeds', ['Wq', 'Wk', 'Wv'].some((m) => src.has(m) || tours.has(m)));
   }
 
-  /** The cell if it is inside a drawn panel, else null. */
+  /**
+   * The cell if it is inside a drawn panel, else null.
+   * @param {Cell | null} cell @returns {Cell | null}
+   */
   function fits(cell) {
     const p = cell && panels.get(cell.m);
     return p && cell.i >= 0 && cell.j >= 0 && cell.i < p.hm.rows && cell.j < p.hm.cols ? cell : null;
   }
 
-  /** The cell under a pointer event, or null. */
+  /**
+   * The cell under a pointer event, or null.
+   * @param {MouseEvent} ev @returns {Cell | null}
+   */
   function cellFromEvent(ev) {
-    const fig = ev.target.closest && ev.target.closest('[data-panel]');
+    const t = /** @type {Partial<Element> | null} */ (ev.target);
+    const fig = /** @type {HTMLElement | null} */ (t && t.closest && t.closest('[data-panel]'));
     if (!fig) return null;
-    const p = panels.get(fig.dataset.panel);
+    const m = /** @type {MatrixName} */ (fig.dataset.panel);
+    const p = panels.get(m);
     const c = p && p.hm.cellAt(ev);
-    return c ? { m: fig.dataset.panel, i: c.i, j: c.j } : null;
+    return c ? { m, i: c.i, j: c.j } : null;
   }
 
   return {
@@ -236,12 +289,15 @@ export function createPanelsView(doc, box) {
     fits,
     cellFromEvent,
     /** The heatmap of matrix m (or undefined). */
-    heatmap: (m) => panels.get(m)?.hm,
-    figure: (m) => panels.get(m)?.fig,
+    heatmap: (/** @type {MatrixName} */ m) => panels.get(m)?.hm,
+    figure: (/** @type {MatrixName} */ m) => panels.get(m)?.fig,
     names: () => [...panels.keys()],
     /** Whether matrix m is on screen now (not folded away). */
-    visible: (m) => Boolean(panels.get(m)) && !(weightsRow && weightsRow.hidden && weightsRow.contains(panels.get(m).fig)),
+    visible: (/** @type {MatrixName} */ m) => {
+      const p = panels.get(m);
+      return Boolean(p) && !(weightsRow && weightsRow.hidden && p && weightsRow.contains(p.fig));
+    },
     /** Forget the layout: the next draw builds the panels afresh. */
-    invalidate: () => (layout = ''),
+    invalidate: () => { layout = ''; },
   };
 }

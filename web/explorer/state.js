@@ -47,7 +47,7 @@ import { PRESETS, DEFAULT_PRESET } from '../presets.js';
  * @typedef {{
  *   preset: PresetName | null, origin: PresetName | null, base: Config | null, config: Config | null,
  *   step: Step | null, playing: boolean, follow: number | null, sel: Cell | null, hover: Cell | null,
- *   themeSetting: ThemeSetting, theme: Theme, controls: Set<string>, extra: unknown,
+ *   themeSetting: ThemeSetting, theme: Theme, controls: Set<string>, extra: import('../explain.js').Extra | null,
  *   weightsOpen: boolean, weightsChosen: boolean, tour: number | null, leak: { base: Config } | null,
  *   reducedMotion: boolean, urlTheme: Theme | null, rev: number }} State
  */
@@ -276,7 +276,7 @@ export function setConfig(state, input) {
  * New numbers for the same head (a head that changes under the learner, e.g. while it trains):
  * the step, the followed row and the selected cell stay wherever they still fit. `extra` goes to
  * every cell explanation until the next showHead.
- * @param {State} state @param {string | ConfigInput} input @param {unknown} [extra] @returns {Change}
+ * @param {State} state @param {string | ConfigInput} input @param {import('../explain.js').Extra | null} [extra] @returns {Change}
  */
 export function showHead(state, input, extra = null) {
   const cfg = parseConfig(input, LIM);

@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // explorer/tokens-view.js: the token chips ("Follow a token"), the follow sentence and the token
 // editor (rename, add, remove). Rebuilt only when the token names change, and never while the
 // learner is typing in one of its fields.
@@ -82,8 +81,8 @@ export function createTokensView(doc, $, active) {
     const chipsNow = [.../** @type {NodeListOf<HTMLElement>} */ ($('tokens').querySelectorAll('[data-follow]'))];
     const inChips = chipsNow.includes(/** @type {HTMLElement} */ (active()));
     for (const b of chipsNow) {
-      setAttr(b, 'aria-pressed', String(+b.dataset.follow === follow));
-      if (!inChips && follow != null) b.tabIndex = +b.dataset.follow === follow ? 0 : -1;
+      setAttr(b, 'aria-pressed', String(Number(b.dataset.follow) === follow));
+      if (!inChips && follow != null) b.tabIndex = Number(b.dataset.follow) === follow ? 0 : -1;
     }
   }
 
