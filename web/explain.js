@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // explain.js: every sentence the page says about the numbers. Pure functions of a "view"
 //   { config, r, raw, step }
 // where r is attn.forward's result for the config and raw the result with scale 1 (the
@@ -29,19 +28,29 @@ import { weightStory } from './train.js';
  * @typedef {{ kind: 'mask', lo: null, hi: null, centre: false, mayLook: boolean, masked: boolean }
  *   | { kind: 'diverging' | 'sequential', lo: number, hi: number, centre: boolean, mayLook: false, masked: boolean }} LegendInfo
  */
+/** A result in the projection form: X and the weights are there. @typedef {ForwardResult & { X: Float32Array, Wq: Float32Array, Wk: Float32Array, Wv: Float32Array, d: number }} ProjectedResult */
+/** A config's feature names (the projection form has them). @param {import('../types/config').Config} c */
+const featuresOf = (c) => /** @type {Partial<import('../types/config').ProjectedConfig>} */ (c).features;
 /** A cell that fed an explained cell: a whole row, a column or one cell of matrix m. @typedef {{ m: MatrixName, row?: number, col?: number }} Source */
+/** What an explain* function says: the text and the cells it names. @typedef {{ text: string, sources: Source[] }} Said */
 /** An explained cell (explainCell). @typedef {{ title: string, text: string, sources: Source[] }} Explanation */
 /**
  * What a trained head adds to the explanations (web/train.js trainedExtra): the step, the parts X
  * is the sum of (a head inside a model), and the last step's ∂loss/∂W, flat and row-major.
+ * With `update` (the change of each weight over the step), optimizer and lr, a weight's
+ * explanation also says what the optimizer did.
  * @typedef {{ trained?: { step: number }, residual?: { name: string, data: Float32Array }[],
- *   gradients?: { Wq: Float32Array, Wk: Float32Array, Wv: Float32Array } | null }} Extra
+ *   gradients?: Weights | null, update?: Weights | null, optimizer?: string, lr?: number | null }} Extra
+ */
+/** @typedef {{ Wq: Float32Array, Wk: Float32Array, Wv: Float32Array }} Weights
  */
 
 const MAX_TERMS = 8;
 const F32_MAX = 3.4028234663852886e38; // float32's largest finite number
 const F32_MIN_NORMAL = 1.1754943508222875e-38; // below this exp(s) loses precision, then becomes 0
-const sub = (i) => String(i + 1).replace(/\d/g, (c) => '₀₁₂₃₄₅₆₇₈₉'[c]);
+/** @param {number} i */
+const sub = (i) => String(i + 1).replace(/\d/g, (c) => '₀₁₂₃₄₅₆₇₈₉'[Number(c)]);
+/** @param {number} v */
 const p = (v) => (v < 0 ? '(' + fmt(v) + ')' : fmt(v)); // a factor inside a product
 
 /** What each token's row of Q, K and V is, in the lesson's words. */
@@ -58,14 +67,17 @@ export const ROLE = {
 export function matrixInfo(view, m) {
   const { r, config } = view;
   const tokens = config.tokens;
+  /** @param {number} n @param {string} prefix */
   const dims = (n, prefix) => Array.from({ length: n }, (_, k) => prefix + (k + 1));
-  const features = config.features || dims(r.d || 0, 'f');
+  const features = featuresOf(config) || dims(r.d || 0, 'f');
   const vd = valueDims(view, dims(r.dv, 'v'));
-  const info = {
-    X: [r.n, r.d, tokens, features, 'token × feature', 'input: one row per token'],
-    Wq: [r.d, r.dk, features, dims(r.dk, 'q'), 'feature × query dim', 'learned query projection'],
-    Wk: [r.d, r.dk, features, dims(r.dk, 'k'), 'feature × key dim', 'learned key projection'],
-    Wv: [r.d, r.dv, features, vd, 'feature × value dim', 'learned value projection'],
+  const d = /** @type {number} */ (r.d); // null only in the direct form, which has no X or W panels
+  /** @type {Record<MatrixName, [rows: number, cols: number, rowLabels: string[], colLabels: string[], axes: string, about: string]>} */
+  const table = {
+    X: [r.n, d, tokens, features, 'token × feature', 'input: one row per token'],
+    Wq: [d, r.dk, features, dims(r.dk, 'q'), 'feature × query dim', 'learned query projection'],
+    Wk: [d, r.dk, features, dims(r.dk, 'k'), 'feature × key dim', 'learned key projection'],
+    Wv: [d, r.dv, features, vd, 'feature × value dim', 'learned value projection'],
     Q: [r.n, r.dk, tokens, dims(r.dk, 'q'), 'token × query dim', 'queries: ' + ROLE.Q[1].replace('it is', 'each token is')],
     K: [r.m, r.dk, tokens, dims(r.dk, 'k'), 'token × key dim', 'keys: ' + ROLE.K[1].replace('it', 'each token')],
     V: [r.m, r.dv, tokens, vd, 'token × value dim', 'values: ' + ROLE.V[1].replace('it', 'each token')],
@@ -73,22 +85,26 @@ export function matrixInfo(view, m) {
     M: [r.n, r.m, tokens, tokens, 'query × key', maskTitle(view)],
     A: [r.n, r.m, tokens, tokens, 'query × key', 'weights: softmax of each row, rows add up to 1' + (fullyMaskedRows(r).length ? ' (or are all 0)' : '')],
     O: [r.n, r.dv, tokens, vd, 'token × value dim', 'output: weighted average of the value rows'],
-  }[m];
+  };
+  const info = table[m];
   const [rows, cols, rowLabels, colLabels, axes, about] = info;
   return { m, rows, cols, rowLabels, colLabels, axes, about, caption: `${m}: ${rows} × ${cols}, ${axes}` };
 }
 
 // When Wv is square and diagonal, value dimension k carries feature k: name it so the output
 // can be read ("largest in thing").
+/** @param {View} view @param {string[]} fallback */
 function valueDims(view, fallback) {
   const { r, config } = view;
-  if (!r.Wv || !config.features || r.d !== r.dv) return fallback;
+  if (!r.Wv || !featuresOf(config) || r.d !== r.dv) return fallback;
   for (let i = 0; i < r.d; i++) for (let j = 0; j < r.dv; j++) if (i !== j && r.Wv[i * r.dv + j] !== 0) return fallback;
-  return config.features;
+  return /** @type {string[]} */ (featuresOf(config));
 }
 
 // Facts about a result's mask, counted once per result (captions ask for them every frame).
+/** @type {WeakMap<Float32Array, { masked: number, full: number[] }>} */
 const MASK_FACTS = new WeakMap();
+/** @param {ForwardResult} r @returns {{ masked: number, full: number[] }} */
 function maskFacts(r) {
   let f = MASK_FACTS.get(r.M);
   if (!f) {
@@ -104,9 +120,12 @@ function maskFacts(r) {
   }
   return f;
 }
+/** @param {ForwardResult} r */
 const maskedCount = (r) => maskFacts(r).masked;
+/** @param {ForwardResult} r */
 const hasMask = (r) => maskFacts(r).masked > 0;
 
+/** @param {View} view */
 function scoreTitle(view) {
   if (view.step === 'score') return 'scores Q·Kᵀ, not scaled yet';
   if (view.step === 'scale') return scaleOn(view) ? 'scaled scores, not masked yet' : 'scores (scaling off), not masked yet';
@@ -114,6 +133,7 @@ function scoreTitle(view) {
   return hasMask(view.r) ? `${what}, masked entries −∞` : `${what} (nothing masked)`;
 }
 
+/** @param {View} view */
 function maskTitle(view) {
   const { r } = view;
   const k = maskedCount(r);
@@ -121,7 +141,9 @@ function maskTitle(view) {
   return k ? `mask: −∞ on ${count(k, 'entry', 'entries')}` : 'mask off: all 0, every token may look at every token';
 }
 
+/** @param {View} view */
 const scaleOn = (view) => view.config.scale !== 1;
+/** @param {Step | null} step */
 const stepIndex = (step) => (step ? STEPS.indexOf(step) : STEPS.length);
 
 /**
@@ -130,7 +152,7 @@ const stepIndex = (step) => (step ? STEPS.indexOf(step) : STEPS.length);
  */
 export function displayed(view, m) {
   const { r, raw, step } = view;
-  if (m !== 'S') return r[m];
+  if (m !== 'S') return /** @type {Float32Array} */ (r[m]); // (only a direct-form head lacks X and W, and it draws no panel for them)
   if (step === 'score') return raw.S;
   if (stepIndex(step) < STEPS.indexOf('mask') && step !== 'project') return r.S;
   let out = MASKED_S.get(r.S);
@@ -141,6 +163,7 @@ export function displayed(view, m) {
   }
   return out;
 }
+/** @type {WeakMap<Float32Array, Float32Array>} */
 const MASKED_S = new WeakMap(); // a result's S with its masked entries at −∞, made once (read only)
 
 /**
@@ -149,7 +172,7 @@ const MASKED_S = new WeakMap(); // a result's S with its masked entries at −�
  */
 export function forgetResult(r) {
   if (!r) return;
-  MASK_FACTS.delete(r.M);
+  if (r.M) MASK_FACTS.delete(r.M);
   MASKED_S.delete(r.S);
 }
 
@@ -180,6 +203,7 @@ export function labeler(view, m) {
 }
 
 // The terms of a long sum, shortened to the largest MAX_TERMS (by size) when there are more.
+/** @template T @param {T[]} terms @param {(t: T) => number} size */
 function shorten(terms, size) {
   if (terms.length <= MAX_TERMS) return { shown: terms, note: '' };
   const keep = new Set(terms.map((t, k) => k).sort((a, b) => size(terms[b]) - size(terms[a])).slice(0, MAX_TERMS));
@@ -188,6 +212,7 @@ function shorten(terms, size) {
 }
 
 // a×b + c×d + … for pairs [a, b]; with `values`, also the line of the products themselves.
+/** @param {[number, number][]} pairs @param {{ values?: boolean }} [options] */
 function sumOfProducts(pairs, { values = false } = {}) {
   const { shown, note } = shorten(pairs, ([a, b]) => Math.abs(a * b));
   const line = shown.map(([a, b]) => p(a) + '×' + p(b)).join(' + ') + note;
@@ -196,9 +221,12 @@ function sumOfProducts(pairs, { values = false } = {}) {
 }
 
 // Σ = a + b + c = total; one term alone is its own sum.
+/** @param {string[]} terms @param {number} total */
 const sumLine = (terms, total) => (terms.length === 1 ? `Σ = ${terms[0]}` : `Σ = ${terms.join(' + ')} = ${fmt(total)}`);
 
+/** @param {Float32Array} a @param {number} i @param {number} cols */
 const rowOf = (a, i, cols) => Array.from(a.subarray(i * cols, i * cols + cols));
+/** @param {Float32Array} a @param {number} j @param {number} rows @param {number} cols */
 const colOf = (a, j, rows, cols) => Array.from({ length: rows }, (_, k) => a[k * cols + j]);
 
 /**
@@ -206,13 +234,16 @@ const colOf = (a, j, rows, cols) => Array.from({ length: rows }, (_, k) => a[k *
  * @param {ForwardResult} r @returns {number[]}
  */
 export const fullyMaskedRows = (r) => maskFacts(r).full.slice();
+/** @param {ForwardResult} r @param {number} i */
 function visibleKeys(r, i) {
+  /** @type {number[]} */
   const out = [];
   for (let j = 0; j < r.m; j++) if (r.M[i * r.m + j] !== -Infinity) out.push(j);
   return out;
 }
 
 // Why key j is masked for query i: the causal mask (j is in the future) or an explicit mask.
+/** @param {View} view @param {number} i @param {number} j */
 function maskedWhy(view, i, j) {
   const t = view.config.tokens;
   if (view.r.causal && j > i) return `${tokenRef(t, j)} comes after ${tokenRef(t, i)}: a token cannot see the future`;
@@ -220,6 +251,7 @@ function maskedWhy(view, i, j) {
 }
 
 // Before steps 4-5 the S panel shows scores that A and O do not use yet: say which they use.
+/** @param {View} view @param {MatrixName} m */
 function laterNote(view, m) {
   if (view.step !== 'score' && view.step !== 'scale') return '';
   return `(${m} comes at step ${m === 'A' ? 5 : 6}, from the ${scaleOn(view) ? 'scaled, ' : ''}masked scores: S shows step ${view.step === 'score' ? 2 : 3}’s scores now.)\n`;
@@ -241,49 +273,57 @@ export function explainCell(view, m, i, j, extra = null) {
   return { title, text, sources };
 }
 
+/** @param {View} view @param {MatrixName} m @param {number} i @param {number} j @param {Extra | null} extra @returns {Said} */
 function explainInput(view, m, i, j, extra) {
   if (extra && extra.residual) return residualCell(view, i, j, extra.residual);
   const { config } = view;
-  const f = config.features[j], who = tokenRef(config.tokens, i);
+  const f = /** @type {string[]} */ (featuresOf(config))[j], who = tokenRef(config.tokens, i);
+  /** @type {Source[]} */
   const sources = [{ m: 'Q', row: i }, { m: 'K', row: i }, { m: 'V', row: i }];
   if (extra && extra.trained)
     return { text: `Feature “${f}” of ${who}: 1 if the token (or its position) is “${f}”, else 0. The inputs are fixed; only the weights learn. It feeds row ${i + 1} of Q, K and V.`, sources };
   return { text: `Feature “${f}” of ${who}. An input: select it, then type a number, drag sideways or use the scroll wheel to change it. It feeds row ${i + 1} of Q, K and V.`, sources };
 }
 
+/** @param {View} view @param {MatrixName} m @param {number} i @param {number} j @param {Extra | null} extra @returns {Said} */
 function explainWeight(view, m, i, j, extra) {
-  const out = { Wq: 'Q', Wk: 'K', Wv: 'V' }[m];
+  const out = /** @type {'Q' | 'K' | 'V'} */ ({ Wq: 'Q', Wk: 'K', Wv: 'V' }[/** @type {'Wq' | 'Wk' | 'Wv'} */ (m)]);
   const kind = ROLE[out][0];
-  const f = view.config.features[i];
+  const f = /** @type {string[]} */ (featuresOf(view.config))[i];
   const text = extra && extra.trained
-    ? `How much feature “${f}” adds to ${kind} dimension ${j + 1}. It feeds column ${j + 1} of ${out}.\n${trainedWeight(extra, m, i, j, matrixInfo(view, m).cols)}`
+    ? `How much feature “${f}” adds to ${kind} dimension ${j + 1}. It feeds column ${j + 1} of ${out}.\n${trainedWeight(extra, /** @type {'Wq' | 'Wk' | 'Wv'} */ (m), i, j, matrixInfo(view, m).cols)}`
     : `How much feature “${f}” adds to ${kind} dimension ${j + 1}. A learned weight (hand-picked here); you can edit it. It feeds column ${j + 1} of ${out}.`;
   return { text, sources: [{ m: 'X', col: i }, { m: out, col: j }] };
 }
 
+/** @param {View} view @param {MatrixName} m @param {number} i @param {number} j @returns {Said} */
 function explainProjection(view, m, i, j) {
   const { r, config } = view;
-  const [kind, what] = ROLE[m];
-  const W = 'W' + m.toLowerCase();
+  const [kind, what] = ROLE[/** @type {'Q' | 'K' | 'V'} */ (m)];
+  const W = /** @type {'Wq' | 'Wk' | 'Wv'} */ ('W' + m.toLowerCase());
   const cols = m === 'V' ? r.dv : r.dk;
   const who = `Dimension ${j + 1} of the ${kind} of ${tokenRef(config.tokens, i)}: ${what}.`;
   if (r.X == null) {
+    /** @type {Source[]} */
     const feeds = m === 'Q' ? [{ m: 'S', row: i }] : m === 'K' ? [{ m: 'S', col: i }] : [{ m: 'O', col: j }];
     return { text: `${who} Given directly, as in the lesson’s worked example (in a real layer it comes from X·${W}); you can edit it.`, sources: feeds };
   }
-  const x = rowOf(r.X, i, r.d), w = colOf(r[W], j, r.d, cols);
+  const pr = /** @type {ProjectedResult} */ (r);
+  const x = rowOf(pr.X, i, pr.d), w = colOf(pr[W], j, pr.d, cols);
   return {
     text:
       `${who}\n${m} = X·${W}, so ${m}[${i + 1}][${j + 1}] = Σₖ X[${i + 1}][k]·${W}[k][${j + 1}]\n` +
-      `= ${sumOfProducts(x.map((a, k) => [a, w[k]]))}\n= ${fmt(r[m][i * cols + j])}`,
+      `= ${sumOfProducts(x.map((a, k) => [a, w[k]]))}\n= ${fmt(/** @type {Float32Array} */ (r[m])[i * cols + j])}`,
     sources: [{ m: 'X', row: i }, { m: W, col: j }],
   };
 }
 
+/** @param {View} view @param {MatrixName} m @param {number} i @param {number} j @returns {Said} */
 function explainScore(view, m, i, j) {
   const { r, raw, config } = view;
   const t = config.tokens;
   const k = i * r.m + j;
+  /** @type {Source[]} */
   const sources = [{ m: 'Q', row: i }, { m: 'K', row: j }, { m: 'M', row: i, col: j }];
   if (r.M[k] === -Infinity && view.step !== 'score' && view.step !== 'scale')
     return { text: `${maskedWhy(view, i, j)}, so the mask sets this score to −∞ and its weight in A to exactly 0. (Before the mask the score was ${fmt(r.S[k])}.)`, sources };
@@ -295,6 +335,7 @@ function explainScore(view, m, i, j) {
 }
 
 // The dot product, then the scale, ending in the core's S[i][j].
+/** @param {View} view @param {number} i @param {number} j @param {string} dot */
 function scaledScore(view, i, j, dot) {
   const { r, raw, config } = view;
   const k = i * r.m + j, s = fmt(r.S[k]), d = fmt(raw.S[k]);
@@ -306,10 +347,12 @@ function scaledScore(view, i, j, dot) {
   return `${at} = (q${sub(i)}·k${sub(j)}) × scale, with the scale set to ${fmt(r.scale)}\n${dot}\n${d} × ${fmt(r.scale)} = ${s}`;
 }
 
+/** @param {View} view @param {MatrixName} m @param {number} i @param {number} j @returns {Said} */
 function explainMask(view, m, i, j) {
   const { r, config } = view;
   const t = config.tokens;
   const v = r.M[i * r.m + j];
+  /** @type {Source[]} */
   const sources = [{ m: 'S', row: i, col: j }, { m: 'A', row: i, col: j }];
   if (v === -Infinity) return { text: `${maskedWhy(view, i, j)}, so −∞ is added to this score: its weight in A is exactly 0.`, sources };
   if (v !== 0) return { text: `The mask adds ${fmt(v)} to this score.`, sources };
@@ -320,9 +363,11 @@ function explainMask(view, m, i, j) {
   return { text: `${tokenRef(t, i)} may look at ${target}${why}, so 0 is added to the score.`, sources };
 }
 
+/** @param {View} view @param {MatrixName} m @param {number} i @param {number} j @returns {Said} */
 function explainWeightA(view, m, i, j) {
   const { r, config } = view;
   const t = config.tokens;
+  /** @type {Source[]} */
   const sources = [{ m: 'S', row: i }, { m: 'M', row: i }];
   const live = visibleKeys(r, i);
   if (!live.length)
@@ -337,21 +382,22 @@ function explainWeightA(view, m, i, j) {
  * The arithmetic of A[i][j] over the visible keys `live`. The lesson's way, exp(s) / Σ exp(s) with
  * the real terms, when every term and the sum fit in float32; otherwise the core's way, with the
  * row's largest score subtracted first, and why.
+ * @param {View} view @param {number} i @param {number} j @param {number[]} live
  */
 function softmaxArithmetic(view, i, j, live) {
   const { r } = view;
   const at = `A[${i + 1}][${j + 1}]`;
-  const s = (c) => r.S[i * r.m + c] + r.M[i * r.m + c]; // M adds 0 to a visible key (or a float mask's value)
-  const sName = (c) => (r.M[i * r.m + c] === 0 ? `S[${i + 1}][${c + 1}]` : `(S + M)[${i + 1}][${c + 1}]`);
+  const s = (/** @type {number} */ c) => r.S[i * r.m + c] + r.M[i * r.m + c]; // M adds 0 to a visible key (or a float mask's value)
+  const sName = (/** @type {number} */ c) => (r.M[i * r.m + c] === 0 ? `S[${i + 1}][${c + 1}]` : `(S + M)[${i + 1}][${c + 1}]`);
   let max = -Infinity;
   for (const c of live) max = Math.max(max, s(c));
   const plain = live.map((c) => Math.exp(s(c)));
   const sumPlain = plain.reduce((a, b) => a + b, 0);
-  const shifted = (c) => Math.exp(s(c) - max);
+  const shifted = (/** @type {number} */ c) => Math.exp(s(c) - max);
   const sumShifted = live.reduce((acc, c) => acc + shifted(c), 0);
   const hidden = r.m - live.length;
   const maskedNote = hidden ? ` (the ${count(hidden, 'masked key')} ${verb(hidden, 'adds', 'add')} exp(−∞) = 0)` : '';
-  const terms = (f) => {
+  const terms = (/** @type {(c: number) => number} */ f) => {
     const all = live.map((c) => fmt(f(c)));
     return all.length > MAX_TERMS ? all.slice(0, MAX_TERMS).concat(`… (${count(all.length - MAX_TERMS, 'more term')})`) : all;
   };
@@ -368,7 +414,7 @@ function softmaxArithmetic(view, i, j, live) {
     return (
       `${at} = exp(${sName(j)}) / Σₖ exp(${sName(j).replace(/\]\[\d+\]$/, '][k]')})\n` +
       `exp(${fmt(s(j))}) = ${fmt(Math.exp(s(j)))}\n` +
-      `${sumLine(terms((c) => Math.exp(s(c))), sumPlain)}${maskedNote}\n` +
+      `${sumLine(terms((/** @type {number} */ c) => Math.exp(s(c))), sumPlain)}${maskedNote}\n` +
       `${at} = ${fmt(Math.exp(s(j)))} / ${fmt(sumPlain)} = ${weight}\n` +
       `The core first subtracts the row’s largest score, ${fmt(max)}, from every score: exp(${fmt(s(j))} − ${p(max)}) / Σ = ${fmt(shifted(j))} / ${fmt(sumShifted)}, the same ratio, and no term can be larger than 1, so nothing overflows.`
     );
@@ -381,9 +427,11 @@ function softmaxArithmetic(view, i, j, live) {
   );
 }
 
+/** @param {View} view @param {MatrixName} m @param {number} i @param {number} j @returns {Said} */
 function explainOutput(view, m, i, j) {
   const { r, config } = view;
   const t = config.tokens;
+  /** @type {Source[]} */
   const sources = [{ m: 'A', row: i }, { m: 'V', col: j }];
   const name = matrixInfo(view, 'O').colLabels[j];
   const dim = `Dimension ${j + 1}${/^v\d+$/.test(name) ? '' : ` (“${name}”)`} of the output of ${tokenRef(t, i)}`;
@@ -404,19 +452,22 @@ function explainOutput(view, m, i, j) {
 
 // A head inside a model reads the residual stream: X is a sum of parts (the embedding, and what
 // earlier heads wrote), each given as { name, data [n·d] } in extra.residual.
+/** @param {View} view @param {number} i @param {number} j @param {{ name: string, data: Float32Array }[]} parts @returns {Said} */
 function residualCell(view, i, j, parts) {
   const { r, config } = view;
-  const terms = parts.map((part) => `${p(part.data[i * r.d + j])} (${part.name})`);
+  const d = /** @type {number} */ (r.d);
+  const terms = parts.map((part) => `${p(part.data[i * d + j])} (${part.name})`);
   return {
-    text: `Dimension “${config.features[j]}” of the residual stream at ${tokenRef(config.tokens, i)}: what this head reads. Every earlier part of the model adds to the stream, so it is ${terms.join(' + ')}. It feeds row ${i + 1} of Q, K and V.`,
+    text: `Dimension “${/** @type {string[]} */ (featuresOf(config))[j]}” of the residual stream at ${tokenRef(config.tokens, i)}: what this head reads. Every earlier part of the model adds to the stream, so it is ${terms.join(' + ')}. It feeds row ${i + 1} of Q, K and V.`,
     sources: [{ m: 'Q', row: i }, { m: 'K', row: i }, { m: 'V', row: i }],
   };
 }
 
 // A trained weight: where it came from and, after a step, its gradient beside the step the
 // optimizer took (the words are web/train.js's weightStory, shared with the read-out).
+/** @param {Extra} extra @param {'Wq' | 'Wk' | 'Wv'} m @param {number} i @param {number} j @param {number} cols */
 function trainedWeight(extra, m, i, j, cols) {
-  const { step } = extra.trained;
+  const { step } = /** @type {{ step: number }} */ (extra.trained);
   const g = extra.gradients && extra.gradients[m];
   const u = extra.update && extra.update[m];
   return weightStory({ name: `${m}[${i + 1}][${j + 1}]`, step, g: g ? g[i * cols + j] : null, delta: u ? u[i * cols + j] : null, optimizer: extra.optimizer, lr: extra.lr });
@@ -506,6 +557,7 @@ export function followSentence(view, i) {
 }
 
 // Which keys row i may look at, said in as few words as are true.
+/** @param {View} view @param {number} i @param {number[]} live */
 function visibility(view, i, live) {
   const { r } = view;
   const hidden = r.m - live.length;
@@ -538,9 +590,10 @@ export function sourceCopies(view, sources, max = 12) {
       labels = info.colLabels.slice();
       values = Array.from(vals.subarray(s.row * info.cols, (s.row + 1) * info.cols));
     } else {
-      title = `${s.m} column ${s.col + 1} (${info.colLabels[s.col]})`;
+      const col = /** @type {number} */ (s.col);
+      title = `${s.m} column ${col + 1} (${info.colLabels[col]})`;
       labels = info.rowLabels.slice();
-      values = Array.from({ length: info.rows }, (_, k) => vals[k * info.cols + s.col]);
+      values = Array.from({ length: info.rows }, (_, k) => vals[k * info.cols + col]);
     }
     if (values.length > max) {
       title += `, the first ${max} of ${values.length}`;

@@ -360,6 +360,8 @@ const OPTIMIZER_WAYS = {
  * average of gradients, so it can go the same way as this step's gradient (uphill on this
  * batch); the sentence says which it was. name: "Wq[1][3]"; g: ∂loss/∂w; delta: the change of
  * w over the step (null when unknown); lr: the learning rate of that step.
+ * @param {{ name: string, step: number, g: number | null, delta?: number | null, optimizer?: string, lr?: number | null }} what
+ * @returns {string}
  */
 export function weightStory({ name, step, g, delta = null, optimizer = 'adam', lr = null }) {
   if (!step || g == null) return 'Random at step 0: gradient descent has not changed it yet.';
