@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // tensor-text.js: tensors pasted as PyTorch or NumPy print them, read into the config format
 // (web/config.js), so a learner can bring the tensors of the lesson's PyTorch lab:
 //
@@ -32,15 +31,21 @@ import { count } from './words.js';
 
 const DIRECT = ['Q', 'K', 'V'];
 const PROJECTED = ['X', 'Wq', 'Wk', 'Wv'];
+/** @type {Record<string, string | undefined>} */
 const CANONICAL = { q: 'Q', k: 'K', v: 'V', x: 'X', wq: 'Wq', wk: 'Wk', wv: 'Wv' };
 const EXAMPLE = 'Q = tensor([[1., 0.], [0., 1.]]), then K = ... and V = ... on their own lines';
 
 export class TensorTextError extends Error {}
 
+/** A list as printed: numbers and lists of them. @typedef {(number | NestedList)[]} NestedList */
+/** The tensors read so far by name, with where each was given. @typedef {Map<string, { value: number[][], at: number }>} Named */
+/** A config object for parseConfig: the matrices by name, causal and perhaps scale. @typedef {Record<string, number[][] | boolean | number | null>} PastedConfig */
+
 /**
  * Does this text look like pasted tensors (rather than a JSON config)? True when it holds a
  * printout (tensor([ or array([), or its first line (past blank lines, comments and a ">>>"
  * prompt) starts a list of lists, or a name followed by "=" or ":".
+ * @param {string} text @returns {boolean}
  */
 export function looksLikeTensorText(text) {
   if (/\b(tensor|Tensor|array)\(\s*\[/.test(text)) return true;
@@ -52,8 +57,9 @@ export function looksLikeTensorText(text) {
  * The config object { Q, K, V, causal[, scale] } or { X, Wq, Wk, Wv, causal[, scale] } for
  * pasted tensors, or null when the text does not look like tensors (looksLikeTensorText).
  * `fail(message)` throws the error to report (default: a TensorTextError).
+ * @param {string} text @param {(msg: string) => never} [fail] @returns {PastedConfig | null}
  */
-export function fromTensorText(text, fail = (msg) => { throw new TensorTextError(msg); }) {
+export function fromTensorText(text, fail = (/** @type {string} */ msg) => { throw new TensorTextError(msg); }) {
   if (!looksLikeTensorText(text)) return null;
   return new Reader(String(text), fail).config();
 }
@@ -63,20 +69,25 @@ export function fromTensorText(text, fail = (msg) => { throw new TensorTextError
 // of the text, so a 256 × 256 printout reads in linear time.
 
 class Reader {
+  /** @param {string} text @param {(msg: string) => never} fail */
   constructor(text, fail) {
     this.s = text;
     this.i = 0;
+    /** @type {(msg: string) => never} */
     this.fail = fail;
   }
 
+  /** @param {number} [at] */
   line(at = this.i) {
     return this.s.slice(0, at).split('\n').length;
   }
+  /** @param {string} msg @param {number} [at] @returns {never} */
   err(msg, at = this.i) {
     const ln = this.line(at);
     const text = this.s.split('\n')[ln - 1].trim();
-    this.fail(`Line ${ln} (${text.length > 40 ? text.slice(0, 40) + '…' : text}): ${msg}`);
+    return this.fail(`Line ${ln} (${text.length > 40 ? text.slice(0, 40) + '…' : text}): ${msg}`);
   }
+  /** @param {RegExp} re */
   at(re) {
     re.lastIndex = this.i;
     return re.exec(this.s);
@@ -93,15 +104,18 @@ class Reader {
       this.i += 3;
     }
   }
+  /** @param {RegExp} re */
   peek(re) {
     this.space();
     return this.at(re);
   }
+  /** @param {RegExp} re */
   take(re) {
     const m = this.peek(re);
     if (m) this.i += m[0].length;
     return m;
   }
+  /** @param {RegExp} re @param {string} what @returns {RegExpExecArray} */
   expect(re, what) {
     const m = this.take(re);
     if (!m) this.err(`expected ${what}${this.i < this.s.length ? ` where it says “${this.s.slice(this.i, this.i + 12).split('\n')[0]}”` : ' but the text ends'}.`);
@@ -109,8 +123,15 @@ class Reader {
   }
 
   // The whole text: items, then the config.
+  /** @returns {PastedConfig} */
   config() {
-    const named = new Map(), unnamed = [], settings = {};
+    /** @type {Named} */
+    const named = new Map();
+    /** @type {{ value: number[][], at: number }[]} */
+    const unnamed = [];
+    /** @type {{ causal?: boolean, scale?: number | null }} */
+    const settings = {};
+    /** @type {{ key: string, at: number } | null} */
     let pending = null; // a name from a ">>> Q" or ">>> print(Q)" line, for the printout below it
     for (this.space(); this.i < this.s.length; this.space()) {
       const start = this.i;
@@ -133,11 +154,12 @@ class Reader {
     if (named.size && unnamed.length) {
       this.err(`this printout has no name, but others do: name every tensor (${EXAMPLE}), or none and give them in order.`, unnamed[0].at);
     }
+    /** @type {PastedConfig} */
     const out = {};
     if (unnamed.length) {
       const order = unnamed.length === 3 ? DIRECT : unnamed.length === 4 ? PROJECTED : null;
       if (!order) {
-        this.fail(`Found ${unnamed.length} unnamed printout${unnamed.length === 1 ? '' : 's'}; expected three (Q, K and V, in that order) or four (X, Wq, Wk and Wv), or named ones: ${EXAMPLE}.`);
+        return this.fail(`Found ${unnamed.length} unnamed printout${unnamed.length === 1 ? '' : 's'}; expected three (Q, K and V, in that order) or four (X, Wq, Wk and Wv), or named ones: ${EXAMPLE}.`);
       }
       order.forEach((k, j) => { out[k] = unnamed[j].value; });
     } else {
@@ -150,15 +172,19 @@ class Reader {
     return out;
   }
 
+  /** @param {string} id @param {number} at @returns {string} */
   tensorName(id, at) {
     const key = CANONICAL[id.replace(/_/g, '').toLowerCase()];
     if (!key) this.err(`“${id}” is not a tensor the explorer takes: name them Q, K and V, or X, Wq, Wk and Wv.`, at);
     return key;
   }
+  /** @param {Named} named @param {string} key @param {number[][]} value @param {number} at */
   put(named, key, value, at) {
-    if (named.has(key)) this.err(`${key} is given twice (also on line ${this.line(named.get(key).at)}).`, at);
+    const given = named.get(key);
+    if (given) this.err(`${key} is given twice (also on line ${this.line(given.at)}).`, at);
     named.set(key, { value, at });
   }
+  /** @param {string} id */
   bool(id) {
     const m = this.expect(/(True|False|true|false)\b/y, `True or False after ${id} =`);
     return m[1] === 'True' || m[1] === 'true';
@@ -169,13 +195,15 @@ class Reader {
   }
 
   // One tensor: a printout, a list, or another tensor's name ("K = Q", "K = Q.clone()").
+  /** @param {Named} named @param {number} at @param {boolean} [afterName] @returns {number[][]} */
   value(named, at, afterName = false) {
     this.take(/Parameter containing:/y);
     const alias = afterName && this.take(/([A-Za-z_]\w*)(\.(clone|detach)\(\))*(?![\w.(])/y);
     if (alias) {
       const key = this.tensorName(alias[1], at);
-      if (!named.has(key)) this.err(`${key} is used before it is given.`, at);
-      return named.get(key).value.map((row) => row.slice());
+      const given = named.get(key);
+      if (!given) return this.err(`${key} is used before it is given.`, at);
+      return given.value.map((row) => row.slice());
     }
     const ctor = this.take(/((torch|np|numpy)\.)?(tensor|Tensor|array)\(/y);
     const listAt = this.i;
@@ -210,9 +238,11 @@ class Reader {
   }
 
   // [ ... ] with numbers or lists inside, separated by commas or (NumPy's print) spaces.
+  /** @returns {NestedList} */
   list() {
     const at = this.i;
     this.expect(/\[/y, '“[”');
+    /** @type {NestedList} */
     const items = [];
     for (let open = true; ; open = false) { // open: just after "[" or a comma, where no comma may come
       if (this.take(/\]/y)) return items;
@@ -226,7 +256,7 @@ class Reader {
         const m = this.take(/[-+]?((\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|inf|nan)(?![\w.])/y);
         if (!m) {
           if (this.i >= this.s.length) this.err(`the “[” here is never closed.`, at);
-          this.err(`expected a number, “[” or “]” where it says “${this.s.slice(this.i, this.i + 12).split('\n')[0]}”.`);
+          return this.err(`expected a number, “[” or “]” where it says “${this.s.slice(this.i, this.i + 12).split('\n')[0]}”.`);
         }
         items.push(m[0].endsWith('inf') ? (m[0][0] === '-' ? -Infinity : Infinity) : Number(m[0])); // Number('nan') is NaN
       }
@@ -234,21 +264,23 @@ class Reader {
   }
 
   // A nested list as a matrix [rows][cols] of numbers: leading dimensions of size 1 are dropped.
+  /** @param {NestedList} nested @param {number} at @returns {number[][]} */
   matrix(nested, at) {
     let a = nested;
+    /** @type {number[]} */
     const shape = [];
-    for (let x = a; Array.isArray(x); x = x[0]) shape.push(x.length);
-    while (shape.length > 2 && shape[0] === 1) { a = a[0]; shape.shift(); }
+    for (let x = /** @type {number | NestedList} */ (a); Array.isArray(x); x = x[0]) shape.push(x.length);
+    while (shape.length > 2 && shape[0] === 1) { a = /** @type {NestedList} */ (a[0]); shape.shift(); }
     if (shape.length !== 2 || shape.includes(0)) {
       const what = shape.includes(0) ? 'empty' : shape.length === 1 ? `one-dimensional (${count(shape[0], 'number')})` : shape.join(' × ');
       this.err(`the tensor is ${what}; expected a matrix, one row per token (or per feature for a weight), like [[1., 0.], [0., 1.]].`, at);
     }
     const cols = shape[1];
     return a.map((row, i) => {
-      if (!Array.isArray(row)) this.err(`row ${i + 1} is a single number, not a row like row 1.`, at);
+      if (!Array.isArray(row)) return this.err(`row ${i + 1} is a single number, not a row like row 1.`, at);
       if (row.length !== cols) this.err(`row ${i + 1} has ${count(row.length, 'number')} but row 1 has ${cols}: every row needs the same length.`, at);
       return row.map((v, j) => {
-        if (Array.isArray(v)) this.err(`row ${i + 1}, column ${j + 1} is a list; expected a matrix of numbers.`, at);
+        if (Array.isArray(v)) return this.err(`row ${i + 1}, column ${j + 1} is a list; expected a matrix of numbers.`, at);
         if (!Number.isFinite(v)) this.err(`row ${i + 1}, column ${j + 1} is ${String(v).replace('Infinity', 'inf').replace('NaN', 'nan')}: every entry must be a finite number.`, at);
         return v;
       });
@@ -257,11 +289,13 @@ class Reader {
 }
 
 // A weight pasted as torch.nn.Linear keeps it, [out][in], is the transpose of what X·W needs.
+/** @param {PastedConfig} cfg @param {(msg: string) => never} fail */
 function checkProjectionShapes(cfg, fail) {
-  if (!cfg.X) return;
-  const d = cfg.X[0].length;
+  const X = /** @type {number[][] | undefined} */ (cfg.X);
+  if (!X) return;
+  const d = X[0].length;
   for (const k of ['Wq', 'Wk', 'Wv']) {
-    const W = cfg[k];
+    const W = /** @type {number[][] | undefined} */ (cfg[k]);
     if (W && W.length !== d && W[0].length === d) {
       fail(`${k} is ${W.length} × ${W[0].length} but X has ${d} columns: ${k} must be [d][${k === 'Wv' ? 'dv' : 'dk'}], one row per column of X (Q = X·Wq). A torch.nn.Linear layer keeps its weight the other way round, [out][in]: paste ${k}.T (layer.weight.T).`);
     }

@@ -1,8 +1,10 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // random.js: seeded random numbers for the labs (the same mulberry32 the tests use), so a seed
 // in the URL always gives the same queries, keys and weights.
 
-/** mulberry32: returns a function giving numbers in [0, 1). */
+/**
+ * mulberry32: returns a function giving numbers in [0, 1).
+ * @param {number} seed @returns {() => number}
+ */
 export function mulberry32(seed) {
   let a = seed >>> 0;
   return function next() {
@@ -14,7 +16,10 @@ export function mulberry32(seed) {
   };
 }
 
-/** A Float32Array of `count` numbers with mean 0 and variance 1 (Box–Muller). */
+/**
+ * A Float32Array of `count` numbers with mean 0 and variance 1 (Box–Muller).
+ * @param {() => number} rand @param {number} count
+ */
 export function normals(rand, count) {
   const out = new Float32Array(count);
   for (let k = 0; k < count; k += 2) {
@@ -26,15 +31,21 @@ export function normals(rand, count) {
   return out;
 }
 
-/** An integer query parameter in [lo, hi], or `fallback` when absent or not a whole number. */
+/**
+ * An integer query parameter in [lo, hi], or `fallback` when absent or not a whole number.
+ * @param {URLSearchParams} params @param {string} key @param {number} lo @param {number} hi @param {number} fallback
+ */
 export function intParam(params, key, lo, hi, fallback) {
   const t = params.get(key);
   if (t === null || !/^-?\d+$/.test(t)) return fallback;
   return Math.min(hi, Math.max(lo, Number(t)));
 }
 
-/** One of `choices`, or `fallback`. */
+/**
+ * One of `choices`, or `fallback`.
+ * @template {string} T @param {URLSearchParams} params @param {string} key @param {readonly T[]} choices @param {T} fallback @returns {T}
+ */
 export function oneOf(params, key, choices, fallback) {
   const t = params.get(key);
-  return choices.includes(t) ? t : fallback;
+  return /** @type {readonly (string | null)[]} */ (choices).includes(t) ? /** @type {T} */ (t) : fallback;
 }
