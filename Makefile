@@ -103,7 +103,7 @@ test-hosts: all dist ## build docs/embedding.md's MkDocs, Material, Sphinx, Hugo
 	@scripts/setup.sh hosts
 	node --test tests/hosts/*.test.mjs
 
-test-types: setup-test all ## tsc --noEmit, strict: the package's .d.ts, tests/types/consumer.ts (bundler and node16 resolution), web/ files with // @ts-check
+test-types: setup-test all ## tsc --noEmit, strict: the package's .d.ts, tests/types/consumer.ts (bundler and node16 resolution), all of web/ (checkJs)
 	node_modules/.bin/tsc --noEmit -p tsconfig.json
 	node_modules/.bin/tsc --noEmit -p tests/types/tsconfig.node16.json
 
