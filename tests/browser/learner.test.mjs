@@ -316,3 +316,64 @@ test('the leak check: with the mask, editing the last token leaves rows 1 to 4 o
   await shot(page, 'leak-check-mask-off', { fullPage: true });
   await context.close();
 });
+
+test('keyboard: a digit typed on a cell, then Enter, is the cell’s new value; every field keeps its number and the focus after Enter', async () => {
+  const { page, context, log } = await open(env, '?preset=cat');
+  const x = (i, j) => page.evaluate(([i, j]) => __explorer.state.config.X[i][j], [i, j]);
+  const focused = () => page.evaluate(() => document.activeElement.id || document.activeElement.getAttribute('aria-label'));
+  // one digit, then Enter (the lost edit: the field showed 5 but X kept its 0)
+  await cell(page, 'X', 0, 0).focus();
+  await page.keyboard.press('5');
+  await settle(page);
+  assert.equal(await focused(), 'edit-value');
+  assert.equal(await x(0, 0), 5, 'the typed digit is the value at once');
+  await page.keyboard.press('Enter');
+  await settle(page);
+  assert.equal(await x(0, 0), 5);
+  assert.equal(await cell(page, 'X', 0, 0).textContent(), fmt(5));
+  assert.match(await focused(), /^X row 1 The, column 1 thing: 5\.000$/, 'Enter returns to the cell');
+  // two digits, then Enter; then the arrows move on from that cell and do not step
+  await page.keyboard.press('7');
+  await page.keyboard.press('2');
+  await page.keyboard.press('Enter');
+  await settle(page);
+  assert.equal(await x(0, 0), 72);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  assert.match(await focused(), /^X row 2 cat, column 2 /);
+  assert.equal(await page.evaluate(() => __explorer.state.step), null, 'arrows in a matrix do not step');
+  // “.”, then a digit, then Enter: 0.5
+  await page.keyboard.press('.');
+  await page.keyboard.press('5');
+  await page.keyboard.press('Enter');
+  await settle(page);
+  assert.equal(await x(1, 1), 0.5);
+  // Enter (or F2) opens the editor on the value; a digit replaces it; Escape leaves it as typed
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('3');
+  await page.keyboard.press('Escape');
+  await settle(page);
+  assert.equal(await x(1, 1), 3);
+  assert.match(await focused(), /^X row 2 cat, column 2 /);
+  // a digit in a token's name field, then Enter: the name is the digit and the head redraws with it
+  await page.locator('[data-token="2"]').fill('');
+  await page.locator('[data-token="2"]').press('4');
+  await page.keyboard.press('Enter');
+  await settle(page);
+  assert.equal(await page.evaluate(() => __explorer.state.config.tokens[2]), '4');
+  assert.equal(await focused(), 'Token 3');
+  assert.equal(await page.locator('#tokens [data-follow="2"]').textContent(), '4');
+  assert.deepEqual(log.errors, []);
+  await context.close();
+  // past 32 tokens the chips become a number field: a digit then Enter follows that token
+  const tokens = Array.from({ length: 40 }, (_, i) => 't' + (i + 1));
+  const big = { tokens, X: tokens.map((_, i) => [i % 3, 1]), Wq: [[1, 0], [0, 1]], Wk: [[1, 0], [0, 1]], Wv: [[1, 0], [0, 1]] };
+  const many = await open(env, '#config=' + encodeURIComponent(JSON.stringify(big)));
+  await many.page.locator('#follow-number').focus();
+  await many.page.keyboard.press('7');
+  await many.page.keyboard.press('Enter');
+  await settle(many.page);
+  assert.equal(await many.page.evaluate(() => __explorer.state.follow), 6);
+  assert.equal(await many.page.evaluate(() => [document.activeElement.id, __explorer.state.step]).then((r) => r.join()), 'follow-number,');
+  await many.context.close();
+});

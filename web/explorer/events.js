@@ -113,6 +113,9 @@ function matrixKey(ctx, ev) {
     act(S.select, cell);
     const typed = /^[0-9.]$/.test(ev.key);
     inspector.edit(typed ? ev.key : String(state.config[m][i][j]), !typed);
+    // The typed digit is the cell's new value at once: setting the field's text fires no
+    // input event, so without this "5" then Enter left the old value.
+    if (typed) act(S.setValue, m, i, j, parseNumber(ev.key));
   }
 }
 
@@ -128,6 +131,9 @@ function wireEditor(ctx) {
   listen(input, 'keydown', (ev) => {
     if (ev.key === 'Enter' || ev.key === 'Escape') {
       ev.preventDefault();
+      // Enter keeps what the field shows, whatever way it got there.
+      const v = parseNumber(input.value);
+      if (ev.key === 'Enter' && state.sel && Number.isFinite(v) && state.config[state.sel.m]?.[state.sel.i]?.[state.sel.j] !== v) act(S.setValue, state.sel.m, state.sel.i, state.sel.j, v);
       const hm = state.sel && panels.heatmap(state.sel.m);
       if (hm) hm.focusCursor();
     }
