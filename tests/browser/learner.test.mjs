@@ -96,12 +96,23 @@ function boxes(page) {
   })), PATH);
 }
 
+// Legend items whose text spills out of their box, or that are squashed flat (another page's
+// sheet once drew the M and S keys as 20 × 2 px lines, their words spilling over each other).
+function legendProblems(page) {
+  return page.evaluate(() => [...document.querySelectorAll('[data-panel] .legend > *')].flatMap((e) => {
+    const b = e.getBoundingClientRect(), m = e.closest('[data-panel]').dataset.panel;
+    if (!e.getClientRects().length) return []; // a folded panel (the weights)
+    return e.scrollWidth > e.clientWidth + 1 || b.height < 9 ? [`${m} “${e.textContent}”: ${Math.round(b.width)} × ${Math.round(b.height)} px, text ${e.scrollWidth} px wide`] : [];
+  }));
+}
+
 test('the whole head is on the first screen at 1280×800; A and O positions at three sizes, light and dark (screenshots)', async () => {
   const lines = [];
   for (const [w, h] of [[1280, 800], [1024, 768], [360, 800]]) {
     for (const scheme of ['light', 'dark']) {
       const { page, context } = await open(env, '?preset=cat', { width: w, height: h, colorScheme: scheme });
       const b = await boxes(page);
+      assert.deepEqual(await legendProblems(page), [], `legends at ${w} px ${scheme}`);
       await shot(page, `first-screen-${w}x${h}-${scheme}`);
       lines.push(`${w}×${h} ${scheme}: A at y = ${b.A.y} (bottom ${b.A.bottom}), O at y = ${b.O.y} (bottom ${b.O.bottom}), page ${await page.evaluate(() => document.documentElement.scrollHeight)} px`);
       if (w === 1280) {
