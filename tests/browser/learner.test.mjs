@@ -174,6 +174,34 @@ test('at 360 px the explanation never covers the focused cell (WCAG 2.4.11): arr
   await context.close();
 });
 
+test('at 360 px Tab reaches every control and none hides under the docked explanation, even at its tallest (WCAG 2.4.11)', async () => {
+  const { page, context } = await open(env, '?preset=cat', { width: 360, height: 800 });
+  await cell(page, 'A', 2, 1).click(); // an explanation with copies of its inputs: the panel at 40% of the window
+  await settle(page);
+  await page.evaluate(() => scrollTo(0, 0));
+  const seen = [], hidden = [], tall = [];
+  for (let k = 0; k < 120; k++) {
+    await page.keyboard.press('Tab');
+    await settle(page);
+    const r = await page.evaluate(() => {
+      const a = document.activeElement, panel = document.getElementById('inspector');
+      if (!a || a === document.body || panel.contains(a)) return null;
+      const b = a.getBoundingClientRect(), p = panel.getBoundingClientRect();
+      const name = a.id || a.getAttribute('aria-label') || a.textContent.trim().slice(0, 30);
+      return { name, clear: b.top >= 0 && b.bottom <= Math.min(p.top, innerHeight) + 0.5, at: `${Math.round(b.top)}–${Math.round(b.bottom)}, panel from ${Math.round(p.top)}`, tall: p.height };
+    });
+    if (!r) continue;
+    if (seen.includes(r.name)) break; // round the page once
+    seen.push(r.name);
+    if (!r.clear) hidden.push(`${r.name}: ${r.at}`);
+    tall.push(Math.round(r.tall));
+  }
+  for (const name of ['causal', 'scaling', 'leak-toggle', 'weights-toggle', 'reset', 'Token 5', 'add-token']) assert.ok(seen.includes(name), `Tab reaches ${name}`);
+  assert.deepEqual(hidden, []);
+  console.log(`  ${seen.length} tab stops at 360 px, none under the explanation (${Math.min(...tall)} to ${Math.max(...tall)} px tall)`);
+  await context.close();
+});
+
 test('keyboard: skip links, arrows between token chips (not steps), row headers reached with ←, keys M and S', async () => {
   const { page, context } = await open(env, '?preset=cat&follow=4');
   // aria-pressed on the followed chip and row headers from the first render
