@@ -115,6 +115,8 @@ test('the whole head is on the first screen at 1280×800; A and O positions at t
       assert.deepEqual(await legendProblems(page), [], `legends at ${w} px ${scheme}`);
       await shot(page, `first-screen-${w}x${h}-${scheme}`);
       lines.push(`${w}×${h} ${scheme}: A at y = ${b.A.y} (bottom ${b.A.bottom}), O at y = ${b.O.y} (bottom ${b.O.bottom}), page ${await page.evaluate(() => document.documentElement.scrollHeight)} px`);
+      // each toggle sits in the caption of the matrix it changes, at every size
+      assert.deepEqual(await page.evaluate(() => ['#causal', '#scaling'].map((t) => document.querySelector(t).closest('[data-panel]').dataset.panel)), ['M', 'S']);
       if (w === 1280) {
         for (const m of PATH) assert.ok(b[m].y >= 0 && b[m].bottom <= h && b[m].right <= w, `${m} is on the first screen: ${JSON.stringify(b[m])}`);
         // the lesson's flow: X → Q, K, V left to right, then S → M → A → O on the next row
