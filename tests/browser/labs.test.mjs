@@ -200,6 +200,14 @@ test('keyboard: a number typed in a lab field, then Enter, is kept and the focus
   assert.equal(await focused(), 'hide');
   await page.keyboard.press('ArrowDown');
   assert.equal(urlParams(page).get('hide'), 'O', 'a second arrow reaches the same select');
+  // a lesson question's fields: Enter in any of them reveals, and the focus stays in that field
+  await page.selectOption('[data-control="exercise"]', 'q2');
+  for (const [k, v] of [[0, '0.47'], [1, '0.47'], [2, '0.06']]) await page.fill(`[data-control="field-${k}"]`, v);
+  await page.focus('[data-control="field-1"]');
+  await page.keyboard.press('Enter');
+  assert.equal(await text(page, '[data-role="points"]'), '100 / 100');
+  assert.equal(await focused(), 'field-1');
+  assert.equal(await page.inputValue('[data-control="field-2"]'), '0.06', 'the answers stay in their fields');
   // the √dk lab's number box: a digit, then Enter
   const dk = await open(env, 'labs.html?mode=sqrt-dk-lab');
   await dk.page.focus('[data-control="dk"]');
