@@ -251,11 +251,14 @@ function wirePage(ctx) {
   }
   // Whatever takes the focus (a toggle, a token field, Reset), not only a cell, is scrolled out
   // from under the explanation when it is docked at the bottom of a narrow window (WCAG 2.4.11).
-  // After the frame: a focused cell first redraws the panel at its new height.
+  // After the frame: a focused cell first redraws the panel at its new height. Only while it
+  // still has the focus, and only under a docked panel: a late frame must not undo a scroll.
   listen(ctx.root, 'focusin', (ev) => {
     const t = ev.composedPath ? ev.composedPath()[0] : ev.target;
     if (!t || $('inspector').contains(t)) return;
-    win.requestAnimationFrame(() => t.isConnected && ctx.inspector.keepClear(win, t));
+    win.requestAnimationFrame(() => {
+      if (t.isConnected && t.getRootNode().activeElement === t) ctx.inspector.keepClear(win, t, { dockedOnly: true });
+    });
   });
   listen($('tour-start'), 'click', () => ctx.act(S.startTour));
   listen($('tour-back'), 'click', () => ctx.act(S.tourTo, state.tour - 1));
