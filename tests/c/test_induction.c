@@ -143,6 +143,7 @@ static void every_gradient_matches_float64_finite_differences(void)
         {1, 2, 6, 3, 8, 7},  /* the one-layer control */
         {2, 3, 4, 2, 6, 6},  /* three heads, the smallest width */
         {2, 1, 8, 5, 10, 9}, /* one head per layer, dh odd */
+        {2, 4, 4, 2, 6, 6},  /* the most heads: IND_MAX_LAYERS layers of IND_MAX_HEADS */
     };
     int count = 0;
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
