@@ -287,6 +287,33 @@ static void composition_matches_a_float64_reference(void)
     free(block);
 }
 
+/* Weights so large that the scores pass FLT_MAX: a step returns ATTN_ERR_OVERFLOW and keeps the
+ * last good parameters, optimizer state and step count; evaluation returns it too. */
+static void a_step_that_overflows_returns_the_error_and_keeps_the_weights(void)
+{
+    ind_shape s = {2, 2, 6, 3, 8, 7};
+    unsigned char *block;
+    ind_model *t = make(&s, 5, &block);
+    ind_set(t, 1e-2f, 0.0f, 2);
+    CHECK(ind_steps(t, 2, NULL) == ATTN_OK, "two good steps");
+    for (long e = 0; e < (long)s.vocab * s.d; e++) t->E[e] = t->E[e] < 0 ? -1e30f : 1e30f;
+    long P = t->n_params;
+    float *keep = malloc(sizeof(float) * 3 * (size_t)P);
+    memcpy(keep, t->params, sizeof(float) * (size_t)P);
+    memcpy(keep + P, t->adam_m, sizeof(float) * (size_t)P);
+    memcpy(keep + 2 * P, t->adam_v, sizeof(float) * (size_t)P);
+    int st = ind_steps(t, 1, NULL);
+    CHECK(st == ATTN_ERR_OVERFLOW, "step: status %d", st);
+    CHECK(t->step == 2, "step count %ld", (long)t->step);
+    CHECK(memcmp(keep, t->params, sizeof(float) * (size_t)P) == 0, "the parameters changed");
+    CHECK(memcmp(keep + P, t->adam_m, sizeof(float) * (size_t)P) == 0 &&
+              memcmp(keep + 2 * P, t->adam_v, sizeof(float) * (size_t)P) == 0, "the optimizer state changed");
+    float out[3 + 2 * IND_MAX_LAYERS * IND_MAX_HEADS];
+    CHECK(ind_evaluate(t, out) == ATTN_ERR_OVERFLOW, "evaluate");
+    free(keep);
+    free(block);
+}
+
 /* The anchor's size and settings: the seed the page opens with forms the circuit within a fixed
  * step count (steps are deterministic; time is not measured here). */
 static void seed_1_forms_an_induction_head_and_the_control_does_not(void)
@@ -322,6 +349,7 @@ int main(void)
     RUN(an_ablated_head_gets_no_gradient_and_writes_nothing);
     RUN(key_split_sums_to_the_keys);
     RUN(composition_matches_a_float64_reference);
+    RUN(a_step_that_overflows_returns_the_error_and_keeps_the_weights);
     RUN(seed_1_forms_an_induction_head_and_the_control_does_not);
     return print_summary();
 }
