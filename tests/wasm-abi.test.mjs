@@ -127,3 +127,18 @@ test('ae_bench_matmul (make bench times it) computes C = A·B of the inputs it f
   for (const bad of [[0, 1, 1], [1, 0, 1], [1, 1, 0], [T + 1, 1, 1], [1, T + 1, 1], [1, 1, T + 1]])
     assert.equal(x.ae_bench_matmul(...bad, 1), SIZE, `ae_bench_matmul(${bad})`);
 });
+
+test('ae_ind_steps: a slot that does not exist is NULL whatever the step count; a real one refuses counts past the loss buffer', async () => {
+  const x = (await loadAttention()).exports;
+  const IND_ERR_SHAPE = 32, chunk = x.ae_ind_loss_chunk();
+  const slot = x.ae_ind_create(2, 2, 6, 3, 8, 7, 1);
+  assert.ok(slot >= 0, `ae_ind_create: ${slot}`);
+  const freed = x.ae_ind_create(1, 1, 4, 2, 6, 6, 2);
+  x.ae_ind_free(freed);
+  for (const bad of [-1, freed, 99])
+    for (const k of [1, -1, chunk + 1]) assert.equal(x.ae_ind_steps(bad, k), NULL, `ae_ind_steps(${bad}, ${k})`);
+  assert.equal(x.ae_ind_steps(slot, -1), IND_ERR_SHAPE);
+  assert.equal(x.ae_ind_steps(slot, chunk + 1), IND_ERR_SHAPE);
+  assert.equal(x.ae_ind_steps(slot, 2), 0);
+  x.ae_ind_free(slot);
+});
