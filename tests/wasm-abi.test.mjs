@@ -135,8 +135,13 @@ test('ae_ind_steps: a slot that does not exist is NULL whatever the step count; 
   assert.ok(slot >= 0, `ae_ind_create: ${slot}`);
   const freed = x.ae_ind_create(1, 1, 4, 2, 6, 6, 2);
   x.ae_ind_free(freed);
-  for (const bad of [-1, freed, 99])
+  for (const bad of [-1, freed, 4, 99])
     for (const k of [1, -1, chunk + 1]) assert.equal(x.ae_ind_steps(bad, k), NULL, `ae_ind_steps(${bad}, ${k})`);
+  // with a model in use (the memory after the last trainer is not all zeros), the slot one past
+  // the last trainer is still refused
+  assert.equal(x.ae_train_steps(TRAIN_SLOTS, 1), NULL);
+  assert.equal(x.ae_train_info(TRAIN_SLOTS, 0), -1);
+  assert.equal(x.ae_train_evaluate(TRAIN_SLOTS), NULL);
   assert.equal(x.ae_ind_steps(slot, -1), IND_ERR_SHAPE);
   assert.equal(x.ae_ind_steps(slot, chunk + 1), IND_ERR_SHAPE);
   assert.equal(x.ae_ind_steps(slot, 2), 0);
