@@ -137,8 +137,7 @@ test('ae_ind_steps: a slot that does not exist is NULL whatever the step count; 
   x.ae_ind_free(freed);
   for (const bad of [-1, freed, 4, 99])
     for (const k of [1, -1, chunk + 1]) assert.equal(x.ae_ind_steps(bad, k), NULL, `ae_ind_steps(${bad}, ${k})`);
-  // with a model in use (the memory after the last trainer is not all zeros), the slot one past
-  // the last trainer is still refused
+  // the trainer slot one past the last, with an induction model in use
   assert.equal(x.ae_train_steps(TRAIN_SLOTS, 1), NULL);
   assert.equal(x.ae_train_info(TRAIN_SLOTS, 0), -1);
   assert.equal(x.ae_train_evaluate(TRAIN_SLOTS), NULL);
