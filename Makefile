@@ -15,10 +15,15 @@ PROPERTY_RUNS ?= 20000    # make fuzz-long: fast-check runs of each property of 
 # little more: the forward arena grows memory when it needs room (tests/fused.test.mjs counts that).
 WASM_LINK  := -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=64MB \
               -sTOTAL_STACK=65536 -sINITIAL_MEMORY=3MB
+# Two cores, each in a SIMD and a scalar build: the full one (every export: forward, labs, trainers,
+# induction models) and a forward-only one (WASM_FORWARD_SRC: the head and the labs' softmax rows;
+# c/wasm_exports.c compiled with -DAE_FORWARD_ONLY leaves out the training and induction exports),
+# a third of the size, which the explorer and labs pages load (web/attention.js loadAttention).
 # Size: only the forward and backward passes (c/attention.c, c/attention_backward.c) are worth
 # optimising for speed (-O3 with SIMD, -O2 for the scalar fallback); the rest (the trainers, the
 # labs' helpers, the exports) is built for size.
 WASM_SRC   := c/attention.c c/attention_backward.c c/learn.c c/train.c c/induction.c c/wasm_exports.c
+WASM_FORWARD_OBJ := attention.o wasm_exports_forward.o
 # make mutate-c builds its mutants with WERROR= (a compiler warning is not a test)
 WERROR     ?= -Werror
 SAN_FLAGS  := -std=c99 -g -O1 -Wall -Wextra $(WERROR) -fsanitize=address,undefined -fno-sanitize-recover=all -Ic
@@ -65,6 +70,14 @@ build/scalar/%.o: c/%.c $(CORE) $(TRAIN) Makefile
 	@mkdir -p build/scalar
 	$(EMCC) -Os -Ic -c $< -o $@
 
+build/simd/wasm_exports_forward.o: c/wasm_exports.c $(CORE) Makefile
+	@mkdir -p build/simd
+	$(EMCC) -Os -msimd128 -DAE_FORWARD_ONLY -Ic -c $< -o $@
+
+build/scalar/wasm_exports_forward.o: c/wasm_exports.c $(CORE) Makefile
+	@mkdir -p build/scalar
+	$(EMCC) -Os -DAE_FORWARD_ONLY -Ic -c $< -o $@
+
 # emcc runs Binaryen's wasm-opt once at link; a second run to a fixed point (--converge, at -O3 so
 # the forward pass keeps its speed) takes about 1% off each build. The feature flags keep the scalar build free of SIMD and of post-MVP opcodes.
 build/attention-simd.wasm: $(WASM_SRC:c/%.c=build/simd/%.o)
@@ -75,8 +88,17 @@ build/attention-scalar.wasm: $(WASM_SRC:c/%.c=build/scalar/%.o)
 	$(EMCC) -O2 $(WASM_LINK) $^ -o build/scalar/linked.wasm
 	$(WASM_OPT) -O3 --converge --mvp-features build/scalar/linked.wasm -o $@
 
-web/gen/wasm-source.js: build/attention-simd.wasm build/attention-scalar.wasm scripts/embed-wasm.mjs
-	node scripts/embed-wasm.mjs build/attention-simd.wasm build/attention-scalar.wasm web/gen
+build/attention-forward-simd.wasm: $(WASM_FORWARD_OBJ:%=build/simd/%)
+	$(EMCC) -O3 -msimd128 $(WASM_LINK) $^ -o build/simd/linked-forward.wasm
+	$(WASM_OPT) -O3 --converge --mvp-features --enable-simd build/simd/linked-forward.wasm -o $@
+
+build/attention-forward-scalar.wasm: $(WASM_FORWARD_OBJ:%=build/scalar/%)
+	$(EMCC) -O2 $(WASM_LINK) $^ -o build/scalar/linked-forward.wasm
+	$(WASM_OPT) -O3 --converge --mvp-features build/scalar/linked-forward.wasm -o $@
+
+WASM_BUILDS := build/attention-simd.wasm build/attention-scalar.wasm build/attention-forward-simd.wasm build/attention-forward-scalar.wasm
+web/gen/wasm-source.js: $(WASM_BUILDS) scripts/embed-wasm.mjs
+	node scripts/embed-wasm.mjs $(WASM_BUILDS) web/gen
 
 web/gen/explorer-css.js: web/style.css scripts/embed-css.mjs
 	node scripts/embed-css.mjs web/style.css $@

@@ -40,12 +40,15 @@ const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 
 
 /**
  * Loads the core. `simd`: 'auto' (default) picks the SIMD build when WebAssembly.validate
- * accepts it and the scalar build otherwise; true or false forces one.
+ * accepts it and the scalar build otherwise; true or false forces one. `training`: true (default)
+ * loads the full core; false the forward-only one, a third of the size, which does everything
+ * but createTrainer and createInduction (the explorer and labs pages load it). A one-file bundle
+ * holds only the full core and gives it for both.
  * @returns {Promise<Attention>}
  */
-export async function loadAttention({ simd = 'auto' } = {}) {
+export async function loadAttention({ simd = 'auto', training = true } = {}) {
   const useSimd = simd === 'auto' ? WebAssembly.validate(SIMD_PROBE) : Boolean(simd);
-  const bytes = await wasmBytes(useSimd); // gzip-compressed in the module, inflated here (web/gunzip.js)
+  const bytes = await wasmBytes(useSimd, Boolean(training)); // gzip-compressed in the module, inflated here (web/gunzip.js)
   const { instance } = await WebAssembly.instantiate(bytes, {});
   if (instance.exports._initialize) instance.exports._initialize();
   return new Attention(instance.exports, useSimd);
@@ -965,6 +968,7 @@ class Attention {
    */
   createTrainer(options = {}) {
     if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
+    this.#needTraining('createTrainer');
     return new Trainer(this.exports, options, this);
   }
 
@@ -974,7 +978,19 @@ class Attention {
    */
   createInduction(options = {}) {
     if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
+    this.#needTraining('createInduction');
     return new InductionModel(this.exports, options);
+  }
+
+  /** Whether this core can train (createTrainer, createInduction): false for the forward-only one. */
+  get training() {
+    return Boolean(this.exports && this.exports.ae_train_create);
+  }
+
+  #needTraining(call) {
+    if (!this.exports.ae_train_create) {
+      throw new Error(`${call} needs the full core, and this one was loaded forward-only (loadAttention({ training: false })): load it with loadAttention() to train`);
+    }
   }
 }
 

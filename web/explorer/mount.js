@@ -30,10 +30,13 @@ const URL_DELAY = 250; // ms after the last change before the address bar is rew
 
 // The one core all explorers on a page share: the Wasm instance is loaded once, on first use.
 // forward() is synchronous and returns copies, so sharing it between explorers is safe.
-let corePromise = null;
-export function sharedCore() {
-  corePromise ||= loadAttention();
-  return corePromise;
+// sharedCore() is the full core (it trains); sharedCore({ training: false }) the forward-only one
+// (a third of the download), unless the full one is loaded already: a page that never trains
+// (the explorer page) asks for that, and a page that trains asks for the full one first.
+let fullCore = null, forwardCore = null;
+export function sharedCore({ training = true } = {}) {
+  if (training || fullCore) return (fullCore ||= loadAttention());
+  return (forwardCore ||= loadAttention({ training: false }));
 }
 
 /**
