@@ -323,7 +323,7 @@ EXPORT(ae_softmax_stats) int ae_softmax_stats(int m)
     return attn_softmax_stats(&out[0], &out[1], &out[2], lab_rows[LAB_IN], m);
 }
 
-#ifndef AE_FORWARD_ONLY
+#if !defined AE_FORWARD_ONLY && !defined AE_NO_INDUCTION /* the trainer-only build stops here too */
 /* ================================================================ induction (c/induction.h)
  *
  * Two-layer models in which an induction head forms (web/attention.js createInduction). Like
@@ -523,4 +523,4 @@ EXPORT(ae_ind_buffer) void *ae_ind_buffer(int slot, int which, int index)
     default: return 0;
     }
 }
-#endif /* AE_FORWARD_ONLY */
+#endif /* AE_FORWARD_ONLY, AE_NO_INDUCTION */

@@ -51,7 +51,7 @@ if (/^[a-z0-9-]+-lab$/.test(mode)) {
   globalThis.__explorer = mountExplorer(document, {
     container: document.getElementById('explorer'),
     url: true,
-    core: sharedCore({ training: false }), // this page never trains: the forward-only core is enough
+    core: sharedCore({ core: 'forward' }), // this page never trains: the forward core is enough
   });
   // The explorer's skip links come first on the page, before the header's links.
   document.body.prepend(document.querySelector('#explorer .skips'));

@@ -28,19 +28,24 @@ const SLAB_FLOATS = 65536;
 // only where the engine has SIMD, so the SIMD build is chosen without loading it first.
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]);
 
+// The cores (Makefile), each in a SIMD and a scalar build: each does all that the ones before it
+// do. 'forward': forward, multiHead and the softmax rows, half the size of 'full' (the explorer and
+// labs pages); 'trainer': also createTrainer (the training page); 'full': also createInduction.
+const CORES = ['forward', 'trainer', 'full'];
+
 /**
  * Loads the core. `simd`: 'auto' (default) picks the SIMD build when WebAssembly.validate
- * accepts it and the scalar build otherwise; true or false forces one. `training`: true (default)
- * loads the full core; false the forward-only one, a third of the size, which does everything
- * but createTrainer and createInduction (the explorer and labs pages load it). A one-file bundle
- * holds only the full core and gives it for both.
+ * accepts it and the scalar build otherwise; true or false forces one. `core`: 'full' (default),
+ * or 'trainer' or 'forward' for a smaller download that does less (CORES). A one-file bundle
+ * holds only the full core and gives it for all three.
  * @returns {Promise<Attention>}
  */
-export async function loadAttention({ simd = 'auto', training = true } = {}) {
+export async function loadAttention({ simd = 'auto', core = 'full' } = {}) {
+  if (!CORES.includes(core)) throw new Error(`core is ${describe(core)}: use one of ${CORES.map((c) => `'${c}'`).join(', ')} (or leave it out for 'full')`);
   const useSimd = simd === 'auto' ? WebAssembly.validate(SIMD_PROBE) : Boolean(simd);
-  // The trainers' half of this module (web/attention-training.js) comes with the full core only.
-  let trainers = training ? import('./attention-training.js') : null;
-  const bytes = await wasmBytes(useSimd, Boolean(training)); // gzip-compressed in the module, inflated here (web/gunzip.js)
+  // The trainers' half of this module (web/attention-training.js) comes with the cores that train.
+  let trainers = core !== 'forward' ? import('./attention-training.js') : null;
+  const bytes = await wasmBytes(useSimd, core); // gzip-compressed in the module, inflated here (web/gunzip.js)
   const { instance } = await WebAssembly.instantiate(bytes, {});
   if (instance.exports._initialize) instance.exports._initialize();
   if (instance.exports.ae_train_create) trainers ||= import('./attention-training.js'); // a one-file bundle's full core
@@ -968,14 +973,15 @@ class Attention {
     return new this.#trainers.InductionModel(this.exports, options);
   }
 
-  /** Whether this core can train (createTrainer, createInduction): false for the forward-only one. */
-  get training() {
-    return Boolean(this.exports && this.#trainers);
+  /** Which core this is (CORES): 'forward' cannot train, 'trainer' has no induction models. */
+  get core() {
+    const ex = this.exports;
+    return !ex ? null : ex.ae_ind_create ? 'full' : ex.ae_train_create ? 'trainer' : 'forward';
   }
 
   #needTraining(call) {
-    if (!this.#trainers) {
-      throw new Error(`${call} needs the full core, and this one was loaded forward-only (loadAttention({ training: false })): load it with loadAttention() to train`);
+    if (!this.#trainers || (call === 'createInduction' && !this.exports.ae_ind_create)) {
+      throw new Error(`${call} is not in this core, which was loaded with loadAttention({ core: '${this.core}' }): load the full one with loadAttention() to use it`);
     }
   }
 }

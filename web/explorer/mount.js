@@ -30,13 +30,15 @@ const URL_DELAY = 250; // ms after the last change before the address bar is rew
 
 // The one core all explorers on a page share: the Wasm instance is loaded once, on first use.
 // forward() is synchronous and returns copies, so sharing it between explorers is safe.
-// sharedCore() is the full core (it trains); sharedCore({ training: false }) the forward-only one
-// (a third of the download), unless the full one is loaded already: a page that never trains
-// (the explorer page) asks for that, and a page that trains asks for the full one first.
-let fullCore = null, forwardCore = null;
-export function sharedCore({ training = true } = {}) {
-  if (training || fullCore) return (fullCore ||= loadAttention());
-  return (forwardCore ||= loadAttention({ training: false }));
+// sharedCore() is the full core; sharedCore({ core: 'trainer' }) or ({ core: 'forward' }) a smaller
+// one (web/attention.js loadAttention), unless one that does more is loaded already: a page asks
+// first for the most it will need (the explorer page: 'forward'; the training page: 'trainer').
+const CORES = ['forward', 'trainer', 'full']; // each does all that the ones before it do
+/** @type {Record<string, Promise<any>>} */
+const cores = {};
+export function sharedCore({ core = 'full' } = {}) {
+  for (let i = CORES.length - 1; i >= CORES.indexOf(core); i--) if (cores[CORES[i]]) return cores[CORES[i]];
+  return (cores[core] = loadAttention({ core }));
 }
 
 /**

@@ -33,7 +33,7 @@ async function main() {
     if (lab.mode === mode) a.setAttribute('aria-current', 'page');
     nav.append(a);
   }
-  const attn = await loadAttention({ training: false }); // the labs never train: the forward-only core
+  const attn = await loadAttention({ core: 'forward' }); // the labs never train: the forward core
   const onState = (state) => history.replaceState(null, '', queryOf(state) + location.hash);
   let lab = mountLab(mode, root, { attn, doc, params, onState, notes });
   themeBtn.addEventListener('click', () => {
