@@ -43,12 +43,15 @@ const CORES = ['forward', 'trainer', 'full'];
 export async function loadAttention({ simd = 'auto', core = 'full' } = {}) {
   if (!CORES.includes(core)) throw new Error(`core is ${describe(core)}: use one of ${CORES.map((c) => `'${c}'`).join(', ')} (or leave it out for 'full')`);
   const useSimd = simd === 'auto' ? WebAssembly.validate(SIMD_PROBE) : Boolean(simd);
-  // The trainers' half of this module (web/attention-training.js) comes with the cores that train.
-  let trainers = core !== 'forward' ? import('./attention-training.js') : null;
+  // The trainers' part of this module (web/attention-training.js) comes with the cores that
+  // train, the induction models' (web/attention-induction.js) with the full core.
+  const parts = (/** @type {boolean} */ induction) => Promise.all([import('./attention-training.js'), induction ? import('./attention-induction.js') : {}])
+    .then(([t, i]) => ({ Trainer: t.Trainer, InductionModel: i.InductionModel }));
+  let trainers = core !== 'forward' ? parts(core === 'full') : null;
   const bytes = await wasmBytes(useSimd, core); // gzip-compressed in the module, inflated here (web/gunzip.js)
   const { instance } = await WebAssembly.instantiate(bytes, {});
   if (instance.exports._initialize) instance.exports._initialize();
-  if (instance.exports.ae_train_create) trainers ||= import('./attention-training.js'); // a one-file bundle's full core
+  if (instance.exports.ae_ind_create && core !== 'full') trainers = parts(true); // a one-file bundle's full core
   return new Attention(instance.exports, useSimd, trainers && await trainers);
 }
 
@@ -521,7 +524,7 @@ class Attention {
   #span = null; // heap view of a whole result's buffers (X .. O) for #refillRegion, re-made when stale
   #oSpan = null; // heap view of O, the same for #resultO
 
-  #trainers; // web/attention-training.js (Trainer, InductionModel), or null for the forward-only core
+  #trainers; // { Trainer, InductionModel } (web/attention-training.js, web/attention-induction.js), or null for the forward core
 
   constructor(exports, simd, trainers = null) {
     this.#trainers = trainers;
