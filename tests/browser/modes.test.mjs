@@ -31,15 +31,36 @@ test('the explorer page links to training and the labs and marks the current mod
   await context.close();
 });
 
-test('the page downloads only the Wasm build its engine runs (SIMD in Chromium)', async () => {
+test('each page downloads one Wasm build: the one its engine runs (SIMD in Chromium), of the smallest core that does what the page does', async () => {
+  for (const [path, ready, want] of [
+    ['?preset=cat', '[data-matrix="A"]', '/gen/attention-wasm-forward-simd.js'],
+    ['?mode=train', '[data-matrix="Wq"]', '/gen/attention-wasm-trainer-simd.js'],
+    ['labs.html?mode=fused-lab', '#lab-root > *', '/gen/attention-wasm-forward-simd.js'],
+  ]) {
+    const context = await env.browser.newContext();
+    const page = await context.newPage();
+    const wasm = [];
+    page.on('request', (r) => /attention-wasm-/.test(r.url()) && wasm.push(new URL(r.url()).pathname));
+    await page.goto(env.url + path, { waitUntil: 'networkidle' });
+    await page.waitForSelector('html[data-ready="true"]');
+    await page.waitForSelector(ready);
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(wasm, [want], path);
+    await context.close();
+  }
+});
+
+test('the labs page downloads only the lab it shows', async () => {
   const context = await env.browser.newContext();
   const page = await context.newPage();
-  const wasm = [];
-  page.on('request', (r) => /attention-wasm-/.test(r.url()) && wasm.push(new URL(r.url()).pathname));
-  await page.goto(env.url + '?preset=cat');
+  const labs = [];
+  page.on('request', (r) => /\/labs\/[a-z]+(-view)?\.js$/.test(r.url()) && labs.push(new URL(r.url()).pathname.replace('/labs/', '')));
+  await page.goto(env.url + 'labs.html?mode=cross-lab', { waitUntil: 'networkidle' });
   await page.waitForSelector('html[data-ready="true"]');
-  await page.waitForSelector('[data-matrix="A"]');
-  assert.deepEqual(wasm, ['/gen/attention-wasm-simd.js']);
+  await page.waitForSelector('#lab-root > *');
+  await page.waitForLoadState('networkidle');
+  // the page's own modules, the lab's two, and the labs' shared helpers it imports
+  assert.deepEqual(labs.filter((f) => !['labs-page.js', 'catalog.js', 'mount.js', 'ui.js', 'random.js'].includes(f)).sort(), ['cross-view.js', 'cross.js']);
   await context.close();
 });
 
