@@ -261,7 +261,7 @@ bench: setup-test all build/bench_native ## time forward() (Wasm SIMD, scalar, n
 mutate-c: setup-test ## mutation testing of c/ (seeded, stratified; tens of minutes): killed, survived, each survivor (MUTATE_ARGS=--count=...)
 	nice node scripts/mutate-c.mjs $(MUTATE_ARGS)
 
-mutate-js: setup-test all ## mutation testing of the pure JS modules with StrykerJS (tens of minutes): per file, each survivor
+mutate-js: setup-test all dist ## mutation testing of the pure JS modules with StrykerJS (tens of minutes): per file, each survivor
 	nice npx stryker run stryker.config.mjs $(MUTATE_ARGS)
 	node scripts/mutate-js-report.mjs
 
