@@ -30,10 +30,15 @@ const URL_DELAY = 250; // ms after the last change before the address bar is rew
 
 // The one core all explorers on a page share: the Wasm instance is loaded once, on first use.
 // forward() is synchronous and returns copies, so sharing it between explorers is safe.
-let corePromise = null;
-export function sharedCore() {
-  corePromise ||= loadAttention();
-  return corePromise;
+// sharedCore() is the full core; sharedCore({ core: 'trainer' }) or ({ core: 'forward' }) a smaller
+// one (web/attention.js loadAttention), unless one that does more is loaded already: a page asks
+// first for the most it will need (the explorer page: 'forward'; the training page: 'trainer').
+const CORES = ['forward', 'trainer', 'full']; // each does all that the ones before it do
+/** @type {Record<string, Promise<any>>} */
+const cores = {};
+export function sharedCore({ core = 'full' } = {}) {
+  for (let i = CORES.length - 1; i >= CORES.indexOf(core); i--) if (cores[CORES[i]]) return cores[CORES[i]];
+  return (cores[core] = loadAttention({ core }));
 }
 
 /**

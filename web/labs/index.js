@@ -1,7 +1,7 @@
 // index.js: every lab, by its mode name (the ?mode= of the page and the mode="" of the element).
 // mountLab(mode, root, { attn, doc, params, onState }) mounts one lab with its state read from
 // URL parameters; onState(paramsObject) is called with the lab's new URL state on every change.
-import { list } from '../words.js';
+import { list, clipMessage } from '../words.js';
 import * as sqrtdk from './sqrtdk.js';
 import * as stability from './stability.js';
 import * as misconceptions from './misconceptions.js';
@@ -16,7 +16,7 @@ import { mountPredictLab } from './predict-view.js';
 import { mountMultiHeadLab } from './multihead-view.js';
 import { mountCrossLab } from './cross-view.js';
 import { mountFusedLab } from './fused-view.js';
-import { clipMessage } from '../config.js';
+import { paramNotes as notesOf, mountLabRecord } from './mount.js';
 
 export const LABS = [
   { mode: sqrtdk.MODE, title: 'Why divide by √dk?', state: sqrtdk, mount: mountSqrtDkLab },
@@ -33,53 +33,22 @@ export function labOf(mode) {
   return LABS.find((l) => l.mode === mode) || null;
 }
 
-/** The query string for a lab's state object ({ mode, dk: 64, ... } -> "?mode=...&dk=64"). */
-export function queryOf(stateParams) {
-  return '?' + new URLSearchParams(Object.entries(stateParams).map(([k, v]) => [k, String(v)])).toString();
-}
+export { queryOf } from './mount.js'; // a lab's state object as its query string
 
 /**
  * Every URL parameter the lab could not use as written, in the learner's words (the lab then
  * shows its own value): "dk=1e9 is not a value this lab can use; it shows dk=64."
  */
 export function paramNotes(mode, params) {
-  const lab = labOf(mode);
-  if (!lab) return [];
-  const state = lab.state.readState(params);
-  const used = lab.state.writeState(state);
-  const known = [...new Set([...Object.keys(lab.state.writeState(lab.state.defaultState())), ...Object.keys(state)])].filter((k) => k !== 'mode');
-  const notes = [];
-  const same = (text, value) => String(value) === text.replace(/\u2212/g, '-').replace(/\s+/g, '') || (typeof value === 'number' && Number(text) === value && text.trim() !== '');
-  for (const [key, text] of params) {
-    if (key === 'mode' || key === 'theme') continue;
-    const shown = `${clipMessage(key, 30)}=${clipMessage(text, 30)}`;
-    const value = Object.hasOwn(used, key) ? used[key] : Object.hasOwn(state, key) ? state[key] : undefined;
-    if (value === undefined) notes.push(`${shown} is not a setting of this lab (its settings are ${known.join(', ')}); it was left out.`);
-    else if (value === null || same(text, value)) continue;
-    else notes.push(`${shown} is not a value this lab can use; it shows ${key}=${clipMessage(String(value), 60)}.`);
-  }
-  return notes;
+  return notesOf(labOf(mode), params);
 }
 
 /**
  * Mounts lab `mode` in root with its state read from `params`. Parameters it could not use are
  * said above it (paramNotes), with any `notes` the caller adds (the page's unknown lab).
  */
-export function mountLab(mode, root, { attn, doc = root.ownerDocument, params = new URLSearchParams(), onState, notes = [] } = {}) {
+export function mountLab(mode, root, options = {}) {
   const lab = labOf(mode);
   if (!lab) throw new Error(`unknown lab "${clipMessage(mode, 40)}": the labs are ${list(LAB_MODES)}`);
-  const said = [...notes, ...paramNotes(mode, params)];
-  let box = null;
-  if (said.length) {
-    box = root.appendChild(doc.createElement('p'));
-    box.className = 'error lab-notes';
-    box.setAttribute('role', 'alert');
-    box.textContent = said.join(' ');
-  }
-  const api = lab.mount(root, { attn, doc, state: lab.state.readState(params), onState });
-  if (box) {
-    const destroy = api.destroy;
-    api.destroy = () => (box.remove(), destroy.call(api));
-  }
-  return api;
+  return mountLabRecord(lab, root, options);
 }
