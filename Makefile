@@ -15,10 +15,17 @@ PROPERTY_RUNS ?= 20000    # make fuzz-long: fast-check runs of each property of 
 # little more: the forward arena grows memory when it needs room (tests/fused.test.mjs counts that).
 WASM_LINK  := -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=64MB \
               -sTOTAL_STACK=65536 -sINITIAL_MEMORY=3MB
+# Three cores, each in a SIMD and a scalar build (web/attention.js loadAttention's `core`): the full
+# one (every export: forward, labs, trainers, induction models); the trainer core, without the
+# induction models (c/wasm_exports.c with -DAE_NO_INDUCTION), for the training page; the forward
+# core (-DAE_FORWARD_ONLY: the head and the labs' softmax rows), half the size, for the explorer
+# and labs pages. The linker drops the functions no export reaches.
 # Size: only the forward and backward passes (c/attention.c, c/attention_backward.c) are worth
 # optimising for speed (-O3 with SIMD, -O2 for the scalar fallback); the rest (the trainers, the
 # labs' helpers, the exports) is built for size.
 WASM_SRC   := c/attention.c c/attention_backward.c c/learn.c c/train.c c/induction.c c/wasm_exports.c
+WASM_FORWARD_OBJ := attention.o wasm_exports_forward.o
+WASM_TRAINER_OBJ := attention.o attention_backward.o learn.o train.o wasm_exports_trainer.o
 # make mutate-c builds its mutants with WERROR= (a compiler warning is not a test)
 WERROR     ?= -Werror
 SAN_FLAGS  := -std=c99 -g -O1 -Wall -Wextra $(WERROR) -fsanitize=address,undefined -fno-sanitize-recover=all -Ic
@@ -65,6 +72,22 @@ build/scalar/%.o: c/%.c $(CORE) $(TRAIN) Makefile
 	@mkdir -p build/scalar
 	$(EMCC) -Os -Ic -c $< -o $@
 
+build/simd/wasm_exports_forward.o: c/wasm_exports.c $(CORE) Makefile
+	@mkdir -p build/simd
+	$(EMCC) -Os -msimd128 -DAE_FORWARD_ONLY -Ic -c $< -o $@
+
+build/scalar/wasm_exports_forward.o: c/wasm_exports.c $(CORE) Makefile
+	@mkdir -p build/scalar
+	$(EMCC) -Os -DAE_FORWARD_ONLY -Ic -c $< -o $@
+
+build/simd/wasm_exports_trainer.o: c/wasm_exports.c $(CORE) $(TRAIN) Makefile
+	@mkdir -p build/simd
+	$(EMCC) -Os -msimd128 -DAE_NO_INDUCTION -Ic -c $< -o $@
+
+build/scalar/wasm_exports_trainer.o: c/wasm_exports.c $(CORE) $(TRAIN) Makefile
+	@mkdir -p build/scalar
+	$(EMCC) -Os -DAE_NO_INDUCTION -Ic -c $< -o $@
+
 # emcc runs Binaryen's wasm-opt once at link; a second run to a fixed point (--converge, at -O3 so
 # the forward pass keeps its speed) takes about 1% off each build. The feature flags keep the scalar build free of SIMD and of post-MVP opcodes.
 build/attention-simd.wasm: $(WASM_SRC:c/%.c=build/simd/%.o)
@@ -75,8 +98,26 @@ build/attention-scalar.wasm: $(WASM_SRC:c/%.c=build/scalar/%.o)
 	$(EMCC) -O2 $(WASM_LINK) $^ -o build/scalar/linked.wasm
 	$(WASM_OPT) -O3 --converge --mvp-features build/scalar/linked.wasm -o $@
 
-web/gen/wasm-source.js: build/attention-simd.wasm build/attention-scalar.wasm scripts/embed-wasm.mjs
-	node scripts/embed-wasm.mjs build/attention-simd.wasm build/attention-scalar.wasm web/gen
+build/attention-forward-simd.wasm: $(WASM_FORWARD_OBJ:%=build/simd/%)
+	$(EMCC) -O3 -msimd128 $(WASM_LINK) $^ -o build/simd/linked-forward.wasm
+	$(WASM_OPT) -O3 --converge --mvp-features --enable-simd build/simd/linked-forward.wasm -o $@
+
+build/attention-forward-scalar.wasm: $(WASM_FORWARD_OBJ:%=build/scalar/%)
+	$(EMCC) -O2 $(WASM_LINK) $^ -o build/scalar/linked-forward.wasm
+	$(WASM_OPT) -O3 --converge --mvp-features build/scalar/linked-forward.wasm -o $@
+
+build/attention-trainer-simd.wasm: $(WASM_TRAINER_OBJ:%=build/simd/%)
+	$(EMCC) -O3 -msimd128 $(WASM_LINK) $^ -o build/simd/linked-trainer.wasm
+	$(WASM_OPT) -O3 --converge --mvp-features --enable-simd build/simd/linked-trainer.wasm -o $@
+
+build/attention-trainer-scalar.wasm: $(WASM_TRAINER_OBJ:%=build/scalar/%)
+	$(EMCC) -O2 $(WASM_LINK) $^ -o build/scalar/linked-trainer.wasm
+	$(WASM_OPT) -O3 --converge --mvp-features build/scalar/linked-trainer.wasm -o $@
+
+WASM_BUILDS := build/attention-simd.wasm build/attention-scalar.wasm build/attention-trainer-simd.wasm \
+               build/attention-trainer-scalar.wasm build/attention-forward-simd.wasm build/attention-forward-scalar.wasm
+web/gen/wasm-source.js: $(WASM_BUILDS) scripts/embed-wasm.mjs
+	node scripts/embed-wasm.mjs $(WASM_BUILDS) web/gen
 
 web/gen/explorer-css.js: web/style.css scripts/embed-css.mjs
 	node scripts/embed-css.mjs web/style.css $@
@@ -220,7 +261,7 @@ bench: setup-test all build/bench_native ## time forward() (Wasm SIMD, scalar, n
 mutate-c: setup-test ## mutation testing of c/ (seeded, stratified; tens of minutes): killed, survived, each survivor (MUTATE_ARGS=--count=...)
 	nice node scripts/mutate-c.mjs $(MUTATE_ARGS)
 
-mutate-js: setup-test all ## mutation testing of the pure JS modules with StrykerJS (tens of minutes): per file, each survivor
+mutate-js: setup-test all dist ## mutation testing of the pure JS modules with StrykerJS (tens of minutes): per file, each survivor
 	nice npx stryker run stryker.config.mjs $(MUTATE_ARGS)
 	node scripts/mutate-js-report.mjs
 

@@ -31,15 +31,19 @@ static float hsum4(f32x4 v) { return (v[0] + v[1]) + (v[2] + v[3]); }
  * accumulate. A tile of 4 rows × 8 columns of C stays in registers across the whole t loop, so
  * every 8-wide piece of a row of B is loaded once for 4 rows. With trim, the t loop of a tile
  * stops after the last t where one of its rows of A is non-zero (a causal dS is 0 past the
- * diagonal). */
+ * diagonal). With lower, A(i, t) is 0 for t < i (A is the transpose of a causal [k, r] matrix:
+ * Aᵀ·B with A = dS or the attention weights), so a tile starts at t = its first row: the terms
+ * it skips are exact zeros, and leaving out zeros at the start of a sum that starts at +0 gives
+ * the same bits. */
 static void gemm(float *C, const float *A, long ars, long acs, const float *B, int r, int k, int c, int accumulate,
-                 int trim)
+                 int trim, int lower)
 {
     int i = 0;
     for (; i < r; i += 4) {
         int rows = r - i < 4 ? r - i : 4;
         const float *a[4];
         for (int q = 0; q < 4; q++) a[q] = A + (long)(i + (q < rows ? q : 0)) * ars; /* a short tile repeats row i */
+        int t_start = lower && i < k ? i : lower ? k : 0;
         int t_end = k;
         while (trim && t_end > 0) {
             int any = 0;
@@ -50,7 +54,7 @@ static void gemm(float *C, const float *A, long ars, long acs, const float *B, i
         int j = 0;
         for (; j + 8 <= c; j += 8) {
             f32x4 t00 = {0}, t01 = {0}, t10 = {0}, t11 = {0}, t20 = {0}, t21 = {0}, t30 = {0}, t31 = {0};
-            for (int t = 0; t < t_end; t++) {
+            for (int t = t_start; t < t_end; t++) {
                 const float *b_t = B + (long)t * c + j;
                 f32x4 b0 = load4(b_t), b1 = load4(b_t + 4);
                 float x0 = a[0][t * acs], x1 = a[1][t * acs], x2 = a[2][t * acs], x3 = a[3][t * acs];
@@ -70,7 +74,7 @@ static void gemm(float *C, const float *A, long ars, long acs, const float *B, i
         for (; j < c; j++) { /* the last c % 8 columns */
             for (int q = 0; q < rows; q++) {
                 float s = 0.0f;
-                for (int t = 0; t < t_end; t++) s += a[q][t * acs] * B[(long)t * c + j];
+                for (int t = t_start; t < t_end; t++) s += a[q][t * acs] * B[(long)t * c + j];
                 float *c_q = C + (long)(i + q) * c + j;
                 *c_q = accumulate ? *c_q + s : s;
             }
@@ -126,16 +130,17 @@ static void matmul_abt(float *C, const float *A, const float *B, int r, int k, i
     abt_sum(C, &one, 1, r, c, accumulate, 0);
 }
 
-/* C = Aᵀ·B (or C += Aᵀ·B when accumulate), with C [r, c], A [k, r], B [k, c]. */
-static void matmul_atb(float *C, const float *A, const float *B, int k, int r, int c, int accumulate)
+/* C = Aᵀ·B (or C += Aᵀ·B when accumulate), with C [r, c], A [k, r], B [k, c]. With causal, A is
+ * 0 above its diagonal (A[t][i] = 0 for i > t), and row i of C sums t = i .. k-1 only. */
+static void matmul_atb(float *C, const float *A, const float *B, int k, int r, int c, int accumulate, int causal)
 {
-    gemm(C, A, 1, r, B, r, k, c, accumulate, 0);
+    gemm(C, A, 1, r, B, r, k, c, accumulate, 0, causal);
 }
 
 /* C = A·B, with C [r, c], A [r, k], B [k, c]; trim as in gemm. */
 static void matmul_ab(float *C, const float *A, const float *B, int r, int k, int c, int trim)
 {
-    gemm(C, A, k, 1, B, r, k, c, 0, trim);
+    gemm(C, A, k, 1, B, r, k, c, 0, trim, 0);
 }
 
 attn_status attn_backward(float *dX, float *dWq, float *dWk, float *dWv, float *dQ, float *dK, float *dV,
@@ -156,7 +161,7 @@ attn_status attn_backward(float *dX, float *dWq, float *dWk, float *dWv, float *
      * O[i] moves by dO[i] when A[i][j] moves by V[j]·dO[i], and when V[j] moves by A[i][j]·dO[i]. */
     abt_term dov = {dO, V, dv};
     abt_sum(dA, &dov, 1, n, n, 0, causal); /* dA = dO·Vᵀ   [n, n],  overwritten (0 past a causal row's end) */
-    matmul_atb(dV, A, dO, n, n, dv, 0); /* dV = Aᵀ·dO   [n, dv], overwritten */
+    matmul_atb(dV, A, dO, n, n, dv, 0, causal); /* dV = Aᵀ·dO   [n, dv], overwritten (A is 0 past a causal row's end) */
 
     /* pass 3, softmax. Forward: "softmax_row(A + i*m, S + i*m, mask_i, visible, m)",
      * A[i][j] = exp(z_j) / sum_k exp(z_k) with z = S[i] + M[i]. Its Jacobian is
@@ -182,7 +187,7 @@ attn_status attn_backward(float *dX, float *dWq, float *dWk, float *dWv, float *
      * S[i][j] = scale·sum_c Q[i][c]·K[j][c], so dQ[i] = scale·sum_j dS[i][j]·K[j] and
      * dK[j] = scale·sum_i dS[i][j]·Q[i]. */
     matmul_ab(dQ, dS, K, n, n, dk, 1);  /* dQ = dS·K    [n, dk], overwritten */
-    matmul_atb(dK, dS, Q, n, n, dk, 0); /* dK = dSᵀ·Q   [n, dk], overwritten */
+    matmul_atb(dK, dS, Q, n, n, dk, 0, causal); /* dK = dSᵀ·Q   [n, dk], overwritten (dS is 0 past a causal row's end) */
     for (long e = 0; e < (long)n * dk; e++) {
         dQ[e] *= scale;
         dK[e] *= scale;
@@ -192,9 +197,9 @@ attn_status attn_backward(float *dX, float *dWq, float *dWk, float *dWv, float *
      * (X is both the query and the key/value sequence here). Q = X·Wq gives dWq = Xᵀ·dQ and a
      * share dQ·Wqᵀ of dX; likewise for K and V. The weight gradients are added to what the
      * caller's buffers hold, so one buffer sums a batch of sequences. */
-    matmul_atb(dWq, X, dQ, n, d, dk, 1); /* dWq += Xᵀ·dQ  [d, dk], accumulated */
-    matmul_atb(dWk, X, dK, n, d, dk, 1); /* dWk += Xᵀ·dK  [d, dk], accumulated */
-    matmul_atb(dWv, X, dV, n, d, dv, 1); /* dWv += Xᵀ·dV  [d, dv], accumulated */
+    matmul_atb(dWq, X, dQ, n, d, dk, 1, 0); /* dWq += Xᵀ·dQ  [d, dk], accumulated */
+    matmul_atb(dWk, X, dK, n, d, dk, 1, 0); /* dWk += Xᵀ·dK  [d, dk], accumulated */
+    matmul_atb(dWv, X, dV, n, d, dv, 1, 0); /* dWv += Xᵀ·dV  [d, dv], accumulated */
     if (dX) {
         /* X feeds all three projections, so its gradient is the sum of three products:
          * dX = dQ·Wqᵀ + dK·Wkᵀ + dV·Wvᵀ  [n, d], overwritten */
@@ -213,7 +218,7 @@ void attn_linear(float *Y, const float *X, const float *W, int r, int k, int c, 
         matmul_abt(Y, X, W, r, k, c, acc);
         return;
     }
-    gemm(Y, X, k, 1, W, r, k, c, acc, 0);
+    gemm(Y, X, k, 1, W, r, k, c, acc, 0, 0);
 }
 
 void attn_linear_backward(float *dX, float *dW, const float *dY, const float *X, const float *W, int r, int k,
@@ -225,12 +230,12 @@ void attn_linear_backward(float *dX, float *dW, const float *dY, const float *X,
      * [c, k]) the same numbers are dWs = dYᵀ·X and dX = dY·Ws. */
     int acc = flags & ATTN_ACCUMULATE;
     if (flags & ATTN_W_T) {
-        matmul_atb(dW, dY, X, r, c, k, 1); /* dW [c, k] += dYᵀ·X */
+        matmul_atb(dW, dY, X, r, c, k, 1, 0); /* dW [c, k] += dYᵀ·X */
         if (dX) {
-            gemm(dX, dY, c, 1, W, r, c, k, acc, 0); /* dX (+)= dY·W_stored */
+            gemm(dX, dY, c, 1, W, r, c, k, acc, 0, 0); /* dX (+)= dY·W_stored */
         }
         return;
     }
-    matmul_atb(dW, X, dY, r, k, c, 1);
+    matmul_atb(dW, X, dY, r, k, c, 1, 0);
     if (dX) matmul_abt(dX, dY, W, r, c, k, acc);
 }

@@ -134,6 +134,7 @@ EXPORT(ae_bench_matmul) int ae_bench_matmul(int n, int k, int p, int reps)
     return ATTN_OK;
 }
 
+#ifndef AE_FORWARD_ONLY /* the forward-only build (Makefile: the explorer's and the labs' core) stops here */
 /* ================================================================ training (c/train.h)
  *
  * Trainers live in a fixed number of static slots, each with its own memory block sized by
@@ -280,6 +281,8 @@ EXPORT(ae_train_buffer) void *ae_train_buffer(int slot, int which)
     }
 }
 
+#endif /* AE_FORWARD_ONLY */
+
 /* ================================================================ labs: one softmax row
  * The labs (web/labs/) call the one-row softmax functions of attention.h. Their buffers are
  * static, outside the arena, so a lab call never moves or resizes a head's buffers (and never
@@ -320,6 +323,7 @@ EXPORT(ae_softmax_stats) int ae_softmax_stats(int m)
     return attn_softmax_stats(&out[0], &out[1], &out[2], lab_rows[LAB_IN], m);
 }
 
+#if !defined AE_FORWARD_ONLY && !defined AE_NO_INDUCTION /* the trainer-only build stops here too */
 /* ================================================================ induction (c/induction.h)
  *
  * Two-layer models in which an induction head forms (web/attention.js createInduction). Like
@@ -519,3 +523,4 @@ EXPORT(ae_ind_buffer) void *ae_ind_buffer(int slot, int which, int index)
     default: return 0;
     }
 }
+#endif /* AE_FORWARD_ONLY, AE_NO_INDUCTION */

@@ -17,8 +17,10 @@
 //      taken round-robin over the kinds.
 //   3. Each mutant runs in its own copy of the tree, made from a pre-built base copy in a
 //      temporary directory (the work tree itself is never changed, so an interrupted run leaves
-//      nothing mutated): `make test-c`; a mutant that survives it then runs the Node tests
-//      (tests/*.test.mjs, not the browser ones) against a WebAssembly build of the mutant.
+//      nothing mutated): `make test-c` (skipped for c/wasm_exports.c, which no native test links);
+//      a mutant that survives it then runs the Node tests (tests/*.test.mjs, not the browser ones,
+//      one file at a time, the core's own first, stopping at the first failure) against a
+//      WebAssembly build of the mutant.
 //   4. It prints killed and survived per file and per kind, every survivor with file:line and its
 //      mutation, and writes the same to build/mutate-c/report.txt (and report.json).
 //
@@ -33,7 +35,7 @@
 //   --jobs   mutants run at once (the machine is shared: 1 unless it is idle)
 
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -328,7 +330,12 @@ function lineOf(src, at) {
 
 // ---------------------------------------------------------------------------- running
 
-const NODE_TESTS = readdirSync(join(ROOT, 'tests')).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => 'tests/' + f);
+// The Node tests, those that call the core most directly first: a mutant stops at the first file
+// that fails, so a killed mutant rarely runs them all.
+const FIRST = ['wasm-abi', 'core', 'bad-input', 'train', 'induction', 'fused', 'labs-fused', 'property', 'reentrancy', 'onnx'];
+const rank = (f) => { const k = FIRST.indexOf(f.replace(/^tests\/|\.test\.mjs$/g, '')); return k < 0 ? FIRST.length : k; };
+const NODE_TESTS = readdirSync(join(ROOT, 'tests')).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => 'tests/' + f)
+  .sort((a, b) => rank(a) - rank(b));
 const children = new Set();
 
 /** Runs a command in its own process group; resolves { code, out, timedOut, seconds }. */
@@ -381,14 +388,18 @@ async function runMutant(m, base, limits) {
     writeFileSync(join(dir, m.file), src.slice(0, m.s) + m.to + src.slice(m.e));
     const compile = await run('make', [limits.objectOf[m.file], 'WERROR='], dir, limits.c);
     if (compile.code !== 0) return { status: compile.timedOut ? 'killed' : 'stillborn', by: compile.timedOut ? 'compile timeout' : 'does not compile', out: compile.out };
-    const c = await run('make', ['test-c', 'WERROR='], dir, limits.c);
-    if (c.timedOut) return { status: 'killed', by: 'make test-c: timeout' };
-    if (c.code !== 0) return { status: 'killed', by: killedBy(c.out) };
-    const build = await run('make', ['all', 'dist'], dir, limits.node);
+    if (limits.objectOf[m.file].startsWith('build/san/')) { // a file no native test links (wasm_exports.c) skips them
+      const c = await run('make', ['test-c', 'WERROR='], dir, limits.c);
+      if (c.timedOut) return { status: 'killed', by: 'make test-c: timeout' };
+      if (c.code !== 0) return { status: 'killed', by: killedBy(c.out) };
+    }
+    const build = await run('make', ['all', 'dist'], dir, limits.build);
     if (build.code !== 0) return { status: 'killed', by: build.timedOut ? 'wasm build: timeout' : 'wasm build failed' };
-    const node = await run('node', ['--test', ...NODE_TESTS], dir, limits.node);
-    if (node.timedOut) return { status: 'killed', by: 'node tests: timeout' };
-    if (node.code !== 0) return { status: 'killed', by: killedBy(node.out) };
+    for (const file of NODE_TESTS) { // one file at a time, stopping at the first that fails
+      const node = await run('node', ['--test', file], dir, limits.nodeFile[file]);
+      if (node.timedOut) return { status: 'killed', by: `${file}: timeout` };
+      if (node.code !== 0) return { status: 'killed', by: `${file}: ${killedBy(node.out).replace(/^node: /, '')}` };
+    }
     return { status: 'survived' };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -471,7 +482,13 @@ symlinkSync(join(ROOT, 'node_modules'), join(base, 'node_modules'));
 console.log('baseline: building and running make test-c and the Node tests on the unmutated copy ...');
 const c0 = await run('make', ['test-c'], base, 1800);
 const b0 = await run('make', ['all', 'dist'], base, 1800);
-const n0 = await run('node', ['--test', ...NODE_TESTS], base, 1800);
+const nodeSeconds = {};
+let n0 = { code: 0, out: '', seconds: 0 };
+for (const file of NODE_TESTS) {
+  const r = await run('node', ['--test', file], base, 1800);
+  nodeSeconds[file] = r.seconds;
+  n0 = { code: n0.code || r.code, out: n0.out + r.out, seconds: n0.seconds + r.seconds };
+}
 if (c0.code !== 0 || b0.code !== 0 || n0.code !== 0) {
   console.error('mutate-c: the unmutated tree does not pass its own tests; fix that first.\n' + [c0, b0, n0].map((r) => r.out.slice(-3000)).join('\n'));
   cleanupAndExit(1);
@@ -484,12 +501,17 @@ for (const f of files) {
 }
 const runOnly = await run('make', ['test-c'], base, 1800);
 // A mutant may loop forever: each phase gets several times its baseline time, plus a recompile.
-const limits = { c: Math.max(180, Math.ceil(6 * runOnly.seconds + 120)), node: Math.max(300, Math.ceil(4 * (b0.seconds + n0.seconds))), objectOf };
-console.log(`baseline: make test-c ${c0.seconds.toFixed(0)} s to build and run (${runOnly.seconds.toFixed(0)} s to run), Node tests ${n0.seconds.toFixed(0)} s; time limits ${limits.c} s and ${limits.node} s`);
+const limits = { c: Math.max(180, Math.ceil(6 * runOnly.seconds + 120)), build: Math.max(300, Math.ceil(4 * b0.seconds)), objectOf,
+  nodeFile: Object.fromEntries(NODE_TESTS.map((f) => [f, Math.max(60, Math.ceil(4 * nodeSeconds[f] + 30))])) };
+console.log(`baseline: make test-c ${c0.seconds.toFixed(0)} s to build and run (${runOnly.seconds.toFixed(0)} s to run), Node tests ${n0.seconds.toFixed(0)} s; time limits ${limits.c} s (test-c), ${limits.build} s (Wasm build), 4 times each Node test file's own + 30 s`);
 
 let done = 0;
 const t0 = Date.now();
-const queue = [...chosen];
+// Run in a seeded shuffled order, each result appended to build/mutate-c/progress.txt as it
+// comes: a run stopped early has still sampled every file.
+const queue = shuffled(chosen, mulberry32(opts.seed));
+mkdirSync(join(ROOT, 'build/mutate-c'), { recursive: true });
+writeFileSync(join(ROOT, 'build/mutate-c/progress.txt'), header + '\n');
 async function worker() {
   for (let m = queue.shift(); m; m = queue.shift()) {
     if (m.reason) {
@@ -500,7 +522,9 @@ async function worker() {
     } else Object.assign(m, await runMutant(m, base, limits));
     done++;
     const eta = (((Date.now() - t0) / done) * (chosen.length - done)) / 60000;
-    console.log(`[${done}/${chosen.length}] ${m.status.padEnd(10)} #${m.id} ${m.file}:${m.line} ${m.fn} ${m.kind}: ${m.what}${m.by ? `  (${m.by})` : ''}  ~${eta.toFixed(0)} min left`);
+    const line = `${m.status.padEnd(10)} #${m.id} ${m.file}:${m.line} ${m.fn} ${m.kind}: ${m.what}${m.by ? `  (${m.by})` : ''}`;
+    console.log(`[${done}/${chosen.length}] ${line}  ~${eta.toFixed(0)} min left`);
+    appendFileSync(join(ROOT, 'build/mutate-c/progress.txt'), line + '\n');
   }
 }
 await Promise.all(Array.from({ length: Math.max(1, opts.jobs) }, worker));

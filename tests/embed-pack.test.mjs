@@ -104,11 +104,18 @@ test('dist/attention-explorer.js is deterministic, a valid classic script with n
   const r = attn.forward({ Q: [[1, 0], [0, 1], [1, 1]], K: [[1, 0], [0, 1], [1, 1]], V: [[1, 0], [0, 2], [3, 1]] });
   assert.deepEqual(Array.from(r.O, (v) => +v.toFixed(3)), [1.604, 0.797, 1.401, 1.203, 1.759, 1]);
   assert.equal((await api.loadAttention({ simd: false })).simd, false, 'the scalar build is inside too');
+  const small = await api.loadAttention({ core: 'forward', simd: false });
+  assert.equal(small.core, 'full', 'the one file holds only the full core and gives it for any core asked for');
+  const scalar = await api.loadAttention({ simd: false });
+  assert.deepEqual(Array.from(small.createTrainer({ seed: 2 }).step(2)), Array.from(scalar.createTrainer({ seed: 2 }).step(2)), 'its trainers run, as the full core\'s do');
   const gz = execFileSync('gzip', ['-9c', join(dir, 'dist-1', 'attention-explorer.js')]).length;
   console.log(`  dist/attention-explorer.js: ${Buffer.byteLength(a)} bytes, ${gz} gzipped`);
   // Was 337 KB raw / 114 KB gzipped with the hand-written bundler and uncompressed Wasm; 187 / 81
   // with esbuild and the Wasm gzipped; 225 / 103 once the faster core (fused form) grew both Wasm
-  // builds past deflate's 32 KB window, so the two no longer compress as one.
-  // The budget is today's weight plus a little room (issue 12's target is 75 KB, not met yet).
-  assert.ok(gz <= 160 * 1024, `dist/attention-explorer.js is ${gz} bytes gzipped; the budget is 160 KB`);
+  // builds past deflate's 32 KB window, so the two no longer compress as one; 160 once the induction
+  // model grew both builds to 64 KB; 144 with the builds interleaved in 8 KB pieces (scripts/embed-wasm.mjs),
+  // so deflate's window sees each scalar piece right after its SIMD twin (Wasm 55 -> 40 KB gzipped).
+  // The budget is today's weight plus a little room (issue 12's target is 75 KB, not met: the
+  // element's minified JS alone, every mode in one classic script, is about 104 KB gzipped).
+  assert.ok(gz <= 147 * 1024, `dist/attention-explorer.js is ${gz} bytes gzipped; the budget is 147 KB`);
 });

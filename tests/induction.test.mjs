@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { loadAttention } from '../web/attention.js';
 import {
   MODEL, CRITERIA, readInductionUrl, writeInductionUrl, headName, headIndex, dropStep, formedAt, formed, strongestInduction,
-  narrate, ablationSentence, inductionKeys, splitSentence, sourceNames, explainSplit, linePath, binned, residualParts,
+  narrate, ablationSentence, circuitAblation, inductionKeys, splitSentence, sourceNames, explainSplit, linePath, binned, residualParts,
 } from '../web/induction.js';
 import { createEngine } from '../web/induction-engine.js';
 
@@ -80,7 +80,15 @@ test('ablation: the previous-token head, or every induction head, raises the rep
     if (inductionHeads.length === 2) {
       const other = inductionHeads.find((h) => h !== ind.head);
       assert.match(say([ind.head], noStrongest), new RegExp(`head ${headName(other)} is an induction head too and still finds the earlier copy, so the loss rises less: ablate it as well`));
-      assert.match(say(inductionHeads, noInduction), /the induction head: without it the circuit is broken\.$/);
+      assert.match(say(inductionHeads, noInduction), new RegExp(`because heads ${inductionHeads.map((h) => headName(h).replace('.', '\\.')).join(' and ')} are the induction heads: without them the circuit is broken\\.$`));
+      // the page's button ablates both together
+      const button = circuitAblation(full.induction, []);
+      assert.deepEqual(button.heads, inductionHeads);
+      assert.equal(button.label, `Ablate both induction heads, ${inductionHeads.map((h) => headName(h)).join(' and ')}`);
+      assert.equal(circuitAblation(full.induction, [0, ...inductionHeads]).label, `Restore both induction heads, ${inductionHeads.map((h) => headName(h)).join(' and ')}`);
+    } else {
+      assert.match(say([ind.head], noStrongest), new RegExp(`because head ${headName(ind.head).replace('.', '\\.')} is the induction head: without it the circuit is broken\\.$`));
+      assert.equal(circuitAblation(full.induction, []).label, `Ablate the induction head, ${headName(ind.head)}`);
     }
     model.dispose();
   }
@@ -198,6 +206,14 @@ test('createInduction and its methods say what to fix', () => {
 });
 
 // ------------------------------------------------------------------ the page's pure module
+
+test('the circuit button: none before an induction head forms, one head, two heads, three (a third layer); pressed when all are ablated', () => {
+  assert.equal(circuitAblation([0.9, 0.1, 0.2, 0.49], []), null, 'no layer-2 head reaches 0.5 (a layer-1 head does not count)');
+  assert.deepEqual(circuitAblation([0, 0, 0.5, 0.1], []), { heads: [2], pressed: false, label: 'Ablate the induction head, 2.1' });
+  assert.deepEqual(circuitAblation([0, 0, 0.5, 0.1], [2]), { heads: [2], pressed: true, label: 'Restore the induction head, 2.1' });
+  assert.deepEqual(circuitAblation([0, 0, 0.9, 0.8], [2]), { heads: [2, 3], pressed: false, label: 'Ablate both induction heads, 2.1 and 2.2' });
+  assert.equal(circuitAblation([0, 0, 0.9, 0.8, 0.7, 0.1], [1, 2, 3, 4]).label, 'Restore all 3 induction heads, 2.1, 2.2 and 3.1', 'three layers');
+});
 
 test('the URL names seed, learning rate, steps, sequence, opened head, ablated heads and the control, and reads back', () => {
   const s = { seed: 5, lr: 0.03, steps: 420, ex: 2, head: 2, ablate: [1, 3], control: false };

@@ -54,3 +54,14 @@ test('labs: a parameter the lab cannot use gets a note naming the value it shows
   }
   assert.ok(notes('sqrt-dk-lab', `dk=${'9'.repeat(5000)}`)[0].length < MAX_MESSAGE);
 });
+
+test("the labs page's catalog (web/labs/catalog.js, one lab loaded on demand) names the labs of web/labs/index.js, in order, and loads the same modules", async () => {
+  const { CATALOG } = await import('../web/labs/catalog.js');
+  assert.deepEqual(CATALOG.map((l) => [l.mode, l.title]), LABS.map((l) => [l.mode, l.title]));
+  for (const entry of CATALOG) {
+    const lab = await entry.load();
+    assert.equal(lab.state, labOf(entry.mode).state, `${entry.mode}: its state module`);
+    assert.equal(lab.mount, labOf(entry.mode).mount, `${entry.mode}: its view's mount`);
+    assert.equal(lab.state.MODE, entry.mode);
+  }
+});

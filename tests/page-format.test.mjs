@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fmt, fmtShort, parseNumber, tokenRef } from '../web/format.js';
+import { fmt, fmtFine, fmtShort, parseNumber, tokenRef } from '../web/format.js';
 
 test('fmt prints 3 decimals with a real minus sign, −∞ for masked scores, never −0.000', () => {
   assert.equal(fmt(0.40111207962036133), '0.401');
@@ -42,4 +42,23 @@ test('parseNumber accepts what a learner types and rejects the rest', () => {
 
 test('tokenRef numbers tokens from 1 as the lesson does', () => {
   assert.equal(tokenRef(['The', 'cat'], 1), '\u201ccat\u201d (2)');
+});
+
+test('tokenRef: a token that is only a number (sign, digits, "." or ",", spaces around) says "token k"; one with letters does not', () => {
+  assert.equal(tokenRef(['1', 'b'], 0), 'token 1', 'its own position');
+  assert.equal(tokenRef(['12'], 0), '\u201c12\u201d (token 1)');
+  assert.equal(tokenRef(['x', '-3'], 1), '\u201c-3\u201d (token 2)');
+  assert.equal(tokenRef(['x', ' \u22120,5 '], 1), '\u201c \u22120,5 \u201d (token 2)');
+  for (const word of ['a1', '1a', 'x 3', '3 x', '--3', '3-'])
+    assert.equal(tokenRef(['x', word], 1), `\u201c${word}\u201d (2)`, word);
+});
+
+test('fmtFine keeps the digits of a non-zero value below 0.001 in short scientific form', () => {
+  assert.equal(fmtFine(0), '0.000');
+  assert.equal(fmtFine(-0), '0.000');
+  assert.equal(fmtFine(0.001), '0.001', 'three decimals show 0.001 itself');
+  assert.equal(fmtFine(-0.001), '\u22120.001');
+  assert.equal(fmtFine(2.06e-9), '2.06e\u22129');
+  assert.equal(fmtFine(-0.000999), '\u22129.99e\u22124');
+  assert.equal(fmtFine(1.5), '1.500');
 });

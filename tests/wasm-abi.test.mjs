@@ -105,3 +105,44 @@ test('the lab exports: five row buffers, and the naive softmax says it subtracte
   const naive = a.softmaxSteps([3, 1], { naive: true });
   assert.equal(naive.shift, 0, 'the stable call before left its shift of 3 behind');
 });
+
+test('ae_bench_matmul (make bench times it) computes C = A·B of the inputs it fills, at every size up to the limit', async () => {
+  const x = (await loadAttention()).exports;
+  const T = LIMITS.maxTokens;
+  assert.equal(x.ae_prepare(1, 1, 0, 1, 1, 0), 0);
+  const arena = x.ae_buffer(0); // the direct form's X has no floats: the arena's start
+  for (const [n, k, p] of [[3, 5, 2], [T, 1, 1], [1, T, 1], [1, 1, T], [2, 7, 9]]) {
+    assert.equal(x.ae_bench_matmul(n, k, p, 2), 0, `ae_bench_matmul(${n}, ${k}, ${p})`);
+    const f = new Float32Array(x.memory.buffer, arena, n * k + k * p + n * p);
+    const A = f.subarray(0, n * k), B = f.subarray(n * k, n * k + k * p), C = f.subarray(n * k + k * p);
+    for (let e = 0; e < n * k; e++) assert.equal(A[e], (e % 7) * 0.125 - 0.375, `A[${e}]`);
+    for (let e = 0; e < k * p; e++) assert.equal(B[e], (e % 5) * 0.25 - 0.5, `B[${e}]`);
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < p; j++) {
+        let sum = 0; // multiples of 1/32 below 2^10: every partial sum is exact in float32
+        for (let t = 0; t < k; t++) sum += A[i * k + t] * B[t * p + j];
+        assert.equal(C[i * p + j], sum, `C[${i}, ${j}] of ${n}×${k}·${k}×${p}`);
+      }
+  }
+  for (const bad of [[0, 1, 1], [1, 0, 1], [1, 1, 0], [T + 1, 1, 1], [1, T + 1, 1], [1, 1, T + 1]])
+    assert.equal(x.ae_bench_matmul(...bad, 1), SIZE, `ae_bench_matmul(${bad})`);
+});
+
+test('ae_ind_steps: a slot that does not exist is NULL whatever the step count; a real one refuses counts past the loss buffer', async () => {
+  const x = (await loadAttention()).exports;
+  const IND_ERR_SHAPE = 32, chunk = x.ae_ind_loss_chunk();
+  const slot = x.ae_ind_create(2, 2, 6, 3, 8, 7, 1);
+  assert.ok(slot >= 0, `ae_ind_create: ${slot}`);
+  const freed = x.ae_ind_create(1, 1, 4, 2, 6, 6, 2);
+  x.ae_ind_free(freed);
+  for (const bad of [-1, freed, 4, 99])
+    for (const k of [1, -1, chunk + 1]) assert.equal(x.ae_ind_steps(bad, k), NULL, `ae_ind_steps(${bad}, ${k})`);
+  // the trainer slot one past the last, with an induction model in use
+  assert.equal(x.ae_train_steps(TRAIN_SLOTS, 1), NULL);
+  assert.equal(x.ae_train_info(TRAIN_SLOTS, 0), -1);
+  assert.equal(x.ae_train_evaluate(TRAIN_SLOTS), NULL);
+  assert.equal(x.ae_ind_steps(slot, -1), IND_ERR_SHAPE);
+  assert.equal(x.ae_ind_steps(slot, chunk + 1), IND_ERR_SHAPE);
+  assert.equal(x.ae_ind_steps(slot, 2), 0);
+  x.ae_ind_free(slot);
+});

@@ -199,6 +199,8 @@ export interface Trainer {
 export interface Attention {
   /** true when the SIMD build was chosen */
   readonly simd: boolean;
+  /** which core was loaded: 'forward' cannot train (createTrainer throws), 'trainer' has no createInduction */
+  readonly core: 'full' | 'trainer' | 'forward';
   forward(args: ForwardArgs): ForwardResult;
   /**
    * outputs: the arrays to copy out (['O'] alone runs the fused form: no n×m matrix is stored).
@@ -228,6 +230,7 @@ export declare const LIMITS: Readonly<{ maxTokens: 512; maxWidth: 256; maxHeads:
 
 /**
  * Loads the core (no fetch: the Wasm is inside the module). simd: 'auto' (default) picks the
- * SIMD build where the engine has it; true or false forces one.
+ * SIMD build where the engine has it; true or false forces one. core: 'full' (default); 'trainer'
+ * (no createInduction) or 'forward' (no createTrainer either: half the download) load less.
  */
-export declare function loadAttention(options?: { simd?: 'auto' | boolean }): Promise<Attention>;
+export declare function loadAttention(options?: { simd?: 'auto' | boolean; core?: 'full' | 'trainer' | 'forward' }): Promise<Attention>;

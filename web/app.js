@@ -4,29 +4,41 @@
 // ?mode=train puts the training panel (web/train-panel.js) above the explorer instead, ?mode=induction
 // the induction page (web/induction-panel.js), and
 // ?mode=<name>-lab opens that lab on the labs page (web/labs.html) with the same parameters.
-import { mountExplorer } from './explorer.js';
+import { mountExplorer, sharedCore } from './explorer.js';
 import { clipMessage } from './config.js';
 
 /** The page's markup has this element (web/index.html). @param {string} id */
 const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 const mode = new URLSearchParams(location.search).get('mode') || 'explorer';
+
+// A mode's own stylesheet (train.css, induction.css) is linked when that mode opens, so the
+// explorer does not download them; the mode starts once it has loaded (or failed to).
+/** @param {string} href @returns {Promise<void>} */
+function stylesheet(href) {
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = href;
+  const loaded = new Promise((done) => { link.onload = link.onerror = () => done(undefined); });
+  document.head.append(link);
+  return loaded;
+}
 for (const a of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.page-modes [data-mode]'))) {
   if (a.dataset.mode === mode) a.setAttribute('aria-current', 'page');
 }
 if (/^[a-z0-9-]+-lab$/.test(mode)) {
   location.replace('labs.html' + location.search + location.hash);
 } else if (mode === 'induction') {
-  import('./induction-panel.js')
-    .then((m) => m.startInductionPage(document)) // sets __explorer and __induction
+  Promise.all([import('./induction-panel.js'), stylesheet('induction.css')])
+    .then(([m]) => m.startInductionPage(document)) // sets __explorer and __induction
     .catch((e) => {
       const p = byId('explorer').appendChild(document.createElement('p'));
       p.className = 'error';
       p.textContent = 'The induction page could not start: ' + e.message;
     });
 } else if (mode === 'train') {
-  import('./train-panel.js')
-    .then((m) => m.startTrainPage(document)) // sets __explorer and __train
+  Promise.all([import('./train-panel.js'), stylesheet('train.css')])
+    .then(([m]) => m.startTrainPage(document)) // sets __explorer and __train
     .catch((e) => {
       const p = byId('explorer').appendChild(document.createElement('p'));
       p.className = 'error';
@@ -45,6 +57,7 @@ if (/^[a-z0-9-]+-lab$/.test(mode)) {
   globalThis.__explorer = mountExplorer(document, {
     container: byId('explorer'),
     url: true,
+    core: sharedCore({ core: 'forward' }), // this page never trains: the forward core is enough
   });
   // The explorer's skip links come first on the page, before the header's links.
   document.body.prepend(/** @type {Element} */ (document.querySelector('#explorer .skips')));

@@ -11,6 +11,7 @@
 // The full API is documented in README.md ("The JS API").
 
 import { wasmBytes } from './gen/wasm-source.js';
+import { STATUS, describe } from './core-words.js';
 
 export const LIMITS = Object.freeze({ maxTokens: 512, maxWidth: 256, maxHeads: 64 });
 
@@ -21,17 +22,6 @@ const BUF = Object.fromEntries(BUFFERS.map((name, i) => [name, i]));
 // ae_prepare's layout flags: the fused form (O only, no n×m buffer) and a mask given.
 const LAYOUT_FUSED = 1, LAYOUT_MASK = 2;
 
-// attn_status codes from c/attention.h. forward() checks its input before calling the core,
-// so reaching one of these means a check here is missing: the message says so.
-const STATUS = {
-  1: 'a size is below 1 or past the limits',
-  2: 'a buffer is missing',
-  3: 'an input holds NaN or Infinity',
-  4: 'the mask holds NaN or +Infinity',
-  5: 'the scale is not a positive finite number',
-  6: 'the values overflow float32',
-  [-1]: 'the WebAssembly memory could not grow',
-};
 const NONFINITE = 3, BAD_MASK = 4, OVERFLOW = 6;
 const SLAB_FLOATS = 65536;
 
@@ -39,17 +29,31 @@ const SLAB_FLOATS = 65536;
 // only where the engine has SIMD, so the SIMD build is chosen without loading it first.
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]);
 
+// The cores (Makefile), each in a SIMD and a scalar build: each does all that the ones before it
+// do. 'forward': forward, multiHead and the softmax rows, half the size of 'full' (the explorer and
+// labs pages); 'trainer': also createTrainer (the training page); 'full': also createInduction.
+const CORES = ['forward', 'trainer', 'full'];
+
 /**
  * Loads the core. `simd`: 'auto' (default) picks the SIMD build when WebAssembly.validate
- * accepts it and the scalar build otherwise; true or false forces one.
+ * accepts it and the scalar build otherwise; true or false forces one. `core`: 'full' (default),
+ * or 'trainer' or 'forward' for a smaller download that does less (CORES). A one-file bundle
+ * holds only the full core and gives it for all three.
  * @returns {Promise<import('../types/attention').Attention>}
  */
-export async function loadAttention({ simd = 'auto' } = {}) {
+export async function loadAttention({ simd = 'auto', core = 'full' } = {}) {
+  if (!CORES.includes(core)) throw new Error(`core is ${describe(core)}: use one of ${CORES.map((c) => `'${c}'`).join(', ')} (or leave it out for 'full')`);
   const useSimd = simd === 'auto' ? WebAssembly.validate(SIMD_PROBE) : Boolean(simd);
-  const bytes = await wasmBytes(useSimd); // gzip-compressed in the module, inflated here (web/gunzip.js)
+  // The trainers' part of this module (web/attention-training.js) comes with the cores that
+  // train, the induction models' (web/attention-induction.js) with the full core.
+  const parts = (/** @type {boolean} */ induction) => Promise.all([import('./attention-training.js'), induction ? import('./attention-induction.js') : {}])
+    .then(([t, i]) => ({ Trainer: t.Trainer, InductionModel: i.InductionModel }));
+  let trainers = core !== 'forward' ? parts(core === 'full') : null;
+  const bytes = await wasmBytes(useSimd, core); // gzip-compressed in the module, inflated here (web/gunzip.js)
   const { instance } = await WebAssembly.instantiate(bytes, {});
   if (instance.exports._initialize) instance.exports._initialize();
-  return new Attention(instance.exports, useSimd);
+  if (instance.exports.ae_ind_create && core !== 'full') trainers = parts(true); // a one-file bundle's full core
+  return new Attention(instance.exports, useSimd, trainers && await trainers);
 }
 
 // ------------------------------------------------------------------ input checking
@@ -94,16 +98,6 @@ function matrixOf(name, v) {
 
 // A row of a nested matrix: an array or a typed array (a DataView has no elements to index).
 const isRow = (r) => Array.isArray(r) || (ArrayBuffer.isView(r) && !(r instanceof DataView));
-
-function describe(x) {
-  if (typeof x === 'string') return JSON.stringify(x.length > 20 ? x.slice(0, 20) + '…' : x);
-  if (typeof x === 'bigint') return `${x}n (a BigInt)`;
-  if (typeof x === 'symbol') return 'a Symbol';
-  if (typeof x === 'function') return 'a function';
-  if (x instanceof DataView) return 'a DataView';
-  if (x === null || x === undefined || typeof x !== 'object') return String(x);
-  return Array.isArray(x) ? 'an array' : 'an object';
-}
 
 function checkSize(name, count, what, limit, fix) {
   if (count > limit) throw new Error(`${name} has ${count} ${what} but at most ${limit} are supported: ${fix}`);
@@ -531,7 +525,10 @@ class Attention {
   #span = null; // heap view of a whole result's buffers (X .. O) for #refillRegion, re-made when stale
   #oSpan = null; // heap view of O, the same for #resultO
 
-  constructor(exports, simd) {
+  #trainers; // { Trainer, InductionModel } (web/attention-training.js, web/attention-induction.js), or null for the forward core
+
+  constructor(exports, simd, trainers = null) {
+    this.#trainers = trainers;
     this.exports = exports;
     this.simd = simd;
     this.heap = new Float32Array(exports.memory.buffer);
@@ -966,7 +963,8 @@ class Attention {
    */
   createTrainer(options = {}) {
     if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
-    return new Trainer(this.exports, options, this);
+    this.#needTraining('createTrainer');
+    return new this.#trainers.Trainer(this.exports, options, this);
   }
 
   /**
@@ -975,518 +973,19 @@ class Attention {
    */
   createInduction(options = {}) {
     if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
-    return new InductionModel(this.exports, options);
+    this.#needTraining('createInduction');
+    return new this.#trainers.InductionModel(this.exports, options);
   }
-}
 
-// ------------------------------------------------------------------ training (c/train.h)
+  /** Which core this is (CORES): 'forward' cannot train, 'trainer' has no induction models. */
+  get core() {
+    const ex = this.exports;
+    return !ex ? null : ex.ae_ind_create ? 'full' : ex.ae_train_create ? 'trainer' : 'forward';
+  }
 
-// Buffer and info ids, in the order of the enums in the training section of c/wasm_exports.c.
-const TRAIN_BUFFERS = ['Wq', 'Wk', 'Wv', 'Wout', 'dWq', 'dWk', 'dWv', 'dWout', 'losses', 'eval', 'exTokens', 'exTargets', 'exRight', 'exX'];
-const TB = Object.fromEntries(TRAIN_BUFFERS.map((name, i) => [name, i]));
-const TRAIN_INFO = ['n', 'd', 'dk', 'dv', 'vocab', 'positions', 'step', 'batch', 'optimizer'];
-const TI = Object.fromEntries(TRAIN_INFO.map((name, i) => [name, i]));
-const OPTIMIZERS = ['sgd', 'adam'];
-const TRAINER_SLOTS = 8; // TRAIN_SLOTS in c/wasm_exports.c
-const TRAIN_STATUS = {
-  ...STATUS,
-  3: 'the weights became NaN or Infinity',
-  6: 'the weights grew past float32',
-  16: 'there is no such task',
-  17: 'dk, dv or batch is out of range',
-  18: `all ${TRAINER_SLOTS} trainer slots are in use: call dispose() on a trainer you no longer need (a trainer dropped without dispose() gives its slot back only once it is garbage-collected)`,
-  19: 'the learning rate is not a positive finite number',
-};
-const TRAIN_KEYS = new Set(['task', 'seed', 'lr', 'optimizer', 'batch', 'dk', 'dv']);
-
-// A trainer dropped without dispose() gives its Wasm slot back when it is garbage-collected
-// (dispose() unregisters it, so a slot is never freed twice or under a newer trainer).
-const DROPPED_TRAINERS = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry(({ exports, slot }) => exports.ae_train_free(slot))
-  : null;
-
-// A NUL-terminated string in Wasm memory.
-function cString(exports, ptr) {
-  const bytes = new Uint8Array(exports.memory.buffer);
-  let end = ptr;
-  while (bytes[end] !== 0) end++;
-  return new TextDecoder().decode(bytes.subarray(ptr, end));
-}
-
-function checkSeed(seed) {
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`seed is ${describe(seed)}: it must be a whole number from 0 to 4294967295`);
-  return seed;
-}
-
-/**
- * One head (Wq, Wk, Wv) and a read-out Wout learning a task; the training runs in Wasm.
- * Every array it returns is a copy (a fresh Float32Array or plain array): later steps never
- * change it. Heap views are re-made on every call, since a forward() may grow memory.
- */
-class Trainer {
-  #ex;
-  #slot;
-  #owner; // the Attention it was made by: its dispose() ends this trainer too
-  constructor(exports, options, owner) {
-    if (!options || typeof options !== 'object') throw new Error('createTrainer needs an object like { task: "previous-token", seed: 1 }');
-    for (const key in options) {
-      if (!TRAIN_KEYS.has(key)) throw new Error(`createTrainer got an unknown option ${describe(key)}: the options are ${[...TRAIN_KEYS].join(', ')}`);
+  #needTraining(call) {
+    if (!this.#trainers || (call === 'createInduction' && !this.exports.ae_ind_create)) {
+      throw new Error(`${call} is not in this core, which was loaded with loadAttention({ core: '${this.core}' }): load the full one with loadAttention() to use it`);
     }
-    const { task = 'previous-token', seed = 1, lr = 0.01, optimizer = 'adam', batch = 16, dk = 8, dv = 8 } = options;
-    const names = Array.from({ length: exports.ae_train_task_count() }, (_, t) => cString(exports, exports.ae_train_task_name(t)));
-    const taskId = names.indexOf(task);
-    if (taskId < 0) throw new Error(`task is ${describe(task)}: the built-in tasks are ${names.map((x) => JSON.stringify(x)).join(', ')}`);
-    const maxHead = exports.ae_train_max_head();
-    for (const [name, v] of [['dk', dk], ['dv', dv]]) {
-      if (!Number.isInteger(v) || v < 1 || v > maxHead) throw new Error(`${name} is ${describe(v)}: a trained head's ${name} must be a whole number from 1 to ${maxHead}`);
-    }
-    checkSeed(seed);
-    const slot = exports.ae_train_create(taskId, dk, dv, seed);
-    if (slot < 0) {
-      const e = new Error(`could not create a trainer: ${TRAIN_STATUS[-slot] ?? 'status ' + -slot}`);
-      if (-slot === 18) Object.assign(e, { code: 'AE_TRAINER_SLOTS', slots: TRAINER_SLOTS });
-      throw e;
-    }
-    this.#ex = exports;
-    this.#slot = slot;
-    this.#owner = owner;
-    DROPPED_TRAINERS?.register(this, { exports, slot }, this);
-    this.task = task;
-    try {
-      this.set({ lr, optimizer, batch });
-    } catch (e) {
-      this.dispose();
-      throw e;
-    }
-    const info = (k) => exports.ae_train_info(slot, TI[k]);
-    this.n = info('n'); // the longest sequence
-    this.d = info('d');
-    this.dk = dk;
-    this.dv = dv;
-    this.vocab = Array.from({ length: info('vocab') }, (_, v) => cString(exports, exports.ae_train_token_name(taskId, v)));
-    const positions = info('positions');
-    this.features = [...this.vocab, ...Array.from({ length: positions }, (_, i) => `pos ${i + 1}`)];
-    this.seed = seed;
-  }
-
-  #live() {
-    if (!this.#ex) throw new Error('this trainer was disposed: create a new one with attn.createTrainer()');
-    if (this.#owner && !this.#owner.exports) {
-      throw new Error('this trainer\'s Attention was disposed (attn.dispose()), and its trainers with it: load the core again with loadAttention() and create a new trainer');
-    }
-    return this.#ex;
-  }
-  #floats(which, count) {
-    const ex = this.#live();
-    return new Float32Array(ex.memory.buffer, ex.ae_train_buffer(this.#slot, TB[which]), count).slice();
-  }
-  #ints(which, count) {
-    const ex = this.#live();
-    return Array.from(new Int32Array(ex.memory.buffer, ex.ae_train_buffer(this.#slot, TB[which]), count));
-  }
-
-  /** Changes any of { lr, optimizer: 'adam' | 'sgd', batch }; the others keep their values. */
-  set({ lr = this.lr, optimizer = this.optimizer, batch = this.batch, ...rest } = {}) {
-    const ex = this.#live();
-    for (const key of Object.keys(rest)) throw new Error(`set got an unknown option ${describe(key)}: the options are lr, optimizer, batch`);
-    if (typeof lr !== 'number' || !(Math.fround(lr) > 0) || !Number.isFinite(Math.fround(lr))) {
-      throw new Error(`lr is ${describe(lr)}: the learning rate must be a positive finite number, like 0.01`);
-    }
-    if (!OPTIMIZERS.includes(optimizer)) throw new Error(`optimizer is ${describe(optimizer)}: it must be "adam" or "sgd"`);
-    const maxBatch = ex.ae_train_max_batch();
-    if (!Number.isInteger(batch) || batch < 1 || batch > maxBatch) throw new Error(`batch is ${describe(batch)}: it must be a whole number of sequences from 1 to ${maxBatch}`);
-    const st = ex.ae_train_set(this.#slot, lr, OPTIMIZERS.indexOf(optimizer), batch);
-    if (st !== 0) throw new Error(`the trainer refused the settings (${TRAIN_STATUS[st] ?? 'status ' + st})`);
-    this.lr = lr;
-    this.optimizer = optimizer;
-    this.batch = batch;
-  }
-
-  /**
-   * k training steps (default 1). Returns a Float32Array of the k batch losses, each measured
-   * before its step's update. Throws if training diverges (then lower the learning rate and
-   * reset); the error's `losses` holds the losses of the steps this call did take.
-   */
-  step(k = 1) {
-    const ex = this.#live();
-    if (!Number.isInteger(k) || k < 0) throw new Error(`step(k): k is ${describe(k)}, it must be a whole number of steps >= 0`);
-    const losses = new Float32Array(k);
-    const chunk = ex.ae_train_loss_chunk();
-    for (let done = 0; done < k; ) {
-      const now = Math.min(chunk, k - done);
-      const before = this.steps;
-      const st = ex.ae_train_steps(this.#slot, now);
-      if (st !== 0) {
-        const taken = this.steps - before; // the C loop wrote the losses of the steps it took
-        losses.set(new Float32Array(ex.memory.buffer, ex.ae_train_buffer(this.#slot, TB.losses), taken), done);
-        const err = new Error(`training stopped at step ${this.steps}: ${TRAIN_STATUS[st] ?? 'status ' + st}; lower the learning rate (now ${this.lr}) and reset()`);
-        throw Object.assign(err, { losses: losses.slice(0, done + taken) });
-      }
-      losses.set(new Float32Array(ex.memory.buffer, ex.ae_train_buffer(this.#slot, TB.losses), now), done);
-      done += now;
-    }
-    return losses;
-  }
-
-  /** The last step's batch loss (NaN before the first step). */
-  get loss() {
-    return this.#live().ae_train_loss(this.#slot);
-  }
-
-  /** Steps taken since creation, reset() or reroll(). */
-  get steps() {
-    return this.#live().ae_train_info(this.#slot, TI.step);
-  }
-
-  /**
-   * The model on a fixed set of held-out sequences (the same for every seed, never drawn for
-   * training): { loss, attentionOnRight, accuracy, sequences }.
-   */
-  evaluate() {
-    const ex = this.#live();
-    const st = ex.ae_train_evaluate(this.#slot);
-    if (st !== 0) throw new Error(`evaluation failed: ${TRAIN_STATUS[st] ?? 'status ' + st}`);
-    const [loss, attentionOnRight, accuracy] = this.#floats('eval', 3);
-    return { loss, attentionOnRight, accuracy, sequences: ex.ae_train_eval_sequences() };
-  }
-
-  /** Copies of the parameters: Wq [d*dk], Wk [d*dk], Wv [d*dv], Wout [dv*vocab], row-major. */
-  weights() {
-    const { d, dk, dv } = this, V = this.vocab.length;
-    return { Wq: this.#floats('Wq', d * dk), Wk: this.#floats('Wk', d * dk), Wv: this.#floats('Wv', d * dv), Wout: this.#floats('Wout', dv * V) };
-  }
-
-  /**
-   * Copies of the last step's mean gradients dLoss/dW, at the weights before that step's update
-   * (all 0 before the first step): dWq, dWk, dWv, dWout, shaped like weights().
-   */
-  gradients() {
-    const { d, dk, dv } = this, V = this.vocab.length;
-    return { dWq: this.#floats('dWq', d * dk), dWk: this.#floats('dWk', d * dk), dWv: this.#floats('dWv', d * dv), dWout: this.#floats('dWout', dv * V) };
-  }
-
-  #example(seed) {
-    const ex = this.#live();
-    const n = ex.ae_train_example(this.#slot, checkSeed(seed));
-    if (n < 0) throw new Error(`example failed: ${TRAIN_STATUS[-n] ?? 'status ' + -n}`);
-    return n;
-  }
-
-  /**
-   * One sequence of the task with the current weights, in the page's config format
-   * (web/config.js): { tokens, features, X, Wq, Wk, Wv, causal: true, scale: null }, nested
-   * arrays. seed picks the sequence (default 0; for find-the-noun, 0 is the lesson's
-   * "the cat sat on the"). The read-out is not part of a config: see weights().Wout.
-   */
-  example({ seed = 0 } = {}) {
-    const n = this.#example(seed);
-    const { d, dk, dv } = this;
-    const rows = (flat, r, c) => Array.from({ length: r }, (_, i) => Array.from(flat.subarray(i * c, (i + 1) * c)));
-    const w = this.weights();
-    return {
-      tokens: this.#ints('exTokens', n).map((t) => this.vocab[t]),
-      features: this.features.slice(),
-      X: rows(this.#floats('exX', n * d), n, d),
-      Wq: rows(w.Wq, d, dk),
-      Wk: rows(w.Wk, d, dk),
-      Wv: rows(w.Wv, d, dv),
-      causal: true,
-      scale: null,
-    };
-  }
-
-  /**
-   * What example({ seed }) should learn: target[i] is the token position i should predict
-   * (null where it predicts nothing) and right[i] the key query i should attend to (null where
-   * there is none).
-   */
-  answers({ seed = 0 } = {}) {
-    const n = this.#example(seed);
-    const target = this.#ints('exTargets', n).map((t) => (t < 0 ? null : this.vocab[t]));
-    const right = this.#ints('exRight', n).map((j) => (j < 0 ? null : j));
-    return { target, right };
-  }
-
-  /** Back to the same initial weights and training stream; settings are kept. */
-  reset() {
-    this.#live().ae_train_reset(this.#slot);
-  }
-
-  /** New initial weights (and training stream) from a new seed, then reset. */
-  reroll(seed) {
-    checkSeed(seed);
-    this.#live().ae_train_reroll(this.#slot, seed);
-    this.seed = seed;
-  }
-
-  /** Frees the trainer's slot in Wasm (there are 8); the object must not be used afterwards. */
-  dispose() {
-    if (this.#ex) {
-      DROPPED_TRAINERS?.unregister(this);
-      this.#ex.ae_train_free(this.#slot);
-    }
-    this.#ex = null;
-  }
-}
-
-// ------------------------------------------------------------------ induction (c/induction.h)
-
-// Buffer and info ids, in the order of the enums in the induction section of c/wasm_exports.c.
-const IND_BUFFERS = ['losses', 'eval', 'composition', 'split', 'tokens', 'targets', 'part', 'induct', 'params', 'grads',
-  'E', 'Wq', 'Wk', 'Wv', 'Wo', 'dWq', 'dWk', 'dWv', 'dWo', 'P', 'X', 'Q', 'K', 'V', 'S', 'A', 'O', 'C', 'probs'];
-const IB = Object.fromEntries(IND_BUFFERS.map((name, i) => [name, i]));
-const IND_INFO = ['layers', 'heads', 'd', 'dh', 'n', 'vocab', 'step', 'batch', 'k', 'params', 'ablated'];
-const II = Object.fromEntries(IND_INFO.map((name, i) => [name, i]));
-const IND_STATUS = {
-  ...TRAIN_STATUS,
-  32: 'a size is out of range (layers 1-2, heads 1-4, d even 2-64, dh 1-32, n 5-64, vocab up to 64 and enough different tokens for the task)',
-  33: 'no model slot is free, or the model is too large for one: dispose() a model first',
-  34: 'the learning rate must be above 0 and at most 1, and the weight decay at least 0',
-};
-const IND_DEFAULTS = Object.freeze({ layers: 2, heads: 2, d: 32, dh: 16, n: 32, vocab: 28, seed: 1, lr: 0.01, weightDecay: 0.01, batch: 16 });
-const IND_KEYS = new Set(Object.keys(IND_DEFAULTS));
-
-/**
- * An attention-only transformer of 1 or 2 layers (token embedding, fixed sinusoidal positions,
- * H heads per layer each adding O·Wo to the residual stream, an unembedding tied to the
- * embedding) learning repeated random tokens in Wasm; c/induction.h describes it. Every array
- * it returns is a copy; heads are numbered l*H + h in one list (head 0 is "1.1").
- */
-class InductionModel {
-  #ex;
-  #slot;
-  constructor(exports, options) {
-    if (!options || typeof options !== 'object') throw new Error('createInduction needs an object like { layers: 2, seed: 1 }');
-    for (const key in options) {
-      if (!IND_KEYS.has(key)) throw new Error(`createInduction got an unknown option "${key}": the options are ${[...IND_KEYS].join(', ')}`);
-    }
-    const o = { ...IND_DEFAULTS, ...options };
-    for (const k of ['layers', 'heads', 'd', 'dh', 'n', 'vocab']) {
-      if (!Number.isInteger(o[k])) throw new Error(`${k} is ${describe(o[k])}: it must be a whole number`);
-    }
-    checkSeed(o.seed);
-    const slot = exports.ae_ind_create(o.layers, o.heads, o.d, o.dh, o.n, o.vocab, o.seed);
-    if (slot < 0) throw new Error(`could not create the model: ${IND_STATUS[-slot] ?? 'status ' + -slot}`);
-    this.#ex = exports;
-    this.#slot = slot;
-    for (const k of ['layers', 'heads', 'd', 'dh', 'n', 'vocab']) this[k] = o[k];
-    this.seed = o.seed;
-    this.tokenNames = Array.from({ length: o.vocab }, (_, v) => cString(exports, exports.ae_ind_token_name(v)));
-    try {
-      this.set({ lr: o.lr, weightDecay: o.weightDecay, batch: o.batch });
-    } catch (e) {
-      this.dispose();
-      throw e;
-    }
-  }
-
-  #live() {
-    if (!this.#ex) throw new Error('this model was disposed: create a new one with attn.createInduction()');
-    return this.#ex;
-  }
-  #floats(which, count, index = 0) {
-    const ex = this.#live();
-    return new Float32Array(ex.memory.buffer, ex.ae_ind_buffer(this.#slot, IB[which], index), count).slice();
-  }
-  #ints(which, count) {
-    const ex = this.#live();
-    return Array.from(new Int32Array(ex.memory.buffer, ex.ae_ind_buffer(this.#slot, IB[which], 0), count));
-  }
-  #check(st, what) {
-    if (st !== 0) throw new Error(`${what} failed at step ${this.steps}: ${IND_STATUS[st] ?? 'status ' + st}`);
-  }
-
-  /** Heads in all (layers × heads). */
-  get headCount() {
-    return this.layers * this.heads;
-  }
-
-  /** Changes any of { lr, weightDecay, batch }; the others keep their values. */
-  set({ lr = this.lr, weightDecay = this.weightDecay, batch = this.batch, ...rest } = {}) {
-    const ex = this.#live();
-    for (const key of Object.keys(rest)) throw new Error(`set got an unknown option "${key}": the options are lr, weightDecay, batch`);
-    if (typeof lr !== 'number' || !(lr > 0) || lr > 1) throw new Error(`lr is ${describe(lr)}: the learning rate must be a number above 0 and at most 1, like 0.01`);
-    if (typeof weightDecay !== 'number' || !(weightDecay >= 0) || weightDecay * lr >= 1) throw new Error(`weightDecay is ${describe(weightDecay)}: it must be a number from 0 (none) up, like 0.01, with weightDecay·lr below 1`);
-    if (!Number.isInteger(batch) || batch < 1 || batch > 64) throw new Error(`batch is ${describe(batch)}: it must be a whole number of sequences from 1 to 64`);
-    this.#check(ex.ae_ind_set(this.#slot, lr, weightDecay, batch), 'set');
-    this.lr = lr;
-    this.weightDecay = weightDecay;
-    this.batch = batch;
-  }
-
-  /**
-   * k training steps (default 1). Returns { first, repeat }: Float32Arrays of the k batch losses
-   * of the first (unpredictable) and the repeated part, each measured before its step's update.
-   */
-  step(k = 1) {
-    const ex = this.#live();
-    if (!Number.isInteger(k) || k < 0) throw new Error(`step(k): k is ${describe(k)}, it must be a whole number of steps >= 0`);
-    const first = new Float32Array(k), repeat = new Float32Array(k);
-    const chunk = ex.ae_ind_loss_chunk();
-    for (let done = 0; done < k; ) {
-      const now = Math.min(chunk, k - done);
-      const st = ex.ae_ind_steps(this.#slot, now);
-      if (st !== 0) throw new Error(`training stopped at step ${this.steps}: ${IND_STATUS[st] ?? 'status ' + st}; lower the learning rate and reset()`);
-      const both = new Float32Array(ex.memory.buffer, ex.ae_ind_buffer(this.#slot, IB.losses, 0), 2 * now);
-      for (let s = 0; s < now; s++) {
-        first[done + s] = both[2 * s];
-        repeat[done + s] = both[2 * s + 1];
-      }
-      done += now;
-    }
-    return { first, repeat };
-  }
-
-  /** Steps taken since creation, reset() or reroll(). */
-  get steps() {
-    return this.#live().ae_ind_info(this.#slot, II.step);
-  }
-
-  /** The last step's batch losses { all, first, repeat } (NaN before the first step). */
-  get loss() {
-    const ex = this.#live();
-    return { all: ex.ae_ind_loss(this.#slot, 0), first: ex.ae_ind_loss(this.#slot, 1), repeat: ex.ae_ind_loss(this.#slot, 2) };
-  }
-
-  /**
-   * The model on a fixed held-out set of sequences (the same for every seed), with the heads
-   * ablate() left out: { lossFirst, lossRepeat, accuracy (repeated part), sequences,
-   * prev: [per head], induction: [per head] } where prev is the mean weight a head puts on the
-   * previous token and induction the mean weight on the token after the earlier occurrence.
-   */
-  evaluate() {
-    const ex = this.#live();
-    this.#check(ex.ae_ind_evaluate(this.#slot), 'evaluation');
-    const H = this.headCount;
-    const e = this.#floats('eval', 3 + 2 * H);
-    return {
-      lossFirst: e[0], lossRepeat: e[1], accuracy: e[2], sequences: ex.ae_ind_eval_sequences(),
-      prev: Array.from({ length: H }, (_, h) => e[3 + 2 * h]),
-      induction: Array.from({ length: H }, (_, h) => e[4 + 2 * h]),
-    };
-  }
-
-  /**
-   * K-composition scores: an array of heads × heads, [a][b] from layer-1 head a to layer-2 head
-   * b (null for a one-layer model).
-   */
-  composition() {
-    if (this.layers < 2) return null;
-    const ex = this.#live();
-    this.#check(ex.ae_ind_composition(this.#slot), 'composition');
-    const H = this.heads, c = this.#floats('composition', H * H);
-    return Array.from({ length: H }, (_, a) => Array.from(c.subarray(a * H, a * H + H)));
-  }
-
-  /** Leaves the listed heads (indices l*H + h) out of the residual stream from now on. */
-  ablate(heads = []) {
-    const ex = this.#live();
-    let mask = 0;
-    for (const h of heads) {
-      if (!Number.isInteger(h) || h < 0 || h >= this.headCount) throw new Error(`ablate: ${describe(h)} is not a head; heads are 0 to ${this.headCount - 1} (1.1 is 0)`);
-      mask |= 1 << h;
-    }
-    this.#check(ex.ae_ind_ablate(this.#slot, mask >>> 0), 'ablate');
-  }
-
-  /** The heads left out, as indices. */
-  get ablated() {
-    const m = this.#live().ae_ind_info(this.#slot, II.ablated);
-    return Array.from({ length: this.headCount }, (_, h) => h).filter((h) => (m >> h) & 1);
-  }
-
-  /**
-   * One sequence from its seed, run forward with the current weights: { seed, tokens (names),
-   * ids, targets (ids, -1 for none), part (0 none, 1 first, 2 repeated), induct (the key an
-   * induction head should attend to, or -1), k (the period), X: [L+1 residual streams, n·d],
-   * heads: [{ Q, K, V, O (n·dh), S, A (n·n), C (n·d) }], probs (n·vocab) }.
-   */
-  example(seed = 0) {
-    const ex = this.#live();
-    const n = ex.ae_ind_example(this.#slot, checkSeed(seed));
-    if (n < 0) this.#check(-n, 'the example');
-    const { d, dh, vocab } = this;
-    const ids = this.#ints('tokens', n);
-    return {
-      seed,
-      ids,
-      tokens: ids.map((t) => this.tokenNames[t]),
-      targets: this.#ints('targets', n),
-      part: this.#ints('part', n),
-      induct: this.#ints('induct', n),
-      k: ex.ae_ind_info(this.#slot, II.k),
-      X: Array.from({ length: this.layers + 1 }, (_, l) => this.#floats('X', n * d, l)),
-      heads: Array.from({ length: this.headCount }, (_, h) => ({
-        Q: this.#floats('Q', n * dh, h), K: this.#floats('K', n * dh, h), V: this.#floats('V', n * dh, h),
-        O: this.#floats('O', n * dh, h), S: this.#floats('S', n * n, h), A: this.#floats('A', n * n, h),
-        C: this.#floats('C', n * d, h),
-      })),
-      probs: this.#floats('probs', n * vocab),
-    };
-  }
-
-  /**
-   * After example(): head (layer, head)'s keys split by source (both 0-based): [{ from, K }]
-   * with from 'embedding' (token and position) or a head index, K [n·dh]; they add up to the
-   * head's K (to float32 rounding).
-   */
-  keySplit(layer, head) {
-    const ex = this.#live();
-    const parts = ex.ae_ind_key_split(this.#slot, layer, head);
-    if (parts < 0) throw new Error(`keySplit: there is no head ${layer + 1}.${head + 1} (the model has ${this.layers} layer${this.layers > 1 ? 's' : ''} of ${this.heads} heads)`);
-    const size = this.n * this.dh, all = this.#floats('split', parts * size);
-    return Array.from({ length: parts }, (_, p) => ({ from: p === 0 ? 'embedding' : p - 1, K: all.slice(p * size, (p + 1) * size) }));
-  }
-
-  /** Copies of the parameters: { E [vocab·d], P [n·d] (fixed), heads: [{ Wq, Wk, Wv [d·dh], Wo [dh·d] }] }. */
-  weights() {
-    const { d, dh, vocab, n } = this;
-    return {
-      E: this.#floats('E', vocab * d),
-      P: this.#floats('P', n * d),
-      heads: Array.from({ length: this.headCount }, (_, h) => ({
-        Wq: this.#floats('Wq', d * dh, h), Wk: this.#floats('Wk', d * dh, h), Wv: this.#floats('Wv', d * dh, h), Wo: this.#floats('Wo', dh * d, h),
-      })),
-    };
-  }
-
-  /** The last step's mean gradients, shaped like weights() (without P); all 0 before a step. */
-  gradients() {
-    const { d, dh } = this;
-    const all = this.#floats('grads', this.parameterCount);
-    return {
-      E: all.slice(0, this.vocab * d),
-      heads: Array.from({ length: this.headCount }, (_, h) => ({
-        Wq: this.#floats('dWq', d * dh, h), Wk: this.#floats('dWk', d * dh, h), Wv: this.#floats('dWv', d * dh, h), Wo: this.#floats('dWo', dh * d, h),
-      })),
-    };
-  }
-
-  /** How many numbers training changes. */
-  get parameterCount() {
-    return this.#live().ae_ind_info(this.#slot, II.params);
-  }
-
-  /** Every parameter in one Float32Array (a copy), for comparing two runs bit for bit. */
-  parameters() {
-    return this.#floats('params', this.parameterCount);
-  }
-
-  /** Back to the same initial weights and training stream; settings and ablation are kept. */
-  reset() {
-    this.#live().ae_ind_reset(this.#slot);
-  }
-
-  /** New initial weights (and training stream) from a new seed. */
-  reroll(seed) {
-    checkSeed(seed);
-    this.#live().ae_ind_reroll(this.#slot, seed);
-    this.seed = seed;
-  }
-
-  /** Frees the model's slot in Wasm (there are 4); the object must not be used afterwards. */
-  dispose() {
-    if (this.#ex) this.#ex.ae_ind_free(this.#slot);
-    this.#ex = null;
   }
 }

@@ -26,6 +26,7 @@
 // MAX_NAME characters; the JSON text at most MAX_JSON characters (checked before parsing).
 
 import { fromTensorText } from './tensor-text.js';
+import { MAX_MESSAGE, clipMessage } from './words.js';
 
 export const MAX_JSON = 4_000_000;
 export const MAX_NAME = 40;
@@ -40,18 +41,8 @@ export const MAX_NAME = 40;
 export const DEFAULT_LIMITS = { maxTokens: 256, maxWidth: 256 };
 const KEYS = ['tokens', 'features', 'X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'causal', 'scale'];
 
-/** The longest message shown to a reader: past it, text is cut with "…" (a 10,000-deep array
- * or a megabyte-long key must not become a megabyte of message). */
-export const MAX_MESSAGE = 400;
-
-/**
- * `text` cut to at most `max` characters, ending in "…" when it was cut.
- * @param {unknown} text @param {number} [max] @returns {string}
- */
-export function clipMessage(text, max = MAX_MESSAGE) {
-  const t = String(text);
-  return t.length <= max ? t : t.slice(0, max - 1) + '…';
-}
+// MAX_MESSAGE and clipMessage live in web/words.js (the labs page needs them without this module).
+export { MAX_MESSAGE, clipMessage };
 
 /**
  * A value from a config, named briefly: strings quoted and clipped, containers by their kind.

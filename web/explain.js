@@ -7,10 +7,9 @@
 // words.js, so grammar and ties are handled in one place (tests/page-explain.test.mjs walks
 // every sentence of every preset and of 200 random heads against written rules).
 
-import { fmt, tokenRef } from './format.js';
+import { fmt, fmtFine, tokenRef } from './format.js';
 import { STEPS } from './config.js';
 import { count, noun, verb, list, range, largest } from './words.js';
-import { weightStory } from './train.js';
 
 /** @typedef {import('../types/export').View} View */
 /** @typedef {import('../types/attention').ForwardResult} ForwardResult */
@@ -464,7 +463,7 @@ function residualCell(view, i, j, parts) {
 }
 
 // A trained weight: where it came from and, after a step, its gradient beside the step the
-// optimizer took (the words are web/train.js's weightStory, shared with the read-out).
+// optimizer took (the words are weightStory below, shared with the training panel's read-out).
 /** @param {Extra} extra @param {'Wq' | 'Wk' | 'Wv'} m @param {number} i @param {number} j @param {number} cols */
 function trainedWeight(extra, m, i, j, cols) {
   const { step } = /** @type {{ step: number }} */ (extra.trained);
@@ -603,4 +602,36 @@ export function sourceCopies(view, sources, max = 12) {
     out.push({ m: s.m, title, labels, values });
   }
   return out;
+}
+
+// ------------------------------------------------------------------ what training did to a weight
+
+/** @type {Record<string, (lr: number | null) => string>} */
+const OPTIMIZER_WAYS = {
+  sgd: (lr) => `SGD moves every weight by −lr × its gradient${lr != null ? ` (lr = ${lr})` : ''}, always against it`,
+  adam: () => 'Adam moves each weight by about lr times m̂/√v̂: a running average of its recent gradients divided by their typical size, so a weight can keep moving the way earlier steps pushed it, even uphill on this step’s batch',
+};
+
+/**
+ * What training did to one weight, for its explanation: its gradient on the last step's batch
+ * and the step the optimizer really took, side by side. Under Adam the step follows a running
+ * average of gradients, so it can go the same way as this step's gradient (uphill on this
+ * batch); the sentence says which it was. name: "Wq[1][3]"; g: ∂loss/∂w; delta: the change of
+ * w over the step (null when unknown); lr: the learning rate of that step.
+ * @param {{ name: string, step: number, g: number | null, delta?: number | null, optimizer?: string, lr?: number | null }} what
+ * @returns {string}
+ */
+export function weightStory({ name, step, g, delta = null, optimizer = 'adam', lr = null }) {
+  if (!step || g == null) return 'Random at step 0: gradient descent has not changed it yet.';
+  const gs = fmtFine(g);
+  const lines = [
+    `Learned by gradient descent: this is its value after step ${step}.`,
+    `∂loss/∂${name} = ${gs} on step ${step}’s batch (before its update): raising this weight by a small ε changes that batch’s loss by about ${gs}·ε, so the gradient alone says ${g > 0 ? 'lower it' : g < 0 ? 'raise it' : 'leave it'}.`,
+  ];
+  if (delta != null) {
+    const ds = (delta > 0 ? '+' : '') + fmtFine(delta);
+    const way = delta === 0 ? 'did not move it' : `moved it by ${ds} (${delta > 0 ? 'up' : 'down'}, ${delta * g < 0 ? 'against its gradient: downhill on this batch' : delta * g > 0 ? 'the same way as its gradient: uphill on this batch' : 'with no gradient to follow'})`;
+    lines.push(`Step ${step} ${way}. ${(OPTIMIZER_WAYS[optimizer] || OPTIMIZER_WAYS.adam)(lr)}.`);
+  }
+  return lines.join('\n');
 }

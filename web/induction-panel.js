@@ -9,7 +9,7 @@
 import { mountExplorer, sharedCore } from './explorer.js';
 import {
   MODEL, LR_CHOICES, MAX_STEPS, CRITERIA, readInductionUrl, writeInductionUrl, headName, dropStep, formedAt,
-  linePath, binned, narrate, ablationSentence, splitSentence, sourceNames, explainSplit, residualParts, statusLine,
+  linePath, binned, narrate, ablationSentence, circuitAblation, splitSentence, sourceNames, explainSplit, residualParts, statusLine,
   headLabel, curveCaption, inductionKeys, sourceLabels,
 } from './induction.js';
 import { niceCeil } from './train.js';
@@ -78,6 +78,7 @@ const MARKUP = `
   chart under each head shows its previous-token score (how much attention goes to the token just before) and its induction score
   (how much goes to the token after the earlier copy) over training. Click a head to open it in the explorer below.</p>
 <div id="ind-grid" class="ind-grid"></div>
+<p class="ind-circuit"><button type="button" id="ind-ablate-circuit" aria-pressed="false" hidden></button></p>
 <p id="ind-ablation" class="ind-ablation" aria-live="polite"></p>
 <section id="ind-split-box" class="ind-split" aria-labelledby="ind-split-h" hidden>
   <h3 id="ind-split-h" class="ind-h">Why it works: where a layer-2 key’s score comes from</h3>
@@ -488,6 +489,12 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     drawGrid();
     const e = last.evals[last.evals.length - 1];
     $('ind-ablation').textContent = ablationSentence({ ablated: last.settings.ablate, full: e, without: v.without, induction: e.induction, prev: e.prev });
+    const circuit = circuitAblation(e.induction, st.ablate), cb = $('ind-ablate-circuit');
+    cb.hidden = !circuit;
+    if (circuit) {
+      cb.textContent = circuit.label;
+      cb.setAttribute('aria-pressed', String(circuit.pressed));
+    }
     drawSplit();
     showHead();
     if (!st.playing) writeUrl();
@@ -555,6 +562,13 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
       const h = Number(b.closest('.ind-head').dataset.head);
       if (b.dataset.action === 'open') show({ head: st.head === h ? null : h });
       else show({ ablate: st.ablate.includes(h) ? st.ablate.filter((x) => x !== h) : [...st.ablate, h] });
+    });
+    on('ind-ablate-circuit', 'click', () => {
+      if (!last) return;
+      const circuit = circuitAblation(last.evals[last.evals.length - 1].induction, st.ablate);
+      if (!circuit) return;
+      const rest = st.ablate.filter((h) => !circuit.heads.includes(h));
+      show({ ablate: circuit.pressed ? rest : [...rest, ...circuit.heads] });
     });
     on('ind-link', 'click', async () => {
       writeUrl();

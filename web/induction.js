@@ -124,6 +124,30 @@ export function strongestInduction(/** @type {number[]} */ induction, heads = MO
   return best;
 }
 
+/** Every head of layers >= 2 whose induction score reaches CRITERIA.induction, in order. */
+export function inductionHeads(/** @type {number[]} */ induction, heads = MODEL.heads) {
+  const out = [];
+  for (let h = heads; h < induction.length; h++) if (induction[h] >= CRITERIA.induction) out.push(h);
+  return out;
+}
+
+/**
+ * The button that ablates the circuit's induction heads together (when a second layer-2 head is
+ * an induction head too, ablating the strongest one alone leaves the other doing part of the
+ * work): { heads, pressed, label }, or null while no head is an induction head. pressed: every
+ * one of them is ablated now (the button then restores them).
+ * @param {number[]} induction  the latest held-out induction scores, one per head
+ * @param {number[]} ablated
+ */
+export function circuitAblation(induction, ablated) {
+  const heads = inductionHeads(induction);
+  if (!heads.length) return null;
+  const pressed = heads.every((h) => ablated.includes(h));
+  const names = list(heads.map((h) => headName(h)));
+  const what = heads.length === 1 ? `the induction head, ${names}` : `${heads.length === 2 ? 'both' : 'all ' + heads.length} induction heads, ${names}`;
+  return { heads, pressed, label: `${pressed ? 'Restore' : 'Ablate'} ${what}` };
+}
+
 /** The layer-1 head with the largest previous-token score: { head, score }. */
 export function strongestPrevious(/** @type {number[]} */ prev, heads = MODEL.heads) {
   let best = { head: 0, score: prev[0] };
@@ -250,12 +274,15 @@ export function ablationSentence({ ablated, full, without, induction, prev }) {
   let s = `Without ${list(names)}, the repeated part costs ${nats(without.lossRepeat)} nats instead of ${nats(full.lossRepeat)} (${delta >= 0 ? '+' : '−'}${Math.abs(delta).toFixed(2)})`;
   s += `, and the first part ${nats(without.lossFirst)} instead of ${nats(full.lossFirst)}.`;
   const circuit = [];
-  if (ind && ind.score >= CRITERIA.induction && ablated.includes(ind.head)) circuit.push(`head ${headName(ind.head)} is the induction head`);
-  if (pv.score >= 0.5 && ablated.includes(pv.head)) circuit.push(`head ${headName(pv.head)} is the previous-token head the induction heads read their keys from`);
+  let named = 0; // heads the circuit's clauses name: "without it" or "without them"
+  const gone = inductionHeads(induction).filter((h) => ablated.includes(h));
+  if (gone.length > 1) circuit.push(`heads ${list(gone.map((h) => headName(h)))} are the induction heads`), named += gone.length;
+  else if (ind && ind.score >= CRITERIA.induction && ablated.includes(ind.head)) circuit.push(`head ${headName(ind.head)} is the induction head`), named++;
+  if (pv.score >= 0.5 && ablated.includes(pv.head)) circuit.push(`head ${headName(pv.head)} is the previous-token head the induction heads read their keys from`), named++;
   // another layer-2 head that also finds the copy and is still there: a backup
   const backups = [];
   for (let h = MODEL.heads; h < induction.length; h++) if (induction[h] >= CRITERIA.induction && !ablated.includes(h)) backups.push(`head ${headName(h)}`);
-  if (circuit.length && delta > 1) s += ` The loss jumps back up because ${list(circuit)}: without ${verb(circuit.length, 'it', 'them')} the circuit is broken.`;
+  if (circuit.length && delta > 1) s += ` The loss jumps back up because ${list(circuit)}: without ${verb(named, 'it', 'them')} the circuit is broken.`;
   else if (delta > 1) s += ' The loss jumps back up: the model needs what this head does.';
   else if (Math.abs(delta) < 0.1 && !backups.length) s += ` Almost nothing changes: the model does not rely on ${verb(ablated.length, 'this head', 'these heads')} for the repeat.`;
   if (backups.length && ablated.some((h) => h >= MODEL.heads && induction[h] >= CRITERIA.induction) && delta <= 1)

@@ -245,9 +245,11 @@ export async function startTrainPage(doc) {
 
   /** @type {ReturnType<typeof mountTrainPanel> | null} */
   let panel = null;
+  const core = sharedCore({ core: 'trainer' }); // the page trains a head, and needs no induction model
   const explorer = /** @type {any} */ (mountExplorer)(doc, {
     container: box,
     url: false,
+    core,
     controls: EXPLORER_CONTROLS,
     initial: { step: initial.step, follow: initial.follow },
     emit: (/** @type {string} */ type) => {
@@ -258,7 +260,7 @@ export async function startTrainPage(doc) {
   });
   g.__explorer = explorer;
   await explorer.ready;
-  const attn = await sharedCore();
+  const attn = await core;
   panel = mountTrainPanel(section, {
     doc, attn, explorer, initial,
     onUrl: (q) => win.history.replaceState(null, '', win.location.pathname + q),

@@ -13,9 +13,10 @@
 // step 0 and 0.03 from step 50 on. ex picks the sentence shown (the trainer's example seed);
 // step, follow and cell are the explorer's own (web/config.js).
 
-import { fmt, fmtShort, fmtFine, tokenRef } from './format.js';
+import { fmt, fmtShort, tokenRef } from './format.js';
 import { STEPS, MATRICES, clipMessage } from './config.js';
 import { count, list } from './words.js';
+import { weightStory } from './explain.js';
 
 export const MODE = 'train';
 
@@ -349,34 +350,9 @@ export function trainedExtra(step, grads) {
   return { trained: { step }, gradients: step > 0 && grads ? { Wq: grads.dWq, Wk: grads.dWk, Wv: grads.dWv } : null };
 }
 
-const OPTIMIZER_WAYS = {
-  sgd: (lr) => `SGD moves every weight by −lr × its gradient${lr != null ? ` (lr = ${lr})` : ''}, always against it`,
-  adam: () => 'Adam moves each weight by about lr times m̂/√v̂: a running average of its recent gradients divided by their typical size, so a weight can keep moving the way earlier steps pushed it, even uphill on this step’s batch',
-};
-
-/**
- * What training did to one weight, for its explanation: its gradient on the last step's batch
- * and the step the optimizer really took, side by side. Under Adam the step follows a running
- * average of gradients, so it can go the same way as this step's gradient (uphill on this
- * batch); the sentence says which it was. name: "Wq[1][3]"; g: ∂loss/∂w; delta: the change of
- * w over the step (null when unknown); lr: the learning rate of that step.
- * @param {{ name: string, step: number, g: number | null, delta?: number | null, optimizer?: string, lr?: number | null }} what
- * @returns {string}
- */
-export function weightStory({ name, step, g, delta = null, optimizer = 'adam', lr = null }) {
-  if (!step || g == null) return 'Random at step 0: gradient descent has not changed it yet.';
-  const gs = fmtFine(g);
-  const lines = [
-    `Learned by gradient descent: this is its value after step ${step}.`,
-    `∂loss/∂${name} = ${gs} on step ${step}’s batch (before its update): raising this weight by a small ε changes that batch’s loss by about ${gs}·ε, so the gradient alone says ${g > 0 ? 'lower it' : g < 0 ? 'raise it' : 'leave it'}.`,
-  ];
-  if (delta != null) {
-    const ds = (delta > 0 ? '+' : '') + fmtFine(delta);
-    const way = delta === 0 ? 'did not move it' : `moved it by ${ds} (${delta > 0 ? 'up' : 'down'}, ${delta * g < 0 ? 'against its gradient: downhill on this batch' : delta * g > 0 ? 'the same way as its gradient: uphill on this batch' : 'with no gradient to follow'})`;
-    lines.push(`Step ${step} ${way}. ${(OPTIMIZER_WAYS[optimizer] || OPTIMIZER_WAYS.adam)(lr)}.`);
-  }
-  return lines.join('\n');
-}
+// weightStory (what training did to one weight) lives in web/explain.js, which the explorer page
+// loads without this module; it is re-exported here for the training panel.
+export { weightStory };
 
 // ------------------------------------------------------------------ the read-out Wout
 

@@ -67,3 +67,16 @@ export function largest(values, among = null) {
   const shown = fmt(best);
   return idx.filter((k) => values[k] === best || fmt(values[k]) === shown);
 }
+
+/** The longest message shown to a reader: past it, text is cut with "…" (a 10,000-deep array
+ * or a megabyte-long key must not become a megabyte of message). */
+export const MAX_MESSAGE = 400;
+
+/**
+ * `text` cut to at most `max` characters, ending in "…" when it was cut.
+ * @param {unknown} text @param {number} [max] @returns {string}
+ */
+export function clipMessage(text, max = MAX_MESSAGE) {
+  const t = String(text);
+  return t.length <= max ? t : t.slice(0, max - 1) + '…';
+}

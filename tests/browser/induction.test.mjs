@@ -139,6 +139,31 @@ test('click a head: the explorer opens it (X is the residual stream it reads) an
   await context.close();
 });
 
+test('seed 1 grows two induction heads: the circuit button ablates both together, the loss jumps back up, and restores them', async () => {
+  const { page, context } = await openInduction('?mode=induction&seed=1&steps=400');
+  const e = await page.evaluate(() => __induction.last.evals.at(-1));
+  const heads = e.induction.map((v, h) => (h >= 2 && v >= 0.5 ? h : -1)).filter((h) => h >= 0);
+  assert.deepEqual(heads, [2, 3], `induction scores ${e.induction}`);
+  const button = page.locator('#ind-ablate-circuit');
+  assert.equal(await button.textContent(), 'Ablate both induction heads, 2.1 and 2.2');
+  assert.equal(await button.getAttribute('aria-pressed'), 'false');
+  await button.click();
+  await page.waitForFunction(() => __induction.last.view.without);
+  await redraw(page);
+  const without = await page.evaluate(() => __induction.last.view.without.lossRepeat);
+  assert.ok(without - e.lossRepeat > 1, `+${without - e.lossRepeat}`);
+  assert.match(await page.locator('#ind-ablation').textContent(), /The loss jumps back up because heads 2\.1 and 2\.2 are the induction heads: without them the circuit is broken\.$/);
+  assert.equal(await button.getAttribute('aria-pressed'), 'true');
+  assert.equal(await button.textContent(), 'Restore both induction heads, 2.1 and 2.2');
+  assert.match(page.url(), /ablate=2\.1,2\.2/);
+  await button.click();
+  await page.waitForFunction(() => !__induction.last.view.without);
+  await redraw(page);
+  assert.match(await page.locator('#ind-ablation').textContent(), /^Ablate a head to measure what it does/);
+  assert.equal(await button.getAttribute('aria-pressed'), 'false');
+  await context.close();
+});
+
 test('ablating the previous-token head raises the repeated part’s loss and the page says why; restoring it restores it', async () => {
   const { page, context } = await openInduction('?mode=induction&seed=2&steps=400');
   const e = await page.evaluate(() => __induction.last.evals.at(-1));

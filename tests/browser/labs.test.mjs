@@ -179,3 +179,44 @@ test('at 360 px a table wider than the screen is a keyboard stop that scrolls, w
   await wide.context.close();
   await context.close();
 });
+
+test('keyboard: a number typed in a lab field, then Enter, is kept and the focus stays there; a select changed with the arrows keeps the focus', async () => {
+  const { page, context, log } = await open(env, 'labs.html?mode=predict-lab&preset=cat&hide=A&target=cell&row=4&col=1');
+  const focused = () => page.evaluate(() => document.activeElement.dataset.control || document.activeElement.tagName);
+  await page.focus('[data-control="guess"]');
+  await page.keyboard.press('1');
+  await page.keyboard.press('Enter');
+  assert.match(await text(page, '[data-role="points"]'), /^\d+ \/ 100$/, 'Enter reveals');
+  assert.equal(await focused(), 'guess', 'the rebuilt field has the focus again');
+  assert.equal(await page.inputValue('[data-control="guess"]'), '1');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('0.5');
+  await page.keyboard.press('Enter');
+  assert.match(await text(page, '[data-role="result"]'), /You guessed 0\.500;/, 'typing goes on in the same field');
+  // a select inside the lab's output, changed from the keyboard (Chromium changes a closed select with ↓)
+  await page.focus('[data-control="hide"]');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(urlParams(page).get('hide'), 'S');
+  assert.equal(await focused(), 'hide');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(urlParams(page).get('hide'), 'O', 'a second arrow reaches the same select');
+  // a lesson question's fields: Enter in any of them reveals, and the focus stays in that field
+  await page.selectOption('[data-control="exercise"]', 'q2');
+  for (const [k, v] of [[0, '0.47'], [1, '0.47'], [2, '0.06']]) await page.fill(`[data-control="field-${k}"]`, v);
+  await page.focus('[data-control="field-1"]');
+  await page.keyboard.press('Enter');
+  assert.equal(await text(page, '[data-role="points"]'), '100 / 100');
+  assert.equal(await focused(), 'field-1');
+  assert.equal(await page.inputValue('[data-control="field-2"]'), '0.06', 'the answers stay in their fields');
+  // the √dk lab's number box: a digit, then Enter
+  const dk = await open(env, 'labs.html?mode=sqrt-dk-lab');
+  await dk.page.focus('[data-control="dk"]');
+  await dk.page.keyboard.press('Control+a');
+  await dk.page.keyboard.press('8');
+  await dk.page.keyboard.press('Enter');
+  assert.equal(new URL(dk.page.url()).searchParams.get('dk'), '8');
+  assert.equal(await dk.page.evaluate(() => document.activeElement.dataset.control), 'dk');
+  assert.deepEqual([...log.errors, ...dk.log.errors], []);
+  await dk.context.close();
+  await context.close();
+});

@@ -96,14 +96,27 @@ function boxes(page) {
   })), PATH);
 }
 
+// Legend items whose text spills out of their box, or that are squashed flat (another page's
+// sheet once drew the M and S keys as 20 × 2 px lines, their words spilling over each other).
+function legendProblems(page) {
+  return page.evaluate(() => [...document.querySelectorAll('[data-panel] .legend > *')].flatMap((e) => {
+    const b = e.getBoundingClientRect(), m = e.closest('[data-panel]').dataset.panel;
+    if (!e.getClientRects().length) return []; // a folded panel (the weights)
+    return e.scrollWidth > e.clientWidth + 1 || b.height < 9 ? [`${m} “${e.textContent}”: ${Math.round(b.width)} × ${Math.round(b.height)} px, text ${e.scrollWidth} px wide`] : [];
+  }));
+}
+
 test('the whole head is on the first screen at 1280×800; A and O positions at three sizes, light and dark (screenshots)', async () => {
   const lines = [];
   for (const [w, h] of [[1280, 800], [1024, 768], [360, 800]]) {
     for (const scheme of ['light', 'dark']) {
       const { page, context } = await open(env, '?preset=cat', { width: w, height: h, colorScheme: scheme });
       const b = await boxes(page);
+      assert.deepEqual(await legendProblems(page), [], `legends at ${w} px ${scheme}`);
       await shot(page, `first-screen-${w}x${h}-${scheme}`);
       lines.push(`${w}×${h} ${scheme}: A at y = ${b.A.y} (bottom ${b.A.bottom}), O at y = ${b.O.y} (bottom ${b.O.bottom}), page ${await page.evaluate(() => document.documentElement.scrollHeight)} px`);
+      // each toggle sits in the caption of the matrix it changes, at every size
+      assert.deepEqual(await page.evaluate(() => ['#causal', '#scaling'].map((t) => document.querySelector(t).closest('[data-panel]').dataset.panel)), ['M', 'S']);
       if (w === 1280) {
         for (const m of PATH) assert.ok(b[m].y >= 0 && b[m].bottom <= h && b[m].right <= w, `${m} is on the first screen: ${JSON.stringify(b[m])}`);
         // the lesson's flow: X → Q, K, V left to right, then S → M → A → O on the next row
@@ -160,6 +173,34 @@ test('at 360 px the explanation never covers the focused cell (WCAG 2.4.11): arr
   }
   assert.equal(checked, 60);
   await shot(page, 'phone-360-focus-clear');
+  await context.close();
+});
+
+test('at 360 px Tab reaches every control and none hides under the docked explanation, even at its tallest (WCAG 2.4.11)', async () => {
+  const { page, context } = await open(env, '?preset=cat', { width: 360, height: 800 });
+  await cell(page, 'A', 2, 1).click(); // an explanation with copies of its inputs: the panel at 40% of the window
+  await settle(page);
+  await page.evaluate(() => scrollTo(0, 0));
+  const seen = [], hidden = [], tall = [];
+  for (let k = 0; k < 120; k++) {
+    await page.keyboard.press('Tab');
+    await settle(page);
+    const r = await page.evaluate(() => {
+      const a = document.activeElement, panel = document.getElementById('inspector');
+      if (!a || a === document.body || panel.contains(a)) return null;
+      const b = a.getBoundingClientRect(), p = panel.getBoundingClientRect();
+      const name = a.id || a.getAttribute('aria-label') || a.textContent.trim().slice(0, 30);
+      return { name, clear: b.top >= 0 && b.bottom <= Math.min(p.top, innerHeight) + 0.5, at: `${Math.round(b.top)}–${Math.round(b.bottom)}, panel from ${Math.round(p.top)}`, tall: p.height };
+    });
+    if (!r) continue;
+    if (seen.includes(r.name)) break; // round the page once
+    seen.push(r.name);
+    if (!r.clear) hidden.push(`${r.name}: ${r.at}`);
+    tall.push(Math.round(r.tall));
+  }
+  for (const name of ['causal', 'scaling', 'leak-toggle', 'weights-toggle', 'reset', 'Token 5', 'add-token']) assert.ok(seen.includes(name), `Tab reaches ${name}`);
+  assert.deepEqual(hidden, []);
+  console.log(`  ${seen.length} tab stops at 360 px, none under the explanation (${Math.min(...tall)} to ${Math.max(...tall)} px tall)`);
   await context.close();
 });
 
@@ -315,4 +356,65 @@ test('the leak check: with the mask, editing the last token leaves rows 1 to 4 o
   assert.match(await page.locator('#leak-text').textContent(), /without the causal mask, earlier tokens look at the later one, so its change leaks backwards/);
   await shot(page, 'leak-check-mask-off', { fullPage: true });
   await context.close();
+});
+
+test('keyboard: a digit typed on a cell, then Enter, is the cell’s new value; every field keeps its number and the focus after Enter', async () => {
+  const { page, context, log } = await open(env, '?preset=cat');
+  const x = (i, j) => page.evaluate(([i, j]) => __explorer.state.config.X[i][j], [i, j]);
+  const focused = () => page.evaluate(() => document.activeElement.id || document.activeElement.getAttribute('aria-label'));
+  // one digit, then Enter (the lost edit: the field showed 5 but X kept its 0)
+  await cell(page, 'X', 0, 0).focus();
+  await page.keyboard.press('5');
+  await settle(page);
+  assert.equal(await focused(), 'edit-value');
+  assert.equal(await x(0, 0), 5, 'the typed digit is the value at once');
+  await page.keyboard.press('Enter');
+  await settle(page);
+  assert.equal(await x(0, 0), 5);
+  assert.equal(await cell(page, 'X', 0, 0).textContent(), fmt(5));
+  assert.match(await focused(), /^X row 1 The, column 1 thing: 5\.000$/, 'Enter returns to the cell');
+  // two digits, then Enter; then the arrows move on from that cell and do not step
+  await page.keyboard.press('7');
+  await page.keyboard.press('2');
+  await page.keyboard.press('Enter');
+  await settle(page);
+  assert.equal(await x(0, 0), 72);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  assert.match(await focused(), /^X row 2 cat, column 2 /);
+  assert.equal(await page.evaluate(() => __explorer.state.step), null, 'arrows in a matrix do not step');
+  // “.”, then a digit, then Enter: 0.5
+  await page.keyboard.press('.');
+  await page.keyboard.press('5');
+  await page.keyboard.press('Enter');
+  await settle(page);
+  assert.equal(await x(1, 1), 0.5);
+  // Enter (or F2) opens the editor on the value; a digit replaces it; Escape leaves it as typed
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('3');
+  await page.keyboard.press('Escape');
+  await settle(page);
+  assert.equal(await x(1, 1), 3);
+  assert.match(await focused(), /^X row 2 cat, column 2 /);
+  // a digit in a token's name field, then Enter: the name is the digit and the head redraws with it
+  await page.locator('[data-token="2"]').fill('');
+  await page.locator('[data-token="2"]').press('4');
+  await page.keyboard.press('Enter');
+  await settle(page);
+  assert.equal(await page.evaluate(() => __explorer.state.config.tokens[2]), '4');
+  assert.equal(await focused(), 'Token 3');
+  assert.equal(await page.locator('#tokens [data-follow="2"]').textContent(), '4');
+  assert.deepEqual(log.errors, []);
+  await context.close();
+  // past 32 tokens the chips become a number field: a digit then Enter follows that token
+  const tokens = Array.from({ length: 40 }, (_, i) => 't' + (i + 1));
+  const big = { tokens, X: tokens.map((_, i) => [i % 3, 1]), Wq: [[1, 0], [0, 1]], Wk: [[1, 0], [0, 1]], Wv: [[1, 0], [0, 1]] };
+  const many = await open(env, '#config=' + encodeURIComponent(JSON.stringify(big)));
+  await many.page.locator('#follow-number').focus();
+  await many.page.keyboard.press('7');
+  await many.page.keyboard.press('Enter');
+  await settle(many.page);
+  assert.equal(await many.page.evaluate(() => __explorer.state.follow), 6);
+  assert.equal(await many.page.evaluate(() => [document.activeElement.id, __explorer.state.step]).then((r) => r.join()), 'follow-number,');
+  await many.context.close();
 });

@@ -31,15 +31,36 @@ test('the explorer page links to training and the labs and marks the current mod
   await context.close();
 });
 
-test('the page downloads only the Wasm build its engine runs (SIMD in Chromium)', async () => {
+test('each page downloads one Wasm build: the one its engine runs (SIMD in Chromium), of the smallest core that does what the page does', async () => {
+  for (const [path, ready, want] of [
+    ['?preset=cat', '[data-matrix="A"]', '/gen/attention-wasm-forward-simd.js'],
+    ['?mode=train', '[data-matrix="Wq"]', '/gen/attention-wasm-trainer-simd.js'],
+    ['labs.html?mode=fused-lab', '#lab-root > *', '/gen/attention-wasm-forward-simd.js'],
+  ]) {
+    const context = await env.browser.newContext();
+    const page = await context.newPage();
+    const wasm = [];
+    page.on('request', (r) => /attention-wasm-/.test(r.url()) && wasm.push(new URL(r.url()).pathname));
+    await page.goto(env.url + path, { waitUntil: 'networkidle' });
+    await page.waitForSelector('html[data-ready="true"]');
+    await page.waitForSelector(ready);
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(wasm, [want], path);
+    await context.close();
+  }
+});
+
+test('the labs page downloads only the lab it shows', async () => {
   const context = await env.browser.newContext();
   const page = await context.newPage();
-  const wasm = [];
-  page.on('request', (r) => /attention-wasm-/.test(r.url()) && wasm.push(new URL(r.url()).pathname));
-  await page.goto(env.url + '?preset=cat');
+  const labs = [];
+  page.on('request', (r) => /\/labs\/[a-z]+(-view)?\.js$/.test(r.url()) && labs.push(new URL(r.url()).pathname.replace('/labs/', '')));
+  await page.goto(env.url + 'labs.html?mode=cross-lab', { waitUntil: 'networkidle' });
   await page.waitForSelector('html[data-ready="true"]');
-  await page.waitForSelector('[data-matrix="A"]');
-  assert.deepEqual(wasm, ['/gen/attention-wasm-simd.js']);
+  await page.waitForSelector('#lab-root > *');
+  await page.waitForLoadState('networkidle');
+  // the page's own modules, the lab's two, and the labs' shared helpers it imports
+  assert.deepEqual(labs.filter((f) => !['labs-page.js', 'catalog.js', 'mount.js', 'ui.js', 'random.js'].includes(f)).sort(), ['cross-view.js', 'cross.js']);
   await context.close();
 });
 
@@ -49,10 +70,19 @@ test('the page downloads only the Wasm build its engine runs (SIMD in Chromium)'
 // gzipped, training 231 / 84, labs 209 / 82; with the Wasm gzipped (zopfli): 66, 81, 78; with the
 // explorer split into 12 modules (each compressed on its own): 77, 91, 80; with the faster core
 // (Wasm 34 -> 43 KB) and the fused lab: 83, 97, 95; with the induction model in the Wasm (55 -> 64 KB)
-// and the learner-path explorer (issue 9): 124, 140, 127; with tensor paste and robust's checks: 134, ~150, ~137. The budgets are the weights now plus a
-// little room: raising one is a decision, made in the commit that needs it. Issue 12's target is
-// 45 KB for each page, not met yet.
-const BUDGET_KB = { explorer: 136, training: 152, labs: 139 };
+// and the learner-path explorer (issue 9): 124, 140, 127; with tensor paste and robust's checks: 134, ~150, ~137.
+// Issue 12's cuts: each page loads the smallest Wasm core that does what it does (explorer and
+// labs: the forward core, 13.5 KB gzipped against 27; training: the trainer core, 19 KB), the
+// trainers' JS only with a core that trains, each mode's CSS only in that mode, and the labs page
+// only the lab it shows: 106, 141, 61. The budgets are the weights now plus a little room:
+// raising one is a decision, made in the commit that needs it. Issue 12's target is 45 KB for
+// each page, not met: the explorer's own JS, unminified and unbundled for readability, is 88 KB
+// of it (55 KB if each file were minified on its own). The JSDoc types that checkJs reads
+// (docs/architecture.md, "Types") are comments the pages serve: they cost 9.3 KB gzipped on the
+// explorer page, 9.5 on the training page and 2.0 on the labs page (107 -> 116, 141 -> 151,
+// 61 -> 63; with every comment stripped, all of web/'s JS differs by 0.6 KB), so each budget
+// rose by that, rounded up to whole KB: 10, 10 and 2.
+const BUDGET_KB = { explorer: 119, training: 154, labs: 65 };
 test('each page transfers what it needs and stays within its weight budget (gzip per response)', async () => {
   const { gzipSync } = await import('node:zlib');
   const rows = [];

@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { setup, open, settle, cellTexts } from './helpers.mjs';
+import { fmt } from '../../web/format.js';
 
 const printout = (name) => readFileSync(new URL(`../tensor-text/${name}.txt`, import.meta.url), 'utf8');
 
@@ -41,5 +42,27 @@ test('a printout the explorer cannot use is refused with what was expected, and 
   await paste(page, printout('shortened'));
   assert.match(await page.locator('#error').textContent(), /The config was not applied: Line 1 .*shortened with “\.\.\.”/);
   assert.equal((await cellTexts(page, 'A')).length, 5, 'the cat head is still shown');
+  await context.close();
+});
+
+test('pasted from the clipboard (Ctrl+V), the X and W form with requires_grad and a float64 dtype gives PyTorch’s own A and O, causal as printed', async () => {
+  const { page, context, log } = await open(env, '?preset=cat');
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.url });
+  const text = printout('projection-requires-grad');
+  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+  await page.click('details.config summary');
+  await page.locator('#config-text').fill('');
+  await page.locator('#config-text').press('Control+v');
+  assert.equal(await page.inputValue('#config-text'), text, 'the clipboard reached the box');
+  await page.click('#apply-config');
+  await settle(page);
+  assert.equal(await page.locator('#error').isVisible(), false);
+  const torch = JSON.parse(readFileSync(new URL('../tensor-text/expected.json', import.meta.url), 'utf8'))['projection-requires-grad'];
+  const three = (m) => m.map((r) => r.map(fmt)); // PyTorch's float64 numbers, as the page writes a number
+  assert.deepEqual(await cellTexts(page, 'A'), three(torch.A));
+  assert.deepEqual(await cellTexts(page, 'O'), three(torch.O));
+  assert.equal(await page.locator('#causal').isChecked(), true, 'is_causal=True');
+  assert.equal(await page.locator('[data-panel="X"]').count(), 1, 'X and the weights, not the direct form');
+  assert.deepEqual(log.errors, []);
   await context.close();
 });

@@ -143,6 +143,7 @@ static void every_gradient_matches_float64_finite_differences(void)
         {1, 2, 6, 3, 8, 7},  /* the one-layer control */
         {2, 3, 4, 2, 6, 6},  /* three heads, the smallest width */
         {2, 1, 8, 5, 10, 9}, /* one head per layer, dh odd */
+        {2, 4, 4, 2, 6, 6},  /* the most heads: IND_MAX_LAYERS layers of IND_MAX_HEADS */
     };
     int count = 0;
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
@@ -241,6 +242,78 @@ static void key_split_sums_to_the_keys(void)
     free(block);
 }
 
+/* K-composition against a float64 reference written here from induction.h's definition: for
+ * layer-0 head a and layer-1 head b, |W_QK^b · (W_OV^a)ᵀ|_F / (|W_QK^b|_F · |W_OV^a|_F), with
+ * W_QK = Wq·Wkᵀ and W_OV = Wv·Wo, each [d, d]. Three heads a layer, so no two scores are alike. */
+static void composition_matches_a_float64_reference(void)
+{
+    ind_shape s = {2, 3, 6, 3, 8, 7};
+    unsigned char *block;
+    ind_model *t = make(&s, 11, &block);
+    ind_set(t, 1e-2f, 0.0f, 2);
+    ind_steps(t, 3, NULL); /* away from the initial draw */
+    int d = s.d, dh = s.dh, H = s.heads;
+    float out[IND_MAX_HEADS * IND_MAX_HEADS];
+    for (int k = 0; k < H * H; k++) out[k] = -7.0f;
+    CHECK(ind_composition(t, out) == ATTN_OK, "composition");
+    double qk[6 * 6], ov[6 * 6], x;
+    for (int b = 0; b < H; b++)
+        for (int a = 0; a < H; a++) {
+            double nq = 0, no = 0, nm = 0;
+            for (int i = 0; i < d; i++)
+                for (int j = 0; j < d; j++) {
+                    double q = 0, o = 0;
+                    for (int c = 0; c < dh; c++) {
+                        q += (double)t->Wq[H + b][i * dh + c] * t->Wk[H + b][j * dh + c];
+                        o += (double)t->Wv[a][i * dh + c] * t->Wo[a][c * d + j];
+                    }
+                    qk[i * d + j] = q, ov[i * d + j] = o, nq += q * q, no += o * o;
+                }
+            for (int i = 0; i < d; i++)
+                for (int j = 0; j < d; j++) {
+                    x = 0;
+                    for (int c = 0; c < d; c++) x += qk[i * d + c] * ov[j * d + c]; /* (W_QK · W_OVᵀ)[i, j] */
+                    nm += x * x;
+                }
+            double want = sqrt(nm) / (sqrt(nq) * sqrt(no));
+            CHECK(want > 0.01 && fabs(out[a * H + b] - want) < 1e-5, "head 1.%d -> 2.%d: %.7g, reference %.7g", a + 1,
+                  b + 1, out[a * H + b], want);
+        }
+    ind_shape one = {1, 2, 6, 3, 8, 7};
+    free(block);
+    t = make(&one, 11, &block);
+    out[0] = -7.0f;
+    CHECK(ind_composition(t, out) == ATTN_OK && out[0] == -7.0f, "one layer: nothing written");
+    free(block);
+}
+
+/* Weights so large that the scores pass FLT_MAX: a step returns ATTN_ERR_OVERFLOW and keeps the
+ * last good parameters, optimizer state and step count; evaluation returns it too. */
+static void a_step_that_overflows_returns_the_error_and_keeps_the_weights(void)
+{
+    ind_shape s = {2, 2, 6, 3, 8, 7};
+    unsigned char *block;
+    ind_model *t = make(&s, 5, &block);
+    ind_set(t, 1e-2f, 0.0f, 2);
+    CHECK(ind_steps(t, 2, NULL) == ATTN_OK, "two good steps");
+    for (long e = 0; e < (long)s.vocab * s.d; e++) t->E[e] = t->E[e] < 0 ? -1e30f : 1e30f;
+    long P = t->n_params;
+    float *keep = malloc(sizeof(float) * 3 * (size_t)P);
+    memcpy(keep, t->params, sizeof(float) * (size_t)P);
+    memcpy(keep + P, t->adam_m, sizeof(float) * (size_t)P);
+    memcpy(keep + 2 * P, t->adam_v, sizeof(float) * (size_t)P);
+    int st = ind_steps(t, 1, NULL);
+    CHECK(st == ATTN_ERR_OVERFLOW, "step: status %d", st);
+    CHECK(t->step == 2, "step count %ld", (long)t->step);
+    CHECK(memcmp(keep, t->params, sizeof(float) * (size_t)P) == 0, "the parameters changed");
+    CHECK(memcmp(keep + P, t->adam_m, sizeof(float) * (size_t)P) == 0 &&
+              memcmp(keep + 2 * P, t->adam_v, sizeof(float) * (size_t)P) == 0, "the optimizer state changed");
+    float out[3 + 2 * IND_MAX_LAYERS * IND_MAX_HEADS];
+    CHECK(ind_evaluate(t, out) == ATTN_ERR_OVERFLOW, "evaluate");
+    free(keep);
+    free(block);
+}
+
 /* The anchor's size and settings: the seed the page opens with forms the circuit within a fixed
  * step count (steps are deterministic; time is not measured here). */
 static void seed_1_forms_an_induction_head_and_the_control_does_not(void)
@@ -275,6 +348,8 @@ int main(void)
     RUN(every_gradient_matches_float64_finite_differences);
     RUN(an_ablated_head_gets_no_gradient_and_writes_nothing);
     RUN(key_split_sums_to_the_keys);
+    RUN(composition_matches_a_float64_reference);
+    RUN(a_step_that_overflows_returns_the_error_and_keeps_the_weights);
     RUN(seed_1_forms_an_induction_head_and_the_control_does_not);
     return print_summary();
 }

@@ -133,6 +133,9 @@ function matrixKey(ctx, ev) {
     act(S.select, cell);
     const typed = /^[0-9.]$/.test(ev.key);
     inspector.edit(typed ? ev.key : String(matricesOf(S.headOf(state))[m][i][j]), !typed);
+    // The typed digit is the cell's new value at once: setting the field's text fires no
+    // input event, so without this "5" then Enter left the old value.
+    if (typed) act(S.setValue, m, i, j, parseNumber(ev.key));
   }
 }
 
@@ -148,6 +151,9 @@ function wireEditor(ctx) {
   listen(input, 'keydown', (/** @type {KeyboardEvent} */ ev) => {
     if (ev.key === 'Enter' || ev.key === 'Escape') {
       ev.preventDefault();
+      // Enter keeps what the field shows, whatever way it got there.
+      const v = parseNumber(input.value);
+      if (ev.key === 'Enter' && state.sel && Number.isFinite(v) && matricesOf(S.headOf(state))[state.sel.m]?.[state.sel.i]?.[state.sel.j] !== v) act(S.setValue, state.sel.m, state.sel.i, state.sel.j, v);
       const hm = state.sel && panels.heatmap(state.sel.m);
       if (hm) hm.focusCursor();
     }
@@ -271,6 +277,17 @@ function wirePage(ctx) {
       else $('matrices').focus();
     });
   }
+  // Whatever takes the focus (a toggle, a token field, Reset), not only a cell, is scrolled out
+  // from under the explanation when it is docked at the bottom of a narrow window (WCAG 2.4.11).
+  // After the frame: a focused cell first redraws the panel at its new height. Only while it
+  // still has the focus, and only under a docked panel: a late frame must not undo a scroll.
+  listen(ctx.root, 'focusin', (/** @type {FocusEvent} */ ev) => {
+    const t = /** @type {Element | null} */ (ev.composedPath ? ev.composedPath()[0] : ev.target);
+    if (!t || $('inspector').contains(t)) return;
+    win.requestAnimationFrame(() => {
+      if (t.isConnected && /** @type {Document | ShadowRoot} */ (t.getRootNode()).activeElement === t) ctx.inspector.keepClear(win, t, { dockedOnly: true });
+    });
+  });
   listen($('tour-start'), 'click', () => ctx.act(S.startTour));
   listen($('tour-back'), 'click', () => ctx.act(S.tourTo, (state.tour ?? 0) - 1));
   listen($('tour-next'), 'click', () => ctx.act(S.tourTo, (state.tour ?? 0) + 1));

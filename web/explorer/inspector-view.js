@@ -97,10 +97,11 @@ export function createInspectorView(doc, $, active) {
 
   /**
    * When the panel covers the bottom of the window (a narrow screen) and `target` is under it,
-   * scroll the page until the target sits above the panel; also when it is above the window.
-   * @param {Window} win @param {Element | null} target
+   * scroll the page until the target sits above the panel; also when it is above the window
+   * (unless `dockedOnly`: then nothing happens when the panel is beside the matrices).
+   * @param {Window} win @param {Element | null} target @param {{ dockedOnly?: boolean }} [options]
    */
-  function keepClear(win, target) {
+  function keepClear(win, target, { dockedOnly = false } = {}) {
     const panel = $('inspector');
     if (!target || !panel || panel.hidden) return;
     // A docked panel can only stick once the page has scrolled into its grid, so scrolling
@@ -109,6 +110,7 @@ export function createInspectorView(doc, $, active) {
       const p = panel.getBoundingClientRect(), t = target.getBoundingClientRect();
       const style = win.getComputedStyle(panel);
       const docked = style.position === 'sticky' && style.top === 'auto' && p.top > 0 && p.top < win.innerHeight;
+      if (dockedOnly && !docked) return;
       const limit = docked ? Math.min(p.top, win.innerHeight) - 8 : win.innerHeight;
       if (t.bottom > limit + 0.5) win.scrollBy(0, t.bottom - limit);
       else if (t.top < 0) win.scrollBy(0, t.top - 8);

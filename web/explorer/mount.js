@@ -76,11 +76,16 @@ const URL_DELAY = 250; // ms after the last change before the address bar is rew
 
 // The one core all explorers on a page share: the Wasm instance is loaded once, on first use.
 // forward() is synchronous and returns copies, so sharing it between explorers is safe.
-/** @type {Promise<Attention> | null} */
-let corePromise = null;
-export function sharedCore() {
-  corePromise ||= loadAttention();
-  return corePromise;
+// sharedCore() is the full core; sharedCore({ core: 'trainer' }) or ({ core: 'forward' }) a smaller
+// one (web/attention.js loadAttention), unless one that does more is loaded already: a page asks
+// first for the most it will need (the explorer page: 'forward'; the training page: 'trainer').
+const CORES = ['forward', 'trainer', 'full']; // each does all that the ones before it do
+/** @type {Partial<Record<string, Promise<Attention>>>} */
+const cores = {};
+/** @param {{ core?: 'forward' | 'trainer' | 'full' }} [options] @returns {Promise<Attention>} */
+export function sharedCore({ core = 'full' } = {}) {
+  for (let i = CORES.length - 1; i >= CORES.indexOf(core); i--) if (cores[CORES[i]]) return /** @type {Promise<Attention>} */ (cores[CORES[i]]);
+  return (cores[core] = loadAttention({ core }));
 }
 
 /**

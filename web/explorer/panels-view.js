@@ -123,8 +123,8 @@ function drawLegend(doc, p, theme, info) {
   legend.textContent = '';
   /** @param {import('../colors.js').Rgb} rgb @param {string} text */
   const swatch = (rgb, text) => {
-    const s = legend.appendChild(el(doc, 'span', 'swatch'));
-    s.appendChild(el(doc, 'span', 'chip')).style.background = css(rgb);
+    const s = legend.appendChild(el(doc, 'span', 'legend-key'));
+    s.appendChild(el(doc, 'span', 'legend-chip')).style.background = css(rgb);
     s.appendChild(doc.createTextNode(text));
   };
   if (info.kind === 'mask') {

@@ -1,11 +1,15 @@
 // @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // labs-page.js: the standalone labs page (web/labs.html). Reads ?mode=<lab>&... from the URL,
 // mounts that lab, and keeps the URL in step with its state (history.replaceState), so a link
-// reopens exactly what the learner sees.
-import { list } from '../words.js';
+// reopens exactly what the learner sees. It downloads only the lab it shows (web/labs/catalog.js):
+// the lab links load the page again.
+import { list, clipMessage } from '../words.js';
 import { loadAttention } from '../attention.js';
-import { LABS, labOf, mountLab, queryOf } from './index.js';
-import { clipMessage } from '../config.js';
+import { CATALOG } from './catalog.js';
+import { mountLabRecord, queryOf } from './mount.js';
+
+const LABS = CATALOG;
+const labOf = (/** @type {string | null} */ mode) => CATALOG.find((l) => l.mode === mode) || null;
 
 const doc = document;
 // web/labs.html has these elements.
@@ -36,9 +40,12 @@ async function main() {
     if (lab.mode === mode) a.setAttribute('aria-current', 'page');
     nav.append(a);
   }
-  const attn = await loadAttention();
+  const [attn, record] = await Promise.all([
+    loadAttention({ core: 'forward' }), // the labs never train: the forward core
+    labOf(mode).load(),
+  ]);
   const onState = (state) => history.replaceState(null, '', queryOf(state) + location.hash);
-  let lab = mountLab(mode, root, { attn, doc, params, onState, notes });
+  let lab = mountLabRecord(record, root, { attn, doc, params, onState, notes });
   themeBtn.addEventListener('click', () => {
     setTheme(doc.documentElement.dataset.theme !== 'dark');
     lab.redraw();

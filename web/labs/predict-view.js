@@ -81,6 +81,7 @@ function renderExercise(attn, doc, s, out, getRevealed, reveal) {
   const inputs = ex.fields.map((f, k) => {
     const i = h(doc, 'input', { attrs: { type: 'text', inputmode: 'decimal', 'data-control': 'field-' + k, autocomplete: 'off' } });
     if (rev) i.value = rev.text[k] ?? '';
+    i.addEventListener('keydown', (ev) => ev.key === 'Enter' && go()); // as in the guess box
     return h(doc, 'label', { class: 'lab-field' }, f + ' ', i);
   });
   const go = () => reveal(inputs.map((l) => l.querySelector('input').value));

@@ -189,6 +189,25 @@ export function table(doc, head, rows, { caption, cellClass, label } = {}) {
 }
 
 /** Shared plumbing of a lab view: state, URL callback, re-render of the output part. */
+/** A selector for the element that has focus inside `out` (a control or a matrix cell), or null. */
+function focusKey(root, out) {
+  const top = root.getRootNode ? root.getRootNode() : null;
+  const a = (top && top.activeElement) || out.ownerDocument.activeElement;
+  if (!a || !out.contains(a)) return null;
+  const d = a.dataset || {};
+  if (d.control) return `[data-control="${d.control}"]`;
+  const fig = a.closest('[data-figure]');
+  if (fig && d.row != null && d.col != null) return `[data-figure="${fig.dataset.figure}"] [data-row="${d.row}"][data-col="${d.col}"]`;
+  return null;
+}
+
+function refocus(out, selector) {
+  const e = out.querySelector(selector);
+  if (!e) return;
+  e.focus({ preventScroll: true });
+  if (e.tagName === 'INPUT' && e.type === 'text') e.setSelectionRange(e.value.length, e.value.length);
+}
+
 export function labShell(root, { doc, title, lede, kind, state, writeState, onState, render }) {
   const el = h(doc, 'section', { class: 'lab', attrs: { 'data-lab': kind, 'aria-label': title } });
   const controls = h(doc, 'div', { class: 'lab-controls bar' });
@@ -203,6 +222,9 @@ export function labShell(root, { doc, title, lede, kind, state, writeState, onSt
       api.redraw();
     },
     redraw() {
+      // The output is rebuilt, controls included: the focus goes back to the same control or
+      // cell, so a keyboard user who changes a select or presses Enter in a field stays there.
+      const where = focusKey(root, out);
       out.replaceChildren();
       drawing = themeAt(root);
       try {
@@ -210,6 +232,7 @@ export function labShell(root, { doc, title, lede, kind, state, writeState, onSt
       } finally {
         drawing = null;
       }
+      if (where) refocus(out, where);
     },
     destroy() { el.remove(); },
   };

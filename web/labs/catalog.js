@@ -1,0 +1,23 @@
+// catalog.js: every lab by its mode and title, with a loader of its two modules (its state and
+// numbers, its view), so the labs page downloads only the lab it shows. web/labs/index.js is the
+// same list with every lab loaded (the element's modes, the tests); tests/lookups.test.mjs checks
+// that the two agree.
+
+/** @typedef {{ mode: string, title: string, load: () => Promise<{ mode: string, title: string, state: any, mount: Function }> }} LabEntry */
+
+/** @param {string} mode @param {string} title @param {() => Promise<[any, any]>} modules @param {string} mount @returns {LabEntry} */
+const entry = (mode, title, modules, mount) => ({
+  mode, title,
+  load: () => modules().then(([state, view]) => ({ mode, title, state, mount: view[mount] })),
+});
+
+/** @type {LabEntry[]} */
+export const CATALOG = [
+  entry('sqrt-dk-lab', 'Why divide by √dk?', () => Promise.all([import('./sqrtdk.js'), import('./sqrtdk-view.js')]), 'mountSqrtDkLab'),
+  entry('stability-lab', 'Numerical stability', () => Promise.all([import('./stability.js'), import('./stability-view.js')]), 'mountStabilityLab'),
+  entry('misconceptions-lab', 'Misconceptions', () => Promise.all([import('./misconceptions.js'), import('./misconceptions-view.js')]), 'mountMisconceptionsLab'),
+  entry('predict-lab', 'Predict, then reveal', () => Promise.all([import('./predict.js'), import('./predict-view.js')]), 'mountPredictLab'),
+  entry('multihead-lab', 'Several heads', () => Promise.all([import('./multihead.js'), import('./multihead-view.js')]), 'mountMultiHeadLab'),
+  entry('cross-lab', 'Cross-attention', () => Promise.all([import('./cross.js'), import('./cross-view.js')]), 'mountCrossLab'),
+  entry('fused-lab', 'Fused form and n²', () => Promise.all([import('./fused.js'), import('./fused-view.js')]), 'mountFusedLab'),
+];
