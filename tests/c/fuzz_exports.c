@@ -20,7 +20,8 @@
  *   - ae_bench_matmul: C = A·B, and no forward pass runs on its arena;
  *   - trainers: at most 8 slots (the ninth is -TRAIN_ERR_MEMORY); every call on a free or
  *     invalid slot is refused (status, -1, NULL or 0) and changes no other trainer; a head's
- *     forward pass changes no trainer's weights;
+ *     forward pass changes no trainer's weights; after an example its buffers and the weights'
+ *     hold what their ids name (train_check_example);
  *   - induction models: at most 4 slots, a shape larger than a slot refused, every call on a
  *     free or invalid slot refused, steps, evaluation, examples and key splits as induction.h says;
  *     after an example every ae_ind_buffer holds what its id names (ind_check_example), and the
@@ -286,6 +287,31 @@ static int slot_from(reader *r)
     return b % 2 ? -1 - b % 3 : SLOTS + b % 5;
 }
 
+/* After ae_train_example(slot) gave n: the example's buffers and the weights hold what their ids
+ * name (train.h): the right key is at or before its query and the target is its token (or -1
+ * with no right key); X is the one-hot token (and, with positions, the one-hot position, so
+ * d = vocab + positions); Wq, Wk, Wv, Wout lie one after the other in one block, and dWq ...
+ * dWout at the same distances (views of the gradient block in the same order). */
+static void train_check_example(int slot, int n, const int *tokens)
+{
+    int d = ae_train_info(slot, I_D), dk = ae_train_info(slot, I_DK), dv = ae_train_info(slot, I_DV);
+    int vocab = ae_train_info(slot, I_VOCAB), positions = ae_train_info(slot, I_POSITIONS);
+    REQUIRE((positions == 0 || positions == ae_train_info(slot, I_N)) && d == vocab + positions, "I_POSITIONS: not 0 or n, or d is not vocab + positions");
+    const int *targets = ae_train_buffer(slot, T_EX_TARGETS), *right = ae_train_buffer(slot, T_EX_RIGHT);
+    const float *X = ae_train_buffer(slot, T_EX_X);
+    for (int i = 0; i < n; i++) {
+        REQUIRE(right[i] >= -1 && right[i] <= i, "T_EX_RIGHT: a key after its query");
+        REQUIRE(targets[i] == (right[i] >= 0 ? tokens[right[i]] : -1), "T_EX_TARGETS: not the token of the right key (or -1 where there is none)");
+        for (int c = 0; c < d; c++)
+            REQUIRE(X[(long)i * d + c] == (c == tokens[i] || (positions && c == vocab + i) ? 1.0f : 0.0f), "T_EX_X: not the one-hot token and position");
+    }
+    const float *w[4], *g[4];
+    for (int k = 0; k < 4; k++) w[k] = ae_train_buffer(slot, T_WQ + k), g[k] = ae_train_buffer(slot, T_DWQ + k);
+    const long size[3] = {(long)d * dk, (long)d * dk, (long)d * dv};
+    for (int k = 0; k < 3; k++)
+        REQUIRE(w[k + 1] - w[k] >= size[k] && g[k + 1] - g[k] == w[k + 1] - w[k], "T_WQ ... T_DWOUT: not Wq, Wk, Wv, Wout in order, with their gradients alike");
+}
+
 static void snapshot_weights(float *out, int slot)
 {
     int d = ae_train_info(slot, I_D), dk = ae_train_info(slot, I_DK);
@@ -364,6 +390,7 @@ static void op_train(reader *r)
             REQUIRE(n >= 1 && n <= ae_train_info(slot, I_N), "ae_train_example: a length outside 1..n");
             const int *tokens = ae_train_buffer(slot, T_EX_TOKENS);
             for (int i = 0; i < n; i++) REQUIRE(tokens[i] >= 0 && tokens[i] < ae_train_info(slot, I_VOCAB), "an example token outside the vocabulary");
+            train_check_example(slot, n, tokens);
         }
         break;
     }
