@@ -617,6 +617,12 @@ static void op_ind(reader *r)
             const float *out = ae_ind_buffer(slot, IND_B_EVAL, 0);
             REQUIRE(isfinite(out[0]) && isfinite(out[1]) && out[2] >= 0.0f && out[2] <= 1.0f, "ae_ind_evaluate: values out of range");
         }
+        if (ok && c == ATTN_OK && ae_ind_info(slot, IND_I_LAYERS) == 2) {
+            /* ||W_QK·W_OVᵀ||_F <= ||W_QK||_F·||W_OV||_F: every K-composition score is in [0, 1] */
+            const float *k = ae_ind_buffer(slot, IND_B_COMPOSITION, 0);
+            int H = ae_ind_info(slot, IND_I_HEADS);
+            for (int ab = 0; ab < H * H; ab++) REQUIRE(k[ab] >= 0.0f && k[ab] <= 1.0f + 1e-5f, "IND_B_COMPOSITION: a score outside [0, 1]");
+        }
         break;
     }
     case 7: {
