@@ -19,8 +19,8 @@ for t in $tests; do
   objects+=(-object "$out/test_$t")
 done
 for t in $fuzzers; do
-  # the committed seeds (unpacked by a replay of the sanitizer build) and what runs found
-  scripts/fuzz.sh replay "$t" > /dev/null
+  # the committed seeds (unpacked to build/fuzz-seeds/) and what runs found
+  scripts/fuzz.sh unpack "$t"
   LLVM_PROFILE_FILE=$out/profiles/fuzz_$t.profraw "$out/fuzz_$t" -runs=0 -rss_limit_mb=4096 "build/fuzz-corpus/$t" "build/fuzz-seeds/$t" \
     > "$out/fuzz_$t.log" 2>&1 || { tail -n 20 "$out/fuzz_$t.log"; exit 1; }
   echo "coverage: fuzz_$t replayed $(ls "build/fuzz-seeds/$t" | wc -l) seeds and $(ls "build/fuzz-corpus/$t" | wc -l) found inputs"

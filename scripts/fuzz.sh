@@ -4,7 +4,9 @@
 #                                            RUNS inputs and SECONDS seconds
 #   scripts/fuzz.sh long NAME SECONDS        an open-ended run (make fuzz-long), niced, with a
 #                                            seed from the clock (printed, to replay a find)
-#   scripts/fuzz.sh replay NAME              every input once (make coverage)
+#   scripts/fuzz.sh replay NAME              every input once
+#   scripts/fuzz.sh unpack NAME              only unpack the committed seeds (make coverage, which
+#                                            replays them with its own build and needs no other)
 #   scripts/fuzz.sh keep NAME                the smallest set of seeds and found inputs that keeps
 #                                            every feature reached, written back to the seeds
 # Every run starts from the committed seeds, tests/c/corpus/NAME.b64 (one input a line, base64,
@@ -31,6 +33,7 @@ case $mode in
   test) args=(-seed=1 "-runs=$3" "-max_total_time=$4") ;;
   long) seed=$(date +%s); echo "fuzz $name: seed $seed, $3 s"; args=("-seed=$seed" "-max_total_time=$3") ;;
   replay) args=(-runs=0) ;;
+  unpack) exit 0 ;;
   keep)
     kept=build/fuzz-kept/$name
     rm -rf "$kept" && mkdir -p "$kept"
@@ -38,7 +41,7 @@ case $mode in
     for f in "$kept"/*; do base64 -w0 "$f"; echo; done | LC_ALL=C sort > "$packed"
     echo "fuzz $name: $(wc -l < "$packed") seeds kept in $packed"
     exit 0 ;;
-  *) echo "usage: scripts/fuzz.sh test|long|replay|keep NAME ..." >&2; exit 2 ;;
+  *) echo "usage: scripts/fuzz.sh test|long|replay|unpack|keep NAME ..." >&2; exit 2 ;;
 esac
 run=("$bin" "${args[@]}" -max_len=4096 -timeout=60 -rss_limit_mb=2048 -artifact_prefix=build/ "$corpus" "$seeds")
 [ "$mode" = long ] && run=(nice "${run[@]}")

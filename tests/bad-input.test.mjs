@@ -211,6 +211,16 @@ test('forward() refuses a non-object, an unknown input and a non-boolean causal'
   expectRefused('causal = "yes"', (a) => a.forward({ ...direct(), causal: 'yes' }), [/causal/, /true or false/]);
 });
 
+// Issue 11, point 11: the property test found forward() throwing "Do not know how to serialize a
+// BigInt" (a raw TypeError from JSON.stringify) for a BigInt in a matrix's shape.
+test('forward() names a BigInt, a Symbol or a string in a { shape, data } matrix\'s shape', () => {
+  const Q = (shape) => ({ ...direct({ n: 2, m: 2, dk: 2, dv: 2 }), Q: { shape, data: [1, 0, 0, 1] } });
+  expectRefused('a BigInt in a shape', (a) => a.forward(Q([2, 2n])), [/Q\.shape must be \[rows, cols\]/, /2n \(a BigInt\)/]);
+  expectRefused('a Symbol in a shape', (a) => a.forward(Q([Symbol('rows'), 2])), [/Q\.shape must be \[rows, cols\]/, /Symbol/]);
+  expectRefused('a string in a shape', (a) => a.forward(Q(['2', 2])), [/Q\.shape must be \[rows, cols\]/, /"2"/]);
+  expectRefused('a BigInt shape', (a) => a.forward(Q(4n)), [/Q\.shape must be \[rows, cols\]/, /4n \(a BigInt\)/]);
+});
+
 // ---------------------------------------------------------------- several heads
 
 test('multiHead() refuses heads that do not group, masks that do not broadcast and too many heads', () => {

@@ -20,9 +20,12 @@
  *   - ae_bench_matmul: C = A·B, and no forward pass runs on its arena;
  *   - trainers: at most 8 slots (the ninth is -TRAIN_ERR_MEMORY); every call on a free or
  *     invalid slot is refused (status, -1, NULL or 0) and changes no other trainer; a head's
- *     forward pass changes no trainer's weights;
+ *     forward pass changes no trainer's weights; after an example its buffers and the weights'
+ *     hold what their ids name (train_check_example);
  *   - induction models: at most 4 slots, a shape larger than a slot refused, every call on a
  *     free or invalid slot refused, steps, evaluation, examples and key splits as induction.h says;
+ *     after an example every ae_ind_buffer holds what its id names (ind_check_example), and the
+ *     key split adds up to K;
  *   - the lab functions give exactly what attn_softmax_* give on the same row;
  *   - the constants are the header's.
  */
@@ -284,6 +287,31 @@ static int slot_from(reader *r)
     return b % 2 ? -1 - b % 3 : SLOTS + b % 5;
 }
 
+/* After ae_train_example(slot) gave n: the example's buffers and the weights hold what their ids
+ * name (train.h): the right key is at or before its query and the target is its token (or -1
+ * with no right key); X is the one-hot token (and, with positions, the one-hot position, so
+ * d = vocab + positions); Wq, Wk, Wv, Wout lie one after the other in one block, and dWq ...
+ * dWout at the same distances (views of the gradient block in the same order). */
+static void train_check_example(int slot, int n, const int *tokens)
+{
+    int d = ae_train_info(slot, I_D), dk = ae_train_info(slot, I_DK), dv = ae_train_info(slot, I_DV);
+    int vocab = ae_train_info(slot, I_VOCAB), positions = ae_train_info(slot, I_POSITIONS);
+    REQUIRE((positions == 0 || positions == ae_train_info(slot, I_N)) && d == vocab + positions, "I_POSITIONS: not 0 or n, or d is not vocab + positions");
+    const int *targets = ae_train_buffer(slot, T_EX_TARGETS), *right = ae_train_buffer(slot, T_EX_RIGHT);
+    const float *X = ae_train_buffer(slot, T_EX_X);
+    for (int i = 0; i < n; i++) {
+        REQUIRE(right[i] >= -1 && right[i] <= i, "T_EX_RIGHT: a key after its query");
+        REQUIRE(targets[i] == (right[i] >= 0 ? tokens[right[i]] : -1), "T_EX_TARGETS: not the token of the right key (or -1 where there is none)");
+        for (int c = 0; c < d; c++)
+            REQUIRE(X[(long)i * d + c] == (c == tokens[i] || (positions && c == vocab + i) ? 1.0f : 0.0f), "T_EX_X: not the one-hot token and position");
+    }
+    const float *w[4], *g[4];
+    for (int k = 0; k < 4; k++) w[k] = ae_train_buffer(slot, T_WQ + k), g[k] = ae_train_buffer(slot, T_DWQ + k);
+    const long size[3] = {(long)d * dk, (long)d * dk, (long)d * dv};
+    for (int k = 0; k < 3; k++)
+        REQUIRE(w[k + 1] - w[k] >= size[k] && g[k + 1] - g[k] == w[k + 1] - w[k], "T_WQ ... T_DWOUT: not Wq, Wk, Wv, Wout in order, with their gradients alike");
+}
+
 static void snapshot_weights(float *out, int slot)
 {
     int d = ae_train_info(slot, I_D), dk = ae_train_info(slot, I_DK);
@@ -362,6 +390,7 @@ static void op_train(reader *r)
             REQUIRE(n >= 1 && n <= ae_train_info(slot, I_N), "ae_train_example: a length outside 1..n");
             const int *tokens = ae_train_buffer(slot, T_EX_TOKENS);
             for (int i = 0; i < n; i++) REQUIRE(tokens[i] >= 0 && tokens[i] < ae_train_info(slot, I_VOCAB), "an example token outside the vocabulary");
+            train_check_example(slot, n, tokens);
         }
         break;
     }
@@ -402,6 +431,123 @@ static void op_train(reader *r)
 /* ---------------------------------------------------------------- induction models */
 
 static int ind_live[IND_SLOTS];
+
+/* got against a sum of float32 products whose absolute terms add up to mag (skipped when the
+ * weights have blown up past float32: then the model itself says so with a status) */
+static void ind_near(float got, double want, double mag, const char *what)
+{
+    if (!isfinite(want) || !isfinite(mag) || mag > 1e30) return;
+    REQUIRE(fabs((double)got - want) <= 1e-4 * (1.0 + mag), what);
+}
+
+/* out [n, cols] = in [n, rows] · W [rows, cols], as the buffers of slot hold them */
+static void ind_check_product(const float *out, const float *in, const float *W, int n, int rows, int cols, const char *what)
+{
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < cols; c++) {
+            double want = 0.0, mag = 0.0;
+            for (int k = 0; k < rows; k++) {
+                double term = (double)in[(long)i * rows + k] * W[(long)k * cols + c];
+                want += term, mag += fabs(term);
+            }
+            ind_near(out[(long)i * cols + c], want, mag, what);
+        }
+}
+
+/* A view w of `size` floats into the parameters (and its gradient dw at the same offset). */
+static void ind_check_view(const float *params, const float *grads, long n_params, const float *w, const float *dw, long size, const char *what)
+{
+    REQUIRE(w && w >= params && w - params + size <= n_params, what);
+    if (dw) REQUIRE(dw - grads == w - params, what);
+}
+
+/* After ae_ind_example(slot) gave n: every buffer of ae_ind_buffer holds what its name says, as
+ * induction.h describes the forward pass: the sequence and its targets, X0 = E[tokens] + P, each
+ * head's Q, K, V = X_l·Wq, Wk, Wv, causal weights A with rows summing to 1, O = A·V, C = O·Wo,
+ * X_{l+1} = X_l + the C of every head not ablated, probabilities whose rows sum to 1; weights and
+ * gradients are views into params and grads at the same offsets; ids and heads out of range give
+ * NULL. (A buffer handed out under the wrong id fails one of these.) */
+static void ind_check_example(int slot, int n)
+{
+    int L = ae_ind_info(slot, IND_I_LAYERS), H = ae_ind_info(slot, IND_I_HEADS), d = ae_ind_info(slot, IND_I_D);
+    int dh = ae_ind_info(slot, IND_I_DH), vocab = ae_ind_info(slot, IND_I_VOCAB), ablated = ae_ind_info(slot, IND_I_ABLATED);
+    long np = ae_ind_info(slot, IND_I_PARAMS);
+    const int *tok = ae_ind_buffer(slot, IND_B_TOKENS, 0), *tgt = ae_ind_buffer(slot, IND_B_TARGETS, 0);
+    const int *part = ae_ind_buffer(slot, IND_B_PART, 0), *ind = ae_ind_buffer(slot, IND_B_INDUCT, 0);
+    for (int i = 0; i < n; i++) {
+        REQUIRE(tok[i] >= 0 && tok[i] < vocab, "IND_B_TOKENS: a token outside the vocabulary");
+        REQUIRE(i + 1 < n ? tgt[i] == -1 || tgt[i] == tok[i + 1] : tgt[i] == -1, "IND_B_TARGETS: a target that is not the next token");
+        REQUIRE(part[i] == IND_NONE || part[i] == IND_FIRST || part[i] == IND_REPEAT, "IND_B_PART: not a part");
+        REQUIRE(ind[i] >= -1 && ind[i] <= i, "IND_B_INDUCT: a key after the query");
+    }
+    const float *params = ae_ind_buffer(slot, IND_B_PARAMS, 0), *grads = ae_ind_buffer(slot, IND_B_GRADS, 0);
+    const float *E = ae_ind_buffer(slot, IND_B_E, 0), *P = ae_ind_buffer(slot, IND_B_P, 0);
+    REQUIRE(np > 0 && params && grads && P, "a model without params, grads or positions");
+    ind_check_view(params, grads, np, E, NULL, (long)vocab * d, "IND_B_E: not inside the parameters");
+    const float *X0 = ae_ind_buffer(slot, IND_B_X, 0);
+    for (long e = 0; e < (long)n * d; e++)
+        REQUIRE(X0[e] == E[(long)tok[e / d] * d + e % d] + P[e], "IND_B_X 0 is not E[tokens] + P");
+    for (int l = 0; l < L; l++) {
+        const float *X = ae_ind_buffer(slot, IND_B_X, l), *next = ae_ind_buffer(slot, IND_B_X, l + 1);
+        for (int h = 0; h < H; h++) {
+            int lh = l * H + h;
+            const float *Wq = ae_ind_buffer(slot, IND_B_WQ, lh), *Wk = ae_ind_buffer(slot, IND_B_WK, lh);
+            const float *Wv = ae_ind_buffer(slot, IND_B_WV, lh), *Wo = ae_ind_buffer(slot, IND_B_WO, lh);
+            ind_check_view(params, grads, np, Wq, ae_ind_buffer(slot, IND_B_DWQ, lh), (long)d * dh, "IND_B_WQ, IND_B_DWQ: not a view of params, grads");
+            ind_check_view(params, grads, np, Wk, ae_ind_buffer(slot, IND_B_DWK, lh), (long)d * dh, "IND_B_WK, IND_B_DWK: not a view of params, grads");
+            ind_check_view(params, grads, np, Wv, ae_ind_buffer(slot, IND_B_DWV, lh), (long)d * dh, "IND_B_WV, IND_B_DWV: not a view of params, grads");
+            ind_check_view(params, grads, np, Wo, ae_ind_buffer(slot, IND_B_DWO, lh), (long)dh * d, "IND_B_WO, IND_B_DWO: not a view of params, grads");
+            REQUIRE(Wq != Wk && Wk != Wv && Wv != Wo && Wq != Wo, "two weights of a head are one buffer");
+            const float *Q = ae_ind_buffer(slot, IND_B_Q, lh), *K = ae_ind_buffer(slot, IND_B_K, lh);
+            const float *V = ae_ind_buffer(slot, IND_B_V, lh), *A = ae_ind_buffer(slot, IND_B_A, lh);
+            const float *O = ae_ind_buffer(slot, IND_B_O, lh), *C = ae_ind_buffer(slot, IND_B_C, lh);
+            const float *S = ae_ind_buffer(slot, IND_B_S, lh);
+            ind_check_product(Q, X, Wq, n, d, dh, "IND_B_Q is not X_l·Wq");
+            ind_check_product(K, X, Wk, n, d, dh, "IND_B_K is not X_l·Wk");
+            ind_check_product(V, X, Wv, n, d, dh, "IND_B_V is not X_l·Wv");
+            for (int i = 0; i < n; i++) {
+                double sum = 0.0;
+                for (int j = 0; j < n; j++) {
+                    float a = A[(long)i * n + j];
+                    REQUIRE(a >= 0.0f && a <= 1.0f && (j <= i || a == 0.0f), "IND_B_A: a weight outside [0, 1], or on a later key");
+                    sum += a;
+                    /* A = softmax(S) over keys 0..i: a_ij / a_i0 = exp(s_ij - s_i0) */
+                    if (j <= i && A[(long)i * n] > 1e-6f && a > 1e-6f)
+                        REQUIRE(fabs(log((double)a / A[(long)i * n]) - ((double)S[(long)i * n + j] - S[(long)i * n])) <= 1e-3 * (1.0 + fabs(S[(long)i * n + j]) + fabs(S[(long)i * n])),
+                                "IND_B_A is not the softmax of IND_B_S");
+                }
+                REQUIRE(fabs(sum - 1.0) <= 1e-5 + n * 2.4e-7, "IND_B_A: a causal row that does not sum to 1");
+            }
+            ind_check_product(O, A, V, n, n, dh, "IND_B_O is not A·V");
+            ind_check_product(C, O, Wo, n, dh, d, "IND_B_C is not O·Wo");
+        }
+        for (long e = 0; e < (long)n * d; e++) {
+            double want = X[e], mag = fabs(X[e]);
+            for (int h = 0; h < H; h++)
+                if (!(ablated >> (l * H + h) & 1)) {
+                    float c = ((const float *)ae_ind_buffer(slot, IND_B_C, l * H + h))[e];
+                    want += c, mag += fabs(c);
+                }
+            ind_near(next[e], want, mag, "IND_B_X l+1 is not X_l plus the C of every head not ablated");
+        }
+    }
+    const float *probs = ae_ind_buffer(slot, IND_B_PROBS, 0);
+    for (int i = 0; i < n; i++) {
+        double sum = 0.0;
+        for (int v = 0; v < vocab; v++) {
+            float p = probs[(long)i * vocab + v];
+            REQUIRE(p >= 0.0f && p <= 1.0f, "IND_B_PROBS: a probability outside [0, 1]");
+            sum += p;
+        }
+        REQUIRE(tgt[i] < 0 ? sum == 0.0 : fabs(sum - 1.0) <= 1e-5 + vocab * 2.4e-7, "IND_B_PROBS: a row that is neither a distribution nor 0 (no target)");
+    }
+    for (int which = IND_B_WQ; which < IND_B_COUNT; which++) {
+        if (which == IND_B_P || which == IND_B_PROBS) continue; /* one buffer each, not per head */
+        int last = which == IND_B_X ? L : L * H - 1;
+        REQUIRE(ae_ind_buffer(slot, which, -1) == NULL && ae_ind_buffer(slot, which, last + 1) == NULL, "ae_ind_buffer: a head or layer out of range gave a buffer");
+        REQUIRE(ae_ind_buffer(slot, which, last) != NULL, "ae_ind_buffer: the last head or layer gave none");
+    }
+}
 
 static void op_ind(reader *r)
 {
@@ -471,6 +617,12 @@ static void op_ind(reader *r)
             const float *out = ae_ind_buffer(slot, IND_B_EVAL, 0);
             REQUIRE(isfinite(out[0]) && isfinite(out[1]) && out[2] >= 0.0f && out[2] <= 1.0f, "ae_ind_evaluate: values out of range");
         }
+        if (ok && c == ATTN_OK && ae_ind_info(slot, IND_I_LAYERS) == 2) {
+            /* ||W_QK·W_OVᵀ||_F <= ||W_QK||_F·||W_OV||_F: every K-composition score is in [0, 1] */
+            const float *k = ae_ind_buffer(slot, IND_B_COMPOSITION, 0);
+            int H = ae_ind_info(slot, IND_I_HEADS);
+            for (int ab = 0; ab < H * H; ab++) REQUIRE(k[ab] >= 0.0f && k[ab] <= 1.0f + 1e-5f, "IND_B_COMPOSITION: a score outside [0, 1]");
+        }
         break;
     }
     case 7: {
@@ -484,10 +636,26 @@ static void op_ind(reader *r)
         REQUIRE(n == ae_ind_info(slot, IND_I_N), "ae_ind_example: not n tokens");
         const int *tokens = ae_ind_buffer(slot, IND_B_TOKENS, 0);
         REQUIRE(tokens[0] == IND_BOS && ae_ind_token_name(tokens[1]) != NULL, "ae_ind_example: no BOS, or a token without a name");
+        ind_check_example(slot, n);
         int layer = take(r) % 3, head = take(r) % 3;
         int parts = ae_ind_key_split(slot, layer, head);
-        int valid = layer < ae_ind_info(slot, IND_I_LAYERS) && head < ae_ind_info(slot, IND_I_HEADS);
-        REQUIRE(valid ? parts == 1 + layer * ae_ind_info(slot, IND_I_HEADS) : parts == -IND_ERR_SHAPE, "ae_ind_key_split: wrong count or status");
+        int H = ae_ind_info(slot, IND_I_HEADS), valid = layer < ae_ind_info(slot, IND_I_LAYERS) && head < H;
+        REQUIRE(valid ? parts == 1 + layer * H : parts == -IND_ERR_SHAPE, "ae_ind_key_split: wrong count or status");
+        if (valid) { /* the parts of the key add up to K: the embedding's share and each earlier head's */
+            int d = ae_ind_info(slot, IND_I_D), dh = ae_ind_info(slot, IND_I_DH);
+            long size = (long)n * dh;
+            const float *split = ae_ind_buffer(slot, IND_B_SPLIT, 0), *K = ae_ind_buffer(slot, IND_B_K, layer * H + head);
+            const float *Wk = ae_ind_buffer(slot, IND_B_WK, layer * H + head);
+            for (long e = 0; e < size; e++) {
+                double want = 0.0, mag = 0.0; /* mag: every product's size, for float32's rounding */
+                for (int p = 0; p < parts; p++) {
+                    const float *in = p == 0 ? ae_ind_buffer(slot, IND_B_X, 0) : ae_ind_buffer(slot, IND_B_C, p - 1);
+                    want += split[p * size + e];
+                    for (int k = 0; k < d; k++) mag += fabs((double)in[e / dh * d + k] * Wk[(long)k * dh + e % dh]);
+                }
+                ind_near(K[e], want, mag, "IND_B_SPLIT: the parts of the key do not add up to K");
+            }
+        }
         break;
     }
     case 8: {
