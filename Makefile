@@ -90,29 +90,18 @@ build/scalar/wasm_exports_trainer.o: c/wasm_exports.c $(CORE) $(TRAIN) Makefile
 
 # emcc runs Binaryen's wasm-opt once at link; a second run to a fixed point (--converge, at -O3 so
 # the forward pass keeps its speed) takes about 1% off each build. The feature flags keep the scalar build free of SIMD and of post-MVP opcodes.
-build/attention-simd.wasm: $(WASM_SRC:c/%.c=build/simd/%.o)
-	$(EMCC) -O3 -msimd128 $(WASM_LINK) $^ -o build/simd/linked.wasm
-	$(WASM_OPT) -O3 --converge --mvp-features --enable-simd build/simd/linked.wasm -o $@
+LINK_SIMD   = $(EMCC) -O3 -msimd128 $(WASM_LINK) $^ -o $(basename $@).linked.wasm && \
+              $(WASM_OPT) -O3 --converge --mvp-features --enable-simd $(basename $@).linked.wasm -o $@
+LINK_SCALAR = $(EMCC) -O2 $(WASM_LINK) $^ -o $(basename $@).linked.wasm && \
+              $(WASM_OPT) -O3 --converge --mvp-features $(basename $@).linked.wasm -o $@
 
-build/attention-scalar.wasm: $(WASM_SRC:c/%.c=build/scalar/%.o)
-	$(EMCC) -O2 $(WASM_LINK) $^ -o build/scalar/linked.wasm
-	$(WASM_OPT) -O3 --converge --mvp-features build/scalar/linked.wasm -o $@
-
-build/attention-forward-simd.wasm: $(WASM_FORWARD_OBJ:%=build/simd/%)
-	$(EMCC) -O3 -msimd128 $(WASM_LINK) $^ -o build/simd/linked-forward.wasm
-	$(WASM_OPT) -O3 --converge --mvp-features --enable-simd build/simd/linked-forward.wasm -o $@
-
-build/attention-forward-scalar.wasm: $(WASM_FORWARD_OBJ:%=build/scalar/%)
-	$(EMCC) -O2 $(WASM_LINK) $^ -o build/scalar/linked-forward.wasm
-	$(WASM_OPT) -O3 --converge --mvp-features build/scalar/linked-forward.wasm -o $@
-
-build/attention-trainer-simd.wasm: $(WASM_TRAINER_OBJ:%=build/simd/%)
-	$(EMCC) -O3 -msimd128 $(WASM_LINK) $^ -o build/simd/linked-trainer.wasm
-	$(WASM_OPT) -O3 --converge --mvp-features --enable-simd build/simd/linked-trainer.wasm -o $@
-
-build/attention-trainer-scalar.wasm: $(WASM_TRAINER_OBJ:%=build/scalar/%)
-	$(EMCC) -O2 $(WASM_LINK) $^ -o build/scalar/linked-trainer.wasm
-	$(WASM_OPT) -O3 --converge --mvp-features build/scalar/linked-trainer.wasm -o $@
+# The three cores (full, forward, trainer), each as a SIMD and a scalar build.
+build/attention-simd.wasm:           $(WASM_SRC:c/%.c=build/simd/%.o)   ; $(LINK_SIMD)
+build/attention-scalar.wasm:         $(WASM_SRC:c/%.c=build/scalar/%.o) ; $(LINK_SCALAR)
+build/attention-forward-simd.wasm:   $(WASM_FORWARD_OBJ:%=build/simd/%)   ; $(LINK_SIMD)
+build/attention-forward-scalar.wasm: $(WASM_FORWARD_OBJ:%=build/scalar/%) ; $(LINK_SCALAR)
+build/attention-trainer-simd.wasm:   $(WASM_TRAINER_OBJ:%=build/simd/%)   ; $(LINK_SIMD)
+build/attention-trainer-scalar.wasm: $(WASM_TRAINER_OBJ:%=build/scalar/%) ; $(LINK_SCALAR)
 
 WASM_BUILDS := build/attention-simd.wasm build/attention-scalar.wasm build/attention-trainer-simd.wasm \
                build/attention-trainer-scalar.wasm build/attention-forward-simd.wasm build/attention-forward-scalar.wasm
