@@ -18,18 +18,22 @@ import { mountMultiHeadLab } from './multihead-view.js';
 import { mountCrossLab } from './cross-view.js';
 import { mountFusedLab } from './fused-view.js';
 import { paramNotes as notesOf, mountLabRecord } from './mount.js';
+import { CATALOG } from './catalog.js';
+
+// Each lab's title is written once, in catalog.js (the labs page loads from it lazily).
+const titleOf = (mode) => CATALOG.find((e) => e.mode === mode).title;
 
 /** @typedef {import('./mount.js').Lab} Lab @typedef {import('./mount.js').MountOptions} MountOptions */
 
 /** @type {Lab[]} */
 export const LABS = [
-  { mode: sqrtdk.MODE, title: 'Why divide by √dk?', state: sqrtdk, mount: mountSqrtDkLab },
-  { mode: stability.MODE, title: 'Numerical stability', state: stability, mount: mountStabilityLab },
-  { mode: misconceptions.MODE, title: 'Misconceptions', state: misconceptions, mount: mountMisconceptionsLab },
-  { mode: predict.MODE, title: 'Predict, then reveal', state: predict, mount: mountPredictLab },
-  { mode: multihead.MODE, title: 'Several heads', state: multihead, mount: mountMultiHeadLab },
-  { mode: cross.MODE, title: 'Cross-attention', state: cross, mount: mountCrossLab },
-  { mode: fused.MODE, title: 'Fused form and n²', state: fused, mount: mountFusedLab },
+  { mode: sqrtdk.MODE, title: titleOf(sqrtdk.MODE), state: sqrtdk, mount: mountSqrtDkLab },
+  { mode: stability.MODE, title: titleOf(stability.MODE), state: stability, mount: mountStabilityLab },
+  { mode: misconceptions.MODE, title: titleOf(misconceptions.MODE), state: misconceptions, mount: mountMisconceptionsLab },
+  { mode: predict.MODE, title: titleOf(predict.MODE), state: predict, mount: mountPredictLab },
+  { mode: multihead.MODE, title: titleOf(multihead.MODE), state: multihead, mount: mountMultiHeadLab },
+  { mode: cross.MODE, title: titleOf(cross.MODE), state: cross, mount: mountCrossLab },
+  { mode: fused.MODE, title: titleOf(fused.MODE), state: fused, mount: mountFusedLab },
 ];
 export const LAB_MODES = LABS.map((l) => l.mode);
 
