@@ -1,40 +1,52 @@
 #!/usr/bin/env node
-// mutate-c.mjs: mutation testing of the C core. How many small, deliberate bugs in c/*.c do
-// the tests catch? `make mutate-c` runs it (tens of minutes on 2 cores, so not in `make test`).
+// mutate-c.mjs: mutation testing of the C core. How many small, deliberate bugs in c/ do the
+// tests catch? `make mutate-c` runs it (tens of minutes on 2 cores, so not in `make test`).
 // No C mutation tool is packaged for Debian or npm; this one is kept small on purpose.
 //
-//   1. It reads every c/*.c, finds each function body, and lists every place where one of these
-//      mutations applies (comments, strings and preprocessor lines are never touched):
+//   1. It reads every file of c/ (.c and .h), finds each function body, and lists every place
+//      where one of these mutations applies (comments and strings are never touched):
 //        compare  a comparison or logic operator swapped:  < <=   > >=   == !=   && ||
 //        arith    an arithmetic operator swapped:          + -   * /   += -=   *= /=
 //        bound    an off-by-one loop bound: a for loop's limit `i < n` -> `i < n - 1`,
 //                 or its start `i = 0` -> `i = 1`
-//        const    a changed constant: an integer k -> k + 1 (1 -> 0), a float x -> 2x (0 -> 1)
+//        const    a changed constant: an integer k -> k + 1 (1 -> 0), a float x -> 2x (0 -> 1);
+//                 also outside the functions ("file-scope": all there is of a header): the
+//                 numbers of #define bodies, enum values and initializers (not array sizes)
 //        delete   a deleted statement (`x += y;` -> `{}`; never a declaration or a `return v;`),
 //                 or a deleted guard (`if (c)` -> `if (0)`)
 //   2. It draws --count mutants (default 160) with a fixed --seed, stratified by function:
-//      each function gets a share of the mutants proportional to its candidates (at least one),
-//      taken round-robin over the kinds.
-//   3. Each mutant runs in its own copy of the tree, made from a pre-built base copy in a
-//      temporary directory (the work tree itself is never changed, so an interrupted run leaves
-//      nothing mutated): `make test-c` (skipped for c/wasm_exports.c, which no native test links);
-//      a mutant that survives it then runs the Node tests (tests/*.test.mjs, not the browser ones,
-//      one file at a time, the core's own first, stopping at the first failure) against a
-//      WebAssembly build of the mutant.
-//   4. It prints killed and survived per file and per kind, every survivor with file:line and its
-//      mutation, and writes the same to build/mutate-c/report.txt (and report.json).
+//      each function (and each file's file scope) gets a share of the mutants proportional to
+//      its candidates (at least one), taken round-robin over the kinds.
+//   3. Each mutant runs in its own copy of a pre-built base copy of the tree, in a temporary
+//      directory (the work tree is never changed, so an interrupted run leaves nothing mutated;
+//      timestamps are kept, so make recompiles only the mutated file, and what it feeds):
+//        - it is compiled under the sanitizers (one that does not compile is "stillborn");
+//        - the native tests that link it (build/test_*, ASan and UBSan; all of them for a
+//          header; none for c/wasm_exports.c) run, fastest first;
+//        - the six Wasm cores and dist/ are rebuilt and the Node tests that reach the core
+//          run (tests/*.test.mjs whose imports reach web/attention.js or web/gen/, or that
+//          start processes; not the browser tests), those that call the core most directly first.
+//      The first failing test kills it; a mutant no test fails survives.
+//   4. It prints killed, survived, equivalent and stillborn per file and per kind, every survivor
+//      with file:line and its mutation, and writes the same to build/mutate-c/report.txt (and
+//      report.json). Each result is appended to build/mutate-c/results.jsonl as it comes.
 //
 // A survivor is a behaviour no test pins down: kill it with a test, or, if it cannot change any
 // result (an equivalent mutant), add it to tests/mutation/c-equivalents.txt with the reason, after
-// reading it. Equivalent mutants and mutants that do not compile ("stillborn") are left out of
-// the score, killed / (killed + survived). The equivalents are matched by file, function and the
-// source line before and after, so a changed line is read again.
+// reading it. Equivalent mutants and stillborn ones are left out of the score, killed / (killed +
+// survived). The equivalents are matched by file, function and the source line before and after,
+// so a changed line is read again; a listed equivalent is still run, and counts as killed if a
+// test kills it.
 //
-// Usage: node scripts/mutate-c.mjs [--count=160] [--seed=14] [--jobs=1] [--list] [--only=3,17]
-//   --list   print the sampled mutants and stop      --only  run only these mutant numbers
-//   --jobs   mutants run at once (the machine is shared: 1 unless it is idle)
+// Usage: node scripts/mutate-c.mjs [--count=160] [--seed=14] [--jobs=1] [--list] [--only=3,17] [--resume]
+//   --list    print the sampled mutants and stop      --only  run only these mutant numbers
+//   --resume  take the killed and stillborn results of earlier runs from results.jsonl (matched
+//             by the mutated file's exact text) and run only the rest: the survivors of a run
+//             stopped early, or after new tests
+//   --jobs    mutants run at once (the machine is shared: 1 unless it is idle)
 
 import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -47,10 +59,10 @@ const KINDS = ['compare', 'arith', 'bound', 'const', 'delete'];
 
 // ---------------------------------------------------------------------------- options
 
-const opts = { count: 160, seed: 14, jobs: 1, list: false, only: null };
+const opts = { count: 160, seed: 14, jobs: 1, list: false, only: null, resume: false };
 for (const arg of process.argv.slice(2)) {
   const [k, v] = arg.replace(/^--/, '').split('=');
-  if (k === 'list') opts.list = true;
+  if (k === 'list' || k === 'resume') opts[k] = true;
   else if (k === 'only') opts.only = new Set(v.split(',').map(Number));
   else if (k in opts && /^\d+$/.test(v ?? '')) opts[k] = Number(v);
   else {
@@ -66,8 +78,11 @@ const TYPES = new Set(['void', 'char', 'short', 'int', 'long', 'float', 'double'
 const PUNCT = ['>>=', '<<=', '...', '->', '++', '--', '<<', '>>', '<=', '>=', '==', '!=', '&&', '||', '+=', '-=', '*=', '/=',
   '%=', '&=', '|=', '^='];
 
-/** Tokens of C source: { t: text, k: 'id'|'num'|'str'|'op', s: start offset, e: end offset }. */
-function tokenize(src) {
+/**
+ * Tokens of C source: { t: text, k: 'id'|'num'|'str'|'op', s: start offset, e: end offset }.
+ * Preprocessor lines give no tokens; the numbers in #define bodies go to `defines` if given.
+ */
+function tokenize(src, defines = []) {
   const toks = [];
   let i = 0, lineStart = true;
   while (i < src.length) {
@@ -75,7 +90,15 @@ function tokenize(src) {
     if (c === '\n') { lineStart = true; i++; continue; }
     if (c === ' ' || c === '\t' || c === '\r') { i++; continue; }
     if (lineStart && c === '#') { // a preprocessor directive, with its continuation lines
+      const s0 = i;
       while (i < src.length && !(src[i] === '\n' && src[i - 1] !== '\\')) i++;
+      // `#define NAME body` or `#define NAME(args) body`: the numbers of the body are kept apart
+      const def = /^#\s*define\s+\w+(\([^)]*\))?/.exec(src.slice(s0, i));
+      if (def && defines) {
+        for (const t of tokenize(src.slice(s0 + def[0].length, i), null)) {
+          if (t.k === 'num') defines.push({ ...t, s: t.s + s0 + def[0].length, e: t.e + s0 + def[0].length });
+        }
+      }
       continue;
     }
     lineStart = false;
@@ -218,10 +241,22 @@ function formatNumber(text) { // the const mutation of a literal
 
 /** Every candidate mutation of one file: { file, fn, kind, s, e, to, what }. */
 function candidates(file, src) {
-  const toks = tokenize(src);
+  const defines = [];
+  const toks = tokenize(src, defines);
   const out = [];
   const add = (fn, kind, s, e, to, what) => out.push({ file, fn: fn.name, kind, s, e, to, what });
-  for (const fn of functionsOf(toks)) {
+  const fns = functionsOf(toks);
+  // Outside the functions (all there is of a header): the numbers of #define bodies, enum values
+  // and initializers, as one stratum "file-scope" per file. Array sizes and __attribute__s are left alone.
+  const scope = { name: 'file-scope' };
+  for (const t of defines) add(scope, 'const', t.s, t.e, formatNumber(t.t), `${t.t} -> ${formatNumber(t.t)}`);
+  for (let i = 0, f = 0, skipTo = -1; i < toks.length; i++) {
+    if (f < fns.length && i === fns[f].body[0]) { i = fns[f++].body[1]; continue; }
+    if (toks[i].t === '__attribute__' || toks[i].t === '[') skipTo = matching(toks, i + (toks[i].t === '[' ? 0 : 1));
+    if (i <= skipTo || toks[i].k !== 'num') continue;
+    add(scope, 'const', toks[i].s, toks[i].e, formatNumber(toks[i].t), `${toks[i].t} -> ${formatNumber(toks[i].t)}`);
+  }
+  for (const fn of fns) {
     const [b0, b1] = fn.body;
     for (let i = b0 + 1; i < b1; i++) {
       const tk = toks[i];
@@ -328,15 +363,42 @@ function lineOf(src, at) {
   return { line: src.slice(0, at).split('\n').length, text: src.slice(s, e < 0 ? undefined : e).trim() };
 }
 
-// ---------------------------------------------------------------------------- running
+// ---------------------------------------------------------------------------- which tests can see a mutant
 
-// The Node tests, those that call the core most directly first: a mutant stops at the first file
-// that fails, so a killed mutant rarely runs them all.
+/** The native test binaries (build/test_<name> in the Makefile) linking c/<name>.o; all of them for a header. */
+function nativeTestsOf(file) {
+  const rules = [...readFileSync(join(ROOT, 'Makefile'), 'utf8').matchAll(/^(build\/test_\w+):(.*)$/gm)];
+  const obj = file.replace(/^c\/(\w+)\.c$/, 'build/san/$1.o');
+  return rules.filter(([, , deps]) => file.endsWith('.h') || deps.split(/\s+/).includes(obj)).map(([, bin]) => bin);
+}
+
+/**
+ * Does a Node test reach the Wasm core? Yes if its imports (followed through web/ and tests/)
+ * reach web/attention.js or web/gen/, or it starts processes or imports the packed package
+ * (the CLI, dist/). The others (page text, colours, config, types) cannot tell a mutant of c/
+ * from the real core, so they are not run. The browser tests are not run either (minutes each).
+ */
+function reachesCore(file, seen = new Set()) {
+  if (seen.has(file)) return false;
+  seen.add(file);
+  if (/(^|\/)web\/(attention\.js|gen\/)/.test(file)) return true;
+  if (!existsSync(file)) return false;
+  const text = readFileSync(file, 'utf8');
+  if (/node:child_process|from 'attention-explorer'/.test(text)) return true;
+  const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)].map((m) => join(dirname(file), m[1]));
+  return specs.some((f) => reachesCore(f, seen));
+}
+
+// Those that call the core most directly first: a mutant stops at the first file that fails.
 const FIRST = ['wasm-abi', 'core', 'bad-input', 'train', 'induction', 'fused', 'labs-fused', 'property', 'reentrancy', 'onnx'];
 const rank = (f) => { const k = FIRST.indexOf(f.replace(/^tests\/|\.test\.mjs$/g, '')); return k < 0 ? FIRST.length : k; };
 const NODE_TESTS = readdirSync(join(ROOT, 'tests')).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => 'tests/' + f)
-  .sort((a, b) => rank(a) - rank(b));
+  .filter((f) => reachesCore(join(ROOT, f))).sort((a, b) => rank(a) - rank(b));
+
+// ---------------------------------------------------------------------------- running
+
 const children = new Set();
+const tempDirs = new Set();
 
 /** Runs a command in its own process group; resolves { code, out, timedOut, seconds }. */
 function run(cmd, args, cwd, seconds) {
@@ -360,45 +422,50 @@ function cleanupAndExit(code) {
   for (const d of tempDirs) rmSync(d, { recursive: true, force: true });
   process.exit(code);
 }
-const tempDirs = new Set();
 process.on('SIGINT', () => cleanupAndExit(130));
 process.on('SIGTERM', () => cleanupAndExit(143));
 
-// What killed a mutant, in a few words, from the make or node --test output.
+// What killed a mutant, in a few words, from a test binary's or node --test's output.
 function killedBy(out) {
   const fail = /^FAIL (\S+)/m.exec(out);
-  const bins = [...out.matchAll(/^build\/(test_\w+)$/gm)].map((m) => m[1]);
-  const bin = bins[bins.length - 1] ?? '';
-  if (fail) return `${bin}: ${fail[1]}`;
+  if (fail) return fail[1];
   const asan = /ERROR: AddressSanitizer: ([\w-]+)/.exec(out);
-  if (asan) return `${bin}: AddressSanitizer ${asan[1]}`;
-  if (/runtime error:|UndefinedBehaviorSanitizer/.test(out)) return `${bin}: UBSan`;
+  if (asan) return `AddressSanitizer ${asan[1]}`;
+  if (/runtime error:|UndefinedBehaviorSanitizer/.test(out)) return 'UBSan';
   const notOk = /^not ok \d+ - (.*)$/m.exec(out);
-  if (notOk) return `node: ${notOk[1]}`;
-  if (/Segmentation|SIGSEGV|signal/i.test(out)) return `${bin}: crashed`;
-  return bin ? `${bin}: exit status` : 'build failed';
+  if (notOk) return notOk[1];
+  if (/Segmentation|SIGSEGV|signal/i.test(out)) return 'crashed';
+  return 'exit status';
 }
 
+/**
+ * One mutant in its own copy of the pre-built base (timestamps kept, so make rebuilds only what
+ * the mutated file feeds): compile it, run the native tests that link it (fastest first), build
+ * the Wasm cores and dist/, run the Node tests that reach the core; stop at the first failure.
+ */
 async function runMutant(m, base, limits) {
   const dir = `${base}-m${m.id}`;
   tempDirs.add(dir);
   cpSync(base, dir, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
   try {
-    const src = readFileSync(join(dir, m.file), 'utf8');
-    writeFileSync(join(dir, m.file), src.slice(0, m.s) + m.to + src.slice(m.e));
-    const compile = await run('make', [limits.objectOf[m.file], 'WERROR='], dir, limits.c);
-    if (compile.code !== 0) return { status: compile.timedOut ? 'killed' : 'stillborn', by: compile.timedOut ? 'compile timeout' : 'does not compile', out: compile.out };
-    if (limits.objectOf[m.file].startsWith('build/san/')) { // a file no native test links (wasm_exports.c) skips them
-      const c = await run('make', ['test-c', 'WERROR='], dir, limits.c);
-      if (c.timedOut) return { status: 'killed', by: 'make test-c: timeout' };
-      if (c.code !== 0) return { status: 'killed', by: killedBy(c.out) };
+    writeFileSync(join(dir, m.file), m.mutated);
+    const bins = limits.binsOf[m.file];
+    const compileTarget = m.file.endsWith('.h') ? bins : [m.file.replace(/^c\/(\w+)\.c$/, bins.length ? 'build/san/$1.o' : 'build/simd/$1.o')];
+    const compile = await run('make', [...compileTarget, 'WERROR='], dir, limits.build);
+    if (compile.code !== 0) return compile.timedOut ? { status: 'killed', by: 'compile timeout' } : { status: 'stillborn', by: 'does not compile' };
+    const link = await run('make', [...bins, 'WERROR='], dir, limits.build);
+    if (link.code !== 0) return { status: 'killed', by: link.timedOut ? 'link timeout' : 'link failed' };
+    for (const bin of bins) {
+      const r = await run(bin, [], dir, limits.bin[bin]);
+      if (r.timedOut) return { status: 'killed', by: `${bin}: timeout` };
+      if (r.code !== 0) return { status: 'killed', by: `${bin}: ${killedBy(r.out)}` };
     }
     const build = await run('make', ['all', 'dist'], dir, limits.build);
     if (build.code !== 0) return { status: 'killed', by: build.timedOut ? 'wasm build: timeout' : 'wasm build failed' };
-    for (const file of NODE_TESTS) { // one file at a time, stopping at the first that fails
-      const node = await run('node', ['--test', file], dir, limits.nodeFile[file]);
-      if (node.timedOut) return { status: 'killed', by: `${file}: timeout` };
-      if (node.code !== 0) return { status: 'killed', by: `${file}: ${killedBy(node.out).replace(/^node: /, '')}` };
+    for (const file of NODE_TESTS) {
+      const r = await run('node', ['--test', file], dir, limits.node[file]);
+      if (r.timedOut) return { status: 'killed', by: `${file}: timeout` };
+      if (r.code !== 0) return { status: 'killed', by: `${file}: ${killedBy(r.out)}` };
     }
     return { status: 'survived' };
   } finally {
@@ -439,12 +506,11 @@ function report(mutants, header) {
 
 // ---------------------------------------------------------------------------- main
 
-const files = readdirSync(join(ROOT, 'c')).filter((f) => f.endsWith('.c')).sort().map((f) => 'c/' + f);
+const files = readdirSync(join(ROOT, 'c')).filter((f) => /\.[ch]$/.test(f)).sort().map((f) => 'c/' + f);
 const sources = Object.fromEntries(files.map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]));
-projectTypes = new Set(['f32x4', 'i32x4']);
-for (const f of [...files, 'c/attention.h', 'c/train.h'].filter((f) => existsSync(join(ROOT, f)))) {
-  const text = readFileSync(join(ROOT, f), 'utf8');
-  for (const m of text.matchAll(/typedef\s[^;{]*?(\w+)\s*(?:__attribute__\S*\s*)?;|}\s*(\w+)\s*;/g)) projectTypes.add(m[1] ?? m[2]);
+projectTypes = new Set();
+for (const f of files) {
+  for (const m of sources[f].matchAll(/typedef\s[^;{]*?(\w+)\s*(?:__attribute__\S*\s*)?;|}\s*(\w+)\s*;/g)) projectTypes.add(m[1] ?? m[2]);
 }
 const all = files.flatMap((f) => candidates(f, sources[f]));
 const mutants = sample(all, opts.count, opts.seed)
@@ -453,7 +519,8 @@ const mutants = sample(all, opts.count, opts.seed)
     const src = sources[m.file];
     const mutated = src.slice(0, m.s) + m.to + src.slice(m.e);
     const { line, text } = lineOf(src, m.s);
-    return { id: i + 1, ...m, line, before: text, after: lineOf(mutated, m.s).text };
+    const key = createHash('sha1').update(m.file + '\0' + mutated).digest('hex');
+    return { id: i + 1, ...m, line, before: text, after: lineOf(mutated, m.s).text, mutated, key };
   });
 const equivalents = readEquivalents(join(ROOT, EQUIVALENTS));
 for (const m of mutants) {
@@ -467,6 +534,18 @@ if (opts.list) {
   process.exit(0);
 }
 
+// --resume: killed and stillborn results of earlier runs, by the mutated file's exact text.
+const OUT = join(ROOT, 'build/mutate-c');
+mkdirSync(OUT, { recursive: true });
+const RESULTS = join(OUT, 'results.jsonl');
+const earlier = new Map();
+if (opts.resume && existsSync(RESULTS)) {
+  for (const l of readFileSync(RESULTS, 'utf8').split('\n').filter(Boolean)) {
+    const r = JSON.parse(l);
+    if (r.status === 'killed' || r.status === 'stillborn') earlier.set(r.key, r);
+  }
+}
+
 const chosen = mutants.filter((m) => !opts.only || opts.only.has(m.id));
 console.log(header + (opts.only ? `; running ${chosen.length} of them` : ''));
 const base = mkdtempSync(join(tmpdir(), 'ae-mutate-c-'));
@@ -477,54 +556,66 @@ for (const f of tracked) {
   mkdirSync(dirname(join(base, f)), { recursive: true });
   cpSync(join(ROOT, f), join(base, f), { preserveTimestamps: true });
 }
+// The work tree's build output too, if any: make then rebuilds only what is out of date.
+for (const d of ['build/san', 'build/simd', 'build/scalar', 'web/gen', 'dist']) {
+  if (existsSync(join(ROOT, d))) cpSync(join(ROOT, d), join(base, d), { recursive: true, preserveTimestamps: true });
+}
+for (const f of readdirSync(join(ROOT, 'build')).filter((f) => /^test_\w+$|\.wasm$/.test(f))) {
+  cpSync(join(ROOT, 'build', f), join(base, 'build', f), { preserveTimestamps: true });
+}
 symlinkSync(join(ROOT, 'node_modules'), join(base, 'node_modules'));
 
-console.log('baseline: building and running make test-c and the Node tests on the unmutated copy ...');
-const c0 = await run('make', ['test-c'], base, 1800);
-const b0 = await run('make', ['all', 'dist'], base, 1800);
-const nodeSeconds = {};
-let n0 = { code: 0, out: '', seconds: 0 };
+console.log(`baseline: building, then running the native tests and ${NODE_TESTS.length} Node test files on the unmutated copy ...`);
+const BINS = nativeTestsOf('c/attention.h');
+const failed = [];
+const b0 = await run('make', [...BINS, 'all', 'dist'], base, 3600);
+if (b0.code !== 0) failed.push(b0.out);
+const binSeconds = {}, nodeSeconds = {};
+for (const bin of BINS) {
+  const r = await run(bin, [], base, 1800);
+  binSeconds[bin] = r.seconds;
+  if (r.code !== 0) failed.push(r.out);
+}
 for (const file of NODE_TESTS) {
   const r = await run('node', ['--test', file], base, 1800);
   nodeSeconds[file] = r.seconds;
-  n0 = { code: n0.code || r.code, out: n0.out + r.out, seconds: n0.seconds + r.seconds };
+  if (r.code !== 0) failed.push(r.out);
 }
-if (c0.code !== 0 || b0.code !== 0 || n0.code !== 0) {
-  console.error('mutate-c: the unmutated tree does not pass its own tests; fix that first.\n' + [c0, b0, n0].map((r) => r.out.slice(-3000)).join('\n'));
+if (failed.length) {
+  console.error('mutate-c: the unmutated tree does not pass its own tests; fix that first.\n' + failed.map((o) => o.slice(-3000)).join('\n'));
   cleanupAndExit(1);
 }
-const objectOf = {};
-for (const f of files) {
-  const name = f.replace(/^c\/|\.c$/g, '');
-  const san = await run('make', [`build/san/${name}.o`], base, 600);
-  objectOf[f] = san.code === 0 ? `build/san/${name}.o` : `build/simd/${name}.o`; // wasm_exports.c builds for Wasm only
-}
-const runOnly = await run('make', ['test-c'], base, 1800);
-// A mutant may loop forever: each phase gets several times its baseline time, plus a recompile.
-const limits = { c: Math.max(180, Math.ceil(6 * runOnly.seconds + 120)), build: Math.max(300, Math.ceil(4 * b0.seconds)), objectOf,
-  nodeFile: Object.fromEntries(NODE_TESTS.map((f) => [f, Math.max(60, Math.ceil(4 * nodeSeconds[f] + 30))])) };
-console.log(`baseline: make test-c ${c0.seconds.toFixed(0)} s to build and run (${runOnly.seconds.toFixed(0)} s to run), Node tests ${n0.seconds.toFixed(0)} s; time limits ${limits.c} s (test-c), ${limits.build} s (Wasm build), 4 times each Node test file's own + 30 s`);
+// A mutant may loop forever: each test gets several times its baseline time.
+const limits = {
+  build: 900,
+  bin: Object.fromEntries(BINS.map((b) => [b, Math.ceil(10 * binSeconds[b] + 60)])),
+  node: Object.fromEntries(NODE_TESTS.map((f) => [f, Math.ceil(4 * nodeSeconds[f] + 30)])),
+  binsOf: Object.fromEntries(files.map((f) => [f, nativeTestsOf(f).sort((a, b) => binSeconds[a] - binSeconds[b])])),
+};
+const sum = (o) => Object.values(o).reduce((a, b) => a + b, 0).toFixed(0);
+console.log(`baseline: native tests ${sum(binSeconds)} s (${BINS.map((b) => `${b.slice(6)} ${binSeconds[b].toFixed(1)}`).join(', ')}), ` +
+  `Node tests ${sum(nodeSeconds)} s (${NODE_TESTS.map((f) => f.slice(6, -9)).join(', ')})`);
 
 let done = 0;
 const t0 = Date.now();
-// Run in a seeded shuffled order, each result appended to build/mutate-c/progress.txt as it
-// comes: a run stopped early has still sampled every file.
+// Run in a seeded shuffled order, each result appended to build/mutate-c/progress.txt and
+// results.jsonl as it comes: a run stopped early has still sampled every file, and --resume
+// takes up where it stopped.
 const queue = shuffled(chosen, mulberry32(opts.seed));
-mkdirSync(join(ROOT, 'build/mutate-c'), { recursive: true });
-writeFileSync(join(ROOT, 'build/mutate-c/progress.txt'), header + '\n');
+writeFileSync(join(OUT, 'progress.txt'), header + '\n');
 async function worker() {
   for (let m = queue.shift(); m; m = queue.shift()) {
-    if (m.reason) {
-      // listed as equivalent: still run, so that a listing that has become wrong shows up
-      const r = await runMutant(m, base, limits);
-      m.status = r.status === 'survived' ? 'equivalent' : r.status;
-      m.by = r.by;
-    } else Object.assign(m, await runMutant(m, base, limits));
+    const t1 = Date.now();
+    const old = earlier.get(m.key);
+    const r = old ? { status: old.status, by: `${old.by}, an earlier run` } : await runMutant(m, base, limits);
+    m.status = m.reason && r.status === 'survived' ? 'equivalent' : r.status; // a listed equivalent is still run: a wrong listing shows
+    m.by = r.by;
+    if (!old) appendFileSync(RESULTS, JSON.stringify({ key: m.key, id: m.id, file: m.file, line: m.line, status: r.status, by: r.by }) + '\n');
     done++;
     const eta = (((Date.now() - t0) / done) * (chosen.length - done)) / 60000;
     const line = `${m.status.padEnd(10)} #${m.id} ${m.file}:${m.line} ${m.fn} ${m.kind}: ${m.what}${m.by ? `  (${m.by})` : ''}`;
-    console.log(`[${done}/${chosen.length}] ${line}  ~${eta.toFixed(0)} min left`);
-    appendFileSync(join(ROOT, 'build/mutate-c/progress.txt'), line + '\n');
+    console.log(`[${done}/${chosen.length}] ${line}  ${((Date.now() - t1) / 1000).toFixed(0)} s, ~${eta.toFixed(0)} min left`);
+    appendFileSync(join(OUT, 'progress.txt'), line + '\n');
   }
 }
 await Promise.all(Array.from({ length: Math.max(1, opts.jobs) }, worker));
@@ -533,7 +624,6 @@ tempDirs.delete(base);
 
 const text = report(chosen, header + `; ${((Date.now() - t0) / 60000).toFixed(0)} min`);
 console.log('\n' + text);
-mkdirSync(join(ROOT, 'build/mutate-c'), { recursive: true });
-writeFileSync(join(ROOT, 'build/mutate-c/report.txt'), text + '\n');
-writeFileSync(join(ROOT, 'build/mutate-c/report.json'), JSON.stringify(chosen.map(({ s, e, to, ...m }) => m), null, 1) + '\n');
+writeFileSync(join(OUT, 'report.txt'), text + '\n');
+writeFileSync(join(OUT, 'report.json'), JSON.stringify(chosen.map(({ s, e, to, mutated, ...m }) => m), null, 1) + '\n');
 console.log('\nwritten to build/mutate-c/report.txt and report.json');
