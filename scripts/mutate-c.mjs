@@ -50,7 +50,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readEquivalents, squash } from './equivalents.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -80,7 +80,8 @@ const PUNCT = ['>>=', '<<=', '...', '->', '++', '--', '<<', '>>', '<=', '>=', '=
 
 /**
  * Tokens of C source: { t: text, k: 'id'|'num'|'str'|'op', s: start offset, e: end offset }.
- * Preprocessor lines give no tokens; the numbers in #define bodies go to `defines` if given.
+ * Preprocessor lines give no tokens; the tokens of #define bodies go to `defines` if given,
+ * each with the macro's name.
  */
 function tokenize(src, defines = []) {
   const toks = [];
@@ -93,10 +94,10 @@ function tokenize(src, defines = []) {
       const s0 = i;
       while (i < src.length && !(src[i] === '\n' && src[i - 1] !== '\\')) i++;
       // `#define NAME body` or `#define NAME(args) body`: the numbers of the body are kept apart
-      const def = /^#\s*define\s+\w+(\([^)]*\))?/.exec(src.slice(s0, i));
+      const def = /^#\s*define\s+(\w+)(\([^)]*\))?/.exec(src.slice(s0, i));
       if (def && defines) {
         for (const t of tokenize(src.slice(s0 + def[0].length, i), null)) {
-          if (t.k === 'num') defines.push({ ...t, s: t.s + s0 + def[0].length, e: t.e + s0 + def[0].length });
+          defines.push({ ...t, s: t.s + s0 + def[0].length, e: t.e + s0 + def[0].length, macro: def[1] });
         }
       }
       continue;
@@ -249,7 +250,7 @@ function candidates(file, src) {
   // Outside the functions (all there is of a header): the numbers of #define bodies, enum values
   // and initializers, as one stratum "file-scope" per file. Array sizes and __attribute__s are left alone.
   const scope = { name: 'file-scope' };
-  for (const t of defines) add(scope, 'const', t.s, t.e, formatNumber(t.t), `${t.t} -> ${formatNumber(t.t)}`);
+  for (const t of defines.filter((x) => x.k === 'num')) add(scope, 'const', t.s, t.e, formatNumber(t.t), `${t.t} -> ${formatNumber(t.t)}`);
   for (let i = 0, f = 0, skipTo = -1; i < toks.length; i++) {
     if (f < fns.length && i === fns[f].body[0]) { i = fns[f++].body[1]; continue; }
     if (toks[i].t === '__attribute__' || toks[i].t === '[') skipTo = matching(toks, i + (toks[i].t === '[' ? 0 : 1));
@@ -389,6 +390,43 @@ function reachesCore(file, seen = new Set()) {
   return specs.some((f) => reachesCore(f, seen));
 }
 
+/**
+ * Which names (functions, macros) each function and macro of c/ uses: the static call graph, by
+ * name (two static functions of one name are one node, which can only add edges). c/ calls no
+ * function through a pointer.
+ */
+function callGraph() {
+  const g = new Map();
+  const edge = (from, to) => { if (!g.has(from)) g.set(from, new Set()); g.get(from).add(to); };
+  for (const f of files) {
+    const defines = [], toks = tokenize(sources[f], defines);
+    for (const t of defines) if (t.k === 'id') edge(t.macro, t.t);
+    for (const fn of functionsOf(toks)) for (let i = fn.body[0]; i < fn.body[1]; i++) if (toks[i].k === 'id') edge(fn.name, toks[i].t);
+  }
+  return g;
+}
+const reachCache = new Map();
+function reachable(g, from) { // every function `from` may call, itself included
+  if (!reachCache.has(from)) {
+    const seen = new Set([from]);
+    for (const x of seen) for (const y of g.get(x) ?? []) seen.add(y);
+    reachCache.set(from, seen);
+  }
+  return reachCache.get(from);
+}
+
+/**
+ * The Node tests that can see a mutant: those that call an export of c/wasm_exports.c from which
+ * the mutated function can be reached (the baseline run records which exports each test calls,
+ * scripts/wasm-trace.mjs), and those that start processes (their calls are not all traced). A
+ * mutant outside the functions (a header, a #define, an enum) gets every Node test that reaches
+ * the core.
+ */
+function nodeTestsFor(m, calls, g) {
+  if (m.fn === 'file-scope') return NODE_TESTS;
+  return NODE_TESTS.filter((t) => calls[t] === null || [...calls[t]].some((e) => reachable(g, e).has(m.fn)));
+}
+
 // Those that call the core most directly first: a mutant stops at the first file that fails.
 const FIRST = ['wasm-abi', 'core', 'bad-input', 'train', 'induction', 'fused', 'labs-fused', 'property', 'reentrancy', 'onnx'];
 const rank = (f) => { const k = FIRST.indexOf(f.replace(/^tests\/|\.test\.mjs$/g, '')); return k < 0 ? FIRST.length : k; };
@@ -401,10 +439,10 @@ const children = new Set();
 const tempDirs = new Set();
 
 /** Runs a command in its own process group; resolves { code, out, timedOut, seconds }. */
-function run(cmd, args, cwd, seconds) {
+function run(cmd, args, cwd, seconds, env = process.env) {
   return new Promise((resolve) => {
     const t0 = Date.now();
-    const child = spawn(cmd, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(child);
     let out = '', timedOut = false;
     child.stdout.on('data', (d) => { out += d; });
@@ -462,7 +500,7 @@ async function runMutant(m, base, limits) {
     }
     const build = await run('make', ['all', 'dist'], dir, limits.build);
     if (build.code !== 0) return { status: 'killed', by: build.timedOut ? 'wasm build: timeout' : 'wasm build failed' };
-    for (const file of NODE_TESTS) {
+    for (const file of limits.nodeTestsFor(m)) {
       const r = await run('node', ['--test', file], dir, limits.node[file]);
       if (r.timedOut) return { status: 'killed', by: `${file}: timeout` };
       if (r.code !== 0) return { status: 'killed', by: `${file}: ${killedBy(r.out)}` };
@@ -576,20 +614,29 @@ for (const bin of BINS) {
   binSeconds[bin] = r.seconds;
   if (r.code !== 0) failed.push(r.out);
 }
+const calls = {}; // test file -> the exports it calls (null: all, it starts processes)
 for (const file of NODE_TESTS) {
-  const r = await run('node', ['--test', file], base, 1800);
+  const trace = join(base, 'build/wasm-trace.txt');
+  rmSync(trace, { force: true });
+  const hook = pathToFileURL(join(ROOT, 'scripts/wasm-trace.mjs')).href;
+  const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${hook}`, AE_WASM_TRACE: trace };
+  const r = await run('node', ['--test', file], base, 1800, env);
   nodeSeconds[file] = r.seconds;
   if (r.code !== 0) failed.push(r.out);
+  const spawns = /node:child_process/.test(readFileSync(join(base, file), 'utf8'));
+  calls[file] = spawns ? null : new Set(existsSync(trace) ? readFileSync(trace, 'utf8').split('\n').filter(Boolean) : []);
 }
 if (failed.length) {
   console.error('mutate-c: the unmutated tree does not pass its own tests; fix that first.\n' + failed.map((o) => o.slice(-3000)).join('\n'));
   cleanupAndExit(1);
 }
+const graph = callGraph();
 // A mutant may loop forever: each test gets several times its baseline time.
 const limits = {
   build: 900,
   bin: Object.fromEntries(BINS.map((b) => [b, Math.ceil(10 * binSeconds[b] + 60)])),
   node: Object.fromEntries(NODE_TESTS.map((f) => [f, Math.ceil(4 * nodeSeconds[f] + 30)])),
+  nodeTestsFor: (m) => nodeTestsFor(m, calls, graph),
   binsOf: Object.fromEntries(files.map((f) => [f, nativeTestsOf(f).sort((a, b) => binSeconds[a] - binSeconds[b])])),
 };
 const sum = (o) => Object.values(o).reduce((a, b) => a + b, 0).toFixed(0);
