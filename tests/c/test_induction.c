@@ -189,6 +189,21 @@ static void shapes_and_settings_out_of_range_are_refused(void)
     free(mem);
 }
 
+/* Each limit of induction.h is accepted, and one step past it refused: layers 1..2, heads 1..4,
+ * d even in 2..64, dh 1..32, n 5..64, vocab (n-1)/2 + 1 .. 64 (a period of (n-1)/2 new words). */
+static void every_shape_limit_is_accepted_and_one_past_it_refused(void)
+{
+    ind_shape edge[] = {{1, 1, 2, 1, 5, 3},   {IND_MAX_LAYERS, IND_MAX_HEADS, IND_MAX_D, IND_MAX_HEAD_D, IND_MAX_TOKENS, IND_MAX_VOCAB},
+                        {1, 1, 4, 1, 9, 5},   {1, 1, 2, 1, IND_MAX_TOKENS, 32}};
+    for (size_t k = 0; k < sizeof edge / sizeof edge[0]; k++) CHECK(ind_memory_bytes(&edge[k]) > 0, "edge shape %zu", k);
+    ind_shape past[] = {{0, 1, 2, 1, 5, 3},  {IND_MAX_LAYERS + 1, 1, 2, 1, 5, 3}, {1, 0, 2, 1, 5, 3},
+                        {1, IND_MAX_HEADS + 1, 2, 1, 5, 3}, {1, 1, 0, 1, 5, 3}, {1, 1, 3, 1, 5, 3},
+                        {1, 1, IND_MAX_D + 2, 1, 5, 3}, {1, 1, 2, 0, 5, 3}, {1, 1, 2, IND_MAX_HEAD_D + 1, 5, 3},
+                        {1, 1, 2, 1, 4, 3}, {1, 1, 2, 1, IND_MAX_TOKENS + 1, 33}, {1, 1, 2, 1, 5, 2},
+                        {1, 1, 2, 1, 9, 4}, {1, 1, 2, 1, IND_MAX_TOKENS, 31}, {1, 1, 2, 1, 5, IND_MAX_VOCAB + 1}};
+    for (size_t k = 0; k < sizeof past / sizeof past[0]; k++) CHECK(ind_memory_bytes(&past[k]) == 0, "shape past a limit %zu", k);
+}
+
 /* Every sequence: BOS, then k different words again and again; the parts and the induction keys. */
 static void sequences_repeat_k_different_words(void)
 {
@@ -344,6 +359,7 @@ static void seed_1_forms_an_induction_head_and_the_control_does_not(void)
 int main(void)
 {
     RUN(shapes_and_settings_out_of_range_are_refused);
+    RUN(every_shape_limit_is_accepted_and_one_past_it_refused);
     RUN(sequences_repeat_k_different_words);
     RUN(every_gradient_matches_float64_finite_differences);
     RUN(an_ablated_head_gets_no_gradient_and_writes_nothing);
