@@ -166,13 +166,23 @@ build/test_fused: build/san/attention.o build/san/test_fused.o
 build/test_labs: build/san/attention.o build/san/test_labs.o
 	$(CLANG) $(SAN_FLAGS) $^ -lm -o $@
 
-test-c: setup-test build/test_attention build/test_fused build/test_backward build/test_labs build/test_train build/test_induction ## native C tests under AddressSanitizer and UBSan
+# c/wasm_exports.c natively, with the test-only shim for WebAssembly's memory (as the fuzzer has it).
+build/san/wasm_exports.o: c/wasm_exports.c tests/c/wasm_shim.h $(SAN_HEADERS) Makefile
+	@mkdir -p build/san
+	$(CLANG) $(SAN_FLAGS) $(FUZZ_FLAGS_exports) -c $< -o $@
+
+build/test_exports: build/san/attention.o build/san/attention_backward.o build/san/learn.o build/san/train.o \
+                    build/san/induction.o build/san/wasm_exports.o build/san/wasm_shim.o build/san/test_exports.o
+	$(CLANG) $(SAN_FLAGS) $^ -lm -o $@
+
+test-c: setup-test build/test_attention build/test_fused build/test_backward build/test_labs build/test_train build/test_induction build/test_exports ## native C tests under AddressSanitizer and UBSan
 	build/test_attention
 	build/test_fused
 	build/test_backward
 	build/test_labs
 	build/test_train
 	build/test_induction
+	build/test_exports
 
 # The libFuzzer targets (tests/c/fuzz_<name>.c), the C files each one reaches, and how many
 # seeded runs of each make test does (about 10-20 s each on an idle 2-core machine; FUZZ_SECONDS

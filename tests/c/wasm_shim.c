@@ -1,4 +1,5 @@
 /* wasm_shim.c: the memory of a WebAssembly module, emulated natively (see wasm_shim.h). */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS and MAP_NORESERVE under -std=c99 (build/test_exports) */
 #include "wasm_shim.h"
 
 #include <stdint.h>
