@@ -144,7 +144,7 @@ build/san/%.o: c/%.c $(SAN_HEADERS) Makefile
 	@mkdir -p build/san
 	$(CLANG) $(SAN_FLAGS) -c $< -o $@
 
-build/san/%.o: tests/c/%.c tests/c/check.h tests/c/reference_head.h $(SAN_HEADERS) Makefile
+build/san/%.o: tests/c/%.c tests/c/check.h tests/c/reference_head.h tests/c/wasm_exports_api.h tests/c/wasm_shim.h $(SAN_HEADERS) Makefile
 	@mkdir -p build/san
 	$(CLANG) $(SAN_FLAGS) -c $< -o $@
 
@@ -203,7 +203,7 @@ FUZZ_RUNS_exports   := 15000
 # c/wasm_exports.c uses WebAssembly's __heap_base and memory builtins: natively, a test-only
 # shim stands in for them (tests/c/wasm_shim.h); the product code is built as it is.
 FUZZ_FLAGS_exports := -include tests/c/wasm_shim.h -Wno-unknown-attributes -Wno-ignored-attributes
-FUZZ_DEPS := tests/c/fuzz.h tests/c/reference_head.h tests/c/wasm_shim.h $(CORE) $(TRAIN) Makefile
+FUZZ_DEPS := tests/c/fuzz.h tests/c/reference_head.h tests/c/wasm_shim.h tests/c/wasm_exports_api.h $(CORE) $(TRAIN) Makefile
 
 .SECONDEXPANSION:
 build/fuzz_%: tests/c/fuzz_%.c $$(FUZZ_SRC_$$*) $(FUZZ_DEPS)

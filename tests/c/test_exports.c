@@ -10,33 +10,7 @@
 #include "train.h"
 
 #include "check.h"
-
-/* c/wasm_exports.c has no header: web/attention.js is its only caller. These are its exports. */
-int ae_train_create(int task, int dk, int dv, unsigned seed);
-void ae_train_free(int slot);
-int ae_train_set(int slot, float lr, int optimizer, int batch);
-int ae_train_steps(int slot, int k);
-void ae_train_reset(int slot);
-void ae_train_reroll(int slot, unsigned seed);
-int ae_train_evaluate(int slot);
-int ae_train_example(int slot, unsigned seed);
-float ae_train_loss(int slot);
-int ae_train_info(int slot, int which);
-void *ae_train_buffer(int slot, int which);
-int ae_ind_create(int layers, int heads, int d, int dh, int n, int vocab, unsigned seed);
-void ae_ind_free(int slot);
-int ae_ind_set(int slot, float lr, float weight_decay, int batch);
-int ae_ind_ablate(int slot, unsigned mask);
-int ae_ind_steps(int slot, int k);
-void ae_ind_reset(int slot);
-void ae_ind_reroll(int slot, unsigned seed);
-int ae_ind_evaluate(int slot);
-int ae_ind_composition(int slot);
-int ae_ind_example(int slot, unsigned seed);
-int ae_ind_key_split(int slot, int layer, int head);
-float ae_ind_loss(int slot, int which);
-
-enum { TRAIN_SLOTS = 8, IND_SLOTS = 4 }; /* c/wasm_exports.c's */
+#include "wasm_exports_api.h"
 
 /* Every slot-taking trainer export on `slot`, which is not a trainer in use: each is refused. */
 static void trainer_refuses(int slot)
@@ -46,8 +20,8 @@ static void trainer_refuses(int slot)
     CHECK(ae_train_evaluate(slot) == ATTN_ERR_NULL, "ae_train_evaluate(%d)", slot);
     CHECK(ae_train_example(slot, 1) == -ATTN_ERR_NULL, "ae_train_example(%d)", slot);
     CHECK(ae_train_loss(slot) == 0.0f, "ae_train_loss(%d)", slot);
-    CHECK(ae_train_info(slot, 0) == -1, "ae_train_info(%d)", slot);
-    CHECK(ae_train_buffer(slot, 0) == NULL, "ae_train_buffer(%d)", slot);
+    CHECK(ae_train_info(slot, I_N) == -1, "ae_train_info(%d)", slot);
+    CHECK(ae_train_buffer(slot, T_WQ) == NULL, "ae_train_buffer(%d)", slot);
     ae_train_reset(slot);
     ae_train_reroll(slot, 2);
     ae_train_free(slot);
@@ -71,16 +45,16 @@ static void ind_refuses(int slot)
 /* All eight trainers in use, then the slots around them; then one freed and refused in turn. */
 static void trainer_slots_out_of_range_or_free_are_refused(void)
 {
-    for (int s = 0; s < TRAIN_SLOTS; s++) CHECK(ae_train_create(TRAIN_PREVIOUS_TOKEN, 4, 4, 1u + s) == s, "trainer %d", s);
+    for (int s = 0; s < SLOTS; s++) CHECK(ae_train_create(TRAIN_PREVIOUS_TOKEN, 4, 4, 1u + s) == s, "trainer %d", s);
     CHECK(ae_train_create(TRAIN_PREVIOUS_TOKEN, 4, 4, 9) == -TRAIN_ERR_MEMORY, "a ninth trainer");
-    int outside[] = {-1, TRAIN_SLOTS, TRAIN_SLOTS + 1, -1000, 1 << 30};
+    int outside[] = {-1, SLOTS, SLOTS + 1, -1000, 1 << 30};
     for (int k = 0; k < 5; k++) trainer_refuses(outside[k]);
-    for (int s = 0; s < TRAIN_SLOTS; s++) CHECK(ae_train_info(s, 2) == 4, "trainer %d kept its dk", s);
+    for (int s = 0; s < SLOTS; s++) CHECK(ae_train_info(s, I_DK) == 4, "trainer %d kept its dk", s);
     ae_train_free(3);
     trainer_refuses(3);
     CHECK(ae_train_create(TRAIN_PREVIOUS_TOKEN, 4, 4, 3) == 3, "the freed slot is taken again");
-    for (int s = 0; s < TRAIN_SLOTS; s++) ae_train_free(s);
-    for (int s = 0; s < TRAIN_SLOTS; s++) trainer_refuses(s);
+    for (int s = 0; s < SLOTS; s++) ae_train_free(s);
+    for (int s = 0; s < SLOTS; s++) trainer_refuses(s);
 }
 
 static void induction_slots_out_of_range_or_free_are_refused(void)
