@@ -367,10 +367,10 @@ function lineOf(src, at) {
 // ---------------------------------------------------------------------------- which tests can see a mutant
 
 /** The native test binaries (build/test_<name> in the Makefile) linking c/<name>.o; all of them for a header. */
-function nativeTestsOf(file) {
-  const rules = [...readFileSync(join(ROOT, 'Makefile'), 'utf8').matchAll(/^(build\/test_\w+):(.*)$/gm)];
+function nativeTestsOf(file, dir) {
+  const rules = [...readFileSync(join(dir, 'Makefile'), 'utf8').matchAll(/^(build\/test_\w+):((?:.*\\\n)*.*)$/gm)];
   const obj = file.replace(/^c\/(\w+)\.c$/, 'build/san/$1.o');
-  return rules.filter(([, , deps]) => file.endsWith('.h') || deps.split(/\s+/).includes(obj)).map(([, bin]) => bin);
+  return rules.filter(([, , deps]) => file.endsWith('.h') || deps.split(/[\s\\]+/).includes(obj)).map(([, bin]) => bin);
 }
 
 /**
@@ -457,6 +457,7 @@ function run(cmd, args, cwd, seconds, env = process.env) {
 }
 function cleanupAndExit(code) {
   for (const c of children) try { process.kill(-c.pid, 'SIGKILL'); } catch {}
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500); // let them die before removing their files
   for (const d of tempDirs) rmSync(d, { recursive: true, force: true });
   process.exit(code);
 }
@@ -492,7 +493,7 @@ async function runMutant(m, base, limits) {
     const compile = await run('make', [...compileTarget, 'WERROR='], dir, limits.build);
     if (compile.code !== 0) return compile.timedOut ? { status: 'killed', by: 'compile timeout' } : { status: 'stillborn', by: 'does not compile' };
     const link = await run('make', [...bins, 'WERROR='], dir, limits.build);
-    if (link.code !== 0) return { status: 'killed', by: link.timedOut ? 'link timeout' : 'link failed' };
+    if (link.code !== 0) return { status: 'killed', by: link.timedOut ? 'link timeout' : `link failed: ${link.out.trim().split('\n').pop()}` };
     for (const bin of bins) {
       const r = await run(bin, [], dir, limits.bin[bin]);
       if (r.timedOut) return { status: 'killed', by: `${bin}: timeout` };
@@ -604,7 +605,7 @@ for (const f of readdirSync(join(ROOT, 'build')).filter((f) => /^test_\w+$|\.was
 symlinkSync(join(ROOT, 'node_modules'), join(base, 'node_modules'));
 
 console.log(`baseline: building, then running the native tests and ${NODE_TESTS.length} Node test files on the unmutated copy ...`);
-const BINS = nativeTestsOf('c/attention.h');
+const BINS = nativeTestsOf('c/attention.h', base);
 const failed = [];
 const b0 = await run('make', [...BINS, 'all', 'dist'], base, 3600);
 if (b0.code !== 0) failed.push(b0.out);
@@ -637,7 +638,7 @@ const limits = {
   bin: Object.fromEntries(BINS.map((b) => [b, Math.ceil(10 * binSeconds[b] + 60)])),
   node: Object.fromEntries(NODE_TESTS.map((f) => [f, Math.ceil(4 * nodeSeconds[f] + 30)])),
   nodeTestsFor: (m) => nodeTestsFor(m, calls, graph),
-  binsOf: Object.fromEntries(files.map((f) => [f, nativeTestsOf(f).sort((a, b) => binSeconds[a] - binSeconds[b])])),
+  binsOf: Object.fromEntries(files.map((f) => [f, nativeTestsOf(f, base).sort((a, b) => binSeconds[a] - binSeconds[b])])),
 };
 const sum = (o) => Object.values(o).reduce((a, b) => a + b, 0).toFixed(0);
 console.log(`baseline: native tests ${sum(binSeconds)} s (${BINS.map((b) => `${b.slice(6)} ${binSeconds[b].toFixed(1)}`).join(', ')}), ` +
