@@ -37,6 +37,8 @@ static void ind_refuses(int slot)
     CHECK(ae_ind_example(slot, 1) == -ATTN_ERR_NULL, "ae_ind_example(%d)", slot);
     CHECK(ae_ind_key_split(slot, 0, 0) == -ATTN_ERR_NULL, "ae_ind_key_split(%d)", slot);
     CHECK(ae_ind_loss(slot, 0) == 0.0f, "ae_ind_loss(%d)", slot);
+    CHECK(ae_ind_info(slot, IND_I_LAYERS) == -1, "ae_ind_info(%d)", slot);
+    CHECK(ae_ind_buffer(slot, IND_B_LOSSES, 0) == NULL, "ae_ind_buffer(%d)", slot);
     ae_ind_reset(slot);
     ae_ind_reroll(slot, 2);
     ae_ind_free(slot);
@@ -63,6 +65,7 @@ static void induction_slots_out_of_range_or_free_are_refused(void)
     CHECK(ae_ind_create(1, 1, 8, 4, 9, 8, 9) == -IND_ERR_MEMORY, "a fifth model");
     int outside[] = {-1, IND_SLOTS, IND_SLOTS + 1, -1000, 1 << 30};
     for (int k = 0; k < 5; k++) ind_refuses(outside[k]);
+    for (int s = 0; s < IND_SLOTS; s++) CHECK(ae_ind_info(s, IND_I_D) == 8, "model %d kept its d", s);
     ae_ind_free(2);
     ind_refuses(2);
     CHECK(ae_ind_create(1, 1, 8, 4, 9, 8, 3) == 2, "the freed slot is taken again");
