@@ -423,8 +423,16 @@ function reachable(g, from) { // every function `from` may call, itself included
  * the core.
  */
 function nodeTestsFor(m, calls, g) {
-  if (m.fn === 'file-scope') return NODE_TESTS;
-  return NODE_TESTS.filter((t) => calls[t] === null || [...calls[t]].some((e) => reachable(g, e).has(m.fn)));
+  const kills = killsOf.get(m.file) ?? new Map(); // the tests that killed most mutants of this file go first
+  return NODE_TESTS.filter((t) => m.fn === 'file-scope' || calls[t] === null || [...calls[t]].some((e) => reachable(g, e).has(m.fn)))
+    .map((t, i) => [t, i]).sort(([a, i], [b, j]) => (kills.get(b) ?? 0) - (kills.get(a) ?? 0) || i - j).map(([t]) => t);
+}
+const killsOf = new Map(); // c/ file -> Node test file -> mutants it killed (this run and earlier ones)
+function countKill(file, by) {
+  const test = /^(tests\/[\w-]+\.test\.mjs):/.exec(by ?? '')?.[1];
+  if (!test) return;
+  if (!killsOf.has(file)) killsOf.set(file, new Map());
+  killsOf.get(file).set(test, (killsOf.get(file).get(test) ?? 0) + 1);
 }
 
 // Those that call the core most directly first: a mutant stops at the first file that fails.
@@ -578,10 +586,11 @@ const OUT = join(ROOT, 'build/mutate-c');
 mkdirSync(OUT, { recursive: true });
 const RESULTS = join(OUT, 'results.jsonl');
 const earlier = new Map();
-if (opts.resume && existsSync(RESULTS)) {
+if (existsSync(RESULTS)) {
   for (const l of readFileSync(RESULTS, 'utf8').split('\n').filter(Boolean)) {
     const r = JSON.parse(l);
-    if (r.status === 'killed' || r.status === 'stillborn') earlier.set(r.key, r);
+    countKill(r.file, r.by);
+    if (opts.resume && (r.status === 'killed' || r.status === 'stillborn')) earlier.set(r.key, r);
   }
 }
 
@@ -615,8 +624,22 @@ for (const bin of BINS) {
   binSeconds[bin] = r.seconds;
   if (r.code !== 0) failed.push(r.out);
 }
+// The Node baseline (its times, and the exports each test calls) is kept in node-baseline.json
+// and, with --resume, reused while nothing it depends on changed (all but the C tests and docs).
+const nodeKey = createHash('sha1');
+for (const f of tracked.filter((f) => !/^tests\/(c|mutation)\/|\.md$|^scripts\/mutate-c\.mjs$/.test(f)).sort()) {
+  if (existsSync(join(ROOT, f))) nodeKey.update(f + '\0').update(readFileSync(join(ROOT, f)));
+}
+const nodeBaseline = { key: nodeKey.digest('hex'), nodeSeconds, calls: {} };
+const NODE_BASELINE = join(OUT, 'node-baseline.json');
+const cached = opts.resume && existsSync(NODE_BASELINE) ? JSON.parse(readFileSync(NODE_BASELINE, 'utf8')) : null;
 const calls = {}; // test file -> the exports it calls (null: all, it starts processes)
-for (const file of NODE_TESTS) {
+if (cached?.key === nodeBaseline.key) {
+  Object.assign(nodeSeconds, cached.nodeSeconds);
+  for (const [f, c] of Object.entries(cached.calls)) calls[f] = c && new Set(c);
+  console.log('baseline: the Node tests as in node-baseline.json (nothing they depend on changed)');
+}
+for (const file of NODE_TESTS.filter((f) => !(f in calls))) {
   const trace = join(base, 'build/wasm-trace.txt');
   rmSync(trace, { force: true });
   const hook = pathToFileURL(join(ROOT, 'scripts/wasm-trace.mjs')).href;
@@ -631,6 +654,8 @@ if (failed.length) {
   console.error('mutate-c: the unmutated tree does not pass its own tests; fix that first.\n' + failed.map((o) => o.slice(-3000)).join('\n'));
   cleanupAndExit(1);
 }
+for (const [f, c] of Object.entries(calls)) nodeBaseline.calls[f] = c && [...c];
+writeFileSync(NODE_BASELINE, JSON.stringify(nodeBaseline) + '\n');
 const graph = callGraph();
 // A mutant may loop forever: each test gets several times its baseline time.
 const limits = {
@@ -658,6 +683,7 @@ async function worker() {
     const r = old ? { status: old.status, by: `${old.by}, an earlier run` } : await runMutant(m, base, limits);
     m.status = m.reason && r.status === 'survived' ? 'equivalent' : r.status; // a listed equivalent is still run: a wrong listing shows
     m.by = r.by;
+    if (!old) countKill(m.file, r.by);
     if (!old) appendFileSync(RESULTS, JSON.stringify({ key: m.key, id: m.id, file: m.file, line: m.line, status: r.status, by: r.by }) + '\n');
     done++;
     const eta = (((Date.now() - t0) / done) * (chosen.length - done)) / 60000;

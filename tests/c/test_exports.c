@@ -9,6 +9,9 @@
 #include "induction.h"
 #include "train.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "check.h"
 #include "wasm_exports_api.h"
 
@@ -73,9 +76,60 @@ static void induction_slots_out_of_range_or_free_are_refused(void)
     for (int s = 0; s < IND_SLOTS; s++) ind_refuses(s);
 }
 
+static int same_floats(const float *a, const float *b, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
+}
+
+/* On a trainer in use: steps take 0 .. ae_train_loss_chunk() at once, reset goes back to step 0
+ * and the seed's weights, reroll draws other weights. */
+static void a_trainer_steps_resets_and_rerolls(void)
+{
+    int s = ae_train_create(TRAIN_PREVIOUS_TOKEN, 2, 2, 5), chunk = ae_train_loss_chunk();
+    CHECK(s == 0 && ae_train_set(s, 0.05f, TRAIN_SGD, 1) == ATTN_OK, "a trainer");
+    int count = ae_train_info(s, I_D) * ae_train_info(s, I_DK);
+    float first[TRAIN_MAX_D * TRAIN_MAX_HEAD];
+    memcpy(first, ae_train_buffer(s, T_WQ), sizeof(float) * (size_t)count);
+    CHECK(ae_train_steps(s, chunk + 1) == TRAIN_ERR_SHAPE && ae_train_steps(s, -1) == TRAIN_ERR_SHAPE, "too many steps");
+    CHECK(ae_train_steps(s, chunk) == ATTN_OK && ae_train_info(s, I_STEP) == chunk, "%d steps at once", chunk);
+    CHECK(!same_floats(first, ae_train_buffer(s, T_WQ), count), "the steps moved Wq");
+    ae_train_reset(s);
+    CHECK(ae_train_info(s, I_STEP) == 0 && same_floats(first, ae_train_buffer(s, T_WQ), count), "reset: step 0, the seed's Wq");
+    ae_train_reroll(s, 6);
+    CHECK(ae_train_info(s, I_STEP) == 0 && !same_floats(first, ae_train_buffer(s, T_WQ), count), "reroll: another Wq");
+    ae_train_free(s);
+}
+
+/* The same for an induction model, and its losses by part and its per-head buffers. */
+static void an_induction_model_steps_resets_and_rerolls(void)
+{
+    int s = ae_ind_create(1, 1, 8, 4, 9, 8, 5), chunk = ae_ind_loss_chunk();
+    CHECK(s == 0 && ae_ind_set(s, 0.01f, 0.0f, 1) == ATTN_OK, "a model");
+    int count = ae_ind_info(s, IND_I_PARAMS);
+    static float first[1 << 16];
+    CHECK(count > 0 && count <= (int)(sizeof first / sizeof first[0]), "%d parameters", count);
+    memcpy(first, ae_ind_buffer(s, IND_B_PARAMS, 0), sizeof(float) * (size_t)count);
+    CHECK(ae_ind_steps(s, chunk + 1) == IND_ERR_SHAPE && ae_ind_steps(s, -1) == IND_ERR_SHAPE, "too many steps");
+    CHECK(ae_ind_steps(s, chunk) == ATTN_OK && ae_ind_info(s, IND_I_STEP) == chunk, "%d steps at once", chunk);
+    float all = ae_ind_loss(s, 0), first_part = ae_ind_loss(s, 1), repeat = ae_ind_loss(s, 2);
+    CHECK(first_part != repeat && all > fminf(first_part, repeat) && all < fmaxf(first_part, repeat),
+          "losses: all %g between first part %g and repeated part %g", all, first_part, repeat);
+    CHECK(ae_ind_buffer(s, IND_B_WQ, 0) != NULL && ae_ind_buffer(s, IND_B_WQ, -1) == NULL && ae_ind_buffer(s, IND_B_WQ, 1) == NULL,
+          "a head's buffer: head 0 only");
+    ae_ind_reset(s);
+    CHECK(ae_ind_info(s, IND_I_STEP) == 0 && same_floats(first, ae_ind_buffer(s, IND_B_PARAMS, 0), count), "reset");
+    ae_ind_reroll(s, 6);
+    CHECK(ae_ind_info(s, IND_I_STEP) == 0 && !same_floats(first, ae_ind_buffer(s, IND_B_PARAMS, 0), count), "reroll");
+    ae_ind_free(s);
+}
+
 int main(void)
 {
     RUN(trainer_slots_out_of_range_or_free_are_refused);
     RUN(induction_slots_out_of_range_or_free_are_refused);
+    RUN(a_trainer_steps_resets_and_rerolls);
+    RUN(an_induction_model_steps_resets_and_rerolls);
     return print_summary();
 }
