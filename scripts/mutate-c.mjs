@@ -40,9 +40,9 @@
 //
 // Usage: node scripts/mutate-c.mjs [--count=160] [--seed=14] [--jobs=1] [--list] [--only=3,17] [--resume]
 //   --list    print the sampled mutants and stop      --only  run only these mutant numbers
-//   --resume  take the killed and stillborn results of earlier runs from results.jsonl (matched
-//             by the mutated file's exact text) and run only the rest: the survivors of a run
-//             stopped early, or after new tests
+//   --resume  take the results of earlier runs from results.jsonl (matched by the mutated file's
+//             exact text): killed, stillborn, and survived where the mutant is listed as
+//             equivalent; run only the rest (those not run yet, the survivors after new tests)
 //   --jobs    mutants run at once (the machine is shared: 1 unless it is idle)
 
 import { execFileSync, spawn } from 'node:child_process';
@@ -581,7 +581,7 @@ if (opts.list) {
   process.exit(0);
 }
 
-// --resume: killed and stillborn results of earlier runs, by the mutated file's exact text.
+// --resume: results of earlier runs, by the mutated file's exact text.
 const OUT = join(ROOT, 'build/mutate-c');
 mkdirSync(OUT, { recursive: true });
 const RESULTS = join(OUT, 'results.jsonl');
@@ -590,7 +590,7 @@ if (existsSync(RESULTS)) {
   for (const l of readFileSync(RESULTS, 'utf8').split('\n').filter(Boolean)) {
     const r = JSON.parse(l);
     countKill(r.file, r.by);
-    if (opts.resume && (r.status === 'killed' || r.status === 'stillborn')) earlier.set(r.key, r);
+    if (opts.resume) earlier.set(r.key, r);
   }
 }
 
@@ -679,8 +679,9 @@ writeFileSync(join(OUT, 'progress.txt'), header + '\n');
 async function worker() {
   for (let m = queue.shift(); m; m = queue.shift()) {
     const t1 = Date.now();
-    const old = earlier.get(m.key);
-    const r = old ? { status: old.status, by: `${old.by}, an earlier run` } : await runMutant(m, base, limits);
+    // reused: a killed or stillborn result, or a survivor that is listed as equivalent
+    const old = ['killed', 'stillborn'].includes(earlier.get(m.key)?.status) || (m.reason && earlier.get(m.key)) ? earlier.get(m.key) : null;
+    const r = old ? { status: old.status, by: old.by ? `${old.by}, an earlier run` : 'an earlier run' } : await runMutant(m, base, limits);
     m.status = m.reason && r.status === 'survived' ? 'equivalent' : r.status; // a listed equivalent is still run: a wrong listing shows
     m.by = r.by;
     if (!old) countKill(m.file, r.by);
