@@ -204,6 +204,30 @@ static void every_shape_limit_is_accepted_and_one_past_it_refused(void)
     for (size_t k = 0; k < sizeof past / sizeof past[0]; k++) CHECK(ind_memory_bytes(&past[k]) == 0, "shape past a limit %zu", k);
 }
 
+/* With W_Q = 0 every score is 0 and query i attends evenly to its i + 1 visible keys (causal), so
+ * the attention on the previous token that ind_evaluate reports for every head is the mean of
+ * 1/(i+1) over i = 1 .. n-1, whatever the sequences; the other outputs are fractions in [0, 1]. */
+static void evaluate_reports_the_mean_attention_on_the_previous_token(void)
+{
+    ind_shape s = {2, 2, 16, 8, 12, 16};
+    unsigned char *block;
+    ind_model *t = make(&s, 3, &block);
+    int heads = s.layers * s.heads;
+    for (int h = 0; h < heads; h++)
+        for (long e = 0; e < (long)s.d * s.dh; e++) t->Wq[h][e] = 0.0f;
+    float out[3 + 2 * IND_MAX_LAYERS * IND_MAX_HEADS];
+    CHECK(ind_evaluate(t, out) == ATTN_OK, "evaluate");
+    double want = 0;
+    for (int i = 1; i < s.n; i++) want += 1.0 / (i + 1);
+    want /= s.n - 1;
+    for (int h = 0; h < heads; h++) {
+        CHECK(fabs(out[3 + 2 * h] - want) < 1e-5, "head %d: previous-token attention %.7f, want %.7f", h, out[3 + 2 * h], want);
+        CHECK(out[4 + 2 * h] > 0 && out[4 + 2 * h] < 1, "head %d: induction attention %g", h, out[4 + 2 * h]);
+    }
+    CHECK(out[2] >= 0 && out[2] <= 1 && out[0] > 0 && out[1] > 0, "losses %g %g, accuracy %g", out[0], out[1], out[2]);
+    free(block);
+}
+
 /* Every sequence: BOS, then k different words again and again; the parts and the induction keys. */
 static void sequences_repeat_k_different_words(void)
 {
@@ -360,6 +384,7 @@ int main(void)
 {
     RUN(shapes_and_settings_out_of_range_are_refused);
     RUN(every_shape_limit_is_accepted_and_one_past_it_refused);
+    RUN(evaluate_reports_the_mean_attention_on_the_previous_token);
     RUN(sequences_repeat_k_different_words);
     RUN(every_gradient_matches_float64_finite_differences);
     RUN(an_ablated_head_gets_no_gradient_and_writes_nothing);
