@@ -38,11 +38,12 @@
 // so a changed line is read again; a listed equivalent is still run, and counts as killed if a
 // test kills it.
 //
-// Usage: node scripts/mutate-c.mjs [--count=160] [--seed=14] [--jobs=1] [--list] [--only=3,17] [--resume]
+// Usage: node scripts/mutate-c.mjs [--count=160] [--seed=14] [--jobs=1] [--list] [--only=3,17] [--resume] [--report]
 //   --list    print the sampled mutants and stop      --only  run only these mutant numbers
 //   --resume  take the results of earlier runs from results.jsonl (matched by the mutated file's
 //             exact text): killed, stillborn, and survived where the mutant is listed as
 //             equivalent; run only the rest (those not run yet, the survivors after new tests)
+//   --report  print the report of what results.jsonl holds for the sampled mutants; run nothing
 //   --jobs    mutants run at once (the machine is shared: 1 unless it is idle)
 
 import { execFileSync, spawn } from 'node:child_process';
@@ -59,10 +60,10 @@ const KINDS = ['compare', 'arith', 'bound', 'const', 'delete'];
 
 // ---------------------------------------------------------------------------- options
 
-const opts = { count: 160, seed: 14, jobs: 1, list: false, only: null, resume: false };
+const opts = { count: 160, seed: 14, jobs: 1, list: false, only: null, resume: false, report: false };
 for (const arg of process.argv.slice(2)) {
   const [k, v] = arg.replace(/^--/, '').split('=');
-  if (k === 'list' || k === 'resume') opts[k] = true;
+  if (k === 'list' || k === 'resume' || k === 'report') opts[k] = true;
   else if (k === 'only') opts.only = new Set(v.split(',').map(Number));
   else if (k in opts && /^\d+$/.test(v ?? '')) opts[k] = Number(v);
   else {
@@ -585,16 +586,25 @@ if (opts.list) {
 const OUT = join(ROOT, 'build/mutate-c');
 mkdirSync(OUT, { recursive: true });
 const RESULTS = join(OUT, 'results.jsonl');
-const earlier = new Map();
+const latest = new Map(); // key -> the last result recorded for it
+const earlier = opts.resume ? latest : new Map();
 if (existsSync(RESULTS)) {
   for (const l of readFileSync(RESULTS, 'utf8').split('\n').filter(Boolean)) {
     const r = JSON.parse(l);
     countKill(r.file, r.by);
-    if (opts.resume) earlier.set(r.key, r);
+    latest.set(r.key, r);
   }
 }
 
 const chosen = mutants.filter((m) => !opts.only || opts.only.has(m.id));
+if (opts.report) { // the report of what results.jsonl holds for these mutants, running nothing
+  const have = chosen.filter((m) => latest.has(m.key));
+  for (const m of have) Object.assign(m, { status: m.reason && latest.get(m.key).status === 'survived' ? 'equivalent' : latest.get(m.key).status, by: latest.get(m.key).by });
+  const text = report(have, `${header}; from results.jsonl: ${have.length} of them have a result`);
+  console.log(text);
+  writeFileSync(join(OUT, 'report.txt'), text + '\n');
+  process.exit(0);
+}
 console.log(header + (opts.only ? `; running ${chosen.length} of them` : ''));
 const base = mkdtempSync(join(tmpdir(), 'ae-mutate-c-'));
 tempDirs.add(base);
