@@ -14,13 +14,18 @@
 
 static void memory_needed_is_within_the_static_bound_for_every_task_and_head_size(void)
 {
+    long most = 0;
     for (int task = 0; task < TRAIN_TASK_COUNT; task++)
         for (int dk = 1; dk <= TRAIN_MAX_HEAD; dk++)
             for (int dv = 1; dv <= TRAIN_MAX_HEAD; dv++) {
                 long b = train_memory_bytes(task, dk, dv);
                 CHECK(b > 0 && b <= TRAIN_MAX_MEMORY_BYTES, "task %d dk %d dv %d needs %ld > %d", task, dk, dv, b,
                       TRAIN_MAX_MEMORY_BYTES);
+                if (b > most) most = b;
             }
+    /* and not far above: the Wasm reserves the bound statically for each of its 8 trainers */
+    CHECK(2 * most >= TRAIN_MAX_MEMORY_BYTES, "the bound %d is more than twice the most any trainer needs (%ld)",
+          TRAIN_MAX_MEMORY_BYTES, most);
     CHECK(train_memory_bytes(TRAIN_TASK_COUNT, 8, 8) == 0, "an unknown task needs no memory");
     CHECK(train_memory_bytes(0, 0, 8) == 0 && train_memory_bytes(0, 8, TRAIN_MAX_HEAD + 1) == 0, "bad head sizes");
 }
