@@ -164,7 +164,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     playing: false, error: initial.notes.join(' '), query: null,
   };
   let last = null, frame = 0, shownHead = null, shownAt = 0, later = 0, waiting = [];
-  let drawnAt = 0, throttled = 0;
+  let drawnAt = 0, throttled = 0, splitAt = 0, splitKey = '';
   const benches = [];
   const hm = { split: null, cell: null };
 
@@ -386,6 +386,16 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     }
     box.hidden = false;
     const v = last.view, n = MODEL.n, dh = MODEL.dh, scale = 1 / Math.sqrt(dh);
+    // While training, the table (a hundred cells, each with its text and label) is redrawn with
+    // the explorer, at most every EXPLORER_EVERY_MS, unless the learner picked a query or a cell.
+    const key = `${hv.index}:${v.tokens.join(' ')}:${st.query}:${hm.cell ? hm.cell.i + ',' + hm.cell.j : ''}`;
+    const t = win.performance.now();
+    if (st.playing && splitKey === key && t - splitAt < EXPLORER_EVERY_MS) {
+      if (!later) later = win.setTimeout(() => ((later = 0), schedule()), EXPLORER_EVERY_MS - (t - splitAt));
+      return;
+    }
+    splitKey = key;
+    splitAt = t;
     // the query: the one chosen, else the last token of the repeated part
     const sel = $('ind-query');
     if (sel.options.length !== n || sel.dataset.tokens !== v.tokens.join(' ')) {
