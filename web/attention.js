@@ -49,6 +49,7 @@ export async function loadAttention({ simd = 'auto', core = 'full' } = {}) {
   const parts = (/** @type {boolean} */ induction) => Promise.all([import('./attention-training.js'), induction ? import('./attention-induction.js') : {}])
     .then(([t, i]) => ({ Trainer: t.Trainer, InductionModel: i.InductionModel }));
   let trainers = core !== 'forward' ? parts(core === 'full') : null;
+  trainers?.catch(() => {}); // loaded alongside the Wasm: if that fails first, this one's failure is not unhandled
   const bytes = await wasmBytes(useSimd, core); // gzip-compressed in the module, inflated here (web/gunzip.js)
   const { instance } = await WebAssembly.instantiate(bytes, {});
   if (instance.exports._initialize) instance.exports._initialize();
