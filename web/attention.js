@@ -53,7 +53,6 @@ export async function loadAttention({ simd = 'auto', core = 'full' } = {}) {
   const bytes = await wasmBytes(useSimd, core); // gzip-compressed in the module, inflated here (web/gunzip.js)
   const { instance } = await WebAssembly.instantiate(bytes, {});
   if (instance.exports._initialize) instance.exports._initialize();
-  if (instance.exports.ae_ind_create && core !== 'full') trainers = parts(true); // a one-file bundle's full core
   return new Attention(instance.exports, useSimd, trainers && await trainers);
 }
 
