@@ -37,8 +37,7 @@ const CORES = ['forward', 'trainer', 'full'];
 /**
  * Loads the core. `simd`: 'auto' (default) picks the SIMD build when WebAssembly.validate
  * accepts it and the scalar build otherwise; true or false forces one. `core`: 'full' (default),
- * or 'trainer' or 'forward' for a smaller download that does less (CORES). A one-file bundle
- * holds only the full core and gives it for all three.
+ * or 'trainer' or 'forward' for a smaller download that does less (CORES).
  * @returns {Promise<import('../types/attention').Attention>}
  */
 export async function loadAttention({ simd = 'auto', core = 'full' } = {}) {

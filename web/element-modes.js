@@ -8,8 +8,8 @@
 //
 // Each mode's code is a module of its own (element-mode-labs.js, element-mode-train.js,
 // element-mode-induction.js), loaded with import() the first time an element shows that mode: a
-// page with only the explorer downloads none of them. The one-file build (scripts/build-dist.mjs)
-// turns each of those import()s into a load of a file beside dist/attention-explorer.js.
+// page with only the explorer downloads none of them. The build of dist/ (scripts/build-dist.mjs)
+// turns each of those import()s into a load of a part beside dist/attention-explorer.js.
 //
 // A mode is { css, mount(container, element, ctx) }: css is adopted in the shadow root on top
 // of the explorer's; ctx = { doc, params, emit(type, detail) }. mount returns
