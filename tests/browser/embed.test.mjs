@@ -218,6 +218,27 @@ test('dist/index.html works from file:// with no request but its own two files (
   await context.close();
 });
 
+test('dist/ from file:// in an engine without Wasm SIMD: the explorer loads the scalar build of its core from beside the main file', async () => {
+  const context = await browser.newContext();
+  const p = await context.newPage();
+  // An engine without SIMD: WebAssembly.validate refuses the SIMD probe (web/attention.js), and only it.
+  await p.addInitScript(() => {
+    const validate = WebAssembly.validate;
+    WebAssembly.validate = (bytes) => (new Uint8Array(bytes).includes(0xfd) ? false : validate(bytes));
+  });
+  const requests = [];
+  p.on('request', (r) => requests.push(r.url().replace('file://' + ROOT, '')));
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(String(e)));
+  p.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await p.goto('file://' + ROOT + 'dist/index.html');
+  await p.waitForSelector('attention-explorer[data-ready]');
+  assert.deepEqual(await cells(p, 'attention-explorer', 'A'), shownA(coreOf(PRESETS.cat.config)));
+  assert.deepEqual(requests, ['dist/index.html', 'dist/attention-explorer.js', 'dist/attention-explorer.forward-scalar.js']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('dist/attention-explorer.js also works as a module (a lab\'s part then comes by import()), and inside <iframe sandbox="allow-scripts">', async () => {
   const mod = strict.url + page('dist-module', '<attention-explorer preset="worked-example"></attention-explorer>\n<attention-explorer id="lab" mode="stability-lab"></attention-explorer>', { script: '/dist/attention-explorer.js' });
   const a = await open(mod, { count: 2 });
