@@ -17,7 +17,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { createHash } from 'node:crypto';
-import { build, transform } from 'esbuild';
+import { build as esbuild, transform } from 'esbuild';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = resolve(ROOT, process.argv[2] || 'dist');
@@ -77,7 +77,7 @@ const minifyCss = (b) => b.onLoad({ filter: /[\\/]gen[\\/][a-z]+-css\.js$/ }, as
 
 /**
  * esbuild plugin of every build: ALIASES, the minified CSS, and the virtual modules `files`
- * (namespace "dist": path -> contents). `resolve(id, args)` may answer an import first (the main
+ * (namespace "dist": path -> contents). `resolveFirst(id, args)` may answer an import first (the main
  * file's and the parts' own rules, below).
  */
 const distPlugin = (files, resolveFirst = () => undefined) => ({
@@ -130,7 +130,7 @@ function mainEntry({ build = '', shared = [] } = {}) {
 async function buildMain({ build, shared, holder }) {
   const dynamic = new Set();
   const files = { 'dist:main': mainEntry({ build, shared }) }; // and the stubs, as they are met
-  const result = noWarnings(await build_({
+  const result = noWarnings(await esbuild({
     ...BUILD_OPTIONS,
     entryPoints: ['dist:main'],
     format: 'iife',
@@ -153,7 +153,6 @@ async function buildMain({ build, shared, holder }) {
   }), 'the main file');
   return { text: result.outputFiles[0].text, inputs: inputsOf(result), dynamic };
 }
-const build_ = build;
 
 /**
  * Builds part `name`: its entries and what they import, but for the main file's modules (`main`),
@@ -165,7 +164,7 @@ async function buildPart(name, { build = '', main, expose }) {
   const shared = new Set();
   const entry = expose.map((id, i) => `import * as m${i} from ${JSON.stringify(abs(id))};`).join('\n') +
     `\nexport const modules = { ${expose.map((id, i) => `${JSON.stringify(id)}: m${i}`).join(', ')} };\n`;
-  const result = noWarnings(await build_({
+  const result = noWarnings(await esbuild({
     ...BUILD_OPTIONS,
     entryPoints: ['dist:part'],
     format: 'cjs',
