@@ -35,9 +35,21 @@ export function stateEmitter(mode, emit, first) {
   };
 }
 
+// One promise per module, so the elements waiting for it start in the order they asked (a page's
+// training panels take the core's trainer slots in document order), not in whatever order the
+// engine settles several import()s of one module.
+/** @template T @param {() => Promise<T>} load @returns {() => Promise<T>} */
+const once = (load) => {
+  let p = null;
+  return () => (p ||= load().catch((e) => { p = null; throw e; }));
+};
+const labs = once(() => import('./element-mode-labs.js'));
+const train = once(() => import('./element-mode-train.js'));
+const induction = once(() => import('./element-mode-induction.js'));
+
 /** name -> { load }: every lab, then "train" and "induction"; load() gives the mode's { css, mount }. */
 export const MODES = new Map([
-  ...CATALOG.map((l) => [l.mode, { load: () => import('./element-mode-labs.js').then((m) => m.labMode(l.mode)) }]),
-  ['train', { load: () => import('./element-mode-train.js').then((m) => m.TRAIN_MODE) }],
-  ['induction', { load: () => import('./element-mode-induction.js').then((m) => m.INDUCTION_MODE) }],
+  ...CATALOG.map((l) => [l.mode, { load: () => labs().then((m) => m.labMode(l.mode)) }]),
+  ['train', { load: () => train().then((m) => m.TRAIN_MODE) }],
+  ['induction', { load: () => induction().then((m) => m.INDUCTION_MODE) }],
 ]);
