@@ -66,7 +66,7 @@ function matrixOf(name, v) {
     if (!Array.isArray(shape) || shape.length !== 2 || !Number.isInteger(shape[0]) || !Number.isInteger(shape[1])) {
       throw new Error(`${name}.shape must be [rows, cols] with whole numbers, got ${Array.isArray(shape) ? `[${shape.slice(0, 4).map(describe).join(', ')}${shape.length > 4 ? ', …' : ''}]` : describe(shape)}`);
     }
-    const [rows, cols] = shape;
+    const rows = shape[0], cols = shape[1];
     if (rows < 1 || cols < 1) throw new Error(`${name} is empty (shape [${rows}, ${cols}]): it needs at least one row and one column`);
     if (!data || typeof data.length !== 'number') throw new Error(`${name}.data must be an array or Float32Array of ${rows}×${cols} values`);
     if (data.length !== rows * cols) {
@@ -381,6 +381,7 @@ function planForward(args) {
 }
 
 const IDS_SELF = [BUF.X, BUF.Wq, BUF.Wk, BUF.Wv], IDS_CROSS = [BUF.X, BUF.Xkv, BUF.Wq, BUF.Wk, BUF.Wv], IDS_DIRECT = [BUF.Q, BUF.K, BUF.V];
+const NAMES_SELF = ['X', 'Wq', 'Wk', 'Wv'], NAMES_CROSS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv'], NAMES_DIRECT = ['Q', 'K', 'V'];
 
 // A plan of one shape (its fields all set at once: this runs on every call); mask, scale and
 // causal are filled in by planForward.
@@ -407,9 +408,7 @@ function planProjected(a) {
     throw new Error(`Wk has ${Wk.cols} columns but Wq has ${dk}: queries and keys need the same width dk so their dot products are defined`);
   }
   if (cross && Xkv.cols !== d) throw new Error(`Xkv has ${Xkv.cols} columns but X has ${d}: Xkv must be [m][d] with the same width d = ${d}`);
-  const names = cross ? ['X', 'Xkv', 'Wq', 'Wk', 'Wv'] : ['X', 'Wq', 'Wk', 'Wv'];
-  const mats = cross ? [X, Xkv, Wq, Wk, Wv] : [X, Wq, Wk, Wv];
-  return plan(false, cross, n, m, d, dk, dv, names, mats);
+  return plan(false, cross, n, m, d, dk, dv, cross ? NAMES_CROSS : NAMES_SELF, cross ? [X, Xkv, Wq, Wk, Wv] : [X, Wq, Wk, Wv]);
 }
 
 function planDirect(a) {
@@ -421,7 +420,7 @@ function planDirect(a) {
   checkSize('V', dv, 'columns (dv)', LIMITS.maxWidth, 'use a narrower head');
   if (K.cols !== dk) throw new Error(`K has ${K.cols} columns but Q has ${dk}: queries and keys need the same width dk so their dot products are defined`);
   if (V.rows !== m) throw new Error(`V has ${V.rows} rows but K has ${m}: V needs one row per key (m = ${m})`);
-  return plan(true, false, n, m, 0, dk, dv, ['Q', 'K', 'V'], [Q, K, V]);
+  return plan(true, false, n, m, 0, dk, dv, NAMES_DIRECT, [Q, K, V]);
 }
 
 function maskOf(mask, n, m) {
@@ -724,8 +723,9 @@ class Attention {
   // slice copies them all and each result array is a view into that private copy (its region).
   #freshResult(plan) {
     const { n, m, d, dk, dv, cross } = plan;
-    const off = this.offsets, base = off[BUF.X];
-    const region = this.#copyOut(base, off[BUF.O] + n * dv);
+    const off = this.offsets, base = off[BUF.X], end = off[BUF.O] + n * dv;
+    if (this.#span === null || this.#span.buffer !== this.heap.buffer || this.#span.length !== end - base) this.#span = this.heap.subarray(base, end);
+    const region = this.#copyOut(base, end, this.#span);
     const buf = region.buffer, at0 = region.byteOffset - base * 4;
     const view = (b, len) => new Float32Array(buf, at0 + off[b] * 4, len);
     const X = d ? view(BUF.X, n * d) : null;
