@@ -357,7 +357,7 @@ function checkWeightsRow(weights /* labRow's checked copy */) {
 function planForward(args) {
   if (!args || typeof args !== 'object') throw new Error('forward needs an object: { X, Wq, Wk, Wv } or { Q, K, V }');
   for (const key in args) {
-    if (!FORWARD_KEYS.has(key)) throw new Error(`forward got an unknown input ${describe(key)}: the inputs are ${FORWARD_INPUTS.join(', ')}`);
+    if (!isForwardKey(key)) throw new Error(`forward got an unknown input ${describe(key)}: the inputs are ${FORWARD_INPUTS.join(', ')}`);
   }
   // one object of one shape (this runs on every call)
   const a = { X: args.X, Xkv: args.Xkv, Wq: args.Wq, Wk: args.Wk, Wv: args.Wv, Q: args.Q, K: args.K, V: args.V, mask: args.mask, causal: args.causal, scale: args.scale };
@@ -452,7 +452,13 @@ function labRow(name, values, allowMinusInf = false) {
 
 const RESULT_ARRAYS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O'];
 const FORWARD_INPUTS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'mask', 'causal', 'scale'];
-const FORWARD_KEYS = new Set(FORWARD_INPUTS);
+// (a switch on the name: the names are constants, so each case is one comparison)
+function isForwardKey(key) {
+  switch (key) {
+    case 'X': case 'Xkv': case 'Wq': case 'Wk': case 'Wv': case 'Q': case 'K': case 'V': case 'mask': case 'causal': case 'scale': return true;
+    default: return false;
+  }
+}
 const NO_OPTIONS = Object.freeze({ outputs: null, into: null, fused: false });
 const O_ONLY = Object.freeze(['O']);
 const ONLY_O_OPTIONS = Object.freeze({ outputs: O_ONLY, into: null, fused: true });
