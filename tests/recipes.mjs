@@ -4,7 +4,7 @@
 // and checkExplorer() is what "it works" means for every host: the element draws the head, and
 // hovering a weight explains it.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, copyFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../web/serve.mjs';
@@ -22,7 +22,7 @@ export function recipe(name) {
   return files;
 }
 
-/** Writes a recipe's files under `dir`, and dist/attention-explorer.js at each path of `dist`. */
+/** Writes a recipe's files under `dir`, and dist/attention-explorer.js at each path of `dist`, with its parts (dist/attention-explorer.*.js) beside it, as docs/embedding.md says. */
 export function writeRecipe(name, dir, { dist = [] } = {}) {
   const files = recipe(name);
   for (const [path, text] of Object.entries(files)) {
@@ -32,6 +32,7 @@ export function writeRecipe(name, dir, { dist = [] } = {}) {
   for (const path of dist) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     copyFileSync(ROOT + 'dist/attention-explorer.js', join(dir, path));
+    for (const part of readdirSync(ROOT + 'dist').filter((f) => /^attention-explorer\.[a-z-]+\.js$/.test(f))) copyFileSync(ROOT + 'dist/' + part, join(dir, dirname(path), part));
   }
   return files;
 }

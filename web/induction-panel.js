@@ -94,7 +94,7 @@ const MARKUP = `
 
 /**
  * Starts the engine in a Web Worker, or on this thread when no worker can be had (a page opened
- * from file://, a one-file bundle, a policy that forbids it): { kind, post(msg), dispose() }.
+ * from file://, dist/'s bundle, a policy that forbids it): { kind, post(msg), dispose() }.
  */
 function startRunner(win, onMessage, { worker = true } = {}) {
   let local = null, queue = [], w = null, heard = false;
