@@ -1,68 +1,88 @@
 // stryker.config.mjs: `make mutate-js`, mutation testing of the page's pure JS modules with
 // StrykerJS (pinned in package.json) and the Node tests (tests/*.test.mjs; not the browser
-// ones). It takes minutes, so it is not part of `make test`. The report: build/mutate-js/
+// ones). It takes tens of minutes, so it is not part of `make test`. The report: build/mutate-js/
 // (report.html to browse, report.json), and per file plus every survivor on the terminal
 // (scripts/mutate-js-report.mjs).
 //
-// What is mutated: the modules whose behaviour the Node tests own: explanation text, config
-// parsing and URL state, number formatting, colours, the training state, the labs' pure
-// modules (not their views), the grammar of sentences, the tensor paste parser, and the input
-// checks of web/attention.js (found by its section comment; the rest of that file moves Wasm
-// memory and is tested through the core, not here).
+// What is mutated: the modules whose behaviour the Node tests own: the explanation text (explain.js
+// and the explorer's own sentences, explorer/notes.js), config parsing and URL state (config.js,
+// the explorer's state and its URL form, explorer/state.js), number formatting, colours, the
+// grammar of sentences, the tensor paste parser, the training state (train.js, train/state.js),
+// the labs' pure modules (not their views, not ui.js: DOM), and the input checks of
+// web/attention.js and web/attention-training.js (found by their section comments and names; the
+// rest of those files moves Wasm memory and is tested through the core, not here).
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 const MODULES = [
-  'web/explain.js', 'web/explorer/explain*.js', // (explain.js may move into web/explorer/)
-  'web/config.js', 'web/format.js', 'web/colors.js', 'web/words.js', 'web/train.js', 'web/tensor-text.js',
+  'web/explain.js', 'web/explorer/notes.js',
+  'web/config.js', 'web/explorer/state.js',
+  'web/format.js', 'web/colors.js', 'web/words.js', 'web/tensor-text.js',
+  'web/train.js', 'web/train/state.js',
   'web/labs/cross.js', 'web/labs/misconceptions.js', 'web/labs/multihead.js', 'web/labs/predict.js',
-  'web/labs/sqrtdk.js', 'web/labs/stability.js', 'web/labs/random.js', 'web/labs/index.js', 'web/labs/fused.js',
+  'web/labs/sqrtdk.js', 'web/labs/stability.js', 'web/labs/random.js', 'web/labs/fused.js',
+  'web/labs/index.js', 'web/labs/mount.js', 'web/labs/catalog.js',
 ];
 
-// The input checks of web/attention.js: its "input checking" section (up to the Result class or
-// the next section), and the training settings' checks, found by name (checkSeed, set): each
-// from its first line to the closing brace at its own indentation. A name that is gone is skipped.
-function inputChecks(file) {
-  if (!existsSync(file)) return [];
-  const lines = readFileSync(file, 'utf8').split('\n');
+// The input checks: web/attention.js's sections whose heading says "input check" (each up to the
+// next section or the Result class), and web/attention-training.js's checkSeed and Trainer.set,
+// found by name, each from its first line to the closing brace at its own indentation. A section
+// or name that is gone is skipped.
+function inputChecks() {
   const out = [];
-  const from = lines.findIndex((l) => /^\/\/ -+ input checking/.test(l));
-  const to = lines.findIndex((l, k) => k > from && /^(class Result\b|\/\/ -+ )/.test(l));
-  if (from >= 0 && to > from) out.push(`${file}:${from + 2}-${to}`);
-  for (const name of ['checkSeed', 'set']) {
-    const re = new RegExp(`^(\\s*)(?:function )?${name}\\(.*\\{\\s*$`);
-    const start = lines.findIndex((l) => re.test(l));
-    if (start < 0) continue;
-    const indent = re.exec(lines[start])[1];
-    const end = lines.findIndex((l, k) => k > start && l === indent + '}');
-    if (end > start) out.push(`${file}:${start + 1}-${end + 1}`);
+  const file = 'web/attention.js';
+  if (existsSync(file)) {
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines.forEach((l, from) => {
+      if (!/^\/\/ -+ .*input check/.test(l)) return;
+      const to = lines.findIndex((l2, k) => k > from && /^(class Result\b|\/\/ -+ )/.test(l2));
+      if (to > from) out.push(`${file}:${from + 2}-${to}`);
+    });
+  }
+  const training = 'web/attention-training.js';
+  if (existsSync(training)) {
+    const lines = readFileSync(training, 'utf8').split('\n');
+    for (const name of ['checkSeed', 'set']) {
+      const re = new RegExp(`^(\\s*)(?:export )?(?:function )?${name}\\(.*\\{\\s*$`);
+      const start = lines.findIndex((l) => re.test(l));
+      if (start < 0) continue;
+      const indent = re.exec(lines[start])[1];
+      const end = lines.findIndex((l, k) => k > start && l === indent + '}');
+      if (end > start) out.push(`${training}:${start + 1}-${end + 1}`);
+    }
   }
   return out;
 }
 
 // MUTATE_JS_ONLY=web/format.js,web/labs/*.js (globs, comma-separated; `attention-checks` for the
-// input checks of web/attention.js) restricts a run to some of these modules, for a machine too
-// slow or busy for all of them in one go.
+// input checks) restricts a run to some of these modules.
 function mutateList() {
-  const all = [...MODULES, ...inputChecks('web/attention.js')];
+  const all = [...MODULES, ...inputChecks()];
   const only = process.env.MUTATE_JS_ONLY;
   if (!only) return all;
-  return only.split(',').flatMap((g) => (g === 'attention-checks' ? inputChecks('web/attention.js') : [g]));
+  return only.split(',').flatMap((g) => (g === 'attention-checks' ? inputChecks() : [g]));
+}
+
+// The Node test files, but for those that test other things and import none of the mutated
+// modules for their own sake: the ONNX vectors, the CLI, loading, export, the npm package, the
+// server, the types, and the induction page (a minute of its own model's training per run).
+// MUTATE_JS_TESTS (comma-separated names like page-format,words) replaces the list.
+const SKIP = /^(onnx|cli|loader|embed-export|embed-pack|serve|types|induction)\.test\.mjs$/;
+function testFiles() {
+  const names = process.env.MUTATE_JS_TESTS?.split(',').map((n) => `${n.replace(/\.test\.mjs$/, '')}.test.mjs`);
+  return readdirSync('tests').filter((f) => (names ? names.includes(f) : f.endsWith('.test.mjs') && !SKIP.test(f))).sort().map((f) => `tests/${f}`);
 }
 
 export default {
   $schema: './node_modules/@stryker-mutator/core/schema/stryker-schema.json',
   packageManager: 'npm',
-  plugins: ['@stryker-mutator/tap-runner'],
-  testRunner: 'tap',
-  // The Node test files, but for those that test other things (the ONNX vectors, the CLI,
-  // loading, export, the npm package). Each mutant runs only the files whose tests reach it
-  // (coverage per file), in name order, and stops at the first that fails.
-  // serve and types import none of these modules either.
-  // MUTATE_JS_TESTS (a glob) replaces that list, e.g. to leave out a slow file on a busy machine.
-  tap: { testFiles: [process.env.MUTATE_JS_TESTS || 'tests/!(onnx|cli|loader|embed-export|embed-pack|serve|types).test.mjs'], forceBail: true },
-  // The first run of every test file (to learn which tests reach which mutant) takes minutes on
-  // a busy 2-core machine; Stryker's default limit is 5.
+  // scripts/stryker-node-test/: a test runner that keeps one Node process with the test files
+  // imported, and runs for each mutant only the single tests that reach it (coverage per test),
+  // fastest first, stopping at the first that fails: a mutant takes milliseconds, not the
+  // seconds of a Node process per test file (Stryker's tap runner; a full run took hours).
+  plugins: ['./scripts/stryker-node-test/runner.mjs'],
+  testRunner: 'node-test-in-process',
+  nodeTest: { testFiles: testFiles() },
   dryRunTimeoutMinutes: 30,
   coverageAnalysis: 'perTest',
   // Mutants in code that runs when a module loads (constant tables, top-level settings) would
