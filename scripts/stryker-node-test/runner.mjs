@@ -10,7 +10,8 @@
 // one and the mutant is run again there. A mutant that runs past its time (an endless loop) also
 // gets a fresh process and counts as a time-out.
 //
-// Options (stryker.config.mjs): nodeTest: { testFiles: ['tests/a.test.mjs', ...] }.
+// Options (stryker.config.mjs): nodeTest: { testFiles: ['tests/a.test.mjs', ...], skip: [regex
+// source, ...] }: tests whose "file: name" matches a skip pattern are not run at all.
 import { fork } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -22,11 +23,18 @@ const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 // runs its tests fastest first, so a failing one is usually found soon).
 const TIMES = '.node-test-times.json';
 
+// The test processes end with this one, also when Stryker itself is stopped.
+const children = new Set();
+const endAll = () => { for (const c of children) c.kill('SIGKILL'); };
+process.on('exit', endAll);
+process.on('disconnect', () => { endAll(); process.exit(0); });
+
 class InProcessNodeTestRunner {
   static inject = tokens(commonTokens.options, commonTokens.logger);
 
   constructor(options, log) {
     this.files = options.nodeTest?.testFiles ?? [];
+    this.skip = (options.nodeTest?.skip ?? []).map((p) => new RegExp(p));
     this.log = log;
     this.child = null;
     this.order = []; // every test id, in file order
@@ -42,16 +50,18 @@ class InProcessNodeTestRunner {
     this.stop();
     const child = fork(WORKER, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced' });
     this.child = child;
+    children.add(child);
     this.pending = null;
     child.on('message', (m) => { if (m.ready) return; const p = this.pending; this.pending = null; p?.resolve(m); });
     child.on('exit', (code, signal) => {
+      children.delete(child);
       if (this.child === child) this.child = null;
       const p = this.pending; this.pending = null;
       p?.reject(new Error(`the test process ended (${signal ?? code})`));
     });
     const { tests, error } = await this.send({ cmd: 'load', files: this.files });
     if (error) throw new Error(`loading the test files: ${error}`);
-    this.order = tests.map((t) => t.id);
+    this.order = tests.map((t) => t.id).filter((id) => !this.skip.some((re) => re.test(id)));
   }
 
   stop() {
@@ -137,5 +147,5 @@ export const strykerPlugins = [declareClassPlugin(PluginKind.TestRunner, 'node-t
 export const strykerValidationSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   type: 'object',
-  properties: { nodeTest: { type: 'object', properties: { testFiles: { type: 'array', items: { type: 'string' } } } } },
+  properties: { nodeTest: { type: 'object', properties: { testFiles: { type: 'array', items: { type: 'string' } }, skip: { type: 'array', items: { type: 'string' } } } } },
 };
