@@ -21,13 +21,26 @@ const MODULES = [
   'web/train.js', 'web/train/state.js',
   'web/labs/cross.js', 'web/labs/misconceptions.js', 'web/labs/multihead.js', 'web/labs/predict.js',
   'web/labs/sqrtdk.js', 'web/labs/stability.js', 'web/labs/random.js', 'web/labs/fused.js',
-  'web/labs/index.js', 'web/labs/mount.js', 'web/labs/catalog.js',
+  'web/labs/index.js', 'web/labs/catalog.js',
 ];
 
+// Functions found by name in a file, each from its first line to the closing brace at its own
+// indentation (a name that is gone is skipped): file:from-to ranges for Stryker.
+function functions(file, names) {
+  if (!existsSync(file)) return [];
+  const lines = readFileSync(file, 'utf8').split('\n');
+  return names.flatMap((name) => {
+    const re = new RegExp(`^(\\s*)(?:export )?(?:function )?${name}\\(.*\\{\\s*$`);
+    const start = lines.findIndex((l) => re.test(l));
+    if (start < 0) return [];
+    const indent = re.exec(lines[start])[1];
+    const end = lines.findIndex((l, k) => k > start && l === indent + '}');
+    return end > start ? [`${file}:${start + 1}-${end + 1}`] : [];
+  });
+}
+
 // The input checks: web/attention.js's sections whose heading says "input check" (each up to the
-// next section or the Result class), and web/attention-training.js's checkSeed and Trainer.set,
-// found by name, each from its first line to the closing brace at its own indentation. A section
-// or name that is gone is skipped.
+// next section or the Result class), and web/attention-training.js's checkSeed and Trainer.set.
 function inputChecks() {
   const out = [];
   const file = 'web/attention.js';
@@ -39,29 +52,41 @@ function inputChecks() {
       if (to > from) out.push(`${file}:${from + 2}-${to}`);
     });
   }
-  const training = 'web/attention-training.js';
-  if (existsSync(training)) {
-    const lines = readFileSync(training, 'utf8').split('\n');
-    for (const name of ['checkSeed', 'set']) {
-      const re = new RegExp(`^(\\s*)(?:export )?(?:function )?${name}\\(.*\\{\\s*$`);
-      const start = lines.findIndex((l) => re.test(l));
-      if (start < 0) continue;
-      const indent = re.exec(lines[start])[1];
-      const end = lines.findIndex((l, k) => k > start && l === indent + '}');
-      if (end > start) out.push(`${training}:${start + 1}-${end + 1}`);
-    }
-  }
-  return out;
+  return [...out, ...functions('web/attention-training.js', ['checkSeed', 'set'])];
 }
+
+// web/labs/mount.js: its URL state (queryOf, paramNotes); mountLabRecord puts the DOM together
+// and is tested in the browsers (tests/browser/).
+const LAB_MOUNT = () => functions('web/labs/mount.js', ['queryOf', 'paramNotes']);
 
 // MUTATE_JS_ONLY=web/format.js,web/labs/*.js (globs, comma-separated; `attention-checks` for the
 // input checks) restricts a run to some of these modules.
 function mutateList() {
-  const all = [...MODULES, ...inputChecks()];
+  const all = [...MODULES, ...LAB_MOUNT(), ...inputChecks()];
   const only = process.env.MUTATE_JS_ONLY;
   if (!only) return all;
   return only.split(',').flatMap((g) => (g === 'attention-checks' ? inputChecks() : [g]));
 }
+
+// Which test files own each module: a mutant there runs only their tests (those that reach it).
+// The modules every test goes through (the core's checks, formatting, grammar) would otherwise
+// run hundreds of unrelated tests for each mutant that survives; a module not named here runs
+// every test that reaches it. A folder ends in /.
+const OWNERS = {
+  'web/attention.js': ['bad-input', 'core', 'into', 'reentrancy', 'wasm-abi', 'fused', 'property'],
+  'web/attention-training.js': ['train', 'train-state', 'bad-input', 'reentrancy', 'wasm-abi'],
+  'web/format.js': ['page-format', 'words', 'page-explain', 'page-sentences', 'labs-words', 'train-ui', 'explorer-notes'],
+  'web/words.js': ['words', 'page-sentences', 'page-explain', 'labs-words', 'train-ui', 'explorer-notes'],
+  'web/colors.js': ['page-colors', 'page-contrast', 'page-sentences'],
+  'web/config.js': ['page-config', 'tensor-text', 'explorer-state', 'page-explain', 'lookups', 'train-ui', 'train-state'],
+  'web/tensor-text.js': ['tensor-text', 'page-config'],
+  'web/explain.js': ['page-explain', 'page-sentences', 'explorer-notes', 'train-ui', 'train-state', 'labs-words'],
+  'web/explorer/': ['explorer-state', 'explorer-notes'],
+  'web/train.js': ['train-ui', 'train-state', 'lookups'],
+  'web/train/': ['train-state', 'train-ui'],
+  'web/labs/': ['labs-words', 'labs-stats', 'labs-fused', 'lookups', 'page-sentences'],
+};
+const testsOf = () => Object.fromEntries(Object.entries(OWNERS).map(([m, names]) => [m, names.map((n) => `tests/${n}.test.mjs`)]));
 
 // The Node test files, but for those that test other things and import none of the mutated
 // modules for their own sake: the ONNX vectors, the CLI, loading, export, the npm package, the
@@ -88,6 +113,7 @@ export default {
   nodeTest: {
     testFiles: testFiles(),
     skip: ['do not grow the Wasm memory', 'all of 100 seeds reach', 'reclaimed by the garbage collector'],
+    testsOf: testsOf(),
   },
   dryRunTimeoutMinutes: 30,
   coverageAnalysis: 'perTest',

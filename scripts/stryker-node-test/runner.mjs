@@ -11,7 +11,9 @@
 // gets a fresh process and counts as a time-out.
 //
 // Options (stryker.config.mjs): nodeTest: { testFiles: ['tests/a.test.mjs', ...], skip: [regex
-// source, ...] }: tests whose "file: name" matches a skip pattern are not run at all.
+// source, ...], testsOf: { 'web/config.js': ['tests/page-config.test.mjs', ...], 'web/labs/': [...] } }:
+// tests whose "file: name" matches a skip pattern are not run at all; a mutant in a module named
+// in testsOf (a path, or a folder ending in /) runs only the tests of those files that reach it.
 import { fork } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +37,7 @@ class InProcessNodeTestRunner {
   constructor(options, log) {
     this.files = options.nodeTest?.testFiles ?? [];
     this.skip = (options.nodeTest?.skip ?? []).map((p) => new RegExp(p));
+    this.testsOf = Object.entries(options.nodeTest?.testsOf ?? {});
     this.log = log;
     this.child = null;
     this.order = []; // every test id, in file order
@@ -105,10 +108,15 @@ class InProcessNodeTestRunner {
   async mutantRun(options) {
     const wanted = options.testFilter ? new Set(options.testFilter) : null;
     const time = (id) => this.ms.get(id) ?? Infinity;
-    const ids = (wanted ? this.order.filter((id) => wanted.has(id)) : this.order.slice()).sort((a, b) => time(a) - time(b));
+    const file = options.activeMutant.fileName.replace(/\\/g, '/');
+    const own = this.testsOf.find(([m]) => (m.endsWith('/') ? file.includes(`/${m}`) : file.endsWith(`/${m}`)))?.[1];
+    const mine = (id) => !own || own.includes(id.slice(0, id.indexOf(': ')));
+    const ids = (wanted ? this.order.filter((id) => wanted.has(id)) : this.order.slice()).filter(mine).sort((a, b) => time(a) - time(b));
+    // Stryker's time limit counts every test that reaches the mutant; these are fewer (testsOf).
+    const limit = Math.min(options.timeout, 2 * ids.reduce((sum, id) => sum + Math.min(time(id), 60000), 0) + 5000);
     const attempt = async () => {
       if (!this.child) await this.start();
-      const r = await this.send({ cmd: 'run', ids, mutant: options.activeMutant.id, hitLimit: options.hitLimit, bail: !options.disableBail }, options.timeout);
+      const r = await this.send({ cmd: 'run', ids, mutant: options.activeMutant.id, hitLimit: options.hitLimit, bail: !options.disableBail }, limit);
       if (r.error) throw new Error(r.error);
       return r;
     };
@@ -119,7 +127,7 @@ class InProcessNodeTestRunner {
       const failed = r.results.filter((t) => !t.ok);
       if (failed.length) {
         // The same test with no mutant: if it fails too, this process is spoilt; start afresh.
-        const again = await this.send({ cmd: 'run', ids: [failed[0].id], bail: true }, options.timeout);
+        const again = await this.send({ cmd: 'run', ids: [failed[0].id], bail: true }, limit);
         if (again.error || !again.results[0]?.ok) {
           this.log.debug(`test process replaced after ${failed[0].id} failed with no mutant`);
           await this.start();
@@ -127,7 +135,7 @@ class InProcessNodeTestRunner {
         }
       }
     } catch (err) {
-      if (err.timeout) return { status: MutantRunStatus.Timeout, reason: `no answer in ${options.timeout} ms` };
+      if (err.timeout) return { status: MutantRunStatus.Timeout, reason: `no answer in ${limit} ms` };
       this.stop();
       return { status: MutantRunStatus.Error, errorMessage: String(err.message) };
     }
@@ -147,5 +155,5 @@ export const strykerPlugins = [declareClassPlugin(PluginKind.TestRunner, 'node-t
 export const strykerValidationSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   type: 'object',
-  properties: { nodeTest: { type: 'object', properties: { testFiles: { type: 'array', items: { type: 'string' } }, skip: { type: 'array', items: { type: 'string' } } } } },
+  properties: { nodeTest: { type: 'object', properties: { testFiles: { type: 'array', items: { type: 'string' } }, skip: { type: 'array', items: { type: 'string' } }, testsOf: { type: 'object' } } } },
 };
