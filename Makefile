@@ -251,7 +251,7 @@ mutate-c: setup-test ## mutation testing of c/ (seeded, stratified; tens of minu
 	nice node scripts/mutate-c.mjs $(MUTATE_ARGS)
 
 mutate-js: setup-test all dist ## mutation testing of the pure JS modules with StrykerJS (tens of minutes): per file, each survivor
-	nice npx stryker run stryker.config.mjs $(MUTATE_ARGS)
+	nice -n 10 npx stryker run stryker.config.mjs $(MUTATE_ARGS)
 	node scripts/mutate-js-report.mjs
 
 clean: ## remove build output
