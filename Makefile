@@ -120,7 +120,7 @@ web/gen/train-css.js: web/train.css scripts/embed-css.mjs
 web/gen/induction-css.js: web/induction.css scripts/embed-css.mjs
 	node scripts/embed-css.mjs web/induction.css $@ INDUCTION_CSS
 
-dist: all ## write dist/ with esbuild: one minified attention-explorer.js (Wasm inside), index.html and lab.html that open from file://
+dist: all ## write dist/ with esbuild: a minified attention-explorer.js (the explorer, Wasm inside), the parts it loads for the other modes, index.html and lab.html that open from file://
 	@scripts/setup.sh dist
 	node scripts/build-dist.mjs
 
@@ -261,7 +261,7 @@ mutate-c: setup-test ## mutation testing of c/ (seeded, stratified; tens of minu
 	nice node scripts/mutate-c.mjs $(MUTATE_ARGS)
 
 mutate-js: setup-test all dist ## mutation testing of the pure JS modules with StrykerJS (tens of minutes): per file, each survivor
-	nice npx stryker run stryker.config.mjs $(MUTATE_ARGS)
+	nice -n 10 npx stryker run stryker.config.mjs $(MUTATE_ARGS)
 	node scripts/mutate-js-report.mjs
 
 clean: ## remove build output

@@ -1,68 +1,130 @@
 // stryker.config.mjs: `make mutate-js`, mutation testing of the page's pure JS modules with
 // StrykerJS (pinned in package.json) and the Node tests (tests/*.test.mjs; not the browser
-// ones). It takes minutes, so it is not part of `make test`. The report: build/mutate-js/
+// ones). It takes tens of minutes, so it is not part of `make test`. The report: build/mutate-js/
 // (report.html to browse, report.json), and per file plus every survivor on the terminal
 // (scripts/mutate-js-report.mjs).
 //
-// What is mutated: the modules whose behaviour the Node tests own: explanation text, config
-// parsing and URL state, number formatting, colours, the training state, the labs' pure
-// modules (not their views), the grammar of sentences, the tensor paste parser, and the input
-// checks of web/attention.js (found by its section comment; the rest of that file moves Wasm
-// memory and is tested through the core, not here).
+// What is mutated: the modules whose behaviour the Node tests own: the explanation text (explain.js
+// and the explorer's own sentences, explorer/notes.js), config parsing and URL state (config.js,
+// the explorer's state and its URL form, explorer/state.js), number formatting, colours, the
+// grammar of sentences, the tensor paste parser, the training state (train.js, train/state.js),
+// the labs' pure modules (not their views, not ui.js: DOM), and the input checks of
+// web/attention.js and web/attention-training.js (found by their section comments and names; the
+// rest of those files moves Wasm memory and is tested through the core, not here).
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 const MODULES = [
-  'web/explain.js', 'web/explorer/explain*.js', // (explain.js may move into web/explorer/)
-  'web/config.js', 'web/format.js', 'web/colors.js', 'web/words.js', 'web/train.js', 'web/tensor-text.js',
+  'web/explain.js', 'web/explorer/notes.js',
+  'web/config.js', 'web/explorer/state.js',
+  'web/format.js', 'web/colors.js', 'web/words.js', 'web/tensor-text.js',
+  'web/train.js', 'web/train/state.js',
   'web/labs/cross.js', 'web/labs/misconceptions.js', 'web/labs/multihead.js', 'web/labs/predict.js',
-  'web/labs/sqrtdk.js', 'web/labs/stability.js', 'web/labs/random.js', 'web/labs/index.js', 'web/labs/fused.js',
+  'web/labs/sqrtdk.js', 'web/labs/stability.js', 'web/labs/random.js', 'web/labs/fused.js',
+  'web/labs/index.js', 'web/labs/catalog.js',
 ];
 
-// The input checks of web/attention.js: its "input checking" section (up to the Result class or
-// the next section), and the training settings' checks, found by name (checkSeed, set): each
-// from its first line to the closing brace at its own indentation. A name that is gone is skipped.
-function inputChecks(file) {
+// Functions found by name in a file, each from its first line to the closing brace at its own
+// indentation (a name that is gone is skipped): file:from-to ranges for Stryker.
+function functions(file, names) {
   if (!existsSync(file)) return [];
   const lines = readFileSync(file, 'utf8').split('\n');
-  const out = [];
-  const from = lines.findIndex((l) => /^\/\/ -+ input checking/.test(l));
-  const to = lines.findIndex((l, k) => k > from && /^(class Result\b|\/\/ -+ )/.test(l));
-  if (from >= 0 && to > from) out.push(`${file}:${from + 2}-${to}`);
-  for (const name of ['checkSeed', 'set']) {
-    const re = new RegExp(`^(\\s*)(?:function )?${name}\\(.*\\{\\s*$`);
+  return names.flatMap((name) => {
+    const re = new RegExp(`^(\\s*)(?:export )?(?:function )?${name}\\(.*\\{\\s*$`);
     const start = lines.findIndex((l) => re.test(l));
-    if (start < 0) continue;
+    if (start < 0) return [];
     const indent = re.exec(lines[start])[1];
     const end = lines.findIndex((l, k) => k > start && l === indent + '}');
-    if (end > start) out.push(`${file}:${start + 1}-${end + 1}`);
-  }
-  return out;
+    return end > start ? [`${file}:${start + 1}-${end + 1}`] : [];
+  });
 }
 
+// The input checks: web/attention.js's sections whose heading says "input check" (each up to the
+// next section or the Result class), and web/attention-training.js's checkSeed and Trainer.set.
+function inputChecks() {
+  const out = [];
+  const file = 'web/attention.js';
+  if (existsSync(file)) {
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines.forEach((l, from) => {
+      if (!/^\/\/ -+ .*input check/.test(l)) return;
+      const to = lines.findIndex((l2, k) => k > from && /^(class Result\b|\/\/ -+ )/.test(l2));
+      if (to > from) out.push(`${file}:${from + 2}-${to}`);
+    });
+  }
+  return [...out, ...functions('web/attention-training.js', ['checkSeed', 'set'])];
+}
+
+// web/labs/mount.js: its URL state (queryOf, paramNotes); mountLabRecord puts the DOM together
+// and is tested in the browsers (tests/browser/).
+const LAB_MOUNT = () => functions('web/labs/mount.js', ['queryOf', 'paramNotes']);
+
 // MUTATE_JS_ONLY=web/format.js,web/labs/*.js (globs, comma-separated; `attention-checks` for the
-// input checks of web/attention.js) restricts a run to some of these modules, for a machine too
-// slow or busy for all of them in one go.
+// input checks) restricts a run to some of these modules.
 function mutateList() {
-  const all = [...MODULES, ...inputChecks('web/attention.js')];
+  const all = [...MODULES, ...LAB_MOUNT(), ...inputChecks()];
   const only = process.env.MUTATE_JS_ONLY;
   if (!only) return all;
-  return only.split(',').flatMap((g) => (g === 'attention-checks' ? inputChecks('web/attention.js') : [g]));
+  return only.split(',').flatMap((g) => (g === 'attention-checks' ? inputChecks() : [g]));
+}
+
+// Which test files own each module: a mutant there runs only their tests (those that reach it).
+// The modules every test goes through (the core's checks, formatting, grammar) would otherwise
+// run hundreds of unrelated tests for each mutant that survives; a module not named here runs
+// every test that reaches it. A folder ends in /.
+const OWNERS = {
+  'web/attention.js': ['bad-input', 'core', 'into', 'reentrancy', 'wasm-abi', 'fused', 'property'],
+  'web/attention-training.js': ['train', 'train-state', 'bad-input', 'reentrancy', 'wasm-abi'],
+  'web/format.js': ['page-format', 'words', 'page-explain', 'page-sentences', 'labs-words', 'train-ui', 'explorer-notes'],
+  'web/words.js': ['words', 'page-sentences', 'page-explain', 'labs-words', 'train-ui', 'explorer-notes'],
+  'web/colors.js': ['page-colors', 'page-contrast', 'page-sentences'],
+  'web/config.js': ['page-config', 'tensor-text', 'explorer-state', 'page-explain', 'lookups', 'train-ui', 'train-state'],
+  'web/tensor-text.js': ['tensor-text', 'page-config'],
+  'web/explain.js': ['page-explain', 'page-sentences', 'explorer-notes', 'train-ui', 'train-state', 'labs-words'],
+  'web/explorer/': ['explorer-state', 'explorer-notes'],
+  'web/train.js': ['train-ui', 'train-state', 'lookups'],
+  'web/train/': ['train-state', 'train-ui'],
+  'web/labs/': ['labs-words', 'labs-stats', 'labs-fused', 'lookups', 'page-sentences'],
+};
+const testsOf = () => Object.fromEntries(Object.entries(OWNERS).map(([m, names]) => [m, names.map((n) => `tests/${n}.test.mjs`)]));
+
+// The Node test files, but for those that test other things and import none of the mutated
+// modules for their own sake: the ONNX vectors, the CLI, loading, export, the npm package, the
+// server, the types, and the induction page (a minute of its own model's training per run).
+// MUTATE_JS_TESTS (comma-separated names like page-format,words) replaces the list.
+const SKIP = /^(onnx|cli|loader|embed-export|embed-pack|serve|types|induction)\.test\.mjs$/;
+function testFiles() {
+  const names = process.env.MUTATE_JS_TESTS?.split(',').map((n) => `${n.replace(/\.test\.mjs$/, '')}.test.mjs`);
+  return readdirSync('tests').filter((f) => (names ? names.includes(f) : f.endsWith('.test.mjs') && !SKIP.test(f))).sort().map((f) => `tests/${f}`);
 }
 
 export default {
   $schema: './node_modules/@stryker-mutator/core/schema/stryker-schema.json',
   packageManager: 'npm',
-  plugins: ['@stryker-mutator/tap-runner'],
-  testRunner: 'tap',
-  // The Node test files, but for those that test other things (the ONNX vectors, the CLI,
-  // loading, export, the npm package). Each mutant runs only the files whose tests reach it
-  // (coverage per file), in name order, and stops at the first that fails.
-  // serve and types import none of these modules either.
-  // MUTATE_JS_TESTS (a glob) replaces that list, e.g. to leave out a slow file on a busy machine.
-  tap: { testFiles: [process.env.MUTATE_JS_TESTS || 'tests/!(onnx|cli|loader|embed-export|embed-pack|serve|types).test.mjs'], forceBail: true },
-  // The first run of every test file (to learn which tests reach which mutant) takes minutes on
-  // a busy 2-core machine; Stryker's default limit is 5.
+  // scripts/stryker-node-test/: a test runner that keeps one Node process with the test files
+  // imported, and runs for each mutant only the single tests that reach it (coverage per test),
+  // fastest first, stopping at the first that fails: a mutant takes milliseconds, not the
+  // seconds of a Node process per test file (Stryker's tap runner; a full run took hours).
+  plugins: ['./scripts/stryker-node-test/runner.mjs'],
+  testRunner: 'node-test-in-process',
+  // Left out: the tests that take seconds each under instrumentation (a mutant that survives runs
+  // every test that reaches it, so these made a run take hours on a busy 2-core machine). First
+  // the core's resources, not these modules' behaviour (10,000 forward() calls alone take a
+  // minute): memory over many calls, 100 seeds learning each task, the garbage collector. Then the
+  // sweeps over hundreds of seeded heads or shapes, whose rules the faster tests of each module
+  // also check on fewer cases: the sentence rules over 200 random heads and every preset cell, the
+  // core against float64 at the size limits, the fused form on 300 shapes, the ONNX heads and the
+  // byte counts, and the √dk narrative's sweeps.
+  nodeTest: {
+    testFiles: testFiles(),
+    skip: [
+      'do not grow the Wasm memory', 'all of 100 seeds reach', 'reclaimed by the garbage collector',
+      '200 seeded random heads keep the rules', 'every sentence of every preset keeps the rules',
+      'at the size limits \\(n = m = maxTokens', 'on 300 seeded shapes', 'on every head of the 51 ONNX vectors',
+      'the long form needs 3 × n² floats', '√dk 7: every number the narrative quotes', '√dk 7: at n = 64 the narrative',
+    ],
+    testsOf: testsOf(),
+  },
   dryRunTimeoutMinutes: 30,
   coverageAnalysis: 'perTest',
   // Mutants in code that runs when a module loads (constant tables, top-level settings) would
@@ -75,7 +137,7 @@ export default {
   mutate: mutateList(),
   // The machine is shared: one test process at a time, at low priority (make mutate-js uses nice).
   concurrency: 1,
-  timeoutMS: 20000,
+  timeoutMS: 10000,
   reporters: ['progress', 'html', 'json'],
   htmlReporter: { fileName: 'build/mutate-js/report.html' },
   jsonReporter: { fileName: 'build/mutate-js/report.json' },

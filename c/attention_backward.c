@@ -24,7 +24,16 @@ static int size_ok(int x, int limit) { return x >= 1 && x <= limit; }
 typedef float f32x4 __attribute__((vector_size(16)));
 static f32x4 load4(const float *p) { f32x4 v; memcpy(&v, p, sizeof v); return v; }
 static void store4(float *p, f32x4 v) { memcpy(p, &v, sizeof v); }
-static float hsum4(f32x4 v) { return (v[0] + v[1]) + (v[2] + v[3]); }
+/* Lane q of the result is s_q[0] + s_q[1] + s_q[2] + s_q[3], summed as (0 + 1) + (2 + 3): four
+ * horizontal sums at once, after a 4 × 4 transpose, in vector adds. */
+static f32x4 hsum4x4(f32x4 s0, f32x4 s1, f32x4 s2, f32x4 s3)
+{
+    f32x4 a = __builtin_shufflevector(s0, s1, 0, 4, 1, 5), b = __builtin_shufflevector(s0, s1, 2, 6, 3, 7);
+    f32x4 c = __builtin_shufflevector(s2, s3, 0, 4, 1, 5), d = __builtin_shufflevector(s2, s3, 2, 6, 3, 7);
+    f32x4 lane0 = __builtin_shufflevector(a, c, 0, 1, 4, 5), lane1 = __builtin_shufflevector(a, c, 2, 3, 6, 7);
+    f32x4 lane2 = __builtin_shufflevector(b, d, 0, 1, 4, 5), lane3 = __builtin_shufflevector(b, d, 2, 3, 6, 7);
+    return (lane0 + lane1) + (lane2 + lane3);
+}
 
 /* C (+)= A·B where A(i, t) = A[i·ars + t·acs] (row-major A: ars = k, acs = 1; Aᵀ stored as
  * [k, r]: ars = 1, acs = r) and B [k, c] is row-major. C [r, c] is overwritten, or added to when
@@ -86,40 +95,53 @@ static void gemm(float *C, const float *A, long ars, long acs, const float *B, i
 typedef struct { const float *A, *B; int k; } abt_term;
 
 /* C = Σ_terms A·Bᵀ (or C += when accumulate), C [r, c]: every entry is a sum of dot products of
- * a row of A with a row of B. Four entries of a row at a time share each load of A's row, with
- * four lanes of partial sums each; the terms go into the same sums, added up once at the end.
- * With causal, row i stops at column i (the rest is set to 0): a causal query's dA past the
- * diagonal is never read. */
+ * a row of A with a row of B. A tile of 2 rows × 4 columns of C shares each load: a row of B
+ * serves both rows, a row of A all four columns; each entry has four lanes of partial sums, and
+ * the terms go into the same sums, added up once at the end (every entry's sum runs in the same
+ * order whatever the tile, so the tiling does not change a bit). With causal, row i stops at
+ * column i (the rest is set to 0): a causal query's dA past the diagonal is never read. */
 static void abt_sum(float *C, const abt_term *terms, int count, int r, int c, int accumulate, int causal)
 {
-    for (int i = 0; i < r; i++) {
-        float *c_i = C + (long)i * c;
-        int c_end = causal && i + 1 < c ? i + 1 : c;
-        int j = 0;
-        for (; j < c_end; j += 4) {
-            int cols = c_end - j < 4 ? c_end - j : 4;
-            f32x4 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
-            float d[4] = {0, 0, 0, 0};
+    for (int i = 0; i < r; i += 2) {
+        int rows = r - i < 2 ? 1 : 2;
+        int i1 = i + rows - 1; /* the tile's second row; a short tile repeats row i and stores it once */
+        int end0 = causal && i + 1 < c ? i + 1 : c, end1 = causal && i1 + 1 < c ? i1 + 1 : c;
+        float *c0 = C + (long)i * c, *c1 = C + (long)i1 * c;
+        for (int j = 0; j < end1; j += 4) {
+            int cols = end1 - j < 4 ? end1 - j : 4;
+            f32x4 s00 = {0}, s01 = {0}, s02 = {0}, s03 = {0}, s10 = {0}, s11 = {0}, s12 = {0}, s13 = {0};
+            f32x4 d0 = {0}, d1 = {0}; /* the scalar tails when k % 4 != 0 */
             for (int m = 0; m < count; m++) {
                 int k = terms[m].k;
-                const float *a_i = terms[m].A + (long)i * k;
+                const float *a0 = terms[m].A + (long)i * k, *a1 = terms[m].A + (long)i1 * k;
                 const float *b0 = terms[m].B + (long)j * k;
                 const float *b1 = cols > 1 ? b0 + k : b0, *b2 = cols > 2 ? b0 + 2L * k : b0, *b3 = cols > 3 ? b0 + 3L * k : b0;
                 int t = 0;
                 for (; t + 4 <= k; t += 4) {
-                    f32x4 x = load4(a_i + t);
-                    s0 += x * load4(b0 + t); s1 += x * load4(b1 + t);
-                    s2 += x * load4(b2 + t); s3 += x * load4(b3 + t);
+                    f32x4 x0 = load4(a0 + t), x1 = load4(a1 + t), y;
+                    y = load4(b0 + t), s00 += x0 * y, s10 += x1 * y;
+                    y = load4(b1 + t), s01 += x0 * y, s11 += x1 * y;
+                    y = load4(b2 + t), s02 += x0 * y, s12 += x1 * y;
+                    y = load4(b3 + t), s03 += x0 * y, s13 += x1 * y;
                 }
                 for (; t < k; t++) {
-                    d[0] += a_i[t] * b0[t]; d[1] += a_i[t] * b1[t];
-                    d[2] += a_i[t] * b2[t]; d[3] += a_i[t] * b3[t];
+                    d0[0] += a0[t] * b0[t]; d0[1] += a0[t] * b1[t]; d0[2] += a0[t] * b2[t]; d0[3] += a0[t] * b3[t];
+                    d1[0] += a1[t] * b0[t]; d1[1] += a1[t] * b1[t]; d1[2] += a1[t] * b2[t]; d1[3] += a1[t] * b3[t];
                 }
             }
-            d[0] += hsum4(s0), d[1] += hsum4(s1), d[2] += hsum4(s2), d[3] += hsum4(s3);
-            for (int q = 0; q < cols; q++) c_i[j + q] = accumulate ? c_i[j + q] + d[q] : d[q];
+            d0 += hsum4x4(s00, s01, s02, s03);
+            d1 += hsum4x4(s10, s11, s12, s13);
+            if (j + 4 <= end0) /* whole: one vector each (the second row's end is past the first's) */
+                store4(c0 + j, accumulate ? load4(c0 + j) + d0 : d0);
+            else
+                for (int q = 0; q < cols && j + q < end0; q++) c0[j + q] = accumulate ? c0[j + q] + d0[q] : d0[q];
+            if (rows > 1 && cols == 4) store4(c1 + j, accumulate ? load4(c1 + j) + d1 : d1);
+            else if (rows > 1)
+                for (int q = 0; q < cols; q++) c1[j + q] = accumulate ? c1[j + q] + d1[q] : d1[q];
         }
-        for (j = c_end; j < c; j++) c_i[j] = accumulate ? c_i[j] : 0.0f;
+        for (int j = end0; j < c; j++) c0[j] = accumulate ? c0[j] : 0.0f;
+        if (rows > 1)
+            for (int j = end1; j < c; j++) c1[j] = accumulate ? c1[j] : 0.0f;
     }
 }
 

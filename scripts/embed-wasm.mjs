@@ -1,19 +1,13 @@
 // Writes the Wasm builds of the C core, gzip-compressed and base64-encoded, in ES modules under
 // web/gen/, so web/attention.js needs no fetch of a .wasm file and works from file://, in Node and
-// in one bundled file. web/gunzip.js inflates them with DecompressionStream. Three cores (Makefile):
-// the full one, the trainer core (no induction models) and the forward core (no training: half the
-// size), each in a SIMD and a scalar build.
+// in the bundles of dist/. web/gunzip.js inflates them with DecompressionStream. Three cores
+// (Makefile): the full one, the trainer core (no induction models) and the forward core (no
+// training: half the size), each in a SIMD and a scalar build.
 //   attention-wasm-simd.js, attention-wasm-scalar.js   export const WASM_GZIP = '...' (one full build)
 //   attention-wasm-trainer-{simd,scalar}.js, attention-wasm-forward-{simd,scalar}.js   the same, the other cores
-//   attention-wasm-both.js  WASM_GZIP of both full builds in ONE gzip stream, interleaved in pieces
-//                           (SIMD_BYTES, SCALAR_BYTES, PIECE: see interleave below): deflate finds
-//                           repeats only within its 32 KB window, so the builds laid one after the
-//                           other (64 KB each) share almost nothing, while piece k of the scalar
-//                           build right after piece k of the SIMD one (the same C, compiled twice,
-//                           in the same order) is mostly repeats: 42 KB against 58 with gzip -9
 //   wasm-source.js          wasmBytes(simd, core): imports only the build the engine runs, of the
-//                           core asked for (the pages, Node)
-//   wasm-source-inline.js   wasmBytes(simd): both full builds in the module graph (scripts/build-dist.mjs)
+//                           core asked for (the pages, Node; in dist/, each build but the forward
+//                           core's SIMD one is a part of its own: scripts/build-dist.mjs)
 // Compressed by zopfli (Debian's zopfli, installed by scripts/setup.sh): a gzip stream any inflater
 // reads, 8% smaller than zlib's best (SIMD build: 15.6 KB against 16.9 KB with Node's zlib).
 // Deterministic: zopfli writes no time or name into the gzip header.
@@ -37,18 +31,6 @@ const gz = (bytes) => {
 };
 const simd = readFileSync(simdPath), scalar = readFileSync(scalarPath);
 
-// The SIMD build in pieces of PIECE bytes, each followed by the scalar build's piece at the same
-// relative place (its bounds scaled by SCALAR_BYTES / SIMD_BYTES). wasm-source-inline.js's
-// deinterleave takes them apart with the same bounds.
-const PIECE = 8192;
-function interleave(a, b) {
-  const parts = [];
-  for (let i = 0, n = Math.ceil(a.length / PIECE); i < n; i++) {
-    parts.push(a.subarray(i * PIECE, (i + 1) * PIECE));
-    parts.push(b.subarray(Math.floor(i * PIECE * b.length / a.length), i === n - 1 ? b.length : Math.floor((i + 1) * PIECE * b.length / a.length)));
-  }
-  return Buffer.concat(parts);
-}
 const files = {
   'attention-wasm-simd.js': `${HEAD}export const WASM_GZIP = '${gz(simd)}';\n`,
   'attention-wasm-scalar.js': `${HEAD}export const WASM_GZIP = '${gz(scalar)}';\n`,
@@ -56,9 +38,6 @@ const files = {
   'attention-wasm-trainer-scalar.js': `${HEAD}export const WASM_GZIP = '${gz(readFileSync(trainerScalarPath))}';\n`,
   'attention-wasm-forward-simd.js': `${HEAD}export const WASM_GZIP = '${gz(readFileSync(forwardSimdPath))}';\n`,
   'attention-wasm-forward-scalar.js': `${HEAD}export const WASM_GZIP = '${gz(readFileSync(forwardScalarPath))}';\n`,
-  'attention-wasm-both.js': `${HEAD}export const SIMD_BYTES = ${simd.length}, SCALAR_BYTES = ${scalar.length}, PIECE = ${PIECE};
-export const WASM_GZIP = '${gz(interleave(simd, scalar))}';
-`,
   'wasm-source.js': `${HEAD}// Only the build this engine runs, of the core asked for, is loaded: the others are never downloaded.
 import { gunzipBase64 } from '../gunzip.js';
 
@@ -73,35 +52,6 @@ export async function wasmBytes(simd, core = 'full') {
     : core === 'trainer' ? (simd ? await import('./attention-wasm-trainer-simd.js') : await import('./attention-wasm-trainer-scalar.js'))
     : (simd ? await import('./attention-wasm-simd.js') : await import('./attention-wasm-scalar.js'));
   return gunzipBase64(source.WASM_GZIP);
-}
-`,
-  'wasm-source-inline.js': `${HEAD}// Both full builds in the module graph, for one-file bundles that cannot import() later: the other
-// cores are not in it (a page asking for one gets the full core, which does all they do).
-import { gunzipBase64 } from '../gunzip.js';
-import { WASM_GZIP, SIMD_BYTES, SCALAR_BYTES, PIECE } from './attention-wasm-both.js';
-
-/** @type {Promise<Uint8Array[]> | null} */
-let both = null;
-/** @param {boolean} simd @param {string} [_core] @returns {Promise<Uint8Array>} the Wasm module's bytes */
-export async function wasmBytes(simd, _core = 'full') {
-  const [a, b] = await (both ||= gunzipBase64(WASM_GZIP).then(deinterleave));
-  return (simd ? a : b).slice();
-}
-
-// The stream holds piece k of the SIMD build, then piece k of the scalar one, for every k
-// (scripts/embed-wasm.mjs interleave): the pieces are put back in place.
-/** @param {Uint8Array} all @returns {Uint8Array[]} */
-function deinterleave(all) {
-  const a = new Uint8Array(SIMD_BYTES), b = new Uint8Array(SCALAR_BYTES);
-  let at = 0;
-  for (let i = 0, n = Math.ceil(SIMD_BYTES / PIECE); i < n; i++) {
-    const aEnd = Math.min((i + 1) * PIECE, SIMD_BYTES);
-    a.set(all.subarray(at, at += aEnd - i * PIECE), i * PIECE);
-    const bStart = Math.floor(i * PIECE * SCALAR_BYTES / SIMD_BYTES);
-    const bEnd = i === n - 1 ? SCALAR_BYTES : Math.floor((i + 1) * PIECE * SCALAR_BYTES / SIMD_BYTES);
-    b.set(all.subarray(at, at += bEnd - bStart), bStart);
-  }
-  return [a, b];
 }
 `,
 };

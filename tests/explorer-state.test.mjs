@@ -299,3 +299,25 @@ test('the theme to start with: the link, then the element’s attribute, then th
   assert.equal(state.urlTheme, 'dark');
   assert.match(S.urlOf(state), /theme=dark/);
 });
+
+test('the panels drawn: X and the weights for a projection head, Q, K and V given directly otherwise', () => {
+  assert.deepEqual(S.shownGroups(fresh('cat').config), S.GROUPS);
+  assert.deepEqual(S.shownGroups(fresh('worked-example').config), [['1. Q, K and V, given directly', ['Q', 'K', 'V'], []], S.GROUPS[1]]);
+});
+
+test('presetOf names the preset a config is exactly, and nothing once a value differs', () => {
+  const state = fresh('cat');
+  assert.equal(S.presetOf(state.config), 'cat');
+  assert.equal(S.presetOf(fresh('worked-example').config), 'worked-example');
+  S.setValue(state, 'X', 0, 0, state.config.X[0][0] + 1);
+  assert.equal(S.presetOf(state.config), null);
+});
+
+test('a theme the link named stays in the link: setUrlTheme', () => {
+  const state = fresh('cat');
+  assert.deepEqual(S.setUrlTheme(state, 'dark'), { url: true });
+  assert.equal(state.urlTheme, 'dark');
+  assert.equal(S.urlOf(state), '?preset=cat&theme=dark');
+  S.setUrlTheme(state, null);
+  assert.equal(S.urlOf(state), '?preset=cat');
+});

@@ -44,26 +44,26 @@ test('the SIMD build really holds SIMD instructions and the scalar fallback none
   assert.equal(scalar, 0);
 });
 
-test('the Wasm ships gzip-compressed: web/gunzip.js inflates it with DecompressionStream, and the one-file stream of both builds holds the same bytes', async () => {
+test('the Wasm ships gzip-compressed: web/gunzip.js inflates it with DecompressionStream, and wasm-source.js gives each build of each core', async () => {
   const { gunzipBase64 } = await import('../web/gunzip.js');
-  const inline = await import('../web/gen/wasm-source-inline.js');
+  const { wasmBytes } = await import('../web/gen/wasm-source.js');
   const simd = bytes(SIMD), scalar = bytes(SCALAR);
   assert.deepEqual(await gunzipBase64(SIMD), simd);
-  assert.deepEqual(await inline.wasmBytes(true), simd);
-  assert.deepEqual(await inline.wasmBytes(false), scalar);
+  assert.deepEqual(await wasmBytes(true), simd);
+  assert.deepEqual(await wasmBytes(false), scalar);
+  for (const core of ['forward', 'trainer']) {
+    for (const build of ['simd', 'scalar']) {
+      const { WASM_GZIP } = await import(`../web/gen/attention-wasm-${core}-${build}.js`);
+      assert.deepEqual(await wasmBytes(build === 'simd', core), bytes(WASM_GZIP), `${core} ${build}`);
+    }
+  }
   // Each build is at most about half its size once compressed (base64 adds a third back, which
   // the page's own gzip takes off again).
-  const { WASM_GZIP: BOTH } = await import('../web/gen/attention-wasm-both.js');
-  for (const [name, b64, raw] of [['SIMD', SIMD, simd.length], ['scalar', SCALAR, scalar.length], ['both', BOTH, simd.length + scalar.length]]) {
+  for (const [name, b64, raw] of [['SIMD', SIMD, simd.length], ['scalar', SCALAR, scalar.length]]) {
     const packed = Buffer.from(b64, 'base64').length;
     console.log(`  ${name}: ${raw} bytes of Wasm, ${packed} gzipped`);
     assert.ok(packed < raw * 0.6, `${name}: ${packed} of ${raw}`);
   }
-  // Deflate finds the scalar build's repeats of the SIMD one only within its 32 KB window, so the
-  // one-file stream interleaves the two builds in 8 KB pieces (scripts/embed-wasm.mjs): each
-  // scalar piece then mostly repeats the SIMD piece before it (39.7 KB against 54.8 apart).
-  const size = (b64) => Buffer.from(b64, 'base64').length;
-  assert.ok(size(BOTH) <= 0.8 * (size(SIMD) + size(SCALAR)), `the interleaved stream (${size(BOTH)} bytes) costs at most 80% of the two apart (${size(SIMD) + size(SCALAR)})`);
 });
 
 test("the smaller cores: 'forward' has no trainers, 'trainer' no induction models; each refuses what it lacks and says how to load the full core", async () => {

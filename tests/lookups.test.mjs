@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readTrainUrl, DEFAULTS } from '../web/train.js';
-import { paramNotes, labOf, LABS } from '../web/labs/index.js';
+import { paramNotes, labOf, LABS, mountLab } from '../web/labs/index.js';
 import { MAX_MESSAGE } from '../web/config.js';
 
 const PROTO_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
@@ -64,4 +64,11 @@ test("the labs page's catalog (web/labs/catalog.js, one lab loaded on demand) na
     assert.equal(lab.mount, labOf(entry.mode).mount, `${entry.mode}: its view's mount`);
     assert.equal(lab.state.MODE, entry.mode);
   }
+});
+
+test('mountLab refuses a lab it does not know before touching the page, naming every lab', () => {
+  assert.throws(() => mountLab('x'.repeat(50), null), {
+    message: `unknown lab "${'x'.repeat(39)}…": the labs are sqrt-dk-lab, stability-lab, misconceptions-lab, predict-lab, multihead-lab, cross-lab and fused-lab`,
+  });
+  assert.equal(labOf('nope'), null);
 });

@@ -4,7 +4,7 @@ import { loadAttention } from '../web/attention.js';
 import { parseConfig, forwardArgs, STEPS } from '../web/config.js';
 import { PRESETS, syntheticConfig } from '../web/presets.js';
 import { fmt } from '../web/format.js';
-import { explainCell, narration, followSentence, displayed, matrixInfo, cellLabel } from '../web/explain.js';
+import { explainCell, narration, followSentence, displayed, matrixInfo, cellLabel, sourceCopies, forgetResult } from '../web/explain.js';
 
 const attn = await loadAttention();
 function viewOf(cfg, step = null) {
@@ -125,4 +125,48 @@ test('the follow sentence: ties name every token and every component, with “ea
 test('cell labels for screen readers name the matrix, row, column and value', () => {
   const v = viewOf(PRESETS.cat.config);
   assert.equal(cellLabel(v, 'A', 4, 1, v.r.A[21]), `A row 5 the, column 2 cat: ${fmt(v.r.A[21])}`);
+});
+
+test('sourceCopies: one cell, a row read across, a column down, and at most max values, saying so', () => {
+  const v = viewOf(PRESETS.cat.config);
+  const A = displayed(v, 'A');
+  assert.deepEqual(sourceCopies(v, [{ m: 'A', row: 4, col: 1 }, { m: 'V', row: 1 }, { m: 'K', col: 0 }]), [
+    { m: 'A', title: 'A[5][2]', labels: ['the → cat'], values: [A[4 * 5 + 1]] },
+    { m: 'V', title: 'V row 2 (cat)', labels: ['thing', 'action', 'small word', 'first token'], values: Array.from(v.r.V.slice(4, 8)) },
+    { m: 'K', title: 'K column 1 (k1)', labels: ['The', 'cat', 'sat', 'on', 'the'], values: [0, 1, 2, 3, 4].map((i) => v.r.K[i * v.r.dk]) },
+  ]);
+  assert.deepEqual(sourceCopies(v, [{ m: 'A', row: 4 }], 3), [
+    { m: 'A', title: 'A row 5 (the), the first 3 of 5', labels: ['The', 'cat', 'sat'], values: Array.from(A.slice(20, 23)) },
+  ]);
+  assert.equal(sourceCopies(v, [{ m: 'A', row: 4 }], 5)[0].title, 'A row 5 (the)', 'exactly max values: nothing left out');
+  assert.equal(sourceCopies(v, [{ m: 'A', row: 4 }])[0].values.length, 5, 'up to 12 by default');
+});
+
+test('a head inside a model: an X cell is the sum of the residual stream’s parts, named', () => {
+  const v = viewOf(PRESETS.cat.config);
+  const { n, d } = v.r;
+  const embedding = Float32Array.from({ length: n * d }, (_, k) => k / 10);
+  const head = Float32Array.from({ length: n * d }, (_, k) => -k / 100);
+  assert.deepEqual(explainCell(v, 'X', 2, 1, { residual: [{ name: 'embedding', data: embedding }, { name: 'head 1', data: head }] }), {
+    title: 'X[3][2] = 1.000',
+    text: 'Dimension “action” of the residual stream at “sat” (3): what this head reads. Every earlier part of the model adds to the stream, so it is 0.900 (embedding) + (−0.090) (head 1). It feeds row 3 of Q, K and V.',
+    sources: [{ m: 'Q', row: 2 }, { m: 'K', row: 2 }, { m: 'V', row: 2 }],
+  });
+});
+
+test('forgetResult: a result reused with { into } is described by its new values, not what was worked out before', () => {
+  const causal = parseConfig(PRESETS.cat.config);
+  const open = parseConfig({ ...PRESETS.cat.config, causal: false });
+  const r = attn.forward(forwardArgs(causal));
+  const v = { config: causal, r, raw: null, step: null };
+  assert.equal(matrixInfo(v, 'M').about, 'causal mask: −∞ above the diagonal');
+  assert.equal(displayed(v, 'S')[1], -Infinity);
+  attn.forward(forwardArgs(open), { into: r });
+  forgetResult(r);
+  const v2 = { config: open, r, raw: null, step: null };
+  assert.equal(matrixInfo(v2, 'M').about, 'mask off: all 0, every token may look at every token');
+  assert.equal(matrixInfo(v2, 'S').about, 'scaled scores (nothing masked)');
+  assert.deepEqual(displayed(v2, 'S'), r.S);
+  forgetResult(null); // nothing to forget
+  forgetResult(undefined);
 });

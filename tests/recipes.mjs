@@ -4,7 +4,7 @@
 // and checkExplorer() is what "it works" means for every host: the element draws the head, and
 // hovering a weight explains it.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, copyFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../web/serve.mjs';
@@ -22,7 +22,7 @@ export function recipe(name) {
   return files;
 }
 
-/** Writes a recipe's files under `dir`, and dist/attention-explorer.js at each path of `dist`. */
+/** Writes a recipe's files under `dir`, and dist/attention-explorer.js at each path of `dist`, with its parts (dist/attention-explorer.*.js) beside it, as docs/embedding.md says. */
 export function writeRecipe(name, dir, { dist = [] } = {}) {
   const files = recipe(name);
   for (const [path, text] of Object.entries(files)) {
@@ -32,6 +32,7 @@ export function writeRecipe(name, dir, { dist = [] } = {}) {
   for (const path of dist) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     copyFileSync(ROOT + 'dist/attention-explorer.js', join(dir, path));
+    for (const part of readdirSync(ROOT + 'dist').filter((f) => /^attention-explorer\.[a-z-]+\.js$/.test(f))) copyFileSync(ROOT + 'dist/' + part, join(dir, dirname(path), part));
   }
   return files;
 }
@@ -62,6 +63,9 @@ export async function checkExplorer(frame, what) {
 export async function openServed(browser, dir, path = '', { headers = {}, colorScheme = 'light' } = {}) {
   const server = await startServer({ root: dir, port: 0, headers });
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, colorScheme });
+  // Only the local server answers, as on a machine without network (CI): a theme's request to a CDN
+  // fails at once instead of hanging the page's load event until a timeout.
+  await context.route((url) => url.hostname !== '127.0.0.1' && url.hostname !== 'localhost', (route) => route.abort('internetdisconnected'));
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));

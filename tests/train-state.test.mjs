@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { loadAttention } from '../web/attention.js';
 import { parseConfig, forwardArgs } from '../web/config.js';
 import { TrainSession, panelModel, readoutExplanation, announce, ANNOUNCE_EVERY_MS } from '../web/train/state.js';
-import { readTrainUrl, lossLabel, seedLine, lossCurve, TASKS } from '../web/train.js';
+import { readTrainUrl, lossLabel, seedLine, lossCurve, TASKS, MAX_STEPS } from '../web/train.js';
 import { explainCell } from '../web/explain.js';
 import { MARKUP } from '../web/train/markup.js';
 
@@ -172,4 +172,102 @@ test('the previous-token task is described by what it predicts: the token before
 test('the seed line gives the scale as √dk with its value', () => {
   assert.equal(seedLine({ seed: 1, ex: 0, batch: 16, dk: 8 }), 'Initial weights from seed 1; sentence 1 of the task; batches of 16 sequences. The head has dk = 8, so the scores are divided by √dk = √8 = 2.828.');
   assert.match(seedLine({ seed: 1, ex: 0, batch: 1, dk: 4 }), /batches of 1 sequence\. .*√dk = √4 = 2\.000\./);
+});
+
+test('the buttons and selects: play, tick, pause, speed, learning rate, next sentence, settings', () => {
+  const s = fromLink('?mode=train&task=previous-token&seed=7');
+  const lr0 = s.schedule[0].lr;
+  assert.equal(s.tick(), false, 'a frame does nothing while paused');
+  assert.equal(s.trainer.steps, 0);
+  s.setSpeed(3);
+  assert.equal(s.speed, 1, '3 is not one of the speeds');
+  s.setSpeed(5);
+  assert.equal(s.speed, 5);
+  s.error = 'a note from the link';
+  s.play();
+  assert.equal(s.playing, true);
+  assert.equal(s.error, '', 'playing clears the error line');
+  assert.equal(s.tick(), true);
+  assert.deepEqual([s.trainer.steps, s.losses.length, s.shown.step], [5, 5, 5]);
+  s.pause();
+  assert.equal(s.playing, false);
+  assert.equal(s.tick(), false);
+  assert.equal(s.trainer.steps, 5);
+  for (const bad of [0, -1, NaN]) s.setLr(bad);
+  assert.deepEqual(s.schedule, [{ at: 0, lr: lr0 }], 'a rate that is not positive is ignored');
+  s.replay = { target: 40 };
+  s.setLr(0.05);
+  assert.deepEqual(s.schedule, [{ at: 0, lr: lr0 }, { at: 5, lr: 0.05 }]);
+  assert.equal(s.replay, null, 'a new rate ends a replay');
+  s.stepBy(1);
+  assert.equal(s.trainer.lr, 0.05);
+  assert.deepEqual(s.settings, { task: 'previous-token', seed: 7, optimizer: 'adam', schedule: [{ at: 0, lr: lr0 }, { at: 5, lr: 0.05 }], ex: 0, speed: 5, steps: 6 });
+  const first = s.shown.config;
+  s.nextExample();
+  assert.deepEqual([s.ex, s.shown.ex, s.shown.step], [1, 1, 6]);
+  assert.deepEqual(s.shown.config, s.trainer.example({ seed: 1 }));
+  assert.notDeepEqual(s.shown.config.tokens, first.tokens);
+  s.ex = 999;
+  s.nextExample();
+  assert.equal(s.ex, 0, 'sentence 1000 is followed by sentence 1 again');
+  s.dispose();
+});
+
+test('Reset, re-roll, a new task or optimizer start again at step 0 with the rate in force', () => {
+  const s = fromLink('?mode=train&task=previous-token&seed=7&lr=0.01,3:0.02');
+  s.stepBy(4);
+  s.error = 'old';
+  s.play();
+  s.restart();
+  assert.deepEqual([s.trainer.steps, s.losses.length, s.playing, s.error, s.initialLoss, s.update, s.stopped, s.shown.step], [0, 0, false, '', null, null, null, 0]);
+  assert.deepEqual(s.schedule, [{ at: 0, lr: 0.02 }], 'the rate in force at step 4, from step 0');
+  assert.equal(s.trainer.lr, 0.02);
+  const fresh = fromLink('?mode=train&task=previous-token&seed=7&lr=0.02');
+  assert.deepEqual(s.trainer.weights(), fresh.trainer.weights());
+  fresh.dispose();
+
+  const seed = (Math.imul(7 ^ 0x9e3779b9, 0x85ebca6b) >>> 0) % 1000000;
+  s.stepBy(2);
+  s.reroll();
+  assert.equal(s.seed, seed);
+  assert.equal(s.trainer.steps, 0);
+  const rerolled = fromLink(`?mode=train&task=previous-token&seed=${seed}&lr=0.02`);
+  assert.deepEqual(s.trainer.weights(), rerolled.trainer.weights());
+  rerolled.dispose();
+
+  s.setTask('no-such-task');
+  assert.equal(s.task, 'previous-token');
+  s.stepBy(3);
+  s.ex = 4;
+  s.setTask('find-the-noun');
+  assert.deepEqual([s.task, s.ex, s.trainer.steps], ['find-the-noun', 0, 0]);
+  const noun = fromLink(`?mode=train&task=find-the-noun&seed=${seed}&lr=0.02`);
+  assert.deepEqual(s.shown.config, noun.shown.config);
+  noun.dispose();
+
+  s.setOptimizer('rmsprop');
+  assert.equal(s.optimizer, 'adam');
+  s.stepBy(2);
+  s.setOptimizer('sgd');
+  assert.deepEqual([s.optimizer, s.trainer.optimizer, s.trainer.steps], ['sgd', 'sgd', 0]);
+  s.dispose();
+});
+
+test('a stopped run does not play again, and playing stops at the step limit a link can replay', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1&opt=sgd&lr=10&steps=60');
+  while (!s.replayChunk(60));
+  assert.ok(s.stopped);
+  s.play();
+  assert.equal(s.playing, false, 'Play does nothing after a blow-up: Reset first');
+  s.restart();
+  s.play();
+  assert.equal(s.playing, true, 'after Reset it plays');
+  const real = s.trainer;
+  s.setSpeed(20);
+  s.trainer = { steps: MAX_STEPS - 19, dispose() {} }; // a run 19 steps from the limit
+  assert.equal(s.tick(), false);
+  assert.equal(s.playing, false);
+  assert.equal(s.error, `Stopped at step ${MAX_STEPS - 19}: a link can replay at most ${MAX_STEPS} steps. Press Reset to start again.`);
+  s.trainer = real;
+  s.dispose();
 });

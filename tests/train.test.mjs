@@ -160,11 +160,28 @@ test('bad options throw errors that name the option and the fix', () => {
   assert.throws(() => attn.createTrainer({ optimizer: 'rmsprop' }), /optimizer is "rmsprop": it must be "adam" or "sgd"/);
   assert.throws(() => attn.createTrainer({ batch: 1000 }), /batch is 1000/);
   assert.throws(() => attn.createTrainer({ seed: -1 }), /seed is -1/);
+  assert.throws(() => attn.createTrainer({ seed: 4294967296 }), { message: 'seed is 4294967296: it must be a whole number from 0 to 4294967295' });
+  attn.createTrainer({ seed: 4294967295 }).dispose(); // the largest seed is taken
   assert.throws(() => attn.createTrainer({ steps: 3 }), /unknown option "steps"/);
   const t = attn.createTrainer({});
   assert.throws(() => t.step(1.5), /k is 1.5/);
   t.dispose();
   assert.throws(() => t.step(), /disposed/);
+});
+
+test('set() checks each setting it is given, naming it and the fix, and keeps the old settings when it refuses', () => {
+  const t = attn.createTrainer({ task: 'previous-token', seed: 1 });
+  const before = [t.lr, t.optimizer, t.batch];
+  assert.throws(() => t.set({ x: 1 }), { message: 'set got an unknown option "x": the options are lr, optimizer, batch' });
+  assert.throws(() => t.set({ lr: '0.1' }), { message: 'lr is "0.1": the learning rate must be a positive finite number, like 0.01' });
+  assert.throws(() => t.set({ lr: 0 }), /lr is 0: the learning rate must be a positive finite number/);
+  for (const batch of [0, 1.5, 257]) assert.throws(() => t.set({ batch }), { message: `batch is ${batch}: it must be a whole number of sequences from 1 to 256` });
+  assert.deepEqual([t.lr, t.optimizer, t.batch], before);
+  t.set({ batch: 1 });
+  assert.equal(t.batch, 1, 'one sequence a batch is allowed');
+  t.set({ batch: 256 });
+  assert.equal(t.batch, 256, 'so is the largest batch');
+  t.dispose();
 });
 
 test('a learning rate far too high stops training with an error, and reset() recovers', () => {

@@ -20,7 +20,7 @@
 //   theme     light | dark | auto (default: the reader's remembered choice, else the page's
 //             color-scheme where it sets one, else the reader's prefers-color-scheme; web/host-theme.js)
 //   mode      explorer (default), a lab (sqrt-dk-lab stability-lab misconceptions-lab predict-lab
-//             multihead-lab cross-lab fused-lab) or train (web/element-modes.js); more with registerMode()
+//             multihead-lab cross-lab fused-lab), train or induction (web/element-modes.js); more with registerMode()
 //   params    a lab's or train's state: the query string of its page without the mode,
 //             e.g. mode="sqrt-dk-lab" params="dk=128&n=16&seed=3" (web/labs.html?mode=sqrt-dk-lab&dk=128...)
 // Events (bubbling, composed; detail in brackets):
@@ -41,17 +41,17 @@ export { mountExplorer, sharedCore };
 
 const ATTRIBUTES = ['preset', 'config', 'src', 'step', 'follow', 'causal', 'controls', 'theme', 'mode', 'params'];
 
-// Modes: name -> { mount, css }. "explorer" is built in; the labs and "train" come from
-// web/element-modes.js. mount(container, element, { doc, params, emit }) returns
-// { destroy(), ready?, params?(), redraw?(), setTheme?(theme), pause?() }; css is adopted on top
-// of the explorer's stylesheet while the mode is shown.
-const MODES = new Map();
+// Modes: name -> { mount, css }, or { load } for one whose code is loaded the first time it is
+// shown (load() gives its { mount, css }). "explorer" is built in; the labs, "train" and
+// "induction" come from web/element-modes.js. mount(container, element, { doc, params, emit })
+// returns { destroy(), ready?, params?(), redraw?(), setTheme?(theme), pause?() }; css is adopted
+// on top of the explorer's stylesheet while the mode is shown.
+const MODES = new Map(BUILT_IN_MODES);
 /** Adds a mode: registerMode('my-lab', (container, element, ctx) => ({ destroy() {} }), { css }). */
 export function registerMode(name, mount, { css = '' } = {}) {
   if (!/^[a-z][a-z0-9-]*$/.test(name) || name === 'explorer') throw new Error(`registerMode: “${name}” is not a free mode name (lower-case letters, digits and dashes)`);
   MODES.set(name, { mount, css });
 }
-for (const [name, m] of BUILT_IN_MODES) registerMode(name, m.mount, { css: m.css });
 
 // One stylesheet per document and CSS text, shared by every element in it.
 const SHEETS = new WeakMap();
@@ -283,14 +283,17 @@ export class AttentionExplorer extends Base {
     this.#pendingReady();
     const mode = this.getAttribute('mode') || 'explorer';
     if (mode !== 'explorer') {
-      const lab = MODES.get(mode); // a Map: "__proto__" or "constructor" are no modes
-      adoptStyles(this.shadowRoot, this.ownerDocument, lab ? lab.css : '');
-      if (!lab) {
+      const entry = MODES.get(mode); // a Map: "__proto__" or "constructor" are no modes
+      if (!entry) {
+        adoptStyles(this.shadowRoot, this.ownerDocument);
         const known = ['explorer', ...MODES.keys()].map((m) => `“${m}”`).join(', ');
         return this.#message(token, `<attention-explorer>: there is no mode “${clipMessage(mode, 40)}” in this version. The modes are ${known}; leave mode out for the explorer.`);
       }
       let app;
       try {
+        const lab = entry.load ? await entry.load() : entry;
+        if (token !== this.#srcToken || !this.#started) return; // remounted or removed while its code loaded
+        adoptStyles(this.shadowRoot, this.ownerDocument, lab.css);
         app = lab.mount(this.#box, this, {
           doc: this.ownerDocument,
           params: this.getAttribute('params') || '',
@@ -350,6 +353,7 @@ export class AttentionExplorer extends Base {
       host: this,
       url: false,
       scroll: false,
+      core: sharedCore({ core: 'forward' }), // the explorer never trains: the forward core is enough
       initial,
       controls: parseControls(this.getAttribute('controls')),
       emit: (type, detail) => {

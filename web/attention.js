@@ -37,8 +37,7 @@ const CORES = ['forward', 'trainer', 'full'];
 /**
  * Loads the core. `simd`: 'auto' (default) picks the SIMD build when WebAssembly.validate
  * accepts it and the scalar build otherwise; true or false forces one. `core`: 'full' (default),
- * or 'trainer' or 'forward' for a smaller download that does less (CORES). A one-file bundle
- * holds only the full core and gives it for all three.
+ * or 'trainer' or 'forward' for a smaller download that does less (CORES).
  * @returns {Promise<import('../types/attention').Attention>}
  */
 export async function loadAttention({ simd = 'auto', core = 'full' } = {}) {
@@ -49,10 +48,10 @@ export async function loadAttention({ simd = 'auto', core = 'full' } = {}) {
   const parts = (/** @type {boolean} */ induction) => Promise.all([import('./attention-training.js'), induction ? import('./attention-induction.js') : {}])
     .then(([t, i]) => ({ Trainer: t.Trainer, InductionModel: i.InductionModel }));
   let trainers = core !== 'forward' ? parts(core === 'full') : null;
+  trainers?.catch(() => {}); // loaded alongside the Wasm: if that fails first, this one's failure is not unhandled
   const bytes = await wasmBytes(useSimd, core); // gzip-compressed in the module, inflated here (web/gunzip.js)
   const { instance } = await WebAssembly.instantiate(bytes, {});
   if (instance.exports._initialize) instance.exports._initialize();
-  if (instance.exports.ae_ind_create && core !== 'full') trainers = parts(true); // a one-file bundle's full core
   return new Attention(instance.exports, useSimd, trainers && await trainers);
 }
 
@@ -66,7 +65,7 @@ function matrixOf(name, v) {
     if (!Array.isArray(shape) || shape.length !== 2 || !Number.isInteger(shape[0]) || !Number.isInteger(shape[1])) {
       throw new Error(`${name}.shape must be [rows, cols] with whole numbers, got ${Array.isArray(shape) ? `[${shape.slice(0, 4).map(describe).join(', ')}${shape.length > 4 ? ', …' : ''}]` : describe(shape)}`);
     }
-    const [rows, cols] = shape;
+    const rows = shape[0], cols = shape[1];
     if (rows < 1 || cols < 1) throw new Error(`${name} is empty (shape [${rows}, ${cols}]): it needs at least one row and one column`);
     if (!data || typeof data.length !== 'number') throw new Error(`${name}.data must be an array or Float32Array of ${rows}×${cols} values`);
     if (data.length !== rows * cols) {
@@ -357,7 +356,7 @@ function checkWeightsRow(weights /* labRow's checked copy */) {
 function planForward(args) {
   if (!args || typeof args !== 'object') throw new Error('forward needs an object: { X, Wq, Wk, Wv } or { Q, K, V }');
   for (const key in args) {
-    if (!FORWARD_KEYS.has(key)) throw new Error(`forward got an unknown input ${describe(key)}: the inputs are ${FORWARD_INPUTS.join(', ')}`);
+    if (!isForwardKey(key)) throw new Error(`forward got an unknown input ${describe(key)}: the inputs are ${FORWARD_INPUTS.join(', ')}`);
   }
   // one object of one shape (this runs on every call)
   const a = { X: args.X, Xkv: args.Xkv, Wq: args.Wq, Wk: args.Wk, Wv: args.Wv, Q: args.Q, K: args.K, V: args.V, mask: args.mask, causal: args.causal, scale: args.scale };
@@ -381,6 +380,7 @@ function planForward(args) {
 }
 
 const IDS_SELF = [BUF.X, BUF.Wq, BUF.Wk, BUF.Wv], IDS_CROSS = [BUF.X, BUF.Xkv, BUF.Wq, BUF.Wk, BUF.Wv], IDS_DIRECT = [BUF.Q, BUF.K, BUF.V];
+const NAMES_SELF = ['X', 'Wq', 'Wk', 'Wv'], NAMES_CROSS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv'], NAMES_DIRECT = ['Q', 'K', 'V'];
 
 // A plan of one shape (its fields all set at once: this runs on every call); mask, scale and
 // causal are filled in by planForward.
@@ -407,9 +407,7 @@ function planProjected(a) {
     throw new Error(`Wk has ${Wk.cols} columns but Wq has ${dk}: queries and keys need the same width dk so their dot products are defined`);
   }
   if (cross && Xkv.cols !== d) throw new Error(`Xkv has ${Xkv.cols} columns but X has ${d}: Xkv must be [m][d] with the same width d = ${d}`);
-  const names = cross ? ['X', 'Xkv', 'Wq', 'Wk', 'Wv'] : ['X', 'Wq', 'Wk', 'Wv'];
-  const mats = cross ? [X, Xkv, Wq, Wk, Wv] : [X, Wq, Wk, Wv];
-  return plan(false, cross, n, m, d, dk, dv, names, mats);
+  return plan(false, cross, n, m, d, dk, dv, cross ? NAMES_CROSS : NAMES_SELF, cross ? [X, Xkv, Wq, Wk, Wv] : [X, Wq, Wk, Wv]);
 }
 
 function planDirect(a) {
@@ -421,7 +419,7 @@ function planDirect(a) {
   checkSize('V', dv, 'columns (dv)', LIMITS.maxWidth, 'use a narrower head');
   if (K.cols !== dk) throw new Error(`K has ${K.cols} columns but Q has ${dk}: queries and keys need the same width dk so their dot products are defined`);
   if (V.rows !== m) throw new Error(`V has ${V.rows} rows but K has ${m}: V needs one row per key (m = ${m})`);
-  return plan(true, false, n, m, 0, dk, dv, ['Q', 'K', 'V'], [Q, K, V]);
+  return plan(true, false, n, m, 0, dk, dv, NAMES_DIRECT, [Q, K, V]);
 }
 
 function maskOf(mask, n, m) {
@@ -453,8 +451,16 @@ function labRow(name, values, allowMinusInf = false) {
 
 const RESULT_ARRAYS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O'];
 const FORWARD_INPUTS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'mask', 'causal', 'scale'];
-const FORWARD_KEYS = new Set(FORWARD_INPUTS);
+// (a switch on the name: the names are constants, so each case is one comparison)
+function isForwardKey(key) {
+  switch (key) {
+    case 'X': case 'Xkv': case 'Wq': case 'Wk': case 'Wv': case 'Q': case 'K': case 'V': case 'mask': case 'causal': case 'scale': return true;
+    default: return false;
+  }
+}
 const NO_OPTIONS = Object.freeze({ outputs: null, into: null, fused: false });
+const O_ONLY = Object.freeze(['O']);
+const ONLY_O_OPTIONS = Object.freeze({ outputs: O_ONLY, into: null, fused: true });
 
 // forward()'s second argument, read once: { outputs (null = every array), into, fused }.
 // Only O asked for runs the fused form.
@@ -464,21 +470,29 @@ function forwardOptions(options) {
   for (const key in options) {
     if (key !== 'outputs' && key !== 'into') throw new Error(`forward got an unknown option "${key}": the options are outputs and into`);
   }
-  let outputs = options.outputs === undefined || options.outputs === null ? null : options.outputs;
+  const given = options.outputs;
+  let outputs = given === undefined || given === null ? null : given;
   let fused = false;
   if (outputs !== null) {
     if (!Array.isArray(outputs)) throw badOutputs();
-    outputs = outputs.slice();
-    fused = true;
-    for (let k = 0; k < outputs.length; k++) {
-      if (!RESULT_ARRAYS.includes(outputs[k])) throw badOutputs();
-      if (outputs[k] !== 'O') fused = false;
+    if (outputs.length === 1 && outputs[0] === 'O') {
+      outputs = O_ONLY; // the common case, without a copy
+      fused = true;
+    } else {
+      outputs = outputs.slice();
+      fused = true;
+      for (let k = 0; k < outputs.length; k++) {
+        if (!RESULT_ARRAYS.includes(outputs[k])) throw badOutputs();
+        if (outputs[k] !== 'O') fused = false;
+      }
     }
   }
-  const into = options.into === undefined || options.into === null ? null : options.into;
-  if (into !== null && Result.own(into) === null) {
+  const given2 = options.into;
+  const into = given2 === undefined || given2 === null ? null : given2;
+  if (into !== null && !Result.is(into)) {
     throw new Error(`into is ${describe(into)}: it must be a result an earlier forward() returned, whose arrays this call may overwrite`);
   }
+  if (into === null) return outputs === null ? NO_OPTIONS : outputs === O_ONLY ? ONLY_O_OPTIONS : { outputs, into, fused };
   return { outputs, into, fused };
 }
 
@@ -493,29 +507,47 @@ const badOutputs = () => new Error(`outputs must be an array of names from ${RES
 // such field and is refused as into. (A WeakMap would do the same but costs the garbage
 // collector about 2 µs per short-lived result.)
 class Result {
-  #own;
-  constructor(plan, arrays, own) {
+  // What forward() gave it: #key, #cross, #region, and its twelve arrays (#arrays), or null
+  // there when it was given O alone (#o): the fused form's short path allocates no list of twelve.
+  #key; #cross; #region; #arrays; #o;
+  constructor(plan, arrays, O, key, region) {
+    const a = arrays ?? NO_ARRAYS;
     this.n = plan.n; this.m = plan.m; this.d = plan.d || null; this.dk = plan.dk; this.dv = plan.dv;
     this.scale = plan.scale; this.causal = plan.causal;
-    this.X = arrays[0]; this.Xkv = arrays[1]; this.Wq = arrays[2]; this.Wk = arrays[3]; this.Wv = arrays[4];
-    this.Q = arrays[5]; this.K = arrays[6]; this.V = arrays[7];
-    this.S = arrays[8]; this.M = arrays[9]; this.A = arrays[10]; this.O = arrays[11];
-    this.#own = own;
+    this.X = a[0]; this.Xkv = a[1]; this.Wq = a[2]; this.Wk = a[3]; this.Wv = a[4];
+    this.Q = a[5]; this.K = a[6]; this.V = a[7];
+    this.S = a[8]; this.M = a[9]; this.A = a[10]; this.O = O;
+    this.#key = key; this.#cross = plan.cross; this.#region = region; this.#arrays = arrays; this.#o = O;
   }
 
-  /** What forward() gave r, or null when r is not a result of forward(). */
-  static own(r) {
-    return r !== null && typeof r === 'object' && #own in r ? r.#own : null;
+  /** Whether r is a result of forward() (a copy of one is not). */
+  static is(r) {
+    return r !== null && typeof r === 'object' && #key in r;
   }
+
+  /** The array forward() gave result r under RESULT_ARRAYS[k] (null if none). */
+  static held(r, k) {
+    return r.#arrays !== null ? r.#arrays[k] : k === 11 ? r.#o : null;
+  }
+
+  /** What forward() gave result r: its arrays (or null), region, key and cross. */
+  static arrays(r) { return r.#arrays; }
+  static region(r) { return r.#region; }
+  static key(r) { return r.#key; }
+  static cross(r) { return r.#cross; }
 
   /** r, refilled by forward(): its fields and what forward() gave it. */
-  static refill(r, plan, arrays, own) {
+  static refill(r, plan, arrays, O, key, region) {
+    const a = arrays ?? NO_ARRAYS;
     r.n = plan.n; r.m = plan.m; r.d = plan.d || null; r.dk = plan.dk; r.dv = plan.dv; r.scale = plan.scale; r.causal = plan.causal;
-    for (let k = 0; k < RESULT_ARRAYS.length; k++) r[RESULT_ARRAYS[k]] = arrays[k];
-    r.#own = own;
+    r.X = a[0]; r.Xkv = a[1]; r.Wq = a[2]; r.Wk = a[3]; r.Wv = a[4];
+    r.Q = a[5]; r.K = a[6]; r.V = a[7];
+    r.S = a[8]; r.M = a[9]; r.A = a[10]; r.O = O;
+    r.#key = key; r.#cross = plan.cross; r.#region = region; r.#arrays = arrays; r.#o = O;
     return r;
   }
 }
+const NO_ARRAYS = Object.freeze(new Array(12).fill(null));
 
 // ------------------------------------------------------------------ the head
 
@@ -685,21 +717,20 @@ class Attention {
   #resultO(plan, into) {
     const at = this.offsets[BUF.O], len = plan.n * plan.dv;
     if (this.#oSpan === null || this.#oSpan.buffer !== this.heap.buffer) this.#oSpan = this.heap.subarray(at, at + len);
-    const old = into === null ? null : Result.own(into).arrays[11];
+    const old = into === null ? null : Result.held(into, 11);
     let O;
     if (old !== null && into.O === old && old.length === len) (O = old).set(this.#oSpan);
     else O = this.#copyOut(at, at + len, this.#oSpan);
-    const arrays = [null, null, null, null, null, null, null, null, null, null, null, O];
-    const own = { key: this.#key, cross: plan.cross, region: null, arrays };
-    return into === null ? new Result(plan, arrays, own) : Result.refill(into, plan, arrays, own);
+    return into === null ? new Result(plan, null, O, this.#key, null) : Result.refill(into, plan, null, O, this.#key, null);
   }
 
   // Every array. The buffers lie one after another in the arena (c/wasm_exports.c), so one
   // slice copies them all and each result array is a view into that private copy (its region).
   #freshResult(plan) {
     const { n, m, d, dk, dv, cross } = plan;
-    const off = this.offsets, base = off[BUF.X];
-    const region = this.#copyOut(base, off[BUF.O] + n * dv);
+    const off = this.offsets, base = off[BUF.X], end = off[BUF.O] + n * dv;
+    if (this.#span === null || this.#span.buffer !== this.heap.buffer || this.#span.length !== end - base) this.#span = this.heap.subarray(base, end);
+    const region = this.#copyOut(base, end, this.#span);
     const buf = region.buffer, at0 = region.byteOffset - base * 4;
     const view = (b, len) => new Float32Array(buf, at0 + off[b] * 4, len);
     const X = d ? view(BUF.X, n * d) : null;
@@ -709,21 +740,21 @@ class Attention {
       view(BUF.Q, n * dk), view(BUF.K, m * dk), view(BUF.V, m * dv),
       view(BUF.S, n * m), view(BUF.M, n * m), view(BUF.A, n * m), view(BUF.O, n * dv),
     ];
-    return new Result(plan, arrays, { key: this.#key, cross, region, arrays });
+    return new Result(plan, arrays, arrays[11], this.#key, region);
   }
 
   // `into` a result of #freshResult for the same sizes and layout whose arrays are all still
   // the ones forward() put there: one copy refills its whole region. false when not so.
   #refillRegion(into, plan) {
-    const rec = Result.own(into), a = rec.arrays;
-    if (!rec.region || rec.key !== this.#key || rec.cross !== plan.cross || rec.region.length === 0) return false;
+    const region = Result.region(into), a = Result.arrays(into);
+    if (!region || a === null || Result.key(into) !== this.#key || Result.cross(into) !== plan.cross || region.length === 0) return false;
     if (into.X !== a[0] || into.Xkv !== a[1] || into.Wq !== a[2] || into.Wk !== a[3] || into.Wv !== a[4] || into.Q !== a[5] ||
         into.K !== a[6] || into.V !== a[7] || into.S !== a[8] || into.M !== a[9] || into.A !== a[10] || into.O !== a[11]) return false;
     const base = this.offsets[BUF.X];
-    if (this.#span === null || this.#span.buffer !== this.heap.buffer || this.#span.length !== rec.region.length) {
-      this.#span = this.heap.subarray(base, base + rec.region.length);
+    if (this.#span === null || this.#span.buffer !== this.heap.buffer || this.#span.length !== region.length) {
+      this.#span = this.heap.subarray(base, base + region.length);
     }
-    rec.region.set(this.#span);
+    region.set(this.#span);
     into.scale = plan.scale;
     into.causal = plan.causal;
     return true;
@@ -735,7 +766,6 @@ class Attention {
   #someResults(plan, outputs, into) {
     const { n, m, d, dk, dv, cross } = plan;
     const len = { X: n * d, Xkv: m * d, Wq: d * dk, Wk: d * dk, Wv: d * dv, Q: n * dk, K: m * dk, V: m * dv, S: n * m, M: n * m, A: n * m, O: n * dv };
-    const rec = into ? Result.own(into) : null;
     const arrays = new Array(RESULT_ARRAYS.length).fill(null);
     for (let k = 0; k < RESULT_ARRAYS.length; k++) {
       const name = RESULT_ARRAYS[k];
@@ -743,7 +773,7 @@ class Attention {
       if (name === 'Xkv' && !cross && arrays[0]) { arrays[1] = arrays[0]; continue; } // self-attention: Xkv is X
       const b = name === 'Xkv' && !cross ? BUF.X : BUF[name];
       const start = this.offsets[b];
-      const old = rec ? rec.arrays[k] : null;
+      const old = into ? Result.held(into, k) : null;
       // reusable: still the array forward() put there, the right length, and not the one X just took
       let a;
       if (old && into[name] === old && old.length === len[name] && old !== arrays[0]) {
@@ -754,8 +784,7 @@ class Attention {
       }
       arrays[k] = a;
     }
-    const own = { key: this.#key, cross, region: null, arrays };
-    return into ? Result.refill(into, plan, arrays, own) : new Result(plan, arrays, own);
+    return into ? Result.refill(into, plan, arrays, arrays[11], this.#key, null) : new Result(plan, arrays, arrays[11], this.#key, null);
   }
 
   // ---------------------------------------------------------------- one softmax row (the labs)

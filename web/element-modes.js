@@ -1,33 +1,32 @@
 // @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
-// element-modes.js: the labs (web/labs/) and "Watch a head learn" (web/train-panel.js) as modes of
-// the <attention-explorer> element: mode="sqrt-dk-lab", ..., mode="train". web/attention-explorer.js
-// registers every entry of MODES. A mode's state is the element's `params` attribute, the same
-// query string as the page's URL without its mode (params="dk=128&n=16&seed=3"), and its changes
-// come back through ctx.emit('state', { mode, params }).
+// element-modes.js: the labs (web/labs/), "Watch a head learn" (web/train-panel.js) and "Watch an
+// induction head form" (web/induction-panel.js) as modes of the <attention-explorer> element:
+// mode="sqrt-dk-lab", ..., mode="train", mode="induction". web/attention-explorer.js registers
+// every entry of MODES. A mode's state is the element's `params` attribute, the same query string
+// as the page's URL without its mode (params="dk=128&n=16&seed=3"), and its changes come back
+// through ctx.emit('state', { mode, params }).
+//
+// Each mode's code is a module of its own (element-mode-labs.js, element-mode-train.js,
+// element-mode-induction.js), loaded with import() the first time an element shows that mode: a
+// page with only the explorer downloads none of them. The build of dist/ (scripts/build-dist.mjs)
+// turns each of those import()s into a load of a part beside dist/attention-explorer.js.
 //
 // A mode is { css, mount(container, element, ctx) }: css is adopted in the shadow root on top
 // of the explorer's; ctx = { doc, params, emit(type, detail) }. mount returns
 // { ready, destroy(), params(), redraw(), setTheme?(t) }; ready resolves once it is drawn.
+// Here each is { load() }, a promise of that { css, mount }.
 
-import { mountExplorer, sharedCore } from './explorer.js';
-import { LABS, labOf, mountLab, queryOf } from './labs/index.js';
-import { mountTrainPanel, EXPLORER_CONTROLS } from './train-panel.js';
-import { readTrainUrl } from './train.js';
-import { LABS_CSS } from './gen/labs-css.js';
-import { TRAIN_CSS } from './gen/train-css.js';
-import { INDUCTION_CSS } from './gen/induction-css.js';
-import { readInductionUrl } from './induction.js';
-import { mountInductionPanel } from './induction-panel.js';
+import { CATALOG } from './labs/catalog.js';
 
 /** "?mode=x&dk=64" -> "dk=64": the element's params, without the mode its attribute gives. */
-function paramsOf(query) {
+export function paramsOf(query) {
   const p = new URLSearchParams(query);
   p.delete('mode');
   return p.toString();
 }
 
 /** Emits 'state' only when the params really changed (a redraw may report the same state). */
-function stateEmitter(mode, emit, first) {
+export function stateEmitter(mode, emit, first) {
   let last = first;
   return (params) => {
     if (params === last) return;
@@ -36,134 +35,21 @@ function stateEmitter(mode, emit, first) {
   };
 }
 
-function labMode(mode) {
-  return function mount(container, element, { doc, params, emit }) {
-    let lab = null, gone = false;
-    let now = params || '';
-    const changed = stateEmitter(mode, emit, null);
-    const api = {
-      ready: sharedCore().then((attn) => {
-        if (gone) return;
-        lab = mountLab(mode, container, {
-          attn, doc, params: new URLSearchParams(params || ''),
-          onState: (s) => changed((now = paramsOf(queryOf(s)))),
-        });
-        now = paramsOf(queryOf(labOf(mode).state.writeState(lab.state)));
-        changed(now);
-      }),
-      params: () => now,
-      redraw: () => lab && lab.redraw(),
-      destroy() {
-        gone = true;
-        if (lab) lab.destroy();
-      },
-    };
-    return api;
-  };
-}
+// One promise per module, so the elements waiting for it start in the order they asked (a page's
+// training panels take the core's trainer slots in document order), not in whatever order the
+// engine settles several import()s of one module.
+/** @template T @param {() => Promise<T>} load @returns {() => Promise<T>} */
+const once = (load) => {
+  let p = null;
+  return () => (p ||= load().catch((e) => { p = null; throw e; }));
+};
+const labs = once(() => import('./element-mode-labs.js'));
+const train = once(() => import('./element-mode-train.js'));
+const induction = once(() => import('./element-mode-induction.js'));
 
-/** mode="train": the training panel above an explorer that shows the head being trained. */
-function mountTrain(container, element, { doc, params, emit }) {
-  const initial = readTrainUrl('?' + (params || ''), '');
-  const section = container.appendChild(doc.createElement('section'));
-  section.className = 'train';
-  section.setAttribute('aria-label', 'Watch a head learn');
-  const box = container.appendChild(doc.createElement('div'));
-  let panel = null, gone = false;
-  let now = params || '';
-  const changed = stateEmitter('train', emit, null);
-  const explorer = mountExplorer(container.getRootNode(), {
-    doc, container: box, host: element, url: false, scroll: false,
-    controls: EXPLORER_CONTROLS,
-    initial: { step: initial.step, follow: initial.follow, theme: element.getAttribute('theme') || 'auto' },
-    emit: (type, detail) => {
-      if (type === 'ready') return; // the mode is ready once the panel is drawn
-      if ((type === 'step' || type === 'select') && panel) panel.writeUrl();
-      emit(type, detail);
-    },
-  });
-  const api = {
-    explorer,
-    get panel() { return panel; },
-    ready: (async () => {
-      await explorer.ready;
-      const attn = await sharedCore();
-      if (gone) return;
-      panel = mountTrainPanel(section, { doc, attn, explorer, initial, onUrl: (q) => changed((now = paramsOf(q))) });
-      // The element has no address bar to copy: its state comes out as the explorer-state event.
-      const link = section.querySelector('#train-link');
-      if (link) link.hidden = true;
-      if (initial.follow != null) explorer.setFollow(initial.follow);
-      if (initial.cell) explorer.select(initial.cell);
-      await panel.ready;
-      if (gone) return;
-      panel.flush();
-    })(),
-    params: () => now,
-    setTheme(t) {
-      explorer.setTheme(t);
-      if (panel) panel.flush();
-    },
-    redraw: () => panel && panel.flush(),
-    pause: () => panel && panel.pause(),
-    destroy() {
-      gone = true;
-      if (panel) panel.destroy();
-      explorer.destroy();
-    },
-  };
-  return api;
-}
-
-/** mode="induction": the induction panel (trained in a Web Worker) above an explorer that opens its heads. */
-function mountInduction(container, element, { doc, params, emit }) {
-  const initial = readInductionUrl('?' + (params || ''), '');
-  const section = container.appendChild(doc.createElement('section'));
-  section.className = 'induction';
-  section.setAttribute('aria-label', 'Watch an induction head form');
-  const box = container.appendChild(doc.createElement('div'));
-  let panel = null, gone = false;
-  let now = params || '';
-  const changed = stateEmitter('induction', emit, null);
-  const explorer = mountExplorer(container.getRootNode(), {
-    doc, container: box, host: element, url: false, scroll: false,
-    controls: ['theme', 'steps', 'follow', 'explain', 'export'],
-    initial: { theme: element.getAttribute('theme') || 'auto' },
-    emit: (type, detail) => {
-      if (type !== 'ready') emit(type, detail); // the mode is ready once the panel is drawn
-    },
-  });
-  const api = {
-    explorer,
-    get panel() { return panel; },
-    ready: (async () => {
-      await explorer.ready;
-      if (gone) return;
-      panel = mountInductionPanel(section, { doc, explorer, initial, onUrl: (q) => changed((now = paramsOf(q))) });
-      const link = section.querySelector('#ind-link');
-      if (link) link.hidden = true; // no address bar: the state comes out as the explorer-state event
-      await panel.whenIdle();
-      panel.flush();
-    })(),
-    params: () => now,
-    setTheme(t) {
-      explorer.setTheme(t);
-      if (panel) panel.flush();
-    },
-    redraw: () => panel && panel.flush(),
-    pause: () => panel && panel.pause(),
-    destroy() {
-      gone = true;
-      if (panel) panel.destroy();
-      explorer.destroy();
-    },
-  };
-  return api;
-}
-
-/** name -> { css, mount }: every lab, then "train" and "induction". */
+/** name -> { load }: every lab, then "train" and "induction"; load() gives the mode's { css, mount }. */
 export const MODES = new Map([
-  ...LABS.map((l) => [l.mode, { css: LABS_CSS, mount: labMode(l.mode) }]),
-  ['train', { css: TRAIN_CSS, mount: mountTrain }],
-  ['induction', { css: INDUCTION_CSS, mount: mountInduction }],
+  ...CATALOG.map((l) => [l.mode, { load: () => labs().then((m) => m.labMode(l.mode)) }]),
+  ['train', { load: () => train().then((m) => m.TRAIN_MODE) }],
+  ['induction', { load: () => induction().then((m) => m.INDUCTION_MODE) }],
 ]);

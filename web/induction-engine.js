@@ -9,18 +9,21 @@
 //   { type: 'show', ex, head, ablate } (what the page looks at; training is unaffected) |
 //   { type: 'control', on } | { type: 'lr', lr } |
 //   { type: 'bench', k } (times k steps of a fresh model of the same settings, alone: make bench)
-// Messages out: { type: 'update', ... } after every slice of training and every change, and
-// { type: 'error', message }.
+// Messages out: { type: 'update', ... } after every change and, while training, at most every
+// postEveryMs (the page redraws no more often than that: each update is a copy of the whole
+// history to make and to read), and { type: 'error', message }.
 
 import { MODEL, EVAL_EVERY, MAX_STEPS, headName } from './induction.js';
 
 /**
  * @param {any} attn  the loaded core (web/attention.js loadAttention())
  * @param {(msg: any) => void} post
- * @param {{ sliceMs?: number, now?: () => number }} [options]  sliceMs: how long one slice of
- *   training may take before the engine yields (so pause and input get through)
+ * @param {{ sliceMs?: number, postEveryMs?: number, now?: () => number, later?: (f: () => void) => void }} [options]
+ *   sliceMs: how long one slice of training may take before the engine yields (so pause and
+ *   input get through); postEveryMs: the least time between two updates while training;
+ *   later(f): runs f after the messages waiting (setTimeout 0 unless given)
  */
-export function createEngine(attn, post, { sliceMs = 40, now = () => performance.now() } = {}) {
+export function createEngine(attn, post, { sliceMs = 40, postEveryMs = 100, now = () => performance.now(), later = (f) => setTimeout(f, 0) } = {}) {
   let model = /** @type {any} */ (null);
   let control = /** @type {any} */ (null);
   const s = { seed: 1, lr: 0.02, ex: 0, head: /** @type {number | null} */ (null), ablate: /** @type {number[]} */ ([]), control: true };
@@ -30,6 +33,7 @@ export function createEngine(attn, post, { sliceMs = 40, now = () => performance
   let evals = /** @type {any[]} */ ([]);
   let rate = 0; // measured steps per second of the last slices
   let run = 0; // which run a pending slice belongs to: a pause and a new run never leave two going
+  let postedAt = -Infinity; // when the last update went out
 
   function create() {
     if (model) model.dispose();
@@ -111,6 +115,7 @@ export function createEngine(attn, post, { sliceMs = 40, now = () => performance
   }
 
   function update(extra = {}) {
+    postedAt = now();
     post({
       type: 'update',
       settings: { ...s, ablate: s.ablate.slice() },
@@ -139,8 +144,8 @@ export function createEngine(attn, post, { sliceMs = 40, now = () => performance
     const ms = now() - t0;
     if (ms > 0) rate = (done * 1000) / ms;
     if (model.steps >= MAX_STEPS) running = false;
-    update();
-    if (running) setTimeout(() => slice(which), 0); // yield: a pause or a click gets through between slices
+    if (!running || now() - postedAt >= postEveryMs) update();
+    if (running) later(() => slice(which)); // yield: a pause or a click gets through between slices
   }
 
   function fail(/** @type {any} */ e) {

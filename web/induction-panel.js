@@ -94,7 +94,7 @@ const MARKUP = `
 
 /**
  * Starts the engine in a Web Worker, or on this thread when no worker can be had (a page opened
- * from file://, a one-file bundle, a policy that forbids it): { kind, post(msg), dispose() }.
+ * from file://, dist/'s bundle, a policy that forbids it): { kind, post(msg), dispose() }.
  */
 function startRunner(win, onMessage, { worker = true } = {}) {
   let local = null, queue = [], w = null, heard = false;
@@ -164,7 +164,8 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     playing: false, error: initial.notes.join(' '), query: null,
   };
   let last = null, frame = 0, shownHead = null, shownAt = 0, later = 0, waiting = [];
-  let drawnAt = 0, throttled = 0;
+  let drawnAt = 0, throttled = 0, splitAt = 0, splitKey = '';
+  let written = ''; // the query last given to onUrl: history.replaceState is slow, and most redraws change nothing in it
   const benches = [];
   const hm = { split: null, cell: null };
 
@@ -200,26 +201,41 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
   }
   const theme = () => explorer.state.theme;
 
+  /**
+   * A chart's layer of lines, emptied: its frame (axes, grid) is drawn by frame() only when key,
+   * the chart's scale, changes. Training redraws the lines ten times a second; the frame stays.
+   */
+  function lines(svg, key, frame) {
+    if (svg.dataset.frame !== key) {
+      for (const c of [...svg.children]) if (c.tagName !== 'title') c.remove();
+      frame();
+      svgEl(svg, 'g', {});
+      svg.dataset.frame = key;
+    }
+    const g = svg.lastChild;
+    g.textContent = '';
+    return g;
+  }
+
   function drawCurve(drop) {
     const svg = $('ind-curve');
     const { width, height } = CURVE;
     svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-    for (const c of [...svg.children]) if (c.tagName !== 'title') c.remove();
     const box = { x: 44, y: 10, w: width - 60, h: height - 46 };
     const L = last.losses, n = L.first.length;
     const top = Math.max(1, ...[L.first[0], L.repeat[0], L.control[0], last.evals[0].lossFirst].filter(Number.isFinite));
     const yMax = niceCeil(top), xMax = niceCeil(Math.max(n, 100));
-    axes(svg, box, xMax, yMax, 'loss (nats)');
+    const g = lines(svg, `${xMax} ${yMax}`, () => axes(svg, box, xMax, yMax, 'loss (nats)'));
     const cols = Math.floor(box.w);
     for (const [key, cls] of [['first', 'first'], ['control', 'control'], ['repeat', 'repeat']]) {
       if (!L[key].length) continue;
       const b = binned(L[key], cols);
-      svgEl(svg, 'path', { d: linePath(b.steps, b.values, box, xMax, yMax), class: 'ind-line ' + cls });
+      svgEl(g, 'path', { d: linePath(b.steps, b.values, box, xMax, yMax), class: 'ind-line ' + cls });
     }
     if (drop != null) {
       const x = box.x + (drop / xMax) * box.w;
-      svgEl(svg, 'line', { x1: x, x2: x, y1: box.y, y2: box.y + box.h, class: 'ind-drop' });
-      svgEl(svg, 'text', { x: x + 4, y: box.y + 12, class: 'ind-drop-label' }, `drop: step ${drop}`);
+      svgEl(g, 'line', { x1: x, x2: x, y1: box.y, y2: box.y + box.h, class: 'ind-drop' });
+      svgEl(g, 'text', { x: x + 4, y: box.y + 12, class: 'ind-drop-label' }, `drop: step ${drop}`);
     }
     const legend = $('ind-curve-legend');
     legend.querySelector('.control').hidden = !L.control.length;
@@ -244,21 +260,20 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     const svg = $('ind-kcomp');
     const { width, height } = CURVE;
     svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-    for (const c of [...svg.children]) if (c.tagName !== 'title') c.remove();
     const ev = last.evals.filter((e) => e.composition);
     const box = { x: 44, y: 10, w: width - 60, h: height - 46 };
     const xMax = niceCeil(Math.max(last.step, 100));
     let yMax = 0;
     for (const e of ev) for (const row of e.composition) for (const v of row) yMax = Math.max(yMax, v);
     yMax = niceCeil(Math.max(yMax, 0.1));
-    axes(svg, box, xMax, yMax, 'K-composition');
+    const g = lines(svg, `${xMax} ${yMax}`, () => axes(svg, box, xMax, yMax, 'K-composition'));
     const H = MODEL.heads, steps = ev.map((e) => e.step);
     const latest = ev[ev.length - 1];
     const items = [];
     let k = 0;
     for (let a = 0; a < H; a++) {
       for (let b = 0; b < H; b++, k++) {
-        svgEl(svg, 'path', { d: linePath(steps, ev.map((e) => e.composition[a][b]), box, xMax, yMax), class: `ind-line kc kc${k}` });
+        svgEl(g, 'path', { d: linePath(steps, ev.map((e) => e.composition[a][b]), box, xMax, yMax), class: `ind-line kc kc${k}` });
         items.push([`kc kc${k}`, `${headName(a)} → ${headName(H + b)}: ${latest ? fmt(latest.composition[a][b]) : ''}`]);
       }
     }
@@ -289,13 +304,14 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
   function spark(svg, steps, prev, ind) {
     const { width, height } = SPARK;
     svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-    svg.textContent = '';
     const box = { x: 1, y: 2, w: width - 2, h: height - 4 };
     const xMax = Math.max(steps[steps.length - 1] || 0, 10);
-    svgEl(svg, 'line', { x1: box.x, x2: box.x + box.w, y1: box.y + box.h, y2: box.y + box.h, class: 'axis' });
-    svgEl(svg, 'line', { x1: box.x, x2: box.x + box.w, y1: box.y + box.h / 2, y2: box.y + box.h / 2, class: 'grid' });
-    svgEl(svg, 'path', { d: linePath(steps, prev, box, xMax, 1), class: 'ind-line prev' });
-    svgEl(svg, 'path', { d: linePath(steps, ind, box, xMax, 1), class: 'ind-line induct' });
+    const g = lines(svg, 'spark', () => {
+      svgEl(svg, 'line', { x1: box.x, x2: box.x + box.w, y1: box.y + box.h, y2: box.y + box.h, class: 'axis' });
+      svgEl(svg, 'line', { x1: box.x, x2: box.x + box.w, y1: box.y + box.h / 2, y2: box.y + box.h / 2, class: 'grid' });
+    });
+    svgEl(g, 'path', { d: linePath(steps, prev, box, xMax, 1), class: 'ind-line prev' });
+    svgEl(g, 'path', { d: linePath(steps, ind, box, xMax, 1), class: 'ind-line induct' });
   }
 
   /** One card per head: its pattern, its scores, a sparkline, and the buttons. Built once. */
@@ -386,6 +402,16 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     }
     box.hidden = false;
     const v = last.view, n = MODEL.n, dh = MODEL.dh, scale = 1 / Math.sqrt(dh);
+    // While training, the table (a hundred cells, each with its text and label) is redrawn with
+    // the explorer, at most every EXPLORER_EVERY_MS, unless the learner picked a query or a cell.
+    const key = `${hv.index}:${v.tokens.join(' ')}:${st.query}:${hm.cell ? hm.cell.i + ',' + hm.cell.j : ''}`;
+    const t = win.performance.now();
+    if (st.playing && splitKey === key && t - splitAt < EXPLORER_EVERY_MS) {
+      if (!later) later = win.setTimeout(() => ((later = 0), schedule()), EXPLORER_EVERY_MS - (t - splitAt));
+      return;
+    }
+    splitKey = key;
+    splitAt = t;
     // the query: the one chosen, else the last token of the repeated part
     const sel = $('ind-query');
     if (sel.options.length !== n || sel.dataset.tokens !== v.tokens.join(' ')) {
@@ -502,7 +528,8 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
 
   function writeUrl() {
     if (!last) return;
-    onUrl(writeInductionUrl({ ...last.settings, steps: last.step }));
+    const q = writeInductionUrl({ ...last.settings, steps: last.step });
+    if (q !== written) onUrl((written = q));
   }
 
   // ---------------------------------------------------------------- actions

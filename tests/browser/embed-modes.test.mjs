@@ -155,9 +155,9 @@ test('mode="train": Single step trains in the shadow root, the loss shown change
   await context.close();
 });
 
-test('the dist file shows a lab from file:// (dist/lab.html) with no request but its own two files', async () => {
+test('the dist file shows a lab from file:// (dist/lab.html): it loads the labs\' part from beside itself, and makes no other request', async () => {
   const { page: p, log, context } = await open('file://' + ROOT + 'dist/lab.html');
-  assert.deepEqual(log.requests.map((u) => u.replace('file://' + ROOT, '')), ['dist/lab.html', 'dist/attention-explorer.js']);
+  assert.deepEqual(log.requests.map((u) => u.replace('file://' + ROOT, '')), ['dist/lab.html', 'dist/attention-explorer.js', 'dist/attention-explorer.labs.js']);
   assert.equal(await p.locator('attention-explorer section.lab[data-lab="sqrt-dk-lab"]').count(), 1);
   const before = await rawStd(p, 'attention-explorer');
   await p.click('attention-explorer [data-control="reroll"]');
@@ -167,9 +167,11 @@ test('the dist file shows a lab from file:// (dist/lab.html) with no request but
   await context.close();
 });
 
-test('the dist file runs mode="train" under the strict CSP', async () => {
+test('the dist file runs mode="train" under the strict CSP, with the parts it needs: the mode, the trainers and the trainer core', async () => {
   const url = strict.url + page('dist-train', '<attention-explorer id="t" mode="train"></attention-explorer>', { script: '/dist/attention-explorer.js', classic: true });
   const { page: p, log, context } = await open(url, { height: 1400 });
+  assert.deepEqual(log.requests.filter((u) => u.includes('/dist/')).map((u) => u.replace(/^.*\/dist\//, '')).sort(),
+    ['attention-explorer.js', 'attention-explorer.train.js', 'attention-explorer.trainer-simd.js', 'attention-explorer.trainers.js']);
   await p.click('#t #train-step');
   await settle(p);
   assert.equal(await text(p, '#t #train-steps'), 'Step 1');

@@ -207,7 +207,7 @@ test('360 px wide: no horizontal scroll of the page, the element lays itself out
   await context.close();
 });
 
-test('dist/index.html works from file:// with no request but its own two files', async () => {
+test('dist/index.html works from file:// with no request but its own two files (the explorer needs no part)', async () => {
   const { page: p, log, context } = await open('file://' + ROOT + 'dist/index.html');
   assert.deepEqual(await cells(p, 'attention-explorer', 'A'), shownA(coreOf(PRESETS.cat.config)));
   assert.deepEqual(log.requests.map((u) => u.replace('file://' + ROOT, '')), ['dist/index.html', 'dist/attention-explorer.js']);
@@ -218,10 +218,33 @@ test('dist/index.html works from file:// with no request but its own two files',
   await context.close();
 });
 
-test('dist/attention-explorer.js also works as a module, and inside <iframe sandbox="allow-scripts">', async () => {
-  const mod = strict.url + page('dist-module', '<attention-explorer preset="worked-example"></attention-explorer>', { script: '/dist/attention-explorer.js' });
-  const a = await open(mod);
+test('dist/ from file:// in an engine without Wasm SIMD: the explorer loads the scalar build of its core from beside the main file', async () => {
+  const context = await browser.newContext();
+  const p = await context.newPage();
+  // An engine without SIMD: WebAssembly.validate refuses the SIMD probe (web/attention.js), and only it.
+  await p.addInitScript(() => {
+    const validate = WebAssembly.validate;
+    WebAssembly.validate = (bytes) => (new Uint8Array(bytes).includes(0xfd) ? false : validate(bytes));
+  });
+  const requests = [];
+  p.on('request', (r) => requests.push(r.url().replace('file://' + ROOT, '')));
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(String(e)));
+  p.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await p.goto('file://' + ROOT + 'dist/index.html');
+  await p.waitForSelector('attention-explorer[data-ready]');
+  assert.deepEqual(await cells(p, 'attention-explorer', 'A'), shownA(coreOf(PRESETS.cat.config)));
+  assert.deepEqual(requests, ['dist/index.html', 'dist/attention-explorer.js', 'dist/attention-explorer.forward-scalar.js']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('dist/attention-explorer.js also works as a module (a lab\'s part then comes by import()), and inside <iframe sandbox="allow-scripts">', async () => {
+  const mod = strict.url + page('dist-module', '<attention-explorer preset="worked-example"></attention-explorer>\n<attention-explorer id="lab" mode="stability-lab"></attention-explorer>', { script: '/dist/attention-explorer.js' });
+  const a = await open(mod, { count: 2 });
   assert.deepEqual(await cells(a.page, 'attention-explorer', 'A'), [['0.401', '0.198', '0.401'], ['0.198', '0.401', '0.401'], ['0.248', '0.248', '0.503']]);
+  assert.match(await a.page.locator('#lab .lab-table').first().textContent(), /NaN/, 'the lab is drawn');
+  assert.deepEqual(a.log.requests.filter((u) => u.includes('/dist/')).map((u) => u.replace(/^.*\/dist\//, '')), ['attention-explorer.js', 'attention-explorer.labs.js']);
   await clean(a.page, a.log);
   await a.context.close();
 

@@ -238,13 +238,15 @@ test('where no worker may run (a policy with worker-src none), the page trains o
   }
 });
 
-test('mode="induction" from the one dist file (a classic script, no worker file) trains on the page’s thread under the strict CSP', async () => {
+test('mode="induction" from the dist file (a classic script, no worker file) loads its parts and trains on the page’s thread under the strict CSP', async () => {
   const strict = await startServer({ root: ROOT, port: 0, headers: { 'content-security-policy': CSP } });
   const browser = await launch();
   try {
     const page = pageWriter('embed-induction');
     const url = strict.url + page('induction-dist', '<attention-explorer id="ind" mode="induction" params="seed=1&amp;steps=30"></attention-explorer>', { script: '/dist/attention-explorer.js', classic: true });
     const { page: p, log, context } = await openEmbed(browser, url, { height: 1400 });
+    assert.deepEqual(log.requests.filter((u) => u.includes('/dist/')).map((u) => u.replace(/^.*\/dist\//, '')).sort(),
+      ['attention-explorer.full-simd.js', 'attention-explorer.induction.js', 'attention-explorer.js', 'attention-explorer.trainers.js']);
     await p.waitForFunction(() => /^Step 30/.test(document.querySelector('#ind').shadowRoot.querySelector('#ind-status').textContent));
     assert.match(await p.evaluate(() => document.querySelector('#ind').shadowRoot.querySelector('#ind-where').textContent), /training in this page \(no worker here\)/);
     await p.evaluate(() => document.querySelector('#ind').shadowRoot.querySelector('#ind-step').click());

@@ -71,7 +71,7 @@ test('docs recipe "vite": vite build of the packed, installed package (offline) 
 test('theme="auto" follows the page\'s color-scheme the way Docusaurus sets it, live, in the explorer and in a lab', async () => {
   const dir = join(tmp, 'theme');
   mkdirSync(dir, { recursive: true });
-  copyFileSync(ROOT + 'dist/attention-explorer.js', join(dir, 'attention-explorer.js'));
+  for (const f of readdirSync(ROOT + 'dist').filter((f) => /^attention-explorer(\.[a-z-]+)?\.js$/.test(f))) copyFileSync(ROOT + 'dist/' + f, join(dir, f)); // the file and its parts (the lab's)
   // Infima's (Docusaurus's) rules, and its toggle: data-theme on <html>.
   writeFileSync(join(dir, 'site.css'), ":root { --ifm-color-scheme: light; }\nhtml[data-theme='dark'] { --ifm-color-scheme: dark; }\nhtml { color-scheme: var(--ifm-color-scheme); }\n");
   writeFileSync(join(dir, 'index.html'), '<!doctype html><html lang="en" data-theme="light"><head><meta charset="utf-8"><title>t</title>' +

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch } from '../browser/helpers.mjs';
@@ -99,8 +99,17 @@ test('Jupyter: the two cells of the recipe, executed by nbconvert, give an HTML 
   const notebook = { nbformat: 4, nbformat_minor: 5, metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } }, cells };
   writeFileSync(join(dir, 'lesson.ipynb'), JSON.stringify(notebook));
   run('jupyter', ['nbconvert', '--to', 'html', '--execute', '--ExecutePreprocessor.timeout=60', 'lesson.ipynb'], dir);
+  // The page carries the main file and its parts joined: with the files gone, a lab still opens.
+  for (const f of readdirSync(dir).filter((f) => f.endsWith('.js'))) rmSync(join(dir, f));
   const { page, errors, close } = await open(dir, 'lesson.html');
   await checkExplorer(page, 'nbconvert HTML');
+  const lab = await page.evaluate(async () => {
+    const el = document.body.appendChild(document.createElement('attention-explorer'));
+    el.setAttribute('mode', 'stability-lab');
+    await el.ready;
+    return el.shadowRoot.querySelectorAll('section.lab[data-lab="stability-lab"]').length;
+  });
+  assert.equal(lab, 1, 'a lab, from the parts inlined in the page');
   // The exported page's own template asks a CDN for require.js and MathJax (no network here):
   // those requests fail harmlessly; nothing of ours may throw.
   assert.deepEqual(errors.filter((e) => !/require|MathJax/i.test(e)), []);

@@ -2,7 +2,7 @@
 // engines, written once against the driver interface (driver.mjs) and run in Chromium, Firefox
 // and WebKit by ../engine-<name>.test.mjs. Chromium also runs the full browser suite (../*.test.mjs);
 // here the other two engines must show the same behaviour: the stylesheets, the explorer,
-// training, the labs, the element (two instances under a strict CSP, dist/ from file://), the
+// training, the labs, the element (two instances under a strict CSP, dist/ and a part from file://), the
 // exports and the Wasm build. Everything is real input (pointer and keys from the engine's own input system) on
 // user-visible state: data-matrix/data-row/data-col cells, html[data-ready], the element's
 // ready flag and events, the explanation, the narration. Deterministic: seeded inputs, every
@@ -324,6 +324,12 @@ export function crossEngineSuite(engine) {
         await page.click('attention-explorer >>> [data-step="mix"]');
         await page.waitFor((_, find) => /^6\. Mix/.test(find('attention-explorer >>> #narration').textContent), undefined, 'the narration of step 6');
         assert.equal(await page.eval(() => document.querySelector('attention-explorer').step), 'mix');
+      }, ELEMENT));
+
+    test('element: dist/lab.html works from file://, its lab loaded from the part beside the main file', () =>
+      withPage(`file://${ROOT}dist/lab.html`, async (page) => {
+        assert.equal(await page.eval(() => document.querySelector('attention-explorer').shadowRoot.querySelectorAll('section.lab[data-lab="sqrt-dk-lab"]').length), 1);
+        assert.equal(await page.eval(() => document.querySelectorAll('script[src$="attention-explorer.labs.js"]').length), 1, 'the part came by a <script> element');
       }, ELEMENT));
 
     test('exports: the element makes a PNG and an SVG of A, and its buttons download them', () =>

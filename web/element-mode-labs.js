@@ -1,0 +1,40 @@
+// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
+// element-mode-labs.js: the labs (web/labs/) as modes of the <attention-explorer> element,
+// mode="sqrt-dk-lab" and the others of web/labs/catalog.js (web/element-modes.js loads this module
+// the first time an element shows a lab). The labs need only the forward core.
+
+import { sharedCore } from './explorer.js';
+import { labOf, mountLab, queryOf } from './labs/index.js';
+import { LABS_CSS } from './gen/labs-css.js';
+import { paramsOf, stateEmitter } from './element-modes.js';
+
+/** The mode { css, mount } of lab `mode`. @param {string} mode */
+export function labMode(mode) {
+  return { css: LABS_CSS, mount: mountOf(mode) };
+}
+
+function mountOf(mode) {
+  return function mount(container, element, { doc, params, emit }) {
+    let lab = null, gone = false;
+    let now = params || '';
+    const changed = stateEmitter(mode, emit, null);
+    const api = {
+      ready: sharedCore({ core: 'forward' }).then((attn) => {
+        if (gone) return;
+        lab = mountLab(mode, container, {
+          attn, doc, params: new URLSearchParams(params || ''),
+          onState: (s) => changed((now = paramsOf(queryOf(s)))),
+        });
+        now = paramsOf(queryOf(labOf(mode).state.writeState(lab.state)));
+        changed(now);
+      }),
+      params: () => now,
+      redraw: () => lab && lab.redraw(),
+      destroy() {
+        gone = true;
+        if (lab) lab.destroy();
+      },
+    };
+    return api;
+  };
+}

@@ -1,0 +1,67 @@
+// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
+// element-mode-train.js: "Watch a head learn" (web/train-panel.js) as mode="train" of the
+// <attention-explorer> element (web/element-modes.js loads this module the first time an element
+// shows it). The panel and the explorer under it share the trainer core, as on the training page.
+
+import { mountExplorer, sharedCore } from './explorer.js';
+import { mountTrainPanel, EXPLORER_CONTROLS } from './train-panel.js';
+import { readTrainUrl } from './train.js';
+import { TRAIN_CSS } from './gen/train-css.js';
+import { paramsOf, stateEmitter } from './element-modes.js';
+
+/** mode="train": the training panel above an explorer that shows the head being trained. */
+function mountTrain(container, element, { doc, params, emit }) {
+  const initial = readTrainUrl('?' + (params || ''), '');
+  const section = container.appendChild(doc.createElement('section'));
+  section.className = 'train';
+  section.setAttribute('aria-label', 'Watch a head learn');
+  const box = container.appendChild(doc.createElement('div'));
+  let panel = null, gone = false;
+  let now = params || '';
+  const changed = stateEmitter('train', emit, null);
+  const core = sharedCore({ core: 'trainer' }); // the panel trains a head, and needs no induction model
+  const explorer = mountExplorer(container.getRootNode(), {
+    doc, container: box, host: element, url: false, scroll: false, core,
+    controls: EXPLORER_CONTROLS,
+    initial: { step: initial.step, follow: initial.follow, theme: element.getAttribute('theme') || 'auto' },
+    emit: (type, detail) => {
+      if (type === 'ready') return; // the mode is ready once the panel is drawn
+      if ((type === 'step' || type === 'select') && panel) panel.writeUrl();
+      emit(type, detail);
+    },
+  });
+  const api = {
+    explorer,
+    get panel() { return panel; },
+    ready: (async () => {
+      await explorer.ready;
+      const attn = await core;
+      if (gone) return;
+      panel = mountTrainPanel(section, { doc, attn, explorer, initial, onUrl: (q) => changed((now = paramsOf(q))) });
+      // The element has no address bar to copy: its state comes out as the explorer-state event.
+      const link = section.querySelector('#train-link');
+      if (link) link.hidden = true;
+      if (initial.follow != null) explorer.setFollow(initial.follow);
+      if (initial.cell) explorer.select(initial.cell);
+      await panel.ready;
+      if (gone) return;
+      panel.flush();
+    })(),
+    params: () => now,
+    setTheme(t) {
+      explorer.setTheme(t);
+      if (panel) panel.flush();
+    },
+    redraw: () => panel && panel.flush(),
+    pause: () => panel && panel.pause(),
+    destroy() {
+      gone = true;
+      if (panel) panel.destroy();
+      explorer.destroy();
+    },
+  };
+  return api;
+}
+
+/** The mode { css, mount }. */
+export const TRAIN_MODE = { css: TRAIN_CSS, mount: mountTrain };
