@@ -161,6 +161,30 @@ export interface TrainingExample {
   scale: null;
 }
 
+/** createInduction's options (docs/api.md, "Induction"); each has a default. */
+export interface InductionOptions {
+  /** 1 or 2 (1 is the control: no earlier layer for K-composition); default 2 */
+  layers?: number;
+  /** per layer, 1..4; default 2 */
+  heads?: number;
+  /** residual width, even, 2..64; default 32 */
+  d?: number;
+  /** each head's Q/K/V width, 1..32; default 16 */
+  dh?: number;
+  /** context, 5..64; default 32 */
+  n?: number;
+  /** BOS + words (vocab - 1 >= (n - 1) / 2); default 28 */
+  vocab?: number;
+  /** 0 .. 2^32−1: the initial weights and the training stream; default 1 */
+  seed?: number;
+  /** AdamW's learning rate, above 0 and at most 1; default 0.01 */
+  lr?: number;
+  /** at least 0; default 0.01 */
+  weightDecay?: number;
+  /** sequences per step (1..64); default 16 */
+  batch?: number;
+}
+
 /** One head and a read-out learning a built-in task; the training runs in Wasm. */
 export interface Trainer {
   readonly task: TrainTask;
@@ -199,8 +223,8 @@ export interface Trainer {
 export interface Attention {
   /** true when the SIMD build was chosen */
   readonly simd: boolean;
-  /** which core was loaded: 'forward' cannot train (createTrainer throws), 'trainer' has no createInduction */
-  readonly core: 'full' | 'trainer' | 'forward';
+  /** which core was loaded: 'forward' cannot train (createTrainer throws), 'trainer' has no createInduction; null once disposed */
+  readonly core: 'full' | 'trainer' | 'forward' | null;
   forward(args: ForwardArgs): ForwardResult;
   /**
    * outputs: the arrays to copy out (['O'] alone runs the fused form: no n×m matrix is stored).
