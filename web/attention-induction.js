@@ -6,7 +6,7 @@
 import { describe } from './core-words.js';
 import { TRAIN_STATUS, cString, checkSeed } from './attention-training.js';
 
-/** @typedef {import('./core-exports').FullCore} FullCore */
+/** @typedef {import('./core-types').FullCore} FullCore */
 
 // ------------------------------------------------------------------ induction (c/induction.h)
 

@@ -7,7 +7,7 @@
 
 import { STATUS, describe } from './core-words.js';
 
-/** @typedef {import('./core-exports').TrainCore} TrainCore */
+/** @typedef {import('./core-types').TrainCore} TrainCore */
 /** @typedef {import('../types/attention').TrainTask} TrainTask */
 /** @typedef {import('../types/attention').Optimizer} Optimizer */
 

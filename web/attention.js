@@ -12,24 +12,12 @@
 import { wasmBytes } from './gen/wasm-source.js';
 import { STATUS, describe } from './core-words.js';
 
-/** @typedef {import('./core-exports').CoreExports} CoreExports */
-/** @typedef {import('../types/attention').ResultArray} ResultArray */
-/** A value or row a caller gave, not yet checked. @typedef {ArrayLike<unknown>} Given */
-/** A matrix argument read once (matrixOf): flat `data` or `nested` rows. @typedef {{ rows: number, cols: number, data: Given, nested: null } | { rows: number, cols: number, data: null, nested: Given[] }} Mat */
-/**
- * forward()'s arguments checked and read once (planForward).
- * @typedef {{ direct: boolean, cross: boolean, n: number, m: number, d: number, dk: number, dv: number, names: string[],
- *   ids: number[], mats: Mat[], mask: Mat | null, scale: number, causal: boolean }} Plan
- */
-/** The twelve result arrays in RESULT_ARRAYS order, null where not asked for. @typedef {(Float32Array | null)[]} Arrays */
-/** What forward() gave a result (Result). @typedef {{ key: number, cross: boolean, region: Float32Array | null, arrays: Arrays }} Own */
+// The shapes below are declared in web/core-types.d.ts (tsc reads it; the page never loads it).
+/** @typedef {import('./core-types').CoreExports} CoreExports @typedef {import('../types/attention').ResultArray} ResultArray */
+/** @typedef {import('./core-types').Given} Given @typedef {import('./core-types').Mat} Mat @typedef {import('./core-types').Plan} Plan */
+/** @typedef {import('./core-types').Arrays} Arrays @typedef {import('./core-types').Own} Own @typedef {import('./core-types').Trainers} Trainers */
+/** @typedef {import('./core-types').Checked} Checked @typedef {import('./core-types').CheckedMask} CheckedMask @typedef {import('./core-types').MultiHeadArgs} MultiHeadArgs */
 /** forward()'s options read once. @typedef {{ outputs: string[] | null, into: Result | null, fused: boolean }} Options */
-/** A multiHead tensor checked and copied. @typedef {{ shape: number[], data: ArrayLike<number> }} Checked */
-/** A mask too: booleans or numbers. @typedef {{ shape: number[], data: ArrayLike<number | boolean> }} CheckedMask */
-/**
- * multiHead's arguments checked and read once (checkMultiHeadArgs).
- * @typedef {{ Q: Checked, K: Checked, V: Checked, mask?: CheckedMask, qHeads?: number | null, kvHeads?: number | null, causal?: boolean, scale?: number | null }} MultiHeadArgs
- */
 
 export const LIMITS = Object.freeze({ maxTokens: 512, maxWidth: 256, maxHeads: 64 });
 
@@ -577,11 +565,6 @@ class Result {
 
 // ------------------------------------------------------------------ the head
 
-/**
- * The trainers' classes (web/attention-training.js, web/attention-induction.js).
- * @typedef {{ Trainer: typeof import('./attention-training.js').Trainer, InductionModel: typeof import('./attention-induction.js').InductionModel | null }} Trainers
- */
-
 class Attention {
   /** @type {string | null} */
   #busy = null; // the public call under way (see #enter), or null
@@ -999,12 +982,11 @@ class Attention {
     const group = qHeads / kvHeads;
 
     // Element (b, h, t, c) of a tensor with `size`-wide heads in either layout.
-    /** @typedef {(T: Checked, size: number, b: number, h: number, t: number, c: number) => number} At */
     /** @type {(shape: number[], b: number, h: number, t: number, c: number) => number} */
     const index4 = (shape, b, h, t, c) => ((b * shape[1] + h) * shape[2] + t) * shape[3] + c;
     /** @type {(shape: number[], size: number, b: number, h: number, t: number, c: number) => number} */
     const index3 = (shape, size, b, h, t, c) => (b * shape[1] + t) * shape[2] + h * size + c;
-    /** @type {At} */
+    /** @type {(T: Checked, size: number, b: number, h: number, t: number, c: number) => number} */
     const at = rank === 4 ? (T, size, b, h, t, c) => index4(T.shape, b, h, t, c) : (T, size, b, h, t, c) => index3(T.shape, size, b, h, t, c);
     /** @type {(T: Checked, size: number, len: number, b: number, h: number) => Checked} */
     const head = (T, size, len, b, h) => {
@@ -1071,7 +1053,7 @@ class Attention {
   createTrainer(options = {}) {
     if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
     this.#needTraining('createTrainer'); // so #trainers is set
-    return new /** @type {Trainers} */ (this.#trainers).Trainer(/** @type {import('./core-exports').TrainCore} */ (this.exports), options, this);
+    return new /** @type {Trainers} */ (this.#trainers).Trainer(/** @type {import('./core-types').TrainCore} */ (this.exports), options, this);
   }
 
   /**
@@ -1083,7 +1065,7 @@ class Attention {
     if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
     this.#needTraining('createInduction'); // so the full core and its InductionModel are here
     const { InductionModel } = /** @type {{ InductionModel: typeof import('./attention-induction.js').InductionModel }} */ (this.#trainers);
-    return new InductionModel(/** @type {import('./core-exports').FullCore} */ (this.exports), options);
+    return new InductionModel(/** @type {import('./core-types').FullCore} */ (this.exports), options);
   }
 
   /** Which core this is (CORES): 'forward' cannot train, 'trainer' has no induction models. */

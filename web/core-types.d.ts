@@ -1,7 +1,8 @@
-// The Wasm core's exports (c/wasm_exports.c, c/train.c, c/induction.c), as web/attention.js,
-// web/attention-training.js and web/attention-induction.js call them. Only tsc reads this file
-// (JSDoc `import('./core-exports').CoreExports`); the pages never load it and the package does
-// not ship it. Pointers are byte offsets into `memory`; a status is 0 (ok) or a core-words.js STATUS.
+// Types that only tsc reads (JSDoc `import('./core-types').X`): the pages never load this file and
+// the package does not ship it, so these cost the pages nothing. First the Wasm core's exports
+// (c/wasm_exports.c), as web/attention.js, web/attention-training.js and
+// web/attention-induction.js call them: pointers are byte offsets into `memory`, a status is 0
+// (ok) or a key of core-words.js's STATUS. Then the shapes web/attention.js passes between its functions.
 
 /** The exports every core has ('forward', 'trainer' and 'full'). */
 interface ForwardExports {
@@ -78,3 +79,37 @@ export type CoreExports = ForwardExports & Partial<TrainExports> & Partial<Induc
 export type TrainCore = ForwardExports & TrainExports;
 /** The full core (an InductionModel is made only from one). */
 export type FullCore = ForwardExports & TrainExports & InductionExports;
+
+// ------------------------------------------------------------------ web/attention.js's own shapes
+
+/** A value or row a caller gave, not yet checked. */
+export type Given = ArrayLike<unknown>;
+/** A matrix argument read once (matrixOf): flat `data` or `nested` rows, [rows][cols]. */
+export type Mat =
+  | { rows: number; cols: number; data: Given; nested: null }
+  | { rows: number; cols: number; data: null; nested: Given[] };
+/** forward()'s arguments checked and read once (planForward): sizes, and mats[k] named names[k]. */
+export interface Plan {
+  direct: boolean; cross: boolean;
+  n: number; m: number; d: number; dk: number; dv: number;
+  names: string[]; ids: number[]; mats: Mat[];
+  mask: Mat | null; scale: number; causal: boolean;
+}
+/** The twelve result arrays in RESULT_ARRAYS order, null where not asked for. */
+export type Arrays = (Float32Array | null)[];
+/** What forward() gave a result (attention.js's Result): its layout key and arrays, and the copy they view. */
+export interface Own { key: number; cross: boolean; region: Float32Array | null; arrays: Arrays }
+/** A multiHead tensor checked and copied. */
+export interface Checked { shape: number[]; data: ArrayLike<number> }
+/** A mask tensor checked and copied: booleans or numbers. */
+export interface CheckedMask { shape: number[]; data: ArrayLike<number | boolean> }
+/** multiHead's arguments checked and read once (checkMultiHeadArgs). */
+export interface MultiHeadArgs {
+  Q: Checked; K: Checked; V: Checked; mask?: CheckedMask;
+  qHeads?: number | null; kvHeads?: number | null; causal?: boolean; scale?: number | null;
+}
+/** The trainers' classes (web/attention-training.js, web/attention-induction.js). */
+export interface Trainers {
+  Trainer: typeof import('./attention-training.js').Trainer;
+  InductionModel: typeof import('./attention-induction.js').InductionModel | null;
+}
