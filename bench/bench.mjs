@@ -13,7 +13,7 @@
 //   native   the C core built natively with -O2 (build/bench_native, the long form)
 // Then the plain matmul of the SIMD build in GFLOP/s at the shapes inside those heads.
 // Prints medians (µs) and ratios. A ratio is the median over rounds of (peer / ours) measured
-// in the same round. Medians of 31 rounds of about 5 ms per contestant.
+// in the same round. Medians of 31 rounds of about 5 ms per contestant, each warmed up for 0.5 s first.
 //
 // The clock is the process's CPU time (process.cpuUsage(): user + system, every thread, so the
 // garbage collector's helpers count too). On a machine shared with other jobs, wall-clock time
@@ -32,7 +32,7 @@ import { plainHead } from './plain.js';
 import { attentionHeadOnnx } from './onnx-head.mjs';
 
 const SIZES = [[5, 4, 4], [64, 64, 64], [256, 64, 64], [512, 128, 64]];
-const ROUNDS = 31, SAMPLE_MS = 5;
+const ROUNDS = 31, SAMPLE_MS = 5, WARM_MS = 500;
 // The FLOP count of a head with every score computed (causal or not), so GFLOP/s compare.
 const flops = (n, d, dk, dv) => 2 * n * d * (2 * dk + dv) + 2 * n * n * dk + 2 * n * n * dv + 6 * n * n;
 
@@ -52,9 +52,15 @@ async function timeCalls(fn, inner, isAsync) {
   return (c.user + c.system) / inner;
 }
 
-// How many calls make one sample of about SAMPLE_MS.
+// How many calls make one sample of about SAMPLE_MS, after WARM_MS of calls. The warm-up is for
+// V8: it compiles a hot function's optimised code on a background thread, and until that is done
+// every call runs the unoptimised code at several times the cost. On a busy machine the thread
+// waits for a core: with 20 calls of warm-up the first rounds at (5,4,4) timed 3-30 µs per call
+// before settling at 1.0-1.3 µs, and plain JS settled lower too, so the median of 31 rounds timed
+// the compiler's queue, not the calls. The rounds time the calls of a program that makes many.
 async function calibrate(fn, isAsync) {
-  for (let i = 0; i < 20; i++) await fn();
+  const t0 = performance.now();
+  for (let i = 0; i < 20 || performance.now() - t0 < WARM_MS; i++) await fn();
   let inner = 1;
   while ((await timeCalls(fn, inner, isAsync)) * inner < SAMPLE_MS * 1000 && inner < 1 << 22) inner *= 2;
   return inner;

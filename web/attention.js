@@ -15,9 +15,9 @@ import { STATUS, describe } from './core-words.js';
 // The shapes below are declared in web/core-types.d.ts (tsc reads it; the page never loads it).
 /** @typedef {import('./core-types').CoreExports} CoreExports @typedef {import('../types/attention').ResultArray} ResultArray */
 /** @typedef {import('./core-types').Given} Given @typedef {import('./core-types').Mat} Mat @typedef {import('./core-types').Plan} Plan */
-/** @typedef {import('./core-types').Arrays} Arrays @typedef {import('./core-types').Own} Own @typedef {import('./core-types').Trainers} Trainers */
+/** @typedef {import('./core-types').Arrays} Arrays @typedef {import('./core-types').Trainers} Trainers */
 /** @typedef {import('./core-types').Checked} Checked @typedef {import('./core-types').CheckedMask} CheckedMask @typedef {import('./core-types').MultiHeadArgs} MultiHeadArgs */
-/** forward()'s options read once. @typedef {{ outputs: string[] | null, into: Result | null, fused: boolean }} Options */
+/** forward()'s options read once. @typedef {{ outputs: readonly string[] | null, into: Result | null, fused: boolean }} Options */
 
 export const LIMITS = Object.freeze({ maxTokens: 512, maxWidth: 256, maxHeads: 64 });
 
@@ -76,7 +76,7 @@ function matrixOf(name, v) {
     if (!Array.isArray(shape) || shape.length !== 2 || !Number.isInteger(shape[0]) || !Number.isInteger(shape[1])) {
       throw new Error(`${name}.shape must be [rows, cols] with whole numbers, got ${Array.isArray(shape) ? `[${shape.slice(0, 4).map(describe).join(', ')}${shape.length > 4 ? ', …' : ''}]` : describe(shape)}`);
     }
-    const [rows, cols] = shape;
+    const rows = shape[0], cols = shape[1];
     if (rows < 1 || cols < 1) throw new Error(`${name} is empty (shape [${rows}, ${cols}]): it needs at least one row and one column`);
     if (!data || typeof data.length !== 'number') throw new Error(`${name}.data must be an array or Float32Array of ${rows}×${cols} values`);
     if (data.length !== rows * cols) {
@@ -384,7 +384,7 @@ function planForward(given) {
   if (!given || typeof given !== 'object') throw new Error('forward needs an object: { X, Wq, Wk, Wv } or { Q, K, V }');
   const args = /** @type {Record<string, unknown>} */ (given);
   for (const key in args) {
-    if (!FORWARD_KEYS.has(key)) throw new Error(`forward got an unknown input ${describe(key)}: the inputs are ${FORWARD_INPUTS.join(', ')}`);
+    if (!isForwardKey(key)) throw new Error(`forward got an unknown input ${describe(key)}: the inputs are ${FORWARD_INPUTS.join(', ')}`);
   }
   // one object of one shape (this runs on every call)
   /** @type {Record<string, unknown>} */
@@ -409,6 +409,7 @@ function planForward(given) {
 }
 
 const IDS_SELF = [BUF.X, BUF.Wq, BUF.Wk, BUF.Wv], IDS_CROSS = [BUF.X, BUF.Xkv, BUF.Wq, BUF.Wk, BUF.Wv], IDS_DIRECT = [BUF.Q, BUF.K, BUF.V];
+const NAMES_SELF = ['X', 'Wq', 'Wk', 'Wv'], NAMES_CROSS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv'], NAMES_DIRECT = ['Q', 'K', 'V'];
 
 // A plan of one shape (its fields all set at once: this runs on every call); mask, scale and
 // causal are filled in by planForward.
@@ -440,9 +441,7 @@ function planProjected(a) {
     throw new Error(`Wk has ${Wk.cols} columns but Wq has ${dk}: queries and keys need the same width dk so their dot products are defined`);
   }
   if (cross && Xkv.cols !== d) throw new Error(`Xkv has ${Xkv.cols} columns but X has ${d}: Xkv must be [m][d] with the same width d = ${d}`);
-  const names = cross ? ['X', 'Xkv', 'Wq', 'Wk', 'Wv'] : ['X', 'Wq', 'Wk', 'Wv'];
-  const mats = cross ? [X, Xkv, Wq, Wk, Wv] : [X, Wq, Wk, Wv];
-  return plan(false, cross, n, m, d, dk, dv, names, mats);
+  return plan(false, cross, n, m, d, dk, dv, cross ? NAMES_CROSS : NAMES_SELF, cross ? [X, Xkv, Wq, Wk, Wv] : [X, Wq, Wk, Wv]);
 }
 
 /** @param {Record<string, unknown>} a */
@@ -455,7 +454,7 @@ function planDirect(a) {
   checkSize('V', dv, 'columns (dv)', LIMITS.maxWidth, 'use a narrower head');
   if (K.cols !== dk) throw new Error(`K has ${K.cols} columns but Q has ${dk}: queries and keys need the same width dk so their dot products are defined`);
   if (V.rows !== m) throw new Error(`V has ${V.rows} rows but K has ${m}: V needs one row per key (m = ${m})`);
-  return plan(true, false, n, m, 0, dk, dv, ['Q', 'K', 'V'], [Q, K, V]);
+  return plan(true, false, n, m, 0, dk, dv, NAMES_DIRECT, [Q, K, V]);
 }
 
 /** @param {unknown} mask @param {number} n @param {number} m */
@@ -491,38 +490,55 @@ function labRow(name, given, allowMinusInf = false) {
 /** @type {ResultArray[]} */
 const RESULT_ARRAYS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O'];
 const FORWARD_INPUTS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'mask', 'causal', 'scale'];
-const FORWARD_KEYS = new Set(FORWARD_INPUTS);
+// (a switch on the name: the names are constants, so each case is one comparison)
+/** @param {string} key */
+function isForwardKey(key) {
+  switch (key) {
+    case 'X': case 'Xkv': case 'Wq': case 'Wk': case 'Wv': case 'Q': case 'K': case 'V': case 'mask': case 'causal': case 'scale': return true;
+    default: return false;
+  }
+}
 /** @type {Options} */
 const NO_OPTIONS = Object.freeze({ outputs: null, into: null, fused: false });
+const O_ONLY = Object.freeze(['O']);
+/** @type {Options} */
+const ONLY_O_OPTIONS = Object.freeze({ outputs: O_ONLY, into: null, fused: true });
 
 // forward()'s second argument, read once: { outputs (null = every array), into, fused }.
 // Only O asked for runs the fused form.
-/** @param {unknown} given @returns {Options} */
-function forwardOptions(given) {
-  if (given === undefined || given === null) return NO_OPTIONS;
-  const options = /** @type {Record<string, unknown>} */ (given);
+/** @param {unknown} opts @returns {Options} */
+function forwardOptions(opts) {
+  if (opts === undefined || opts === null) return NO_OPTIONS;
+  const options = /** @type {Record<string, unknown>} */ (opts);
   if (typeof options !== 'object') throw new Error(`forward's second argument is ${describe(options)}: it must be an object like { outputs: ['O'] } or { into: previousResult }`);
   for (const key in options) {
     if (key !== 'outputs' && key !== 'into') throw new Error(`forward got an unknown option "${key}": the options are outputs and into`);
   }
-  const asked = options.outputs === undefined || options.outputs === null ? null : options.outputs;
-  /** @type {unknown[] | null} */
-  let outputs = null;
+  const given = options.outputs;
+  /** @type {{} | readonly unknown[] | null} */
+  let outputs = given === undefined || given === null ? null : given;
   let fused = false;
-  if (asked !== null) {
-    if (!Array.isArray(asked)) throw badOutputs();
-    outputs = asked.slice();
-    fused = true;
-    for (let k = 0; k < outputs.length; k++) {
-      if (!/** @type {readonly unknown[]} */ (RESULT_ARRAYS).includes(outputs[k])) throw badOutputs();
-      if (outputs[k] !== 'O') fused = false;
+  if (outputs !== null) {
+    if (!Array.isArray(outputs)) throw badOutputs();
+    if (outputs.length === 1 && outputs[0] === 'O') {
+      outputs = O_ONLY; // the common case, without a copy
+      fused = true;
+    } else {
+      const list = (outputs = outputs.slice());
+      fused = true;
+      for (let k = 0; k < list.length; k++) {
+        if (!/** @type {readonly unknown[]} */ (RESULT_ARRAYS).includes(list[k])) throw badOutputs();
+        if (list[k] !== 'O') fused = false;
+      }
     }
   }
-  const into = options.into === undefined || options.into === null ? null : options.into;
-  if (into !== null && Result.own(into) === null) {
+  const given2 = options.into;
+  const into = given2 === undefined || given2 === null ? null : given2;
+  if (into !== null && !Result.is(into)) {
     throw new Error(`into is ${describe(into)}: it must be a result an earlier forward() returned, whose arrays this call may overwrite`);
   }
-  // outputs: each checked to be in RESULT_ARRAYS; into: a Result (Result.own)
+  // (outputs: each checked to be in RESULT_ARRAYS; into: a Result, Result.is)
+  if (into === null) return outputs === null ? NO_OPTIONS : outputs === O_ONLY ? ONLY_O_OPTIONS : /** @type {Options} */ ({ outputs, into, fused });
   return /** @type {Options} */ ({ outputs, into, fused });
 }
 
@@ -537,31 +553,56 @@ const badOutputs = () => new Error(`outputs must be an array of names from ${RES
 // such field and is refused as into. (A WeakMap would do the same but costs the garbage
 // collector about 2 µs per short-lived result.)
 class Result {
-  /** @type {Own} */
-  #own;
-  /** @param {Plan} plan @param {Arrays} arrays @param {Own} own */
-  constructor(plan, arrays, own) {
+  // What forward() gave it: #key, #cross, #region, and its twelve arrays (#arrays), or null
+  // there when it was given O alone (#o): the fused form's short path allocates no list of twelve.
+  /** @type {number} */ #key;
+  /** @type {boolean} */ #cross;
+  /** @type {Float32Array | null} */ #region;
+  /** @type {Arrays | null} */ #arrays;
+  /** @type {Float32Array | null} */ #o;
+  /** @param {Plan} plan @param {Arrays | null} arrays @param {Float32Array | null} O @param {number} key @param {Float32Array | null} region */
+  constructor(plan, arrays, O, key, region) {
+    const a = arrays ?? NO_ARRAYS;
     this.n = plan.n; this.m = plan.m; this.d = plan.d || null; this.dk = plan.dk; this.dv = plan.dv;
     this.scale = plan.scale; this.causal = plan.causal;
-    this.X = arrays[0]; this.Xkv = arrays[1]; this.Wq = arrays[2]; this.Wk = arrays[3]; this.Wv = arrays[4];
-    this.Q = arrays[5]; this.K = arrays[6]; this.V = arrays[7];
-    this.S = arrays[8]; this.M = arrays[9]; this.A = arrays[10]; this.O = arrays[11];
-    this.#own = own;
+    this.X = a[0]; this.Xkv = a[1]; this.Wq = a[2]; this.Wk = a[3]; this.Wv = a[4];
+    this.Q = a[5]; this.K = a[6]; this.V = a[7];
+    this.S = a[8]; this.M = a[9]; this.A = a[10]; this.O = O;
+    this.#key = key; this.#cross = plan.cross; this.#region = region; this.#arrays = arrays; this.#o = O;
   }
 
-  /** What forward() gave r, or null when r is not a result of forward(). @param {unknown} r @returns {Own | null} */
-  static own(r) {
-    return r !== null && typeof r === 'object' && #own in r ? r.#own : null;
+  /** Whether r is a result of forward() (a copy of one is not). @param {unknown} r @returns {r is Result} */
+  static is(r) {
+    return r !== null && typeof r === 'object' && #key in r;
   }
 
-  /** r, refilled by forward(): its fields and what forward() gave it. @param {Result} r @param {Plan} plan @param {Arrays} arrays @param {Own} own */
-  static refill(r, plan, arrays, own) {
+  /** The array forward() gave result r under RESULT_ARRAYS[k] (null if none). @param {Result} r @param {number} k */
+  static held(r, k) {
+    return r.#arrays !== null ? r.#arrays[k] : k === 11 ? r.#o : null;
+  }
+
+  /** What forward() gave result r: its arrays (or null), region, key and cross. */
+  /** @param {Result} r */ static arrays(r) { return r.#arrays; }
+  /** @param {Result} r */ static region(r) { return r.#region; }
+  /** @param {Result} r */ static key(r) { return r.#key; }
+  /** @param {Result} r */ static cross(r) { return r.#cross; }
+
+  /**
+   * r, refilled by forward(): its fields and what forward() gave it.
+   * @param {Result} r @param {Plan} plan @param {Arrays | null} arrays @param {Float32Array | null} O @param {number} key @param {Float32Array | null} region
+   */
+  static refill(r, plan, arrays, O, key, region) {
+    const a = arrays ?? NO_ARRAYS;
     r.n = plan.n; r.m = plan.m; r.d = plan.d || null; r.dk = plan.dk; r.dv = plan.dv; r.scale = plan.scale; r.causal = plan.causal;
-    for (let k = 0; k < RESULT_ARRAYS.length; k++) r[RESULT_ARRAYS[k]] = arrays[k];
-    r.#own = own;
+    r.X = a[0]; r.Xkv = a[1]; r.Wq = a[2]; r.Wk = a[3]; r.Wv = a[4];
+    r.Q = a[5]; r.K = a[6]; r.V = a[7];
+    r.S = a[8]; r.M = a[9]; r.A = a[10]; r.O = O;
+    r.#key = key; r.#cross = plan.cross; r.#region = region; r.#arrays = arrays; r.#o = O;
     return r;
   }
 }
+/** @type {readonly null[]} */
+const NO_ARRAYS = Object.freeze(new Array(12).fill(null));
 
 // ------------------------------------------------------------------ the head
 
@@ -751,13 +792,11 @@ class Attention {
   #resultO(plan, into) {
     const at = this.offsets[BUF.O], len = plan.n * plan.dv;
     if (this.#oSpan === null || this.#oSpan.buffer !== this.heap.buffer) this.#oSpan = this.heap.subarray(at, at + len);
-    const old = into === null ? null : /** @type {Own} */ (Result.own(into)).arrays[11];
+    const old = into === null ? null : Result.held(into, 11);
     let O;
     if (old !== null && /** @type {Result} */ (into).O === old && old.length === len) (O = old).set(this.#oSpan);
     else O = this.#copyOut(at, at + len, this.#oSpan);
-    const arrays = [null, null, null, null, null, null, null, null, null, null, null, O];
-    const own = { key: this.#key, cross: plan.cross, region: null, arrays };
-    return into === null ? new Result(plan, arrays, own) : Result.refill(into, plan, arrays, own);
+    return into === null ? new Result(plan, null, O, this.#key, null) : Result.refill(into, plan, null, O, this.#key, null);
   }
 
   // Every array. The buffers lie one after another in the arena (c/wasm_exports.c), so one
@@ -765,8 +804,9 @@ class Attention {
   /** @param {Plan} plan */
   #freshResult(plan) {
     const { n, m, d, dk, dv, cross } = plan;
-    const off = this.offsets, base = off[BUF.X];
-    const region = this.#copyOut(base, off[BUF.O] + n * dv);
+    const off = this.offsets, base = off[BUF.X], end = off[BUF.O] + n * dv;
+    if (this.#span === null || this.#span.buffer !== this.heap.buffer || this.#span.length !== end - base) this.#span = this.heap.subarray(base, end);
+    const region = this.#copyOut(base, end, this.#span);
     const buf = region.buffer, at0 = region.byteOffset - base * 4;
     const view = (/** @type {number} */ b, /** @type {number} */ len) => new Float32Array(buf, at0 + off[b] * 4, len);
     const X = d ? view(BUF.X, n * d) : null;
@@ -776,22 +816,22 @@ class Attention {
       view(BUF.Q, n * dk), view(BUF.K, m * dk), view(BUF.V, m * dv),
       view(BUF.S, n * m), view(BUF.M, n * m), view(BUF.A, n * m), view(BUF.O, n * dv),
     ];
-    return new Result(plan, arrays, { key: this.#key, cross, region, arrays });
+    return new Result(plan, arrays, arrays[11], this.#key, region);
   }
 
   // `into` a result of #freshResult for the same sizes and layout whose arrays are all still
   // the ones forward() put there: one copy refills its whole region. false when not so.
   /** @param {Result} into @param {Plan} plan */
   #refillRegion(into, plan) {
-    const rec = /** @type {Own} */ (Result.own(into)), a = rec.arrays;
-    if (!rec.region || rec.key !== this.#key || rec.cross !== plan.cross || rec.region.length === 0) return false;
+    const region = Result.region(into), a = Result.arrays(into);
+    if (!region || a === null || Result.key(into) !== this.#key || Result.cross(into) !== plan.cross || region.length === 0) return false;
     if (into.X !== a[0] || into.Xkv !== a[1] || into.Wq !== a[2] || into.Wk !== a[3] || into.Wv !== a[4] || into.Q !== a[5] ||
         into.K !== a[6] || into.V !== a[7] || into.S !== a[8] || into.M !== a[9] || into.A !== a[10] || into.O !== a[11]) return false;
     const base = this.offsets[BUF.X];
-    if (this.#span === null || this.#span.buffer !== this.heap.buffer || this.#span.length !== rec.region.length) {
-      this.#span = this.heap.subarray(base, base + rec.region.length);
+    if (this.#span === null || this.#span.buffer !== this.heap.buffer || this.#span.length !== region.length) {
+      this.#span = this.heap.subarray(base, base + region.length);
     }
-    rec.region.set(this.#span);
+    region.set(this.#span);
     into.scale = plan.scale;
     into.causal = plan.causal;
     return true;
@@ -800,13 +840,11 @@ class Attention {
   // The arrays named in `outputs` (null: all), each copied on its own; the others are null.
   // With `into`, an array it still holds from forward() with the right length is overwritten
   // instead of copied, and `into` itself is updated and returned.
-  /** @param {Plan} plan @param {string[] | null} outputs @param {Result | null} into */
+  /** @param {Plan} plan @param {readonly string[] | null} outputs @param {Result | null} into */
   #someResults(plan, outputs, into) {
     const { n, m, d, dk, dv, cross } = plan;
     /** @type {Record<ResultArray, number>} */
     const len = { X: n * d, Xkv: m * d, Wq: d * dk, Wk: d * dk, Wv: d * dv, Q: n * dk, K: m * dk, V: m * dv, S: n * m, M: n * m, A: n * m, O: n * dv };
-    const rec = into ? Result.own(into) : null;
-    /** @type {Arrays} */
     const arrays = new Array(RESULT_ARRAYS.length).fill(null);
     for (let k = 0; k < RESULT_ARRAYS.length; k++) {
       const name = RESULT_ARRAYS[k];
@@ -814,7 +852,7 @@ class Attention {
       if (name === 'Xkv' && !cross && arrays[0]) { arrays[1] = arrays[0]; continue; } // self-attention: Xkv is X
       const b = name === 'Xkv' && !cross ? BUF.X : BUF[name];
       const start = this.offsets[b];
-      const old = rec ? rec.arrays[k] : null;
+      const old = into ? Result.held(into, k) : null;
       // reusable: still the array forward() put there, the right length, and not the one X just took
       let a;
       if (old && /** @type {Result} */ (into)[name] === old && old.length === len[name] && old !== arrays[0]) {
@@ -825,8 +863,7 @@ class Attention {
       }
       arrays[k] = a;
     }
-    const own = { key: this.#key, cross, region: null, arrays };
-    return into ? Result.refill(into, plan, arrays, own) : new Result(plan, arrays, own);
+    return into ? Result.refill(into, plan, arrays, arrays[11], this.#key, null) : new Result(plan, arrays, arrays[11], this.#key, null);
   }
 
   // ---------------------------------------------------------------- one softmax row (the labs)

@@ -97,8 +97,6 @@ export interface Plan {
 }
 /** The twelve result arrays in RESULT_ARRAYS order, null where not asked for. */
 export type Arrays = (Float32Array | null)[];
-/** What forward() gave a result (attention.js's Result): its layout key and arrays, and the copy they view. */
-export interface Own { key: number; cross: boolean; region: Float32Array | null; arrays: Arrays }
 /** A multiHead tensor checked and copied. */
 export interface Checked { shape: number[]; data: ArrayLike<number> }
 /** A mask tensor checked and copied: booleans or numbers. */

@@ -142,7 +142,7 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
   /** @type {Map<string, Set<HTMLElement>>} */
   const marks = new Map(); // class -> the cells that carry it
   let cursor = { i: 0, j: 0 }; // j = -1: the row's header button
-  /** @type {{ values: Float32Array, kind: ScaleKind, maxAbs: number, theme: Theme, label: UpdateOptions['label'], texts: (string | null)[] } | null} */
+  /** @type {{ values: Float32Array, kind: ScaleKind, maxAbs: number, theme: Theme, label: UpdateOptions['label'], texts: (string | null)[], backs: (string | null)[], fores: (string | null)[] } | null} */
   let prev = null;
   // (j is -1 only when the rows are followable: then every row has its button)
   /** @param {Cursor} c @returns {HTMLElement} */
@@ -157,28 +157,36 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
     // Only what changed is written: a cell's text (which costs a layout) only when the text it
     // shows changed, its colours when its value or the colour scale changed. An edit of one
     // input changes a few rows, and the DOM work is most of a redraw.
+    // A changed text goes into the cell's one text node (its data), which lays out that line
+    // again; replacing the node (textContent) would also rebuild its layout object. The same
+    // for the colours: a style is written only when its value changed.
     const scale = prev && prev.kind === kind && prev.maxAbs === maxAbs && prev.theme === theme;
     const labels = prev && prev.label === label;
     const texts = prev ? prev.texts : new Array(cells.length).fill(null);
+    const backs = prev ? prev.backs : new Array(cells.length).fill(null);
+    const fores = prev ? prev.fores : new Array(cells.length).fill(null);
     for (let k = 0; k < cells.length; k++) {
       const v = values[k], c = cells[k];
       const same = prev && Object.is(prev.values[k], v);
       if (same && scale && labels) continue;
       if (!same || !scale) {
         const rgb = cellRgb(kind, v, maxAbs, theme);
-        c.style.background = css(rgb);
-        c.style.color = textOn(rgb);
+        const back = css(rgb), fore = textOn(rgb);
+        if (back !== backs[k]) { c.style.background = back; backs[k] = back; }
+        if (fore !== fores[k]) { c.style.color = fore; fores[k] = fore; }
       }
       if (same && labels) continue;
       const text = format(v);
       if (text !== texts[k]) {
-        c.textContent = text;
+        const node = c.firstChild;
+        if (node !== null && node.nodeType === 3 && node.nextSibling === null && text !== '') /** @type {Text} */ (node).data = text;
+        else c.textContent = text;
         texts[k] = text;
         c.classList.toggle('masked', v === -Infinity);
       }
       c.setAttribute('aria-label', label(Math.floor(k / cols), k % cols, v));
     }
-    prev = { values: Float32Array.from(values), kind, maxAbs, theme, label, texts };
+    prev = { values: Float32Array.from(values), kind, maxAbs, theme, label, texts, backs, fores };
     let len = 1;
     for (const t of texts) if (t !== null && t.length > len) len = t.length;
     fitColumns(len);
