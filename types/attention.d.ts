@@ -161,6 +161,104 @@ export interface TrainingExample {
   scale: null;
 }
 
+/** createInduction's options (docs/api.md, "Induction"); each has a default. */
+export interface InductionOptions {
+  /** 1 or 2 (1 is the control: no earlier layer for K-composition); default 2 */
+  layers?: number;
+  /** per layer, 1..4; default 2 */
+  heads?: number;
+  /** residual width, even, 2..64; default 32 */
+  d?: number;
+  /** each head's Q/K/V width, 1..32; default 16 */
+  dh?: number;
+  /** context, 5..64; default 32 */
+  n?: number;
+  /** BOS + words (vocab - 1 >= (n - 1) / 2); default 28 */
+  vocab?: number;
+  /** 0 .. 2^32−1: the initial weights and the training stream; default 1 */
+  seed?: number;
+  /** AdamW's learning rate, above 0 and at most 1; default 0.01 */
+  lr?: number;
+  /** at least 0; default 0.01 */
+  weightDecay?: number;
+  /** sequences per step (1..64); default 16 */
+  batch?: number;
+}
+
+/** One layer's heads in InductionModel.weights(); gradients() has the same shapes. */
+export interface InductionHeadWeights {
+  /** [d*dh] */ Wq: Float32Array;
+  /** [d*dh] */ Wk: Float32Array;
+  /** [d*dh] */ Wv: Float32Array;
+  /** [dh*d] */ Wo: Float32Array;
+}
+/** One sequence run forward (InductionModel.example). */
+export interface InductionExample {
+  seed: number;
+  /** token names */
+  tokens: string[];
+  ids: number[];
+  /** the token each position should predict, -1 for none */
+  targets: number[];
+  /** 0 none, 1 the first part, 2 the repeated part */
+  part: number[];
+  /** the key an induction head should attend to, or -1 */
+  induct: number[];
+  /** the period */
+  k: number;
+  /** the residual stream before each layer and after the last: layers + 1 arrays of n*d */
+  X: Float32Array[];
+  /** per head (index l*H + h): Q, K, V, O [n*dh], S, A [n*n], C = O·Wo [n*d] */
+  heads: { Q: Float32Array; K: Float32Array; V: Float32Array; O: Float32Array; S: Float32Array; A: Float32Array; C: Float32Array }[];
+  /** [n*vocab] the next-token probabilities */
+  probs: Float32Array;
+}
+/**
+ * An attention-only transformer of 1 or 2 layers learning repeated random tokens in Wasm, in
+ * which an induction head forms (docs/api.md, "Induction"). Heads are numbered l*H + h.
+ */
+export interface InductionModel {
+  readonly layers: number;
+  /** heads per layer */
+  readonly heads: number;
+  readonly d: number;
+  readonly dh: number;
+  readonly n: number;
+  readonly vocab: number;
+  readonly seed: number;
+  readonly lr: number;
+  readonly weightDecay: number;
+  readonly batch: number;
+  /** 'BOS', 'A', 'B', ... */
+  readonly tokenNames: string[];
+  /** layers × heads */
+  readonly headCount: number;
+  readonly steps: number;
+  /** the last step's batch losses (NaN before the first step) */
+  readonly loss: { all: number; first: number; repeat: number };
+  /** the heads ablate() left out */
+  readonly ablated: number[];
+  readonly parameterCount: number;
+  /** k steps (default 1): each step's batch loss on the first and the repeated part. */
+  step(k?: number): { first: Float32Array; repeat: Float32Array };
+  evaluate(): { lossFirst: number; lossRepeat: number; accuracy: number; sequences: number; prev: number[]; induction: number[] };
+  /** K-composition [a][b] from layer-1 head a to layer-2 head b; null for one layer. */
+  composition(): number[][] | null;
+  ablate(heads?: Iterable<number>): void;
+  example(seed?: number): InductionExample;
+  /** After example(): head (layer, head)'s K split by source; the parts add up to K. */
+  keySplit(layer: number, head: number): { from: 'embedding' | number; K: Float32Array }[];
+  weights(): { E: Float32Array; P: Float32Array; heads: InductionHeadWeights[] };
+  gradients(): { E: Float32Array; heads: InductionHeadWeights[] };
+  /** every parameter in one array, to compare runs bit for bit */
+  parameters(): Float32Array;
+  set(options: { lr?: number; weightDecay?: number; batch?: number }): void;
+  reset(): void;
+  reroll(seed: number): void;
+  /** Frees the model's slot (there are 4); the object must not be used afterwards. */
+  dispose(): void;
+}
+
 /** One head and a read-out learning a built-in task; the training runs in Wasm. */
 export interface Trainer {
   readonly task: TrainTask;
@@ -199,8 +297,8 @@ export interface Trainer {
 export interface Attention {
   /** true when the SIMD build was chosen */
   readonly simd: boolean;
-  /** which core was loaded: 'forward' cannot train (createTrainer throws), 'trainer' has no createInduction */
-  readonly core: 'full' | 'trainer' | 'forward';
+  /** which core was loaded: 'forward' cannot train (createTrainer throws), 'trainer' has no createInduction; null once disposed */
+  readonly core: 'full' | 'trainer' | 'forward' | null;
   forward(args: ForwardArgs): ForwardResult;
   /**
    * outputs: the arrays to copy out (['O'] alone runs the fused form: no n×m matrix is stored).
@@ -217,6 +315,8 @@ export interface Attention {
   softmaxBackward(weights: ArrayLike<number>, grad: ArrayLike<number>): Float32Array;
   softmaxStats(weights: ArrayLike<number>): SoftmaxStats;
   createTrainer(options?: TrainerOptions): Trainer;
+  /** The full core only (a 'trainer' or 'forward' core throws). */
+  createInduction(options?: InductionOptions): InductionModel;
   /** bytes of Wasm memory */
   memoryBytes(): number;
   /** The working buffers the last forward() laid out, in bytes (the fused form has no S, M, A, only work). */

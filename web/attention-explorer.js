@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // attention-explorer.js: the <attention-explorer> custom element. Each element mounts its own
 // explorer (web/explorer.js) in a Shadow DOM styled by one constructable stylesheet, so several
 // elements on a page are independent, the host page's CSS cannot reach inside, and nothing needs
@@ -39,6 +38,12 @@ import { resolveTheme, watchTheme } from './host-theme.js';
 export { loadAttention, LIMITS } from './attention.js';
 export { mountExplorer, sharedCore };
 
+/** @typedef {import('../types/element').ModeApp} ModeApp @typedef {import('../types/element').ModeContext} ModeContext */
+/** @typedef {import('./explorer/mount.js').ExplorerApi} ExplorerApi @typedef {import('../types/config').MatrixName} MatrixName */
+/** A mode's mount. @typedef {(container: HTMLElement, element: AttentionExplorer, ctx: ModeContext) => ModeApp} Mount */
+/** A mount's `ready`. @typedef {{ promise: Promise<void>, resolve: (v: void) => void, reject: (e: Error) => void, settled: boolean }} Ready */
+/** What is mounted: the explorer's API or a mode's (the element calls what it has; train's has an explorer). @typedef {ModeApp & Partial<Omit<ExplorerApi, 'ready'>> & { explorer?: ExplorerApi }} App */
+
 const ATTRIBUTES = ['preset', 'config', 'src', 'step', 'follow', 'causal', 'controls', 'theme', 'mode', 'params'];
 
 // Modes: name -> { mount, css }, or { load } for one whose code is loaded the first time it is
@@ -46,39 +51,51 @@ const ATTRIBUTES = ['preset', 'config', 'src', 'step', 'follow', 'causal', 'cont
 // "induction" come from web/element-modes.js. mount(container, element, { doc, params, emit })
 // returns { destroy(), ready?, params?(), redraw?(), setTheme?(theme), pause?() }; css is adopted
 // on top of the explorer's stylesheet while the mode is shown.
+/** A mode's code. @typedef {{ mount: Mount, css: string }} Mode */
+/** @type {Map<string, Mode | { load: () => Promise<Mode> }>} */
 const MODES = new Map(BUILT_IN_MODES);
-/** Adds a mode: registerMode('my-lab', (container, element, ctx) => ({ destroy() {} }), { css }). */
+/**
+ * Adds a mode: registerMode('my-lab', (container, element, ctx) => ({ destroy() {} }), { css }).
+ * @param {string} name @param {Mount} mount @param {{ css?: string }} [options]
+ */
 export function registerMode(name, mount, { css = '' } = {}) {
   if (!/^[a-z][a-z0-9-]*$/.test(name) || name === 'explorer') throw new Error(`registerMode: “${name}” is not a free mode name (lower-case letters, digits and dashes)`);
   MODES.set(name, { mount, css });
 }
 
 // One stylesheet per document and CSS text, shared by every element in it.
+/** @type {WeakMap<Document, Map<string, CSSStyleSheet>>} */
 const SHEETS = new WeakMap();
-const constructable = (shadow) => 'adoptedStyleSheets' in shadow && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype;
+const constructable = (/** @type {ShadowRoot} */ shadow) => 'adoptedStyleSheets' in shadow && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype;
+/** @param {ShadowRoot} shadow @param {Document} doc */
 function adoptStyles(shadow, doc, extra = '') {
   const texts = [EXPLORER_CSS, extra].filter(Boolean);
   if (constructable(shadow)) {
     if (!SHEETS.has(doc)) SHEETS.set(doc, new Map());
-    const cache = SHEETS.get(doc);
+    const cache = /** @type {Map<string, CSSStyleSheet>} */ (SHEETS.get(doc));
     shadow.adoptedStyleSheets = texts.map((text) => {
       if (!cache.has(text)) {
-        const sheet = new doc.defaultView.CSSStyleSheet();
+        // (a document with a shadow root being styled has a window; its own CSSStyleSheet)
+        const sheet = new (/** @type {Window & typeof globalThis} */ (doc.defaultView)).CSSStyleSheet();
         sheet.replaceSync(text);
         cache.set(text, sheet);
       }
-      return cache.get(text);
+      return /** @type {CSSStyleSheet} */ (cache.get(text));
     });
   } else {
     // Old browsers without constructable stylesheets (needs style-src 'unsafe-inline' under a CSP).
     for (const old of shadow.querySelectorAll('style')) old.remove();
-    for (const text of texts) shadow.prepend(doc.createElement('style')).textContent = text;
+    // (in the same order as the adopted sheets: the mode's CSS after the explorer's)
+    shadow.prepend(...texts.map((text) => Object.assign(doc.createElement('style'), { textContent: text })));
   }
 }
 
-const parseCausal = (v) => (v == null ? undefined : v === '' || v === 'true' ? true : v === 'false' ? false : undefined);
-const parseFollow = (v) => (v != null && /^\d+$/.test(v.trim()) ? Number(v.trim()) : null);
-const parseControls = (v) => (v == null ? CONTROLS : v.split(/[\s,]+/).filter(Boolean));
+/** @typedef {string | null | undefined} Attr */
+const parseCausal = (/** @type {Attr} */ v) => (v == null ? undefined : v === '' || v === 'true' ? true : v === 'false' ? false : undefined);
+const parseFollow = (/** @type {Attr} */ v) => (v != null && /^\d+$/.test(v.trim()) ? Number(v.trim()) : null);
+// (names that are no control group are dropped by the explorer: state.js setControls)
+const parseControls = (/** @type {Attr} */ v) => /** @type {import('../types/element').ControlGroup[]} */ (v == null ? CONTROLS : v.split(/[\s,]+/).filter(Boolean));
+const stepOf = (/** @type {Attr} */ v) => /** @type {import('../types/config').Step | null} */ (/** @type {readonly unknown[]} */ (STEPS).includes(v) ? v : null);
 
 /** How long a src may take, in ms, before the element gives up on it and says so. */
 export const SRC_TIMEOUT_MS = 15000;
@@ -87,18 +104,20 @@ export const SRC_TIMEOUT_MS = 15000;
  * Fetches a config's text, refusing anything past MAX_JSON characters before reading it all.
  * `signal` aborts it (a newer src, or the element removed): it then rejects with an AbortError.
  * After `timeout` ms it rejects with a message that says so.
+ * @param {string} url @param {typeof fetch} [fetchFn] @param {{ signal?: AbortSignal, timeout?: number }} [options]
+ * @returns {Promise<string>}
  */
 export async function fetchConfigText(url, fetchFn = globalThis.fetch, { signal, timeout = SRC_TIMEOUT_MS } = {}) {
   const shown = clipMessage(url, 120);
   const stop = new AbortController();
   let timedOut = false;
-  const onAbort = () => stop.abort(signal.reason);
+  const onAbort = () => stop.abort(signal?.reason);
   if (signal) {
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   }
   const timer = setTimeout(() => ((timedOut = true), stop.abort()), timeout);
-  const failed = (e, message) => {
+  const failed = (/** @type {unknown} */ e, /** @type {string | undefined} */ message = undefined) => {
     if (timedOut) return new Error(`The config at “${shown}” did not arrive within ${Math.round(timeout / 1000)} seconds, so it was not loaded. Check that the address is right and the server answers, or put the JSON in the config attribute instead.`);
     if (stop.signal.aborted) return Object.assign(new Error('The config load was cancelled: a newer src replaced it, or the element was removed.'), { name: 'AbortError' });
     return e instanceof Error && message === undefined ? e : new Error(message);
@@ -108,7 +127,7 @@ export async function fetchConfigText(url, fetchFn = globalThis.fetch, { signal,
     try {
       res = await fetchFn(url, { credentials: 'omit', mode: 'cors', signal: stop.signal });
     } catch (e) {
-      throw failed(e, `Could not load the config from “${shown}”. A config on another site loads only if that site allows it (CORS: Access-Control-Allow-Origin), and a page opened from file:// cannot load files at all: put the JSON in the config attribute instead. (The browser said: ${clipMessage(e.message, 120)})`);
+      throw failed(e, `Could not load the config from “${shown}”. A config on another site loads only if that site allows it (CORS: Access-Control-Allow-Origin), and a page opened from file:// cannot load files at all: put the JSON in the config attribute instead. (The browser said: ${clipMessage(/** @type {Error} */ (e).message, 120)})`);
     }
     if (!res.ok) throw new Error(`Could not load the config from “${shown}”: the server answered ${res.status} ${clipMessage(res.statusText, 60)}.`);
     const declared = Number(res.headers.get('content-length'));
@@ -128,7 +147,7 @@ export async function fetchConfigText(url, fetchFn = globalThis.fetch, { signal,
       try {
         chunk = await reader.read();
       } catch (e) {
-        throw failed(e, `The config at “${shown}” stopped arriving part-way (${clipMessage(e.message, 120)}). It was not loaded.`);
+        throw failed(e, `The config at “${shown}” stopped arriving part-way (${clipMessage(/** @type {Error} */ (e).message, 120)}). It was not loaded.`);
       }
       const { done, value } = chunk;
       if (done) break;
@@ -146,6 +165,7 @@ export async function fetchConfigText(url, fetchFn = globalThis.fetch, { signal,
   }
 }
 
+/** @param {Uint8Array[]} parts @param {number} size */
 function decodeParts(parts, size) {
   const all = new Uint8Array(size);
   let at = 0;
@@ -160,14 +180,18 @@ export class AttentionExplorer extends Base {
     return ATTRIBUTES;
   }
 
+  /** @type {App | null} */
   #app = null; // the explorer's API (or a lab's), once mounted
+  /** @type {App | null} */
   #modeApp = null; // the same when it is a mode's (a lab or train), else null
-  #box = null; // the .ae wrapper inside the shadow root
+  #box; // the .ae wrapper inside the shadow root
   #srcToken = 0; // counts mounts: a mount that finds a newer one started stops
   #mounting = false;
+  /** @type {AbortController | null} */
   #fetching = null; // the AbortController of the src fetch under way
   #started = false; // mounted (or mounting) since the last unmount
-  #ready = null; // { promise, resolve, reject, settled } of the mount under way or last settled
+  /** @type {Ready} */
+  #ready; // of the mount under way or last settled (set in the constructor)
 
   constructor() {
     super();
@@ -175,7 +199,7 @@ export class AttentionExplorer extends Base {
     adoptStyles(shadow, this.ownerDocument);
     this.#box = shadow.appendChild(this.ownerDocument.createElement('div'));
     this.#box.className = 'ae';
-    this.#pendingReady();
+    this.#ready = this.#pendingReady();
   }
 
   // `ready` is one promise per mount that settles exactly once: resolved when the element shows
@@ -184,11 +208,12 @@ export class AttentionExplorer extends Base {
   // new src) until one of them settles.
   #pendingReady() {
     if (this.#ready && !this.#ready.settled) return this.#ready;
-    const r = { settled: false };
+    const r = /** @type {Ready} */ ({ settled: false }); // and the rest just below
     r.promise = new Promise((ok, fail) => ((r.resolve = ok), (r.reject = fail)));
     r.promise.catch(() => {}); // a host that never reads ready sees no unhandled rejection
     return (this.#ready = r);
   }
+  /** @param {number} token @param {string} [message] */
   #settle(token, message) {
     if (token !== this.#srcToken) return; // a newer mount settles it
     const r = this.#pendingReady();
@@ -201,12 +226,17 @@ export class AttentionExplorer extends Base {
     }
   }
 
+  // The shadow root the constructor attached (open, so this.shadowRoot is it).
+  get #shadow() { return /** @type {ShadowRoot} */ (this.shadowRoot); }
+  // The explorer's API, for what only it has (the exports, before ready: a TypeError as before).
+  get #api() { return /** @type {ExplorerApi} */ (this.#app); }
+
   connectedCallback() {
     if (!this.#started) this.#mount();
   }
 
   disconnectedCallback() {
-    if (this.#app && this.#app.setStep && this.#app.state.playing) this.#app.setStep(this.#app.state.step); // stops play
+    if (this.#app && this.#app.setStep && this.#app.state?.playing) this.#app.setStep(this.#app.state.step); // stops play
     else if (this.#app && this.#app.pause) this.#app.pause(); // stops training
     // Removed for good: free it (its listeners would keep it alive). A move within the page
     // (disconnected, then connected again in the same task) keeps its state; re-inserting a
@@ -216,6 +246,7 @@ export class AttentionExplorer extends Base {
     });
   }
 
+  /** @param {string} type @param {unknown} [detail] */
   #emit(type, detail) {
     this.dispatchEvent(new CustomEvent('explorer-' + type, { detail, bubbles: true, composed: true }));
   }
@@ -237,7 +268,9 @@ export class AttentionExplorer extends Base {
   // setting (web/host-theme.js), followed live: a change of either re-applies it, and only then,
   // so a learner's own press of the theme button stays until the page's theme changes. A lab
   // only gets data-theme; the explorer and train modes draw the theme themselves.
+  /** @type {(() => void) | null} */
   #stopTheme = null;
+  /** @type {string | null} */
   #theme = null; // the theme last applied
   #applyTheme() {
     this.#stopTheme ||= watchTheme(this, () => resolveTheme(this.getAttribute('theme'), this) !== this.#theme && this.#applyTheme());
@@ -248,7 +281,7 @@ export class AttentionExplorer extends Base {
     } else this.#app?.setTheme?.(t);
   }
 
-  /** Ends a mount in an error: shown, fired as explorer-error, and ready rejects with it. */
+  /** Ends a mount in an error: shown, fired as explorer-error, and ready rejects with it. @param {number} token @param {string} text */
   #message(token, text, { retry = false } = {}) {
     const message = clipMessage(text);
     const p = this.#box.appendChild(this.ownerDocument.createElement('p'));
@@ -267,7 +300,7 @@ export class AttentionExplorer extends Base {
     this.#settle(token, message);
   }
 
-  /** A line saying what is under way (loading a src); returns it, to remove. */
+  /** A line saying what is under way (loading a src); returns it, to remove. @param {string} text */
   #status(text) {
     const p = this.#box.appendChild(this.ownerDocument.createElement('p'));
     p.className = 'note';
@@ -285,15 +318,15 @@ export class AttentionExplorer extends Base {
     if (mode !== 'explorer') {
       const entry = MODES.get(mode); // a Map: "__proto__" or "constructor" are no modes
       if (!entry) {
-        adoptStyles(this.shadowRoot, this.ownerDocument);
+        adoptStyles(this.#shadow, this.ownerDocument);
         const known = ['explorer', ...MODES.keys()].map((m) => `“${m}”`).join(', ');
         return this.#message(token, `<attention-explorer>: there is no mode “${clipMessage(mode, 40)}” in this version. The modes are ${known}; leave mode out for the explorer.`);
       }
       let app;
       try {
-        const lab = entry.load ? await entry.load() : entry;
+        const lab = 'load' in entry ? await entry.load() : entry;
         if (token !== this.#srcToken || !this.#started) return; // remounted or removed while its code loaded
-        adoptStyles(this.shadowRoot, this.ownerDocument, lab.css);
+        adoptStyles(this.#shadow, this.ownerDocument, lab.css);
         app = lab.mount(this.#box, this, {
           doc: this.ownerDocument,
           params: this.getAttribute('params') || '',
@@ -302,8 +335,9 @@ export class AttentionExplorer extends Base {
         this.#app = this.#modeApp = app;
         this.#applyTheme();
         await app.ready;
-      } catch (e) {
+      } catch (thrown) {
         if (token !== this.#srcToken) return;
+        const e = /** @type {{ code?: unknown, slots?: number, message?: string } | null | undefined} */ (thrown);
         if (e && e.code === 'AE_TRAINER_SLOTS') {
           return this.#message(token, `This training panel cannot start: the page already runs ${e.slots ?? 8} training panels, the most one page can run at once. It starts once another one has left the page: then press Try again.`, { retry: true });
         }
@@ -315,7 +349,7 @@ export class AttentionExplorer extends Base {
       this.#settle(token);
       return;
     }
-    adoptStyles(this.shadowRoot, this.ownerDocument);
+    adoptStyles(this.#shadow, this.ownerDocument);
     this.#mounting = true;
     let srcError = '', srcText = null;
     const src = this.getAttribute('src');
@@ -330,7 +364,7 @@ export class AttentionExplorer extends Base {
       try {
         srcText = await fetchConfigText(url, undefined, { signal: fetching.signal });
       } catch (e) {
-        srcError = e.message;
+        srcError = /** @type {Error} */ (e).message;
       }
       if (token !== this.#srcToken || fetching.signal.aborted) return; // a newer mount started meanwhile
       this.#fetching = null;
@@ -341,13 +375,13 @@ export class AttentionExplorer extends Base {
     const initial = {
       preset: this.getAttribute('preset'),
       config: srcText ?? this.getAttribute('config'),
-      step: this.getAttribute('step'),
+      step: /** @type {import('../types/config').Step | null} */ (this.getAttribute('step')), // checked by the explorer (state.js fromOptions)
       follow: parseFollow(this.getAttribute('follow')),
       causal: parseCausal(this.getAttribute('causal')),
       theme: resolveTheme(this.getAttribute('theme'), this),
     };
     let firstError = ''; // the first error of this mount: ready rejects with it
-    const app = (this.#app = mountExplorer(this.shadowRoot, {
+    const app = (this.#app = mountExplorer(this.#shadow, {
       doc: this.ownerDocument,
       container: this.#box,
       host: this,
@@ -356,7 +390,7 @@ export class AttentionExplorer extends Base {
       core: sharedCore({ core: 'forward' }), // the explorer never trains: the forward core is enough
       initial,
       controls: parseControls(this.getAttribute('controls')),
-      emit: (type, detail) => {
+      emit: (/** @type {string} */ type, /** @type {any} */ detail) => { // detail: each event's own (types/element.d.ts)
         if (type === 'error' && detail.message && !this.#ready.settled && token === this.#srcToken) firstError ||= detail.message;
         this.#emit(type, detail);
         if (type === 'ready') this.#settle(token, firstError);
@@ -368,7 +402,7 @@ export class AttentionExplorer extends Base {
     if (srcError) app.showError(srcError);
     // The explorer draws on the next frame; if that draw found no head to show (values that
     // overflow float32, a core that did not load), it said why and will not be ready: settle.
-    const win = this.ownerDocument.defaultView;
+    const win = /** @type {Window} */ (this.ownerDocument.defaultView); // connected, so in a window
     win.requestAnimationFrame(() => {
       if (token === this.#srcToken && !this.#ready.settled && firstError) {
         this.dataset.ready = 'true';
@@ -377,8 +411,9 @@ export class AttentionExplorer extends Base {
     });
   }
 
+  /** @param {string} name @param {string | null} old @param {string | null} value */
   attributeChangedCallback(name, old, value) {
-    const app = this.#app;
+    const app = /** @type {ExplorerApi | null} */ (this.#app); // a mode's goes to #modeAttribute below
     if (name === 'mode') return this.isConnected && old !== value && this.#mount();
     // A new src (or a config, which wins over it) while a src is loading: start again with it.
     if (this.#mounting && (name === 'src' || name === 'config') && old !== value && this.isConnected) return this.#mount();
@@ -396,14 +431,16 @@ export class AttentionExplorer extends Base {
           if (value && this.getAttribute('config') == null) this.#mount();
           break;
         case 'step':
-          app.setStep(STEPS.includes(value) ? value : null);
+          app.setStep(stepOf(value));
           break;
         case 'follow':
           app.setFollow(parseFollow(value));
           break;
-        case 'causal':
-          if (parseCausal(value) !== undefined) app.setCausal(parseCausal(value));
+        case 'causal': {
+          const causal = parseCausal(value);
+          if (causal !== undefined) app.setCausal(causal);
           break;
+        }
         case 'controls':
           app.setControls(parseControls(value));
           break;
@@ -412,18 +449,19 @@ export class AttentionExplorer extends Base {
           break;
       }
     } catch (e) {
-      app.showError(`The ${name} attribute was not used: ${e.message}`);
+      app.showError(`The ${name} attribute was not used: ${/** @type {Error} */ (e).message}`);
     }
   }
 
   /** A lab's or train's attribute: params restarts it, theme recolours it, train passes step and follow on. */
+  /** @param {string} name @param {string | null} old @param {string | null} value */
   #modeAttribute(name, old, value) {
-    const app = this.#modeApp;
+    const app = /** @type {App} */ (this.#modeApp);
     if (name === 'params') {
       if (old !== value && value !== app.params?.()) this.#mount();
     } else if (name === 'theme') {
       this.#applyTheme();
-    } else if (app.explorer && name === 'step') app.explorer.setStep(STEPS.includes(value) ? value : null);
+    } else if (app.explorer && name === 'step') app.explorer.setStep(stepOf(value));
     else if (app.explorer && name === 'follow') app.explorer.setFollow(parseFollow(value));
   }
 
@@ -449,7 +487,9 @@ export class AttentionExplorer extends Base {
   set params(v) { this.setAttribute('params', String(v)); }
   set src(v) { this.setAttribute('src', String(v)); }
   /** The head as the config format (a copy); setting takes an object or JSON text (untrusted: parsed strictly, throws on error). */
+  /** @returns {import('../types/config').Config | null} */
   get config() { return this.#app?.config ? this.#app.config() : null; }
+  /** @param {import('../types/config').ConfigInput | string} v */
   set config(v) {
     if (!this.#app?.setConfig) throw new Error('<attention-explorer> is not ready yet: await element.ready');
     this.#app.setConfig(v);
@@ -466,11 +506,15 @@ export class AttentionExplorer extends Base {
   get result() { return this.#app?.result ?? null; }
 
   // Exports: m is a matrix name (X Wq Wk Wv Q K V S M A O) or null for the whole view.
-  exportCSV(m) { return this.#app.exportCSV(m); }
-  exportJSON(m = null) { return this.#app.exportJSON(m); }
-  exportSVG(m = null) { return this.#app.exportSVG(m); }
-  exportPNG(m = null) { return this.#app.exportPNG(m); }
-  exportPyTorch() { return this.#app.exportPyTorch(); }
+  /** @param {MatrixName} m */
+  exportCSV(m) { return this.#api.exportCSV(m); }
+  /** @param {MatrixName | null} m */
+  exportJSON(m = null) { return this.#api.exportJSON(m); }
+  /** @param {MatrixName | null} m */
+  exportSVG(m = null) { return this.#api.exportSVG(m); }
+  /** @param {MatrixName | null} m */
+  exportPNG(m = null) { return this.#api.exportPNG(m); }
+  exportPyTorch() { return this.#api.exportPyTorch(); }
 }
 
 if (globalThis.customElements && !customElements.get('attention-explorer')) customElements.define('attention-explorer', AttentionExplorer);

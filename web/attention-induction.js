@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // attention-induction.js: the induction models of web/attention.js, which alone imports it, and
 // only with the full core: InductionModel, a two-layer attention-only model in which an induction
 // head forms (c/induction.h). It reads and writes the models' slots in the Wasm memory
@@ -6,6 +5,8 @@
 
 import { describe } from './core-words.js';
 import { TRAIN_STATUS, cString, checkSeed } from './attention-training.js';
+
+/** @typedef {import('./core-types').FullCore} FullCore */
 
 // ------------------------------------------------------------------ induction (c/induction.h)
 
@@ -15,6 +16,7 @@ const IND_BUFFERS = ['losses', 'eval', 'composition', 'split', 'tokens', 'target
 const IB = Object.fromEntries(IND_BUFFERS.map((name, i) => [name, i]));
 const IND_INFO = ['layers', 'heads', 'd', 'dh', 'n', 'vocab', 'step', 'batch', 'k', 'params', 'ablated'];
 const II = Object.fromEntries(IND_INFO.map((name, i) => [name, i]));
+/** @type {Record<number, string>} */
 const IND_STATUS = {
   ...TRAIN_STATUS,
   32: 'a size is out of range (layers 1-2, heads 1-4, d even 2-64, dh 1-32, n 5-64, vocab up to 64 and enough different tokens for the task)',
@@ -31,15 +33,17 @@ const IND_KEYS = new Set(Object.keys(IND_DEFAULTS));
  * it returns is a copy; heads are numbered l*H + h in one list (head 0 is "1.1").
  */
 export class InductionModel {
+  /** @type {FullCore | null} */
   #ex;
   #slot;
+  /** @param {FullCore} exports @param {import('../types/attention').InductionOptions} options (checked here) */
   constructor(exports, options) {
     if (!options || typeof options !== 'object') throw new Error('createInduction needs an object like { layers: 2, seed: 1 }');
     for (const key in options) {
       if (!IND_KEYS.has(key)) throw new Error(`createInduction got an unknown option "${key}": the options are ${[...IND_KEYS].join(', ')}`);
     }
     const o = { ...IND_DEFAULTS, ...options };
-    for (const k of ['layers', 'heads', 'd', 'dh', 'n', 'vocab']) {
+    for (const k of /** @type {const} */ (['layers', 'heads', 'd', 'dh', 'n', 'vocab'])) {
       if (!Number.isInteger(o[k])) throw new Error(`${k} is ${describe(o[k])}: it must be a whole number`);
     }
     checkSeed(o.seed);
@@ -47,8 +51,15 @@ export class InductionModel {
     if (slot < 0) throw new Error(`could not create the model: ${IND_STATUS[-slot] ?? 'status ' + -slot}`);
     this.#ex = exports;
     this.#slot = slot;
-    for (const k of ['layers', 'heads', 'd', 'dh', 'n', 'vocab']) this[k] = o[k];
+    this.layers = o.layers; this.heads = o.heads; this.d = o.d; this.dh = o.dh; this.n = o.n; this.vocab = o.vocab;
     this.seed = o.seed;
+    // set() below sets these (a read here declares their types for tsc)
+    /** @type {number} */
+    this.lr;
+    /** @type {number} */
+    this.weightDecay;
+    /** @type {number} */
+    this.batch;
     this.tokenNames = Array.from({ length: o.vocab }, (_, v) => cString(exports, exports.ae_ind_token_name(v)));
     try {
       this.set({ lr: o.lr, weightDecay: o.weightDecay, batch: o.batch });
@@ -62,14 +73,17 @@ export class InductionModel {
     if (!this.#ex) throw new Error('this model was disposed: create a new one with attn.createInduction()');
     return this.#ex;
   }
+  /** @param {string} which @param {number} count */
   #floats(which, count, index = 0) {
     const ex = this.#live();
     return new Float32Array(ex.memory.buffer, ex.ae_ind_buffer(this.#slot, IB[which], index), count).slice();
   }
+  /** @param {string} which @param {number} count */
   #ints(which, count) {
     const ex = this.#live();
     return Array.from(new Int32Array(ex.memory.buffer, ex.ae_ind_buffer(this.#slot, IB[which], 0), count));
   }
+  /** @param {number} st @param {string} what */
   #check(st, what) {
     if (st !== 0) throw new Error(`${what} failed at step ${this.steps}: ${IND_STATUS[st] ?? 'status ' + st}`);
   }
@@ -79,13 +93,16 @@ export class InductionModel {
     return this.layers * this.heads;
   }
 
-  /** Changes any of { lr, weightDecay, batch }; the others keep their values. */
+  /**
+   * Changes any of { lr, weightDecay, batch }; the others keep their values.
+   * @param {{ lr?: number, weightDecay?: number, batch?: number }} [options] (checked here)
+   */
   set({ lr = this.lr, weightDecay = this.weightDecay, batch = this.batch, ...rest } = {}) {
     const ex = this.#live();
     for (const key of Object.keys(rest)) throw new Error(`set got an unknown option "${key}": the options are lr, weightDecay, batch`);
     if (typeof lr !== 'number' || !(lr > 0) || lr > 1) throw new Error(`lr is ${describe(lr)}: the learning rate must be a number above 0 and at most 1, like 0.01`);
     if (typeof weightDecay !== 'number' || !(weightDecay >= 0) || weightDecay * lr >= 1) throw new Error(`weightDecay is ${describe(weightDecay)}: it must be a number from 0 (none) up, like 0.01, with weightDecay·lr below 1`);
-    if (!Number.isInteger(batch) || batch < 1 || batch > 64) throw new Error(`batch is ${describe(batch)}: it must be a whole number of sequences from 1 to 64`);
+    if (typeof batch !== 'number' || !Number.isInteger(batch) || batch < 1 || batch > 64) throw new Error(`batch is ${describe(batch)}: it must be a whole number of sequences from 1 to 64`);
     this.#check(ex.ae_ind_set(this.#slot, lr, weightDecay, batch), 'set');
     this.lr = lr;
     this.weightDecay = weightDecay;
@@ -156,7 +173,7 @@ export class InductionModel {
     return Array.from({ length: H }, (_, a) => Array.from(c.subarray(a * H, a * H + H)));
   }
 
-  /** Leaves the listed heads (indices l*H + h) out of the residual stream from now on. */
+  /** Leaves the listed heads (indices l*H + h) out of the residual stream from now on. @param {Iterable<number>} [heads] */
   ablate(heads = []) {
     const ex = this.#live();
     let mask = 0;
@@ -178,6 +195,7 @@ export class InductionModel {
    * ids, targets (ids, -1 for none), part (0 none, 1 first, 2 repeated), induct (the key an
    * induction head should attend to, or -1), k (the period), X: [L+1 residual streams, n·d],
    * heads: [{ Q, K, V, O (n·dh), S, A (n·n), C (n·d) }], probs (n·vocab) }.
+   * @param {number} [seed]
    */
   example(seed = 0) {
     const ex = this.#live();
@@ -207,6 +225,7 @@ export class InductionModel {
    * After example(): head (layer, head)'s keys split by source (both 0-based): [{ from, K }]
    * with from 'embedding' (token and position) or a head index, K [n·dh]; they add up to the
    * head's K (to float32 rounding).
+   * @param {number} layer @param {number} head @returns {{ from: 'embedding' | number, K: Float32Array }[]}
    */
   keySplit(layer, head) {
     const ex = this.#live();
@@ -255,7 +274,7 @@ export class InductionModel {
     this.#live().ae_ind_reset(this.#slot);
   }
 
-  /** New initial weights (and training stream) from a new seed. */
+  /** New initial weights (and training stream) from a new seed. @param {number} seed */
   reroll(seed) {
     checkSeed(seed);
     this.#live().ae_ind_reroll(this.#slot, seed);

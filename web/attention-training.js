@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // attention-training.js: the trainers of web/attention.js, which alone imports it (with
 // web/attention-induction.js, which builds on it), and only with a core that trains
 // (loadAttention's core 'trainer' or 'full'): the explorer and labs pages, which load the forward
@@ -8,6 +7,10 @@
 
 import { STATUS, describe } from './core-words.js';
 
+/** @typedef {import('./core-types').TrainCore} TrainCore */
+/** @typedef {import('../types/attention').TrainTask} TrainTask */
+/** @typedef {import('../types/attention').Optimizer} Optimizer */
+
 // ------------------------------------------------------------------ training (c/train.h)
 
 // Buffer and info ids, in the order of the enums in the training section of c/wasm_exports.c.
@@ -15,8 +18,10 @@ const TRAIN_BUFFERS = ['Wq', 'Wk', 'Wv', 'Wout', 'dWq', 'dWk', 'dWv', 'dWout', '
 const TB = Object.fromEntries(TRAIN_BUFFERS.map((name, i) => [name, i]));
 const TRAIN_INFO = ['n', 'd', 'dk', 'dv', 'vocab', 'positions', 'step', 'batch', 'optimizer'];
 const TI = Object.fromEntries(TRAIN_INFO.map((name, i) => [name, i]));
+/** @type {readonly unknown[]} */
 const OPTIMIZERS = ['sgd', 'adam'];
 const TRAINER_SLOTS = 8; // TRAIN_SLOTS in c/wasm_exports.c
+/** @type {Record<number, string>} */
 export const TRAIN_STATUS = {
   ...STATUS,
   3: 'the weights became NaN or Infinity',
@@ -31,10 +36,11 @@ const TRAIN_KEYS = new Set(['task', 'seed', 'lr', 'optimizer', 'batch', 'dk', 'd
 // A trainer dropped without dispose() gives its Wasm slot back when it is garbage-collected
 // (dispose() unregisters it, so a slot is never freed twice or under a newer trainer).
 const DROPPED_TRAINERS = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry(({ exports, slot }) => exports.ae_train_free(slot))
+  ? new FinalizationRegistry((/** @type {{ exports: TrainCore, slot: number }} */ { exports, slot }) => exports.ae_train_free(slot))
   : null;
 
 // A NUL-terminated string in Wasm memory.
+/** @param {{ memory: WebAssembly.Memory }} exports @param {number} ptr */
 export function cString(exports, ptr) {
   const bytes = new Uint8Array(exports.memory.buffer);
   let end = ptr;
@@ -42,8 +48,9 @@ export function cString(exports, ptr) {
   return new TextDecoder().decode(bytes.subarray(ptr, end));
 }
 
+/** @param {unknown} seed @returns {number} */
 export function checkSeed(seed) {
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`seed is ${describe(seed)}: it must be a whole number from 0 to 4294967295`);
+  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`seed is ${describe(seed)}: it must be a whole number from 0 to 4294967295`);
   return seed;
 }
 
@@ -53,9 +60,16 @@ export function checkSeed(seed) {
  * change it. Heap views are re-made on every call, since a forward() may grow memory.
  */
 export class Trainer {
+  /** @type {TrainCore | null} */
   #ex;
   #slot;
+  /** @type {{ exports: unknown } | null} */
   #owner; // the Attention it was made by: its dispose() ends this trainer too
+  /**
+   * @param {TrainCore} exports
+   * @param {import('../types/attention').TrainerOptions} options (checked here: it comes from the caller)
+   * @param {{ exports: unknown } | null} owner
+   */
   constructor(exports, options, owner) {
     if (!options || typeof options !== 'object') throw new Error('createTrainer needs an object like { task: "previous-token", seed: 1 }');
     for (const key in options) {
@@ -63,11 +77,11 @@ export class Trainer {
     }
     const { task = 'previous-token', seed = 1, lr = 0.01, optimizer = 'adam', batch = 16, dk = 8, dv = 8 } = options;
     const names = Array.from({ length: exports.ae_train_task_count() }, (_, t) => cString(exports, exports.ae_train_task_name(t)));
-    const taskId = names.indexOf(task);
+    const taskId = names.indexOf(/** @type {string} */ (task)); // -1 for anything but a task's name
     if (taskId < 0) throw new Error(`task is ${describe(task)}: the built-in tasks are ${names.map((x) => JSON.stringify(x)).join(', ')}`);
     const maxHead = exports.ae_train_max_head();
     for (const [name, v] of [['dk', dk], ['dv', dv]]) {
-      if (!Number.isInteger(v) || v < 1 || v > maxHead) throw new Error(`${name} is ${describe(v)}: a trained head's ${name} must be a whole number from 1 to ${maxHead}`);
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > maxHead) throw new Error(`${name} is ${describe(v)}: a trained head's ${name} must be a whole number from 1 to ${maxHead}`);
     }
     checkSeed(seed);
     const slot = exports.ae_train_create(taskId, dk, dv, seed);
@@ -80,14 +94,22 @@ export class Trainer {
     this.#slot = slot;
     this.#owner = owner;
     DROPPED_TRAINERS?.register(this, { exports, slot }, this);
+    /** @type {TrainTask} */
     this.task = task;
+    // set() below sets these (a read here declares their types for tsc)
+    /** @type {number} */
+    this.lr;
+    /** @type {Optimizer} */
+    this.optimizer;
+    /** @type {number} */
+    this.batch;
     try {
       this.set({ lr, optimizer, batch });
     } catch (e) {
       this.dispose();
       throw e;
     }
-    const info = (k) => exports.ae_train_info(slot, TI[k]);
+    const info = (/** @type {string} */ k) => exports.ae_train_info(slot, TI[k]);
     this.n = info('n'); // the longest sequence
     this.d = info('d');
     this.dk = dk;
@@ -105,16 +127,21 @@ export class Trainer {
     }
     return this.#ex;
   }
+  /** @param {string} which @param {number} count */
   #floats(which, count) {
     const ex = this.#live();
     return new Float32Array(ex.memory.buffer, ex.ae_train_buffer(this.#slot, TB[which]), count).slice();
   }
+  /** @param {string} which @param {number} count */
   #ints(which, count) {
     const ex = this.#live();
     return Array.from(new Int32Array(ex.memory.buffer, ex.ae_train_buffer(this.#slot, TB[which]), count));
   }
 
-  /** Changes any of { lr, optimizer: 'adam' | 'sgd', batch }; the others keep their values. */
+  /**
+   * Changes any of { lr, optimizer: 'adam' | 'sgd', batch }; the others keep their values.
+   * @param {{ lr?: number, optimizer?: Optimizer, batch?: number }} [options] (checked here)
+   */
   set({ lr = this.lr, optimizer = this.optimizer, batch = this.batch, ...rest } = {}) {
     const ex = this.#live();
     for (const key of Object.keys(rest)) throw new Error(`set got an unknown option ${describe(key)}: the options are lr, optimizer, batch`);
@@ -123,7 +150,7 @@ export class Trainer {
     }
     if (!OPTIMIZERS.includes(optimizer)) throw new Error(`optimizer is ${describe(optimizer)}: it must be "adam" or "sgd"`);
     const maxBatch = ex.ae_train_max_batch();
-    if (!Number.isInteger(batch) || batch < 1 || batch > maxBatch) throw new Error(`batch is ${describe(batch)}: it must be a whole number of sequences from 1 to ${maxBatch}`);
+    if (typeof batch !== 'number' || !Number.isInteger(batch) || batch < 1 || batch > maxBatch) throw new Error(`batch is ${describe(batch)}: it must be a whole number of sequences from 1 to ${maxBatch}`);
     const st = ex.ae_train_set(this.#slot, lr, OPTIMIZERS.indexOf(optimizer), batch);
     if (st !== 0) throw new Error(`the trainer refused the settings (${TRAIN_STATUS[st] ?? 'status ' + st})`);
     this.lr = lr;
@@ -194,6 +221,7 @@ export class Trainer {
     return { dWq: this.#floats('dWq', d * dk), dWk: this.#floats('dWk', d * dk), dWv: this.#floats('dWv', d * dv), dWout: this.#floats('dWout', dv * V) };
   }
 
+  /** @param {unknown} seed */
   #example(seed) {
     const ex = this.#live();
     const n = ex.ae_train_example(this.#slot, checkSeed(seed));
@@ -206,11 +234,13 @@ export class Trainer {
    * (web/config.js): { tokens, features, X, Wq, Wk, Wv, causal: true, scale: null }, nested
    * arrays. seed picks the sequence (default 0; for find-the-noun, 0 is the lesson's
    * "the cat sat on the"). The read-out is not part of a config: see weights().Wout.
+   * @param {{ seed?: number }} [options]
+   * @returns {import('../types/attention').TrainingExample}
    */
   example({ seed = 0 } = {}) {
     const n = this.#example(seed);
     const { d, dk, dv } = this;
-    const rows = (flat, r, c) => Array.from({ length: r }, (_, i) => Array.from(flat.subarray(i * c, (i + 1) * c)));
+    const rows = (/** @type {Float32Array} */ flat, /** @type {number} */ r, /** @type {number} */ c) => Array.from({ length: r }, (_, i) => Array.from(flat.subarray(i * c, (i + 1) * c)));
     const w = this.weights();
     return {
       tokens: this.#ints('exTokens', n).map((t) => this.vocab[t]),
@@ -228,6 +258,7 @@ export class Trainer {
    * What example({ seed }) should learn: target[i] is the token position i should predict
    * (null where it predicts nothing) and right[i] the key query i should attend to (null where
    * there is none).
+   * @param {{ seed?: number }} [options]
    */
   answers({ seed = 0 } = {}) {
     const n = this.#example(seed);
@@ -241,7 +272,7 @@ export class Trainer {
     this.#live().ae_train_reset(this.#slot);
   }
 
-  /** New initial weights (and training stream) from a new seed, then reset. */
+  /** New initial weights (and training stream) from a new seed, then reset. @param {number} seed */
   reroll(seed) {
     checkSeed(seed);
     this.#live().ae_train_reroll(this.#slot, seed);

@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // attention.js: the one module that owns the WebAssembly core's memory.
 //
 // It loads the C core (c/*.c, compiled to Wasm and inlined as base64 in ES modules under gen/,
@@ -12,6 +11,13 @@
 
 import { wasmBytes } from './gen/wasm-source.js';
 import { STATUS, describe } from './core-words.js';
+
+// The shapes below are declared in web/core-types.d.ts (tsc reads it; the page never loads it).
+/** @typedef {import('./core-types').CoreExports} CoreExports @typedef {import('../types/attention').ResultArray} ResultArray */
+/** @typedef {import('./core-types').Given} Given @typedef {import('./core-types').Mat} Mat @typedef {import('./core-types').Plan} Plan */
+/** @typedef {import('./core-types').Arrays} Arrays @typedef {import('./core-types').Trainers} Trainers */
+/** @typedef {import('./core-types').Checked} Checked @typedef {import('./core-types').CheckedMask} CheckedMask @typedef {import('./core-types').MultiHeadArgs} MultiHeadArgs */
+/** forward()'s options read once. @typedef {{ outputs: readonly string[] | null, into: Result | null, fused: boolean }} Options */
 
 export const LIMITS = Object.freeze({ maxTokens: 512, maxWidth: 256, maxHeads: 64 });
 
@@ -32,12 +38,14 @@ const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 
 // The cores (Makefile), each in a SIMD and a scalar build: each does all that the ones before it
 // do. 'forward': forward, multiHead and the softmax rows, half the size of 'full' (the explorer and
 // labs pages); 'trainer': also createTrainer (the training page); 'full': also createInduction.
+/** @type {readonly unknown[]} */
 const CORES = ['forward', 'trainer', 'full'];
 
 /**
  * Loads the core. `simd`: 'auto' (default) picks the SIMD build when WebAssembly.validate
  * accepts it and the scalar build otherwise; true or false forces one. `core`: 'full' (default),
  * or 'trainer' or 'forward' for a smaller download that does less (CORES).
+ * @param {{ simd?: 'auto' | boolean, core?: 'full' | 'trainer' | 'forward' }} [options]
  * @returns {Promise<import('../types/attention').Attention>}
  */
 export async function loadAttention({ simd = 'auto', core = 'full' } = {}) {
@@ -45,23 +53,25 @@ export async function loadAttention({ simd = 'auto', core = 'full' } = {}) {
   const useSimd = simd === 'auto' ? WebAssembly.validate(SIMD_PROBE) : Boolean(simd);
   // The trainers' part of this module (web/attention-training.js) comes with the cores that
   // train, the induction models' (web/attention-induction.js) with the full core.
-  const parts = (/** @type {boolean} */ induction) => Promise.all([import('./attention-training.js'), induction ? import('./attention-induction.js') : {}])
-    .then(([t, i]) => ({ Trainer: t.Trainer, InductionModel: i.InductionModel }));
+  const parts = (/** @type {boolean} */ induction) => Promise.all([import('./attention-training.js'), induction ? import('./attention-induction.js') : null])
+    .then(([t, i]) => ({ Trainer: t.Trainer, InductionModel: i && i.InductionModel }));
   let trainers = core !== 'forward' ? parts(core === 'full') : null;
   trainers?.catch(() => {}); // loaded alongside the Wasm: if that fails first, this one's failure is not unhandled
   const bytes = await wasmBytes(useSimd, core); // gzip-compressed in the module, inflated here (web/gunzip.js)
-  const { instance } = await WebAssembly.instantiate(bytes, {});
-  if (instance.exports._initialize) instance.exports._initialize();
-  return new Attention(instance.exports, useSimd, trainers && await trainers);
+  const { instance } = await WebAssembly.instantiate(/** @type {BufferSource} */ (bytes), {});
+  const exports = /** @type {CoreExports} */ (/** @type {unknown} */ (instance.exports));
+  if (exports._initialize) exports._initialize();
+  return new Attention(exports, useSimd, trainers && await trainers);
 }
 
 // ------------------------------------------------------------------ input checking
 
 // A matrix argument: a nested array (rows of numbers, or of booleans for a mask), or
-// { shape: [rows, cols], data }. Returns { rows, cols, get(i, j) } without copying.
+// { shape: [rows, cols], data }. Returns a Mat, { rows, cols, data, nested }, without copying.
+/** @param {string} name @param {unknown} v @returns {Mat} */
 function matrixOf(name, v) {
   if (v && !Array.isArray(v) && typeof v === 'object' && 'shape' in v) {
-    const { shape, data } = v;
+    const { shape, data } = /** @type {{ shape: unknown, data?: { length?: unknown } }} */ (v);
     if (!Array.isArray(shape) || shape.length !== 2 || !Number.isInteger(shape[0]) || !Number.isInteger(shape[1])) {
       throw new Error(`${name}.shape must be [rows, cols] with whole numbers, got ${Array.isArray(shape) ? `[${shape.slice(0, 4).map(describe).join(', ')}${shape.length > 4 ? ', …' : ''}]` : describe(shape)}`);
     }
@@ -71,7 +81,7 @@ function matrixOf(name, v) {
     if (data.length !== rows * cols) {
       throw new Error(`${name}.data has ${data.length} values but shape [${rows}, ${cols}] needs ${rows * cols}`);
     }
-    return { rows, cols, data, nested: null };
+    return { rows, cols, data: /** @type {Given} */ (data), nested: null };
   }
   if (!Array.isArray(v)) {
     throw new Error(`${name} must be a matrix: an array of rows, like [[1, 0], [0, 1]], or { shape: [rows, cols], data }`);
@@ -96,12 +106,15 @@ function matrixOf(name, v) {
 }
 
 // A row of a nested matrix: an array or a typed array (a DataView has no elements to index).
+/** @type {(r: unknown) => r is Given} */
 const isRow = (r) => Array.isArray(r) || (ArrayBuffer.isView(r) && !(r instanceof DataView));
 
+/** @param {string} name @param {number} count @param {string} what @param {number} limit @param {string} fix */
 function checkSize(name, count, what, limit, fix) {
   if (count > limit) throw new Error(`${name} has ${count} ${what} but at most ${limit} are supported: ${fix}`);
 }
 
+/** @param {string} name @param {number} i @param {number} j @param {unknown} x */
 function badValue(name, i, j, x) {
   if (typeof x !== 'number') return new Error(`${name}[${i}][${j}] is ${describe(x)}, not a number: every value of ${name} must be a number`);
   if (Number.isFinite(x)) {
@@ -114,6 +127,7 @@ function badValue(name, i, j, x) {
 // that every value is a number: Float32Array and Float64Array data (numbers by construction)
 // go in with one heap.set. Whether the values are finite in float32 the core checks for all
 // inputs at once, and nonFiniteError() then names the first bad one.
+/** @param {string} name @param {Mat} mat @param {Float32Array} heap @param {number} at */
 function writeMatrix(name, mat, heap, at) {
   const { rows, cols, data, nested } = mat;
   if (data) {
@@ -144,6 +158,7 @@ function writeMatrix(name, mat, heap, at) {
 
 // The error for the first value of a matrix the core found not finite in float32 (NaN,
 // ±Infinity, or a number past float32's range, which became Infinity in heap), or null.
+/** @param {string} name @param {Mat} mat @param {Float32Array} heap @param {number} at */
 function nonFiniteError(name, mat, heap, at) {
   const { cols, data, nested } = mat;
   for (let t = 0, count = mat.rows * cols; t < count; t++) {
@@ -158,6 +173,7 @@ function nonFiniteError(name, mat, heap, at) {
 // scores, where -Infinity removes a key. Written as the additive form the core takes. Numeric
 // Float32Array / Float64Array data goes in with one heap.set; the core checks it for NaN and
 // +Infinity and maskError() names the entry.
+/** @param {Mat} mat @param {Float32Array} heap @param {number} at */
 function writeMask(mat, heap, at) {
   const { rows, cols, data, nested } = mat;
   if (data instanceof Float32Array || data instanceof Float64Array) {
@@ -172,31 +188,35 @@ function writeMask(mat, heap, at) {
   for (let i = 0; i < rows; i++) {
     const row = data ? null : nested[i];
     for (let j = 0; j < cols; j++) {
-      const x = row ? row[j] : data[i * cols + j];
+      const x = /** @type {number | boolean} */ (row ? row[j] : /** @type {Given} */ (data)[i * cols + j]); // checked just below
       if (typeof x !== kind) {
         throw new Error(`mask mixes booleans and numbers (mask[${i}][${j}] is ${describe(x)}): use all booleans (true = may attend) or all numbers`);
       }
-      if (kind === 'boolean') { heap[at + i * cols + j] = x ? 0 : -Infinity; continue; }
+      if (typeof x === 'boolean') { heap[at + i * cols + j] = x ? 0 : -Infinity; continue; }
       if (Number.isNaN(x) || Math.fround(x) === Infinity) throw maskValueError(i, j, x);
       heap[at + i * cols + j] = x;
     }
   }
 }
 
+/** @param {number} i @param {number} j @param {unknown} x */
 function maskValueError(i, j, x) {
   return new Error(`mask[${i}][${j}] is ${x}: a mask's numbers are added to the scores, so they must be finite within float32's range (about ±3.4e38) or -Infinity (which removes the key)`);
 }
 
 // The error for the first mask entry the core refused (NaN or +Infinity in heap).
+/** @param {Mat} mat @param {Float32Array} heap @param {number} at */
 function maskError(mat, heap, at) {
   const { cols, data } = mat;
   for (let t = 0, count = mat.rows * cols; t < count; t++) {
     const x = heap[at + t];
-    if (Number.isNaN(x) || x === Infinity) return maskValueError(Math.floor(t / cols), t % cols, data[t]);
+    // only flat Float32Array or Float64Array data reaches the core unchecked (writeMask)
+    if (Number.isNaN(x) || x === Infinity) return maskValueError(Math.floor(t / cols), t % cols, /** @type {Given} */ (data)[t]);
   }
   return null;
 }
 
+/** @param {unknown} scale @param {number} dk @returns {number} */
 function checkScale(scale, dk) {
   if (scale === undefined || scale === null) return 1 / Math.sqrt(dk);
   if (typeof scale !== 'number' || !Number.isFinite(Math.fround(scale)) || Math.fround(scale) <= 0) {
@@ -211,11 +231,13 @@ function checkScale(scale, dk) {
 // value. (Data like ['1', true, null] would otherwise be converted silently by the copy into a
 // Float32Array, and a shape like [1, 1, 4e8, 1] would be refused only after copying it.)
 
+/** @type {readonly unknown[]} */
 const MULTIHEAD_KEYS = ['Q', 'K', 'V', 'qHeads', 'kvHeads', 'mask', 'causal', 'scale'];
 
 // { shape, data } with whole sizes >= 1 and data an array or typed array of exactly that many
 // values; the values themselves are checked later, once the sizes are known to be in range.
 // Returns { shape (a copy), data }: each property is read once.
+/** @param {string} name @param {unknown} t @returns {{ shape: number[], data: Given }} */
 function tensorShape(name, t) {
   if (!t || typeof t !== 'object' || Array.isArray(t) || !('shape' in t) || !('data' in t)) {
     throw new Error(`${name} is ${describe(t)}: it must be a tensor { shape: [...], data } with data in row-major order`);
@@ -224,18 +246,19 @@ function tensorShape(name, t) {
   if (!Array.isArray(given) || given.length < 1 || given.length > 4) {
     throw new Error(`${name}.shape is ${describe(given)}: it must be an array of 1 to 4 sizes, like [batch, heads, len, size]`);
   }
-  const shape = Array.from(given);
+  const shape = /** @type {number[]} */ (Array.from(given)); // each checked just below
   shape.forEach((v, a) => {
     if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw new Error(`${name}.shape[${a}] is ${describe(v)}: every size must be a whole number >= 1`);
   });
   if (!Array.isArray(data) && !(ArrayBuffer.isView(data) && !(data instanceof DataView))) {
     throw new Error(`${name}.data is ${describe(data)}: it must be an array or a typed array (such as Float32Array) of numbers`);
   }
-  return { shape, data };
+  return { shape, data: /** @type {Given} */ (data) };
 }
 
 // Reads every value once, checks it, and returns the values: a Float32Array (a plain array of
 // booleans or numbers for a mask). The sizes were checked first, so this copy is bounded.
+/** @param {string} name @param {Given} data @param {{ mask?: boolean }} [options] @returns {ArrayLike<number | boolean>} */
 function checkTensorValues(name, data, { mask = false } = {}) {
   const first = data[0];
   const kind = mask ? typeof first : 'number';
@@ -244,12 +267,12 @@ function checkTensorValues(name, data, { mask = false } = {}) {
   }
   const out = mask ? new Array(data.length) : new Float32Array(data.length);
   for (let k = 0; k < data.length; k++) {
-    const x = k === 0 ? first : data[k];
+    const x = /** @type {number | boolean} */ (k === 0 ? first : data[k]); // checked just below
     if (typeof x !== kind) {
       if (mask) throw new Error(`mask mixes booleans and numbers (mask.data[${k}] is ${describe(x)}): use all booleans (true = may attend) or all numbers`);
       throw new Error(`${name}.data[${k}] is ${describe(x)}, not a number: every value of ${name} must be a number`);
     }
-    if (kind !== 'number') {
+    if (typeof x !== 'number') {
       out[k] = x;
       continue;
     }
@@ -268,6 +291,7 @@ function checkTensorValues(name, data, { mask = false } = {}) {
  * Throws a named Error for anything multiHead cannot take, allocating nothing until every size
  * is known to be within the limits. Returns the arguments read once, with copies of the data:
  * { Q, K, V, mask: { shape, data } or undefined, qHeads, kvHeads, causal, scale }.
+ * @param {unknown} args @returns {MultiHeadArgs}
  */
 function checkMultiHeadArgs(args) {
   if (!args || typeof args !== 'object' || Array.isArray(args)) {
@@ -276,7 +300,7 @@ function checkMultiHeadArgs(args) {
   for (const key of Object.keys(args)) {
     if (!MULTIHEAD_KEYS.includes(key)) throw new Error(`multiHead got an unknown input ${describe(key)}: the inputs are ${MULTIHEAD_KEYS.join(', ')}`);
   }
-  const { Q: q, K: k, V: v, qHeads, kvHeads, mask: givenMask, causal, scale } = args;
+  const { Q: q, K: k, V: v, qHeads, kvHeads, mask: givenMask, causal, scale } = /** @type {Record<string, unknown>} */ (args);
   const Q = tensorShape('Q', q), K = tensorShape('K', k), V = tensorShape('V', v);
   const mask = givenMask === undefined || givenMask === null ? null : tensorShape('mask', givenMask);
   const qs = Q.shape, ks = K.shape, vs = V.shape;
@@ -292,7 +316,8 @@ function checkMultiHeadArgs(args) {
   }
   if (causal !== undefined && typeof causal !== 'boolean') throw new Error(`causal is ${describe(causal)}: it must be true or false`);
   // [batch, heads, len, head size] of each, in either layout
-  const dims = (s, heads) => (rank === 4 ? s : [s[0], heads, s[1], s[2] / heads]);
+  // (3-D: both head counts were checked to be numbers just above)
+  const dims = (/** @type {number[]} */ s, /** @type {unknown} */ heads) => (rank === 4 || typeof heads !== 'number' ? s : [s[0], heads, s[1], s[2] / heads]);
   const [b, qh, L, dk] = dims(qs, qHeads), [, kh, S, dkK] = dims(ks, kvHeads), [, vh, SV, dv] = dims(vs, kvHeads);
   if (rank === 4) {
     if (qHeads != null && qHeads !== qh) throw new Error(`qHeads is ${qHeads} but Q has ${qh} heads (Q.shape[1]): leave qHeads out for 4-D tensors, or make them agree`);
@@ -311,7 +336,7 @@ function checkMultiHeadArgs(args) {
   checkSize('K', b * kh, 'heads in all (batch × heads)', LIMITS.maxHeads, 'split the batch');
   checkSize('V', b * vh, 'heads in all (batch × heads)', LIMITS.maxHeads, 'split the batch');
   // Every size is now bounded (at most 64 heads of 512 × 256), so the products are exact.
-  for (const [name, t, shape] of [['Q', Q, qs], ['K', K, ks], ['V', V, vs]]) {
+  for (const [name, t, shape] of /** @type {const} */ ([['Q', Q, qs], ['K', K, ks], ['V', V, vs]])) {
     const size = shape.reduce((x, y) => x * y, 1);
     if (t.data.length !== size) throw new Error(`${name}.data has ${t.data.length} values but shape [${shape.join(', ')}] needs ${size}`);
   }
@@ -326,19 +351,19 @@ function checkMultiHeadArgs(args) {
     if (mask.data.length !== size) throw new Error(`mask.data has ${mask.data.length} values but shape [${ms.join(', ')}] needs ${size}`);
   }
   checkScale(scale, dk);
-  const tensor = (t, data) => ({ shape: t.shape, data });
-  return {
+  const tensor = (/** @type {{ shape: number[] }} */ t, /** @type {ArrayLike<number | boolean>} */ data) => ({ shape: t.shape, data });
+  return /** @type {MultiHeadArgs} */ ({ // qHeads, kvHeads, causal and scale are checked above
     Q: tensor(Q, checkTensorValues('Q', Q.data)), K: tensor(K, checkTensorValues('K', K.data)), V: tensor(V, checkTensorValues('V', V.data)),
     mask: mask ? tensor(mask, checkTensorValues('mask', mask.data, { mask: true })) : undefined,
     qHeads, kvHeads, causal, scale,
-  };
+  });
 }
 
 // softmaxStats describes a row of softmax weights: each in [0, 1], adding up to 1 within
 // WEIGHTS_SUM_TOLERANCE (room for a float32 row of 512 and for weights typed to 3 decimals),
 // or all 0 (a row whose every key was removed). Anything else has no entropy to report.
 const WEIGHTS_SUM_TOLERANCE = 1e-3;
-function checkWeightsRow(weights /* labRow's checked copy */) {
+function checkWeightsRow(/** @type {Float64Array} */ weights /* labRow's checked copy */) {
   let sum = 0;
   for (let j = 0; j < weights.length; j++) {
     const a = weights[j];
@@ -353,12 +378,15 @@ function checkWeightsRow(weights /* labRow's checked copy */) {
 // forward()'s arguments, checked and read once (each property and row), with the sizes:
 // { direct, cross, n, m, d (0 in the direct form), dk, dv, scale, causal, mask, names, mats }
 // where mats[k] is the matrix named names[k], in the order the core checks them.
-function planForward(args) {
-  if (!args || typeof args !== 'object') throw new Error('forward needs an object: { X, Wq, Wk, Wv } or { Q, K, V }');
+/** @param {unknown} given @returns {Plan} */
+function planForward(given) {
+  if (!given || typeof given !== 'object') throw new Error('forward needs an object: { X, Wq, Wk, Wv } or { Q, K, V }');
+  const args = /** @type {Record<string, unknown>} */ (given);
   for (const key in args) {
     if (!isForwardKey(key)) throw new Error(`forward got an unknown input ${describe(key)}: the inputs are ${FORWARD_INPUTS.join(', ')}`);
   }
   // one object of one shape (this runs on every call)
+  /** @type {Record<string, unknown>} */
   const a = { X: args.X, Xkv: args.Xkv, Wq: args.Wq, Wk: args.Wk, Wv: args.Wv, Q: args.Q, K: args.K, V: args.V, mask: args.mask, causal: args.causal, scale: args.scale };
   const direct = a.Q != null || a.K != null || a.V != null;
   if (direct ? a.Q == null || a.K == null || a.V == null : a.X == null || a.Wq == null || a.Wk == null || a.Wv == null) {
@@ -384,11 +412,16 @@ const NAMES_SELF = ['X', 'Wq', 'Wk', 'Wv'], NAMES_CROSS = ['X', 'Xkv', 'Wq', 'Wk
 
 // A plan of one shape (its fields all set at once: this runs on every call); mask, scale and
 // causal are filled in by planForward.
+/**
+ * @param {boolean} direct @param {boolean} cross @param {number} n @param {number} m @param {number} d @param {number} dk
+ * @param {number} dv @param {string[]} names @param {Mat[]} mats @returns {Plan}
+ */
 function plan(direct, cross, n, m, d, dk, dv, names, mats) {
   const ids = direct ? IDS_DIRECT : cross ? IDS_CROSS : IDS_SELF;
   return { direct, cross, n, m, d, dk, dv, names, ids, mats, mask: null, scale: 0, causal: false };
 }
 
+/** @param {Record<string, unknown>} a */
 function planProjected(a) {
   const X = matrixOf('X', a.X), Wq = matrixOf('Wq', a.Wq), Wk = matrixOf('Wk', a.Wk), Wv = matrixOf('Wv', a.Wv);
   const cross = a.Xkv !== undefined && a.Xkv !== null;
@@ -410,6 +443,7 @@ function planProjected(a) {
   return plan(false, cross, n, m, d, dk, dv, cross ? NAMES_CROSS : NAMES_SELF, cross ? [X, Xkv, Wq, Wk, Wv] : [X, Wq, Wk, Wv]);
 }
 
+/** @param {Record<string, unknown>} a */
 function planDirect(a) {
   const Q = matrixOf('Q', a.Q), K = matrixOf('K', a.K), V = matrixOf('V', a.V);
   const n = Q.rows, dk = Q.cols, m = K.rows, dv = V.cols;
@@ -422,6 +456,7 @@ function planDirect(a) {
   return plan(true, false, n, m, 0, dk, dv, NAMES_DIRECT, [Q, K, V]);
 }
 
+/** @param {unknown} mask @param {number} n @param {number} m */
 function maskOf(mask, n, m) {
   if (mask === undefined || mask === null) return null;
   const M = matrixOf('mask', mask);
@@ -433,8 +468,10 @@ function maskOf(mask, n, m) {
 
 // One row for the softmax helpers, read once into a Float64Array the call owns and checked:
 // 1..maxTokens numbers, finite in float32 (-Infinity too when allowMinusInf, a removed key).
-function labRow(name, values, allowMinusInf = false) {
-  if (!values || typeof values.length !== 'number' || typeof values === 'string') throw new Error(`${name} must be an array of numbers, got ${describe(values)}`);
+/** @param {string} name @param {unknown} given @param {boolean} [allowMinusInf] */
+function labRow(name, given, allowMinusInf = false) {
+  const values = /** @type {Given} */ (given); // checked just below
+  if (!given || typeof values.length !== 'number' || typeof given === 'string') throw new Error(`${name} must be an array of numbers, got ${describe(given)}`);
   const m = values.length;
   if (m < 1) throw new Error(`${name} is empty: give at least one number`);
   checkSize(name, m, 'values', LIMITS.maxTokens, 'use a shorter row');
@@ -449,28 +486,35 @@ function labRow(name, values, allowMinusInf = false) {
   return row;
 }
 
+/** @type {ResultArray[]} */
 const RESULT_ARRAYS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O'];
 const FORWARD_INPUTS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'mask', 'causal', 'scale'];
 // (a switch on the name: the names are constants, so each case is one comparison)
+/** @param {string} key */
 function isForwardKey(key) {
   switch (key) {
     case 'X': case 'Xkv': case 'Wq': case 'Wk': case 'Wv': case 'Q': case 'K': case 'V': case 'mask': case 'causal': case 'scale': return true;
     default: return false;
   }
 }
+/** @type {Options} */
 const NO_OPTIONS = Object.freeze({ outputs: null, into: null, fused: false });
 const O_ONLY = Object.freeze(['O']);
+/** @type {Options} */
 const ONLY_O_OPTIONS = Object.freeze({ outputs: O_ONLY, into: null, fused: true });
 
 // forward()'s second argument, read once: { outputs (null = every array), into, fused }.
 // Only O asked for runs the fused form.
-function forwardOptions(options) {
-  if (options === undefined || options === null) return NO_OPTIONS;
+/** @param {unknown} opts @returns {Options} */
+function forwardOptions(opts) {
+  if (opts === undefined || opts === null) return NO_OPTIONS;
+  const options = /** @type {Record<string, unknown>} */ (opts);
   if (typeof options !== 'object') throw new Error(`forward's second argument is ${describe(options)}: it must be an object like { outputs: ['O'] } or { into: previousResult }`);
   for (const key in options) {
     if (key !== 'outputs' && key !== 'into') throw new Error(`forward got an unknown option "${key}": the options are outputs and into`);
   }
   const given = options.outputs;
+  /** @type {{} | readonly unknown[] | null} */
   let outputs = given === undefined || given === null ? null : given;
   let fused = false;
   if (outputs !== null) {
@@ -479,11 +523,11 @@ function forwardOptions(options) {
       outputs = O_ONLY; // the common case, without a copy
       fused = true;
     } else {
-      outputs = outputs.slice();
+      const list = (outputs = outputs.slice());
       fused = true;
-      for (let k = 0; k < outputs.length; k++) {
-        if (!RESULT_ARRAYS.includes(outputs[k])) throw badOutputs();
-        if (outputs[k] !== 'O') fused = false;
+      for (let k = 0; k < list.length; k++) {
+        if (!/** @type {readonly unknown[]} */ (RESULT_ARRAYS).includes(list[k])) throw badOutputs();
+        if (list[k] !== 'O') fused = false;
       }
     }
   }
@@ -492,8 +536,9 @@ function forwardOptions(options) {
   if (into !== null && !Result.is(into)) {
     throw new Error(`into is ${describe(into)}: it must be a result an earlier forward() returned, whose arrays this call may overwrite`);
   }
-  if (into === null) return outputs === null ? NO_OPTIONS : outputs === O_ONLY ? ONLY_O_OPTIONS : { outputs, into, fused };
-  return { outputs, into, fused };
+  // (outputs: each checked to be in RESULT_ARRAYS; into: a Result, Result.is)
+  if (into === null) return outputs === null ? NO_OPTIONS : outputs === O_ONLY ? ONLY_O_OPTIONS : /** @type {Options} */ ({ outputs, into, fused });
+  return /** @type {Options} */ ({ outputs, into, fused });
 }
 
 const badOutputs = () => new Error(`outputs must be an array of names from ${RESULT_ARRAYS.join(', ')}, or left out for all of them`);
@@ -509,7 +554,12 @@ const badOutputs = () => new Error(`outputs must be an array of names from ${RES
 class Result {
   // What forward() gave it: #key, #cross, #region, and its twelve arrays (#arrays), or null
   // there when it was given O alone (#o): the fused form's short path allocates no list of twelve.
-  #key; #cross; #region; #arrays; #o;
+  /** @type {number} */ #key;
+  /** @type {boolean} */ #cross;
+  /** @type {Float32Array | null} */ #region;
+  /** @type {Arrays | null} */ #arrays;
+  /** @type {Float32Array | null} */ #o;
+  /** @param {Plan} plan @param {Arrays | null} arrays @param {Float32Array | null} O @param {number} key @param {Float32Array | null} region */
   constructor(plan, arrays, O, key, region) {
     const a = arrays ?? NO_ARRAYS;
     this.n = plan.n; this.m = plan.m; this.d = plan.d || null; this.dk = plan.dk; this.dv = plan.dv;
@@ -520,23 +570,26 @@ class Result {
     this.#key = key; this.#cross = plan.cross; this.#region = region; this.#arrays = arrays; this.#o = O;
   }
 
-  /** Whether r is a result of forward() (a copy of one is not). */
+  /** Whether r is a result of forward() (a copy of one is not). @param {unknown} r @returns {r is Result} */
   static is(r) {
     return r !== null && typeof r === 'object' && #key in r;
   }
 
-  /** The array forward() gave result r under RESULT_ARRAYS[k] (null if none). */
+  /** The array forward() gave result r under RESULT_ARRAYS[k] (null if none). @param {Result} r @param {number} k */
   static held(r, k) {
     return r.#arrays !== null ? r.#arrays[k] : k === 11 ? r.#o : null;
   }
 
   /** What forward() gave result r: its arrays (or null), region, key and cross. */
-  static arrays(r) { return r.#arrays; }
-  static region(r) { return r.#region; }
-  static key(r) { return r.#key; }
-  static cross(r) { return r.#cross; }
+  /** @param {Result} r */ static arrays(r) { return r.#arrays; }
+  /** @param {Result} r */ static region(r) { return r.#region; }
+  /** @param {Result} r */ static key(r) { return r.#key; }
+  /** @param {Result} r */ static cross(r) { return r.#cross; }
 
-  /** r, refilled by forward(): its fields and what forward() gave it. */
+  /**
+   * r, refilled by forward(): its fields and what forward() gave it.
+   * @param {Result} r @param {Plan} plan @param {Arrays | null} arrays @param {Float32Array | null} O @param {number} key @param {Float32Array | null} region
+   */
   static refill(r, plan, arrays, O, key, region) {
     const a = arrays ?? NO_ARRAYS;
     r.n = plan.n; r.m = plan.m; r.d = plan.d || null; r.dk = plan.dk; r.dv = plan.dv; r.scale = plan.scale; r.causal = plan.causal;
@@ -547,18 +600,24 @@ class Result {
     return r;
   }
 }
+/** @type {readonly null[]} */
 const NO_ARRAYS = Object.freeze(new Array(12).fill(null));
 
 // ------------------------------------------------------------------ the head
 
 class Attention {
+  /** @type {string | null} */
   #busy = null; // the public call under way (see #enter), or null
   #key = -1; // the sizes and layout the arena is laid out for, as one number (see #prepare)
+  /** @type {Float32Array | null} */
   #span = null; // heap view of a whole result's buffers (X .. O) for #refillRegion, re-made when stale
+  /** @type {Float32Array | null} */
   #oSpan = null; // heap view of O, the same for #resultO
 
-  #trainers; // { Trainer, InductionModel } (web/attention-training.js, web/attention-induction.js), or null for the forward core
+  /** @type {Trainers | null} */
+  #trainers; // or null for the forward core
 
+  /** @param {CoreExports} exports @param {boolean} simd @param {Trainers | null} [trainers] */
   constructor(exports, simd, trainers = null) {
     this.#trainers = trainers;
     this.exports = exports;
@@ -585,6 +644,7 @@ class Attention {
    */
   workspace() {
     if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
+    /** @type {Record<string, number>} */
     const buffers = {};
     let total = 0;
     for (let b = 0; b < BUFFERS.length; b++) {
@@ -598,20 +658,24 @@ class Attention {
   /** Drops the instance; the object must not be used afterwards. */
   dispose() {
     if (this.#busy) throw this.#reentrancy('dispose()');
-    this.exports = null;
-    this.heap = null;
+    // every call checks for a disposed instance first (#enter), so the fields keep their types
+    const gone = /** @type {{ exports: CoreExports | null, heap: Float32Array | null }} */ (this);
+    gone.exports = null;
+    gone.heap = null;
   }
 
   // Every public call that uses the arena or the lab rows runs inside #enter ... finally
   // #busy = null. User code can run while a call reads its arguments (a getter, a Proxy);
   // if it calls this instance again, that inner call is refused before it touches anything,
   // so the outer call's buffers, offsets and heap view stay as it left them.
+  /** @param {string} call */
   #enter(call) {
     if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
     if (this.#busy) throw this.#reentrancy(call);
     this.#busy = call;
   }
 
+  /** @param {string} call */
   #reentrancy(call) {
     const e = new Error(`${call} was called while ${this.#busy} was still running on the same Attention (from a getter, a Proxy or a callback in its arguments): compute the arguments first, or use a second instance from loadAttention()`);
     e.name = 'ReentrancyError';
@@ -626,6 +690,10 @@ class Attention {
    *            ['O'] alone runs the fused form: no n×m matrix is stored at all.
    *   into:    an earlier result; its arrays of the right length are overwritten in place
    *            instead of allocating new ones, and that same object is returned.
+   * @template {ResultArray} K
+   * @param {import('../types/attention').ForwardArgs} args
+   * @param {{ outputs?: readonly K[] | null, into?: object | null }} [options]
+   * @returns {import('../types/attention').SomeResult<K>}
    */
   forward(args, options) {
     this.#enter('forward()');
@@ -633,7 +701,7 @@ class Attention {
       const opts = forwardOptions(options);
       const plan = planForward(args);
       this.#run(plan, opts.fused);
-      return this.#result(plan, opts);
+      return /** @type {import('../types/attention').SomeResult<K>} */ (/** @type {unknown} */ (this.#result(plan, opts)));
     } finally {
       this.#busy = null;
     }
@@ -642,6 +710,7 @@ class Attention {
   // Lays out the arena for one call, writes its inputs, runs the core. Every argument and row
   // was read into `plan` first; reading the values themselves may still run a getter, but any
   // call it makes to this instance is refused (#enter), so the layout cannot change under it.
+  /** @param {Plan} plan @param {boolean} fused */
   #run(plan, fused) {
     const { n, m, d, dk, dv, mask, names, ids, mats } = plan;
     this.#prepare(n, m, d, dk, dv, (fused ? LAYOUT_FUSED : 0) | (mask ? LAYOUT_MASK : 0));
@@ -666,6 +735,7 @@ class Attention {
 
   // Lays out the arena for these sizes and layout (skipped when they are the last call's), and
   // re-reads the heap view: ae_prepare may have grown memory, which detaches the old view.
+  /** @param {number} n @param {number} m @param {number} d @param {number} dk @param {number} dv @param {number} layout */
   #prepare(n, m, d, dk, dv, layout) {
     const key = n + 513 * (m + 513 * (d + 257 * (dk + 257 * (dv + 257 * layout))));
     if (key === this.#key) return;
@@ -682,6 +752,7 @@ class Attention {
     if (this.heap.buffer !== this.exports.memory.buffer) this.heap = new Float32Array(this.exports.memory.buffer);
   }
 
+  /** @param {number} status */
   #check(status, inputs = 'Q and K') {
     if (status === OVERFLOW) {
       throw new Error(`the values are too large: the projections or scores overflow float32 (past about 3.4e38); use smaller values in ${inputs}`);
@@ -693,6 +764,7 @@ class Attention {
   // shared 256 KB slab rather than each getting its own ArrayBuffer (allocating one costs
   // more than a small head itself); a region is never handed out twice, so no result ever
   // changes. A slab is freed when no result that points into it is left.
+  /** @param {number} start @param {number} end @param {Float32Array | null} [source] */
   #copyOut(start, end, source = null) {
     const len = end - start;
     if (len > SLAB_FLOATS / 8) return this.heap.slice(start, end);
@@ -703,36 +775,39 @@ class Attention {
     return copy;
   }
 
+  /** @param {Plan} plan @param {Options} options @returns {Result} */
   #result(plan, { outputs, into, fused }) {
     if (outputs === null) {
       if (into === null) return this.#freshResult(plan);
       if (this.#refillRegion(into, plan)) return into;
     }
-    if (fused && outputs.length === 1) return this.#resultO(plan, into);
+    if (fused && outputs !== null && outputs.length === 1) return this.#resultO(plan, into);
     return this.#someResults(plan, outputs, into);
   }
 
   // outputs: ['O'] alone (the fused form's common case, kept short): a new result, or `into`
   // with its O overwritten when it still holds the O forward() gave it and the length fits.
+  /** @param {Plan} plan @param {Result | null} into */
   #resultO(plan, into) {
     const at = this.offsets[BUF.O], len = plan.n * plan.dv;
     if (this.#oSpan === null || this.#oSpan.buffer !== this.heap.buffer) this.#oSpan = this.heap.subarray(at, at + len);
     const old = into === null ? null : Result.held(into, 11);
     let O;
-    if (old !== null && into.O === old && old.length === len) (O = old).set(this.#oSpan);
+    if (old !== null && /** @type {Result} */ (into).O === old && old.length === len) (O = old).set(this.#oSpan);
     else O = this.#copyOut(at, at + len, this.#oSpan);
     return into === null ? new Result(plan, null, O, this.#key, null) : Result.refill(into, plan, null, O, this.#key, null);
   }
 
   // Every array. The buffers lie one after another in the arena (c/wasm_exports.c), so one
   // slice copies them all and each result array is a view into that private copy (its region).
+  /** @param {Plan} plan */
   #freshResult(plan) {
     const { n, m, d, dk, dv, cross } = plan;
     const off = this.offsets, base = off[BUF.X], end = off[BUF.O] + n * dv;
     if (this.#span === null || this.#span.buffer !== this.heap.buffer || this.#span.length !== end - base) this.#span = this.heap.subarray(base, end);
     const region = this.#copyOut(base, end, this.#span);
     const buf = region.buffer, at0 = region.byteOffset - base * 4;
-    const view = (b, len) => new Float32Array(buf, at0 + off[b] * 4, len);
+    const view = (/** @type {number} */ b, /** @type {number} */ len) => new Float32Array(buf, at0 + off[b] * 4, len);
     const X = d ? view(BUF.X, n * d) : null;
     const arrays = [
       X, d ? (cross ? view(BUF.Xkv, m * d) : X) : null,
@@ -745,6 +820,7 @@ class Attention {
 
   // `into` a result of #freshResult for the same sizes and layout whose arrays are all still
   // the ones forward() put there: one copy refills its whole region. false when not so.
+  /** @param {Result} into @param {Plan} plan */
   #refillRegion(into, plan) {
     const region = Result.region(into), a = Result.arrays(into);
     if (!region || a === null || Result.key(into) !== this.#key || Result.cross(into) !== plan.cross || region.length === 0) return false;
@@ -763,8 +839,10 @@ class Attention {
   // The arrays named in `outputs` (null: all), each copied on its own; the others are null.
   // With `into`, an array it still holds from forward() with the right length is overwritten
   // instead of copied, and `into` itself is updated and returned.
+  /** @param {Plan} plan @param {readonly string[] | null} outputs @param {Result | null} into */
   #someResults(plan, outputs, into) {
     const { n, m, d, dk, dv, cross } = plan;
+    /** @type {Record<ResultArray, number>} */
     const len = { X: n * d, Xkv: m * d, Wq: d * dk, Wk: d * dk, Wv: d * dv, Q: n * dk, K: m * dk, V: m * dv, S: n * m, M: n * m, A: n * m, O: n * dv };
     const arrays = new Array(RESULT_ARRAYS.length).fill(null);
     for (let k = 0; k < RESULT_ARRAYS.length; k++) {
@@ -776,7 +854,7 @@ class Attention {
       const old = into ? Result.held(into, k) : null;
       // reusable: still the array forward() put there, the right length, and not the one X just took
       let a;
-      if (old && into[name] === old && old.length === len[name] && old !== arrays[0]) {
+      if (old && /** @type {Result} */ (into)[name] === old && old.length === len[name] && old !== arrays[0]) {
         a = old;
         a.set(this.heap.subarray(start, start + len[name]));
       } else {
@@ -797,6 +875,7 @@ class Attention {
    * scores: an array or Float32Array of 1..512 numbers; -Infinity removes a key.
    * @returns {Float32Array} the weights (a copy)
    */
+  /** @param {ArrayLike<number>} scores @param {{ naive?: boolean }} [options] */
   softmaxRow(scores, options) {
     return this.softmaxSteps(scores, options).weights;
   }
@@ -805,6 +884,7 @@ class Attention {
    * The same, with the intermediate numbers: { weights, terms, shift, sum } where terms[j] is
    * exp(s[j] − shift) (stable; shift = the row max) or exp(s[j]) (naive; shift = 0) and sum = Σ terms.
    * Every array is a copy.
+   * @param {ArrayLike<number>} scores @param {{ naive?: boolean }} [options]
    */
   softmaxSteps(scores, options) {
     this.#enter('softmaxSteps()');
@@ -823,6 +903,7 @@ class Attention {
   /**
    * The backward pass of one softmax row: given weights a = softmax(s) and grad = dLoss/da,
    * returns dLoss/ds (a Float32Array copy), ds[k] = a[k]·(grad[k] − Σ a·grad).
+   * @param {ArrayLike<number>} weights @param {ArrayLike<number>} grad
    */
   softmaxBackward(weights, grad) {
     this.#enter('softmaxBackward()');
@@ -845,6 +926,7 @@ class Attention {
   /**
    * How saturated a row of weights is: { maxWeight, entropy (nats), gradNorm } where gradNorm is
    * the Frobenius norm of the softmax Jacobian diag(a) − a·aᵀ at this row (0 when one-hot).
+   * @param {ArrayLike<number>} weights
    */
   softmaxStats(weights) {
     this.#enter('softmaxStats()');
@@ -861,6 +943,7 @@ class Attention {
   }
 
   // A fresh view of lab buffer `which` (memory growth by forward() detaches older views).
+  /** @param {number} which @param {number} len */
   #labView(which, len) {
     this.#freshHeap();
     const at = this.exports.ae_lab_buffer(which) >> 2;
@@ -868,11 +951,13 @@ class Attention {
   }
 
   // Writes a checked row (a Float64Array from labRow) into lab buffer `which`; returns its length.
+  /** @param {Float64Array} row @param {number} which */
   #labWrite(row, which) {
     this.#labView(which, row.length).set(row);
     return row.length;
   }
 
+  /** @param {number} status @param {string} inputs */
   #labCheck(status, inputs) {
     if (status !== 0) throw new Error(`the attention core refused ${inputs} (${STATUS[status] ?? 'status ' + status})`);
   }
@@ -880,6 +965,7 @@ class Attention {
   /**
    * Several heads over ONNX-layout tensors, with grouped-query attention: each (batch, head)
    * goes through the fused form of forward() (O only). See README.md for the layouts.
+   * @param {import('../types/attention').MultiHeadArgs} args
    * @returns {{ shape: number[], data: Float32Array }}
    */
   multiHead(args) {
@@ -892,8 +978,10 @@ class Attention {
     }
   }
 
+  /** @param {MultiHeadArgs} args */
   #multiHead({ Q, K, V, qHeads, kvHeads, mask, causal = false, scale, ...rest }) {
     for (const key of Object.keys(rest)) throw new Error(`multiHead got an unknown input "${key}"`);
+    /** @template {CheckedMask} T @param {string} name @param {T} t @returns {T} */
     const tensor = (name, t) => {
       if (!t || !Array.isArray(t.shape) || !t.data || typeof t.data.length !== 'number') {
         throw new Error(`${name} must be { shape: [...], data } with data in row-major order`);
@@ -906,13 +994,14 @@ class Attention {
     const rank = Q.shape.length;
     if (rank !== 3 && rank !== 4) throw new Error(`Q has rank ${rank}: multiHead takes 4-D [batch, heads, len, size] or 3-D [batch, len, heads·size] tensors`);
     if (K.shape.length !== rank || V.shape.length !== rank) throw new Error(`Q, K and V must have the same rank (got ${Q.shape.length}, ${K.shape.length}, ${V.shape.length})`);
+    /** @type {number} */
     let batch, L, S, dk, dv;
     if (rank === 4) {
       [batch, qHeads, L, dk] = Q.shape; kvHeads = K.shape[1]; S = K.shape[2]; dv = V.shape[3];
       if (K.shape[3] !== dk) throw new Error(`K's head size is ${K.shape[3]} but Q's is ${dk}: they must match`);
       if (V.shape[1] !== kvHeads || V.shape[2] !== S) throw new Error(`V is [${V.shape}] but K is [${K.shape}]: V needs the same batch, heads and length as K`);
     } else {
-      if (!Number.isInteger(qHeads) || !Number.isInteger(kvHeads) || qHeads < 1 || kvHeads < 1) {
+      if (typeof qHeads !== 'number' || typeof kvHeads !== 'number' || !Number.isInteger(qHeads) || !Number.isInteger(kvHeads) || qHeads < 1 || kvHeads < 1) {
         throw new Error('3-D tensors need qHeads and kvHeads (whole numbers >= 1) to split the hidden axis into heads');
       }
       [batch, L] = Q.shape; S = K.shape[1];
@@ -929,9 +1018,13 @@ class Attention {
     const group = qHeads / kvHeads;
 
     // Element (b, h, t, c) of a tensor with `size`-wide heads in either layout.
+    /** @type {(shape: number[], b: number, h: number, t: number, c: number) => number} */
     const index4 = (shape, b, h, t, c) => ((b * shape[1] + h) * shape[2] + t) * shape[3] + c;
+    /** @type {(shape: number[], size: number, b: number, h: number, t: number, c: number) => number} */
     const index3 = (shape, size, b, h, t, c) => (b * shape[1] + t) * shape[2] + h * size + c;
+    /** @type {(T: Checked, size: number, b: number, h: number, t: number, c: number) => number} */
     const at = rank === 4 ? (T, size, b, h, t, c) => index4(T.shape, b, h, t, c) : (T, size, b, h, t, c) => index3(T.shape, size, b, h, t, c);
+    /** @type {(T: Checked, size: number, len: number, b: number, h: number) => Checked} */
     const head = (T, size, len, b, h) => {
       const out = new Float32Array(len * size);
       for (let t = 0; t < len; t++) for (let c = 0; c < size; c++) out[t * size + c] = T.data[at(T, size, b, h, t, c)];
@@ -955,6 +1048,7 @@ class Attention {
   }
 
   // One head's O by the fused form, as a view of Wasm memory (valid until the next call).
+  /** @param {unknown} args */
   #fusedO(args) {
     const plan = planForward(args);
     this.#run(plan, true);
@@ -963,6 +1057,7 @@ class Attention {
   }
 
   // numpy broadcasting, right-aligned, of a mask against [batch, heads, L, S].
+  /** @param {CheckedMask} mask @param {number} batch @param {number} heads @param {number} L @param {number} S */
   #broadcastMask(mask, batch, heads, L, S) {
     const full = [batch, heads, L, S];
     const r = mask.shape.length;
@@ -974,7 +1069,7 @@ class Attention {
       }
     }
     const stride = [shape[1] * shape[2] * shape[3], shape[2] * shape[3], shape[3], 1];
-    return (b, h) => {
+    return (/** @type {number} */ b, /** @type {number} */ h) => {
       const data = new Array(L * S);
       const base = (shape[0] === 1 ? 0 : b) * stride[0] + (shape[1] === 1 ? 0 : h) * stride[1];
       for (let i = 0; i < L; i++) {
@@ -989,21 +1084,24 @@ class Attention {
   /**
    * A trainer: one head and a linear read-out learning a built-in task by gradient descent in
    * Wasm. See the Trainer class below and docs/api.md ("Training").
+   * @param {import('../types/attention').TrainerOptions} [options]
    */
   createTrainer(options = {}) {
     if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
-    this.#needTraining('createTrainer');
-    return new this.#trainers.Trainer(this.exports, options, this);
+    this.#needTraining('createTrainer'); // so #trainers is set
+    return new /** @type {Trainers} */ (this.#trainers).Trainer(/** @type {import('./core-types').TrainCore} */ (this.exports), options, this);
   }
 
   /**
    * A two-layer attention-only transformer learning repeated random tokens, in which an
    * induction head forms (c/induction.h). See the InductionModel class below.
+   * @param {import('../types/attention').InductionOptions} [options]
    */
   createInduction(options = {}) {
     if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
-    this.#needTraining('createInduction');
-    return new this.#trainers.InductionModel(this.exports, options);
+    this.#needTraining('createInduction'); // so the full core and its InductionModel are here
+    const { InductionModel } = /** @type {{ InductionModel: typeof import('./attention-induction.js').InductionModel }} */ (this.#trainers);
+    return new InductionModel(/** @type {import('./core-types').FullCore} */ (this.exports), options);
   }
 
   /** Which core this is (CORES): 'forward' cannot train, 'trainer' has no induction models. */
@@ -1012,6 +1110,7 @@ class Attention {
     return !ex ? null : ex.ae_ind_create ? 'full' : ex.ae_train_create ? 'trainer' : 'forward';
   }
 
+  /** @param {string} call */
   #needTraining(call) {
     if (!this.#trainers || (call === 'createInduction' && !this.exports.ae_ind_create)) {
       throw new Error(`${call} is not in this core, which was loaded with loadAttention({ core: '${this.core}' }): load the full one with loadAttention() to use it`);

@@ -150,7 +150,7 @@ function startRunner(win, onMessage, { worker = true } = {}) {
  * url: false). options: { doc, initial: readInductionUrl's state, onUrl(query), worker }.
  * Returns { state, step(k), play(), pause(), flush(), whenIdle(), destroy() }.
  */
-export function mountInductionPanel(container, { doc, explorer, initial, onUrl = () => {}, worker = true }) {
+export function mountInductionPanel(container, { doc, explorer, initial, onUrl = (/** @type {string} */ _query) => {}, worker = true }) {
   const win = doc.defaultView;
   const t = doc.createElement('template');
   t.innerHTML = MARKUP;

@@ -26,6 +26,7 @@ export const REPLAY_CHUNK_MS = 12;
 export const REPLAY_HEAD_MS = 400;
 // What of the explorer stays on while training: no presets or editing (the weights belong to
 // the trainer, and a link replays them from the seed), no "Copy link" (the panel has its own).
+/** @type {import('../types/element').ControlGroup[]} */
 export const EXPLORER_CONTROLS = ['theme', 'steps', 'follow', 'explain', 'export'];
 
 /**

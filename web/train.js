@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // train.js: the pure part of "Watch a head learn" (?mode=train). No DOM, no Wasm: the tasks'
 // words, the training settings and their URL form, the learning-rate schedule a link replays,
 // the loss curve's geometry and the sentences the panel says. web/train-panel.js draws them.
@@ -19,6 +18,14 @@ import { count, list } from './words.js';
 import { weightStory } from './explain.js';
 
 export const MODE = 'train';
+
+/** A learning-rate schedule: { at, lr } sorted by at, the first at 0. @typedef {{ at: number, lr: number }[]} Schedule */
+/**
+ * The training state a URL gives (readTrainUrl).
+ * @typedef {{ task: string, seed: number, optimizer: string, schedule: Schedule, steps: number, ex: number, speed: number,
+ *   step: import('../types/config').Step | null, follow: number | null, cell: import('../types/config').Cell | null, notes: string[] }} TrainState
+ */
+/** @typedef {ArrayLike<number>} Nums */
 
 // Per task: what each position predicts, in the words the panel uses for it (`answer`, and
 // `predicting` for the bar list's heading), so no sentence says "next word" where the target
@@ -50,28 +57,29 @@ export const TARGET = 0.9;
 
 export const DEFAULTS = Object.freeze({ task: 'find-the-noun', seed: 1, optimizer: 'adam', lr: 0.01, steps: 0, ex: 0, speed: 1 });
 
-const isSeed = (s) => /^\d{1,10}$/.test(s) && Number(s) <= 0xffffffff;
-const isLr = (v) => Number.isFinite(v) && v > 0 && v <= 10;
+const isSeed = (/** @type {string} */ s) => /^\d{1,10}$/.test(s) && Number(s) <= 0xffffffff;
+const isLr = (/** @type {number} */ v) => Number.isFinite(v) && v > 0 && v <= 10;
 
 // ------------------------------------------------------------------ learning-rate schedule
 // A schedule is a list of { at, lr } sorted by at, the first at 0, no two neighbours equal.
 
-/** The learning rate in force at step `step` (the step about to be taken). */
+/** The learning rate in force at step `step` (the step about to be taken). @param {Schedule} schedule @param {number} step */
 export function lrAt(schedule, step) {
   let lr = schedule[0].lr;
   for (const s of schedule) if (s.at <= step) lr = s.lr;
   return lr;
 }
 
-/** The schedule after the learner sets `lr` at step `step` (later changes are forgotten). */
+/** The schedule after the learner sets `lr` at step `step` (later changes are forgotten). @param {Schedule} schedule @param {number} step @param {number} lr */
 export function setLr(schedule, step, lr) {
   const kept = schedule.filter((s) => s.at < step);
   if (!kept.length || kept[kept.length - 1].lr !== lr) kept.push({ at: step, lr });
   return kept.length ? kept : [{ at: 0, lr }];
 }
 
-/** How to replay `steps` steps: [{ lr, count }] in order. */
+/** How to replay `steps` steps: [{ lr, count }] in order. @param {Schedule} schedule @param {number} steps */
 export function replayPlan(schedule, steps) {
+  /** @type {{ lr: number, count: number }[]} */
   const plan = [];
   schedule.forEach((s, k) => {
     const end = Math.min(steps, k + 1 < schedule.length ? schedule[k + 1].at : steps);
@@ -80,12 +88,14 @@ export function replayPlan(schedule, steps) {
   return plan;
 }
 
+/** @param {Schedule} schedule */
 export function scheduleText(schedule) {
   return schedule.map((s) => (s.at === 0 ? String(s.lr) : `${s.at}:${s.lr}`)).join(',');
 }
 
-/** Parses "0.01,50:0.03"; null when any part is malformed. */
+/** Parses "0.01,50:0.03"; null when any part is malformed. @param {string} text @returns {Schedule | null} */
 export function parseSchedule(text) {
+  /** @type {Schedule} */
   const out = [];
   for (const part of String(text).split(',')) {
     const m = /^(?:(\d{1,6}):)?(\d*\.?\d+(?:e-?\d+)?)$/i.exec(part.trim());
@@ -103,19 +113,22 @@ export function parseSchedule(text) {
  * Reads the training state from location.search and .hash (the hash wins):
  * { task, seed, optimizer, schedule, steps, ex, speed, step, follow, cell, notes } where notes
  * lists, in the learner's words, every parameter that was not used and why.
+ * @param {string | null | undefined} search @returns {TrainState}
  */
 export function readTrainUrl(search, hash = '') {
   const p = new URLSearchParams(search || '');
   const h = new URLSearchParams((hash || '').replace(/^#/, ''));
-  const get = (k) => (h.has(k) ? h.get(k) : p.get(k));
+  const get = (/** @type {string} */ k) => (h.has(k) ? h.get(k) : p.get(k));
+  /** @type {string[]} */
   const notes = [];
+  /** @type {TrainState} */
   const s = { task: DEFAULTS.task, seed: DEFAULTS.seed, optimizer: DEFAULTS.optimizer, schedule: [{ at: 0, lr: DEFAULTS.lr }], steps: 0, ex: 0, speed: DEFAULTS.speed, step: null, follow: null, cell: null, notes };
   const task = get('task');
   if (task != null) {
     if (Object.hasOwn(TASKS, task)) s.task = task;
     else notes.push(`There is no task “${clipMessage(task, 40)}”; the tasks are ${list(TASK_NAMES)}. Showing “${s.task}”.`);
   }
-  for (const [key, name] of [['seed', 'seed'], ['ex', 'ex']]) {
+  for (const [key, name] of /** @type {const} */ ([['seed', 'seed'], ['ex', 'ex']])) {
     const v = get(key);
     if (v == null) continue;
     if (isSeed(v)) s[name] = Number(v);
@@ -140,11 +153,11 @@ export function readTrainUrl(search, hash = '') {
   const speed = Number(get('speed'));
   if (SPEEDS.includes(speed)) s.speed = speed;
   const step = get('step');
-  if (STEPS.includes(step)) s.step = step;
+  if (/** @type {readonly unknown[]} */ (STEPS).includes(step)) s.step = /** @type {import('../types/config').Step} */ (step);
   const follow = get('follow');
   if (follow != null && /^\d{1,3}$/.test(follow)) s.follow = Number(follow);
   const cell = /^([A-Za-z]+)\.(\d{1,3})\.(\d{1,3})$/.exec(get('cell') || '');
-  if (cell && MATRICES.includes(cell[1])) s.cell = { m: cell[1], i: Number(cell[2]), j: Number(cell[3]) };
+  if (cell && /** @type {readonly string[]} */ (MATRICES).includes(cell[1])) s.cell = { m: /** @type {import('../types/config').MatrixName} */ (cell[1]), i: Number(cell[2]), j: Number(cell[3]) };
   return s;
 }
 
@@ -166,6 +179,7 @@ export function writeTrainUrl({ task, seed, optimizer, schedule, steps, ex = 0, 
 // ------------------------------------------------------------------ the loss curve
 
 /** A round number at least x: 1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten. */
+/** @param {number} x */
 export function niceCeil(x) {
   if (!(x > 0)) return 1;
   const p = 10 ** Math.floor(Math.log10(x));
@@ -189,11 +203,12 @@ export function lossCurve(losses, { width = 320, height = 160, minSteps = 100, i
   for (let k = 0; k < n; k++) if (Number.isFinite(losses[k]) && losses[k] > top) top = losses[k];
   const yMax = niceCeil(top || 1);
   const xMax = niceCeil(Math.max(n, minSteps));
-  const X = (step) => plot.x + (step / xMax) * plot.w;
-  const Y = (v) => plot.y + plot.h - (Math.min(v, yMax) / yMax) * plot.h;
-  const r1 = (v) => Math.round(v * 10) / 10;
+  const X = (/** @type {number} */ step) => plot.x + (step / xMax) * plot.w;
+  const Y = (/** @type {number} */ v) => plot.y + plot.h - (Math.min(v, yMax) / yMax) * plot.h;
+  const r1 = (/** @type {number} */ v) => Math.round(v * 10) / 10;
   const cols = Math.max(1, Math.floor(plot.w));
   const per = Math.max(1, Math.ceil(n / cols));
+  /** @type {[number, number][]} */
   const pts = [];
   for (let k = 0; k < n; k += per) {
     let sum = 0, c = 0;
@@ -207,11 +222,11 @@ export function lossCurve(losses, { width = 320, height = 160, minSteps = 100, i
   }
   const path = pts.map(([x, y], k) => (k ? 'L' : 'M') + r1(x) + ' ' + r1(y)).join(' ');
   // As many ticks as give round labels: 150 steps in fives (0, 30, ...), not quarters (37.5).
-  const ticks = (max, counts, unit) => {
+  const ticks = (/** @type {number} */ max, /** @type {number[]} */ counts, /** @type {number} */ unit) => {
     const count = counts.find((c) => Math.abs(Math.round((max / c) * unit) - (max / c) * unit) < 1e-6) || counts[0];
     return Array.from({ length: count + 1 }, (_, k) => (max * k) / count);
   };
-  const label = (v) => fmtShort(v);
+  const label = (/** @type {number} */ v) => fmtShort(v);
   return {
     plot,
     path,
@@ -230,14 +245,19 @@ export function lossCurve(losses, { width = 320, height = 160, minSteps = 100, i
  * query i should attend to, outlined: the pattern training should fill in.
  * { width, height, cells: [{ x, y, size, i, j, v, masked }], rowLabels, colLabels: [{ x, y, text }],
  *   targets: [{ x, y, size }] }. Masked cells (j > i, causal) have masked: true.
+ * @param {Nums} A @param {number} n @param {number} m @param {string[]} tokens @param {(number | null)[]} right
  */
 export function miniGrid(A, n, m, tokens, right, { size = 22, label = 44 } = {}) {
-  const cells = [], targets = [];
+  /** @type {{ x: number, y: number, size: number, i: number, j: number, v: number, masked: boolean }[]} */
+  const cells = [];
+  /** @type {{ x: number, y: number, size: number }[]} */
+  const targets = [];
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < m; j++) cells.push({ x: label + j * size, y: label + i * size, size, i, j, v: A[i * m + j], masked: j > i });
-    if (right[i] != null) targets.push({ x: label + right[i] * size, y: label + i * size, size });
+    const r = right[i];
+    if (r != null) targets.push({ x: label + r * size, y: label + i * size, size });
   }
-  const cut = (t) => (t.length > 5 ? t.slice(0, 4) + '…' : t);
+  const cut = (/** @type {string} */ t) => (t.length > 5 ? t.slice(0, 4) + '…' : t);
   return {
     width: label + m * size + 2,
     height: label + n * size + 2,
@@ -254,13 +274,17 @@ export function miniGrid(A, n, m, tokens, right, { size = 22, label = 44 } = {})
  * The query whose attention the narration reports, and the key it should attend to, for a
  * sequence with `right[i]` (the key query i should attend to, or null): the last query that has
  * one (the last “the” for find-the-noun, the last token for previous-token).
+ * @param {(number | null)[]} right
  */
 export function focusQuery(right) {
-  for (let i = right.length - 1; i >= 0; i--) if (right[i] != null) return { i, j: right[i] };
+  for (let i = right.length - 1; i >= 0; i--) {
+    const j = right[i];
+    if (j != null) return { i, j };
+  }
   return null;
 }
 
-/** Mean over the queries that have a right key of A[i][right[i]] (A is n × m, row-major). */
+/** Mean over the queries that have a right key of A[i][right[i]] (A is n × m, row-major). @param {Nums} A @param {number} m @param {(number | null)[]} right */
 export function attentionOnRight(A, m, right) {
   let sum = 0, c = 0;
   right.forEach((j, i) => {
@@ -277,6 +301,7 @@ export function attentionOnRight(A, m, right) {
  * float32 values the core gave: O from the core's forward pass over the trainer's example and
  * Wout from trainer.weights(), the same sum and softmax the C training step does (c/train.c),
  * accumulated in float64 (it differs from the C float32 only far below the 3 decimals shown).
+ * @param {Nums} O @param {number} dv @param {Nums} Wout @param {number} vocabSize @param {number} i
  */
 export function predict(O, dv, Wout, vocabSize, i) {
   const logits = new Float64Array(vocabSize);
@@ -293,9 +318,9 @@ export function predict(O, dv, Wout, vocabSize, i) {
 
 // Every loss the panel shows goes through the page's one formatter (fmt), so a loss reads the
 // same in the counter, the narration and the curve's caption, and a diverging one as 3.08e36.
-const lossText = (loss) => (Number.isNaN(loss) ? 'not a number' : fmt(loss));
+const lossText = (/** @type {number} */ loss) => (Number.isNaN(loss) ? 'not a number' : fmt(loss));
 
-/** The counter's loss: "loss 0.081", "" before the first step. */
+/** The counter's loss: "loss 0.081", "" before the first step. @param {number} steps @param {number} loss */
 export function lossLabel(steps, loss) {
   return steps ? `loss ${lossText(loss)}` : '';
 }
@@ -328,7 +353,7 @@ export function narrate({ step, shownStep = step, loss, task, tokens, A, m, righ
   return s;
 }
 
-/** The sentence under the loss curve saying what the curve is. */
+/** The sentence under the loss curve saying what the curve is. @param {number} steps @param {Nums} losses */
 export function curveCaption(steps, losses, task = 'find-the-noun') {
   if (!steps) return 'No steps yet: press Train or Single step. The curve shows the loss of each step’s batch of sequences.';
   const first = losses[0], last = losses[losses.length - 1];
@@ -336,7 +361,7 @@ export function curveCaption(steps, losses, task = 'find-the-noun') {
   return `The loss of each step’s batch: ${lossText(first)} at step 1${end}. Lower is better: the model is less surprised by the right ${TASKS[task].answer}.`;
 }
 
-/** The line under the controls: where the weights and the sentence come from, and the scale. */
+/** The line under the controls: where the weights and the sentence come from, and the scale. @param {{ seed: number, ex: number, batch: number, dk: number }} o */
 export function seedLine({ seed, ex, batch, dk }) {
   return `Initial weights from seed ${seed}; sentence ${ex + 1} of the task; batches of ${count(batch, 'sequence')}. The head has dk = ${dk}, so the scores are divided by √dk = √${dk} = ${fmt(Math.sqrt(dk))}.`;
 }
@@ -345,6 +370,7 @@ export function seedLine({ seed, ex, batch, dk }) {
  * The weight explanation's extra: the last step's gradients of Wq, Wk and Wv (flat, row-major)
  * and the step, in the shape web/explain.js explainCell takes as its optional fifth argument.
  * The panel adds `update` (what that step changed, per matrix) and `optimizer`.
+ * @param {number} step @param {import('../types/attention').TrainerGradients | null} grads
  */
 export function trainedExtra(step, grads) {
   return { trained: { step }, gradients: step > 0 && grads ? { Wq: grads.dWq, Wk: grads.dWk, Wv: grads.dWv } : null };
@@ -357,11 +383,12 @@ export { weightStory };
 // ------------------------------------------------------------------ the read-out Wout
 
 /** The names of the head's output dimensions: the columns of O, the rows of Wout (v1, v2, ...). */
-export const outputDims = (dv) => Array.from({ length: dv }, (_, k) => 'v' + (k + 1));
+export const outputDims = (/** @type {number} */ dv) => Array.from({ length: dv }, (_, k) => 'v' + (k + 1));
 
 /**
  * What the panel says about the read-out Wout [dv × vocab] and its heatmap's axes:
  * { rows, cols, rowLabels, colLabels, shape, about, caption }.
+ * @param {number} dv @param {string[]} vocab
  */
 export function readoutInfo(dv, vocab) {
   return {
@@ -375,16 +402,18 @@ export function readoutInfo(dv, vocab) {
   };
 }
 
-/** The screen-reader label of one read-out cell. */
+/** The screen-reader label of one read-out cell. @param {number} dv @param {string[]} vocab */
 export function readoutLabel(dv, vocab) {
   const rows = outputDims(dv);
-  return (i, j, v) => `Wout row ${i + 1} ${rows[i]}, column ${j + 1} ${vocab[j]}: ${fmt(v)}`;
+  return (/** @type {number} */ i, /** @type {number} */ j, /** @type {number} */ v) => `Wout row ${i + 1} ${rows[i]}, column ${j + 1} ${vocab[j]}: ${fmt(v)}`;
 }
 
 /**
  * The explanation of read-out cell (i, j): { title, text }. Wout and dWout are the trainer's flat
  * [dv × vocab] copies (weights(), gradients()); at step 0 there is no gradient yet. update: what
  * the last step changed in Wout (flat), shown beside the gradient; optimizer and lr: that step's.
+ * @param {{ Wout: Nums, dWout?: Nums | null, update?: Nums | null, optimizer?: string, lr?: number | null, step: number,
+ *   dv: number, vocab: string[], i: number, j: number }} o
  */
 export function explainReadout({ Wout, dWout = null, update = null, optimizer = 'adam', lr = null, step, dv, vocab, i, j }) {
   const V = vocab.length;
@@ -400,6 +429,7 @@ export function explainReadout({ Wout, dWout = null, update = null, optimizer = 
 /**
  * The query whose next-word prediction the panel shows: the followed token if there is one,
  * else the task's focus query (focusQuery), else the last token.
+ * @param {number | null} follow @param {(number | null)[]} right @param {number} n
  */
 export function predictionRow(follow, right, n) {
   if (follow != null && follow >= 0 && follow < n) return follow;
@@ -411,6 +441,7 @@ export function predictionRow(follow, right, n) {
  * The bar list of one row's next-word probabilities, in vocabulary order (so bars stay put while
  * training): [{ word, p, text, frac, top, target }] where frac is the bar's length (p itself, on a
  * 0..1 axis), top marks the most likely word and target the word it should predict (if any).
+ * @param {Nums} probs @param {string[]} vocab @param {string | null} [target]
  */
 export function predictionBars(probs, vocab, target = null) {
   let top = 0;
@@ -418,7 +449,7 @@ export function predictionBars(probs, vocab, target = null) {
   return vocab.map((word, k) => ({ word, p: probs[k], text: fmt(probs[k]), frac: Math.min(1, Math.max(0, probs[k])), top: k === top, target: word === target }));
 }
 
-/** The heading of the bar list: whose prediction it is and what it should be, in the task's words. */
+/** The heading of the bar list: whose prediction it is and what it should be, in the task's words. @param {string[]} tokens @param {number} i @param {string | null | undefined} target */
 export function predictionCaption(tokens, i, target, task = 'find-the-noun') {
   const what = TASKS[task].predicting(tokenRef(tokens, i));
   return target == null

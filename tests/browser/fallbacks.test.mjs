@@ -71,3 +71,34 @@ test('the element: lab params it cannot use get the same note; mode="train" with
     await server.close();
   }
 });
+
+test('the element works without constructable stylesheets: its CSS goes in <style> elements, the explorer\'s before a mode\'s', async () => {
+  const { EXPLORER_CSS } = await import('../../web/gen/explorer-css.js');
+  const { LABS_CSS } = await import('../../web/gen/labs-css.js');
+  // Without the CSP: such an engine needs style-src 'unsafe-inline' (web/attention-explorer.js).
+  const server = await startServer({ root: ROOT + 'web', port: 0, headers: { 'content-security-policy': null } });
+  const context = await env.browser.newContext();
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.addInitScript(() => {
+      delete ShadowRoot.prototype.adoptedStyleSheets;
+      delete Document.prototype.adoptedStyleSheets;
+    });
+    const body = '<!doctype html><script type="module" src="attention-explorer.js"></script>' +
+      '<attention-explorer id="a" preset="cat"></attention-explorer><attention-explorer id="b" mode="cross-lab"></attention-explorer>';
+    await page.route(server.url + 'no-sheets.html', (route) => route.fulfill({ contentType: 'text/html', body }));
+    await page.goto(server.url + 'no-sheets.html');
+    await page.waitForFunction(() => ['a', 'b'].every((id) => document.getElementById(id).dataset.ready === 'true'));
+    const styles = await page.evaluate(() => ['a', 'b'].map((id) => {
+      const root = document.getElementById(id).shadowRoot;
+      return { sheets: 'adoptedStyleSheets' in root, css: [...root.querySelectorAll('style')].map((s) => s.textContent) };
+    }));
+    assert.deepEqual(styles, [{ sheets: false, css: [EXPLORER_CSS] }, { sheets: false, css: [EXPLORER_CSS, LABS_CSS] }]);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+    await server.close();
+  }
+});

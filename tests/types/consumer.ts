@@ -29,6 +29,11 @@ export async function core(): Promise<number> {
   const { accuracy } = t.evaluate();
   const example = t.example({ seed: 0 });
   t.dispose();
+  const model = attn.createInduction({ layers: 1, seed: 2 });
+  const heads: Float32Array = model.example(0).heads[0].A;
+  const kc: number[][] | null = model.composition();
+  model.dispose();
+  const which: 'full' | 'trainer' | 'forward' | null = attn.core;
 
   // @ts-expect-error a shape has two sizes, rows and columns
   attn.forward({ Q: { shape: [6], data: new Float32Array(6) }, K: X, V: X });
@@ -42,7 +47,9 @@ export async function core(): Promise<number> {
   const s: Float32Array = onlyO.S;
   // @ts-expect-error there is no task "copy"
   attn.createTrainer({ task: 'copy' });
-  return big + weights.length + (d ?? 0) + direct.n + o.length + (a ?? 0) + y.data.length + entropy + losses.length + accuracy + example.X.length + s.length + work;
+  // @ts-expect-error an induction model's option is weightDecay, not decay
+  attn.createInduction({ decay: 0.1 });
+  return big + weights.length + (d ?? 0) + direct.n + o.length + (a ?? 0) + y.data.length + entropy + losses.length + accuracy + example.X.length + s.length + work + heads.length + (kc ? kc.length : 0) + (which ? 1 : 0);
 }
 
 export function config(text: string): string {

@@ -9,7 +9,7 @@ import { clipMessage } from '../words.js';
  * @typedef {{ MODE: string, defaultState(): object, readState(params: URLSearchParams): object,
  *   writeState(state: object): Record<string, unknown> }} LabState
  */
-/** What a mounted lab returns (labShell's API and more). @typedef {{ destroy(): void, redraw(): void }} LabApi */
+/** What a mounted lab returns (labShell's API and more): its state now too. @typedef {{ state: object, destroy(): void, redraw(): void }} LabApi */
 /**
  * @typedef {{ mode: string, title: string, state: LabState,
  *   mount(root: HTMLElement, options: { attn: import('../../types/attention').Attention, doc: Document, state: object, onState?: (params: Record<string, unknown>) => void }): LabApi }} Lab

@@ -1,30 +1,32 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // multihead-view.js: several heads side by side. mountMultiHeadLab(root, { attn, doc, state, onState }).
 import { fmt } from '../format.js';
 import { computeMultiHead, HEAD_CHOICES, MODE, defaultState, writeState } from './multihead.js';
 import { h, select, checkbox, button, matrixFigure, paragraphs, labShell } from './ui.js';
 import { count } from '../words.js';
 
-export function mountMultiHeadLab(root, { attn, doc = root.ownerDocument, state = defaultState(), onState } = {}) {
+/** @typedef {import('./multihead.js').MultiHeadState} MultiHeadState */
+/** @param {HTMLElement} root @param {import('./lab-types').ViewOptions<MultiHeadState>} [options] */
+export function mountMultiHeadLab(root, { attn, doc = root.ownerDocument, state = defaultState(), onState } = /** @type {import('./lab-types').ViewOptions<MultiHeadState>} */ ({})) {
   const lab = labShell(root, {
     doc, kind: MODE, state, writeState, onState,
     title: 'Several heads on the same tokens',
     lede: 'Each head has its own Wq, Wk and Wv, so its own pattern. Their outputs are put side by side (concatenated). With grouped-query attention, a group of query heads shares one key/value head: any number of them, here groups of two (half as many K/V heads); one K/V head for all query heads is multi-query attention. Weights here are random (seeded), not learned.',
-    render: (s, out) => render(attn, doc, s, out),
+    render: (/** @type {MultiHeadState} */ s, /** @type {HTMLElement} */ out) => render(attn, doc, s, out),
   });
   lab.controls.append(
-    select(doc, 'Heads', HEAD_CHOICES.map((k) => [k, String(k)]), state.heads, (v) => lab.set({ heads: Number(v), gqa: Number(v) > 1 && lab.state.gqa }), 'heads'),
-    checkbox(doc, 'grouped-query attention (half as many K/V heads)', state.gqa, (c) => lab.set({ gqa: c }), 'gqa'),
-    checkbox(doc, 'causal mask', state.causal, (c) => lab.set({ causal: c }), 'causal'),
+    select(doc, 'Heads', HEAD_CHOICES.map((k) => [k, String(k)]), state.heads, (/** @type {string} */ v) => lab.set({ heads: Number(v), gqa: Number(v) > 1 && lab.state.gqa }), 'heads'),
+    checkbox(doc, 'grouped-query attention (half as many K/V heads)', state.gqa, (/** @type {boolean} */ c) => lab.set({ gqa: c }), 'gqa'),
+    checkbox(doc, 'causal mask', state.causal, (/** @type {boolean} */ c) => lab.set({ causal: c }), 'causal'),
     button(doc, 'Re-roll the weights', () => lab.set({ seed: (lab.state.seed + 1) % 2 ** 31 }), 'reroll'),
   );
   lab.redraw();
   return lab;
 }
 
+/** @param {import('../../types/attention').Attention} attn @param {Document} doc @param {MultiHeadState} s @param {HTMLElement} out */
 function render(attn, doc, s, out) {
   const x = computeMultiHead(attn, s);
-  const t = x.tokens, dims = (p, k) => Array.from({ length: k }, (_, c) => p + (c + 1));
+  const t = x.tokens, dims = (/** @type {string} */ p, /** @type {number} */ k) => Array.from({ length: k }, (_, c) => p + (c + 1));
   out.append(h(doc, 'ul', { class: 'lab-shapes', attrs: { 'data-role': 'shapes' } }, ...x.shapes.map((l) => h(doc, 'li', { text: l }))));
   const row = h(doc, 'div', { class: 'lab-row lab-heads' });
   for (const p of x.perHead) {
@@ -34,6 +36,7 @@ function render(attn, doc, s, out) {
       matrixFigure(doc, { name: 'O', id: `O-h${p.h}`, rows: x.n, cols: x.dv, rowLabels: t, colLabels: dims(`h${p.h + 1}.`, x.dv), values: p.r.O, about: `output of head ${p.h + 1}` }).el));
   }
   out.append(row);
+  /** @type {string[]} */
   const cols = [];
   for (let k = 0; k < x.heads; k++) cols.push(...dims(`h${k + 1}.`, x.dv));
   let diff = 0;

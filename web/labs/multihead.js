@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // multihead.js: several heads on the same tokens, pure (no DOM). Each head has its own seeded
 // Wq, Wk, Wv, so its own pattern; with grouped-query attention (GQA) a group of query heads
 // shares one key/value head (any number of them; in this lab, groups of two, half as many K/V
@@ -13,10 +12,14 @@ import { fmt } from '../format.js';
 
 export const MODE = 'multihead-lab';
 export const HEAD_CHOICES = [1, 2, 4];
+/** @typedef {{ heads: number, gqa: boolean, seed: number, causal: boolean }} MultiHeadState */
+/** @typedef {import('../../types/attention').ForwardResult} ForwardResult */
 
+/** @returns {MultiHeadState} */
 export function defaultState() {
   return { heads: 2, gqa: false, seed: 1, causal: true };
 }
+/** @param {URLSearchParams} params @returns {MultiHeadState} */
 export function readState(params) {
   const d = defaultState();
   const h = intParam(params, 'heads', 1, 4, d.heads);
@@ -27,13 +30,14 @@ export function readState(params) {
     causal: params.get('causal') !== '0',
   };
 }
+/** @param {MultiHeadState} s */
 export function writeState(s) {
   return { mode: MODE, heads: s.heads, gqa: s.gqa ? 1 : 0, seed: s.seed, causal: s.causal ? 1 : 0 };
 }
 
-const toRows = (flat, rows, cols) => Array.from({ length: rows }, (_, i) => Array.from(flat.subarray(i * cols, (i + 1) * cols)));
+const toRows = (/** @type {Float32Array} */ flat, /** @type {number} */ rows, /** @type {number} */ cols) => Array.from({ length: rows }, (_, i) => Array.from(flat.subarray(i * cols, (i + 1) * cols)));
 
-/** Seeded projections: heads × Wq [d][dk]; kvHeads × Wk, Wv [d][dk]. */
+/** Seeded projections: heads × Wq [d][dk]; kvHeads × Wk, Wv [d][dk]. @param {MultiHeadState} state @param {number} d */
 export function headWeights({ heads, gqa, seed }, d) {
   const kvHeads = gqa && heads > 1 ? heads / 2 : heads;
   const dk = d / heads;
@@ -42,12 +46,14 @@ export function headWeights({ heads, gqa, seed }, d) {
   return { kvHeads, dk, Wq: Array.from({ length: heads }, W), Wk: Array.from({ length: kvHeads }, W), Wv: Array.from({ length: kvHeads }, W) };
 }
 
+/** @param {import('../../types/attention').Attention} attn @param {MultiHeadState} state */
 export function computeMultiHead(attn, state) {
-  const cfg = PRESETS.cat.config;
+  const cfg = /** @type {import('../../types/config').ProjectedConfig} */ (PRESETS.cat.config); // the cat preset is in the projection form
   const tokens = cfg.tokens, X = cfg.X, n = X.length, d = X[0].length;
   const { heads } = state;
   const { kvHeads, dk, Wq, Wk, Wv } = headWeights(state, d);
   const group = heads / kvHeads;
+  /** @type {{ h: number, kv: number, r: ForwardResult }[]} */
   const perHead = [];
   for (let h = 0; h < heads; h++) {
     const g = Math.floor(h / group);
@@ -55,7 +61,7 @@ export function computeMultiHead(attn, state) {
     perHead.push({ h, kv: g, r });
   }
   // [1, n, heads·dk] for Q and the output, [1, n, kvHeads·dk] for K and V
-  const pack = (parts, width) => {
+  const pack = (/** @type {Float32Array[]} */ parts, /** @type {number} */ width) => {
     const out = new Float32Array(n * parts.length * width);
     parts.forEach((p, k) => { for (let t = 0; t < n; t++) out.set(p.subarray(t * width, (t + 1) * width), (t * parts.length + k) * width); });
     return out;
@@ -69,7 +75,10 @@ export function computeMultiHead(attn, state) {
   return { tokens, X, n, d, dk, dv: dk, heads, kvHeads, group, perHead, concat: Y.data, concatOneByOne, shapes: shapes({ n, d, dk, heads, kvHeads }) };
 }
 
-/** The per-head shapes, written out (the shape confusion learners report most). */
+/**
+ * The per-head shapes, written out (the shape confusion learners report most).
+ * @param {{ n: number, d: number, dk: number, heads: number, kvHeads: number }} sizes
+ */
 export function shapes({ n, d, dk, heads, kvHeads }) {
   const group = heads / kvHeads;
   const lines = [
