@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { loadAttention } from '../web/attention.js';
 import {
   MODEL, CRITERIA, readInductionUrl, writeInductionUrl, headName, headIndex, dropStep, formedAt, formed, strongestInduction,
-  narrate, ablationSentence, circuitAblation, inductionKeys, splitSentence, sourceNames, explainSplit, linePath, binned, residualParts,
+  narrate, versusGuess, ablationSentence, circuitAblation, inductionKeys, splitSentence, sourceNames, explainSplit, linePath, binned, residualParts,
 } from '../web/induction.js';
 import { createEngine } from '../web/induction-engine.js';
 
@@ -245,14 +245,19 @@ test('the drop is where the repeated part falls halfway from the first part’s 
 });
 
 test('narration: step 0, before the drop, after it; the control; grammar for one and several copies', () => {
-  assert.match(narrate({ step: 0, evals: [ev(0, 3.4, 3.4)], words: 27 }), /^Step 0: random weights\..* close to ln 27 = 3\.30/);
+  assert.match(narrate({ step: 0, evals: [ev(0, 3.4, 3.4)], words: 27 }), /^Step 0: random weights\..* about 3\.40 nats a token on both parts, close to ln 27 = 3\.30, what a uniform guess among the 27 words costs\. Press Train/);
+  // The page's seed 1 starts at 4.08 nats: more than a uniform guess, and said so (it once said "close to").
+  assert.match(narrate({ step: 0, evals: [ev(0, 4.08, 4.08)], words: 27 }), /about 4\.08 nats a token on both parts, more than ln 27 = 3\.30, what a uniform guess among the 27 words costs \(random weights favour some words over others, mostly the wrong ones\)\. Press Train/);
+  assert.match(narrate({ step: 0, evals: [ev(0, 3.2, 4.1)], words: 27 }), /3\.20 nats a token on the first part and 4\.10 on the repeated part, either side of ln 27 = 3\.30/);
+  assert.equal(versusGuess([2.5], 27), 'less than ln 27 = 3.30, what a uniform guess among the 27 words costs');
+  assert.match(versusGuess([2.98, 3.62], 27), /^close to/); // within a tenth of ln 27 on both sides
   const before = narrate({ step: 50, evals: [ev(0, 3.4, 3.4), ev(50, 3.3, 3.1)], words: 27 });
   assert.match(before, /No layer-1 head looks at the previous token yet \(the most is head 1\.1, with 0\.100/);
   assert.doesNotMatch(before, /fell at step/);
   const after = narrate({ step: 300, evals: [ev(0, 3.4, 3.4), ev(200, 3.3, 1), ev(300, 3.3, 0.1, [0, 0, 0.9, 0.1], [0.2, 0.8, 0, 0])], words: 27 });
   assert.match(after, /Head 1\.2 has become a previous-token head: each token puts 0\.800/);
   assert.match(after, /Head 2\.1 is an induction head/);
-  assert.match(after, /fell at step 200/);
+  assert.match(after, /fell at step 200 \(marked on the curve\), when the two heads started working together; the first part costs 3\.30, close to ln 27 = 3\.30, what a uniform guess among the 27 words costs: it cannot be predicted\./);
   const withControl = narrate({ step: 10, evals: [{ ...ev(10, 3.3, 3.2), control: { lossFirst: 3.3, lossRepeat: 2.61, prev: [], induction: [] } }], words: 27 });
   assert.match(withControl, /its repeated part costs 2\.61 nats\.$/);
   const tokens = ['BOS', 'A', 'B', 'A', 'B', 'A'];

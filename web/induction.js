@@ -233,6 +233,22 @@ export function binned(losses, columns) {
 const nats = (/** @type {number} */ v) => (Number.isFinite(v) ? v.toFixed(2) : '—');
 
 /**
+ * Where losses (nats a token) sit against ln(words), what a uniform guess costs: "close to" within
+ * a tenth of it, "more than" or "less than" when every loss is on that side, else "either side of".
+ * @param {number[]} losses @param {number} words
+ */
+export function versusGuess(losses, words) {
+  const guess = Math.log(words);
+  const side = (/** @type {number} */ v) => (Math.abs(v - guess) <= 0.1 * guess ? 'close to' : v > guess ? 'more than' : 'less than');
+  const sides = new Set(losses.filter(Number.isFinite).map(side));
+  const word = sides.size === 1 ? [...sides][0] : 'either side of';
+  return `${word} ln ${words} = ${nats(guess)}, what a uniform guess among the ${words} words costs`;
+}
+
+/** "about 4.08 nats on both parts", or each part's when they differ as shown. @param {Evaluation} e */
+const bothParts = (e) => (nats(e.lossFirst) === nats(e.lossRepeat) ? `about ${nats(e.lossRepeat)} nats a token on both parts` : `${nats(e.lossFirst)} nats a token on the first part and ${nats(e.lossRepeat)} on the repeated part`);
+
+/**
  * The paragraph under the title: what happened so far, in plain words, from the latest
  * evaluation and the whole history. `control` is the one-layer model's latest numbers (or null).
  * @param {{ step: number, evals: Evaluation[], words: number }} s
@@ -240,10 +256,10 @@ const nats = (/** @type {number} */ v) => (Number.isFinite(v) ? v.toFixed(2) : '
 export function narrate({ step, evals, words }) {
   const e = evals[evals.length - 1];
   if (!e) return 'Loading the model…';
-  const guess = Math.log(words);
   const lines = [];
   if (step === 0) {
-    lines.push(`Step 0: random weights. Every head spreads its attention over the tokens before it, and the model has no idea what comes next: its loss is about ${nats(e.lossRepeat)} nats on both parts, close to ln ${words} = ${nats(guess)}, a uniform guess among the ${words} words. Press Train.`);
+    const vs = versusGuess([e.lossFirst, e.lossRepeat], words);
+    lines.push(`Step 0: random weights. Every head spreads its attention over the tokens before it, and the model has no idea what comes next: its loss is ${bothParts(e)}, ${vs}${vs.startsWith('more') ? ' (random weights favour some words over others, mostly the wrong ones)' : ''}. Press Train.`);
   } else {
     const prev = strongestPrevious(e.prev), ind = strongestInduction(e.induction);
     const drop = dropStep(evals);
@@ -254,7 +270,7 @@ export function narrate({ step, evals, words }) {
     if (ind && ind.score >= CRITERIA.induction)
       lines.push(`Head ${headName(ind.head)} is an induction head: a token’s query finds the key that says “the token before me was this one”, the token right after its earlier copy, and copies it (${fmt(ind.score)} of its attention goes there). Nobody wrote that rule: it lowers the loss, so gradient descent found it.`);
     else if (ind) lines.push(`No layer-2 head finds the earlier copy of the current token yet (head ${headName(ind.head)} puts ${fmt(ind.score)} of its attention there).`);
-    if (drop != null) lines.push(`The repeated part’s loss fell at step ${drop} (marked on the curve), when the two heads started working together; the first part stays near ${nats(guess)}: it cannot be predicted.`);
+    if (drop != null) lines.push(`The repeated part’s loss fell at step ${drop} (marked on the curve), when the two heads started working together; the first part costs ${nats(e.lossFirst)}, ${versusGuess([e.lossFirst], words)}: it cannot be predicted.`);
   }
   if (e.control) {
     lines.push(`The one-layer control learns from the same sequences but has no earlier layer to write “the token before me” into its keys, so no induction head can form: its repeated part costs ${nats(e.control.lossRepeat)} nats.`);
