@@ -190,17 +190,19 @@ static void shapes_and_settings_out_of_range_are_refused(void)
 }
 
 /* Each limit of induction.h is accepted, and one step past it refused: layers 1..2, heads 1..4,
- * d even in 2..64, dh 1..32, n 5..64, vocab (n-1)/2 + 1 .. 64 (a period of (n-1)/2 new words). */
+ * d even in 2..64, dh 1..32, n 5..64, vocab (n-1)/2 + 1 .. 64 (a period of (n-1)/2 new words).
+ * The limits are written as numbers, the ones docs/api.md gives, not as induction.h's names: a
+ * changed #define must fail here (a mutant IND_MAX_HEADS 5 passed when both sides moved). */
 static void every_shape_limit_is_accepted_and_one_past_it_refused(void)
 {
-    ind_shape edge[] = {{1, 1, 2, 1, 5, 3},   {IND_MAX_LAYERS, IND_MAX_HEADS, IND_MAX_D, IND_MAX_HEAD_D, IND_MAX_TOKENS, IND_MAX_VOCAB},
-                        {1, 1, 4, 1, 9, 5},   {1, 1, 2, 1, IND_MAX_TOKENS, 32}};
+    ind_shape edge[] = {{1, 1, 2, 1, 5, 3},   {2, 4, 64, 32, 64, 64},
+                        {1, 1, 4, 1, 9, 5},   {1, 1, 2, 1, 64, 32}};
     for (size_t k = 0; k < sizeof edge / sizeof edge[0]; k++) CHECK(ind_memory_bytes(&edge[k]) > 0, "edge shape %zu", k);
-    ind_shape past[] = {{0, 1, 2, 1, 5, 3},  {IND_MAX_LAYERS + 1, 1, 2, 1, 5, 3}, {1, 0, 2, 1, 5, 3},
-                        {1, IND_MAX_HEADS + 1, 2, 1, 5, 3}, {1, 1, 0, 1, 5, 3}, {1, 1, 3, 1, 5, 3},
-                        {1, 1, IND_MAX_D + 2, 1, 5, 3}, {1, 1, 2, 0, 5, 3}, {1, 1, 2, IND_MAX_HEAD_D + 1, 5, 3},
-                        {1, 1, 2, 1, 4, 3}, {1, 1, 2, 1, IND_MAX_TOKENS + 1, 33}, {1, 1, 2, 1, 5, 2},
-                        {1, 1, 2, 1, 9, 4}, {1, 1, 2, 1, IND_MAX_TOKENS, 31}, {1, 1, 2, 1, 5, IND_MAX_VOCAB + 1}};
+    ind_shape past[] = {{0, 1, 2, 1, 5, 3},  {3, 1, 2, 1, 5, 3}, {1, 0, 2, 1, 5, 3},
+                        {1, 5, 2, 1, 5, 3}, {1, 1, 0, 1, 5, 3}, {1, 1, 3, 1, 5, 3},
+                        {1, 1, 66, 1, 5, 3}, {1, 1, 2, 0, 5, 3}, {1, 1, 2, 33, 5, 3},
+                        {1, 1, 2, 1, 4, 3}, {1, 1, 2, 1, 65, 33}, {1, 1, 2, 1, 5, 2},
+                        {1, 1, 2, 1, 9, 4}, {1, 1, 2, 1, 64, 31}, {1, 1, 2, 1, 5, 65}};
     for (size_t k = 0; k < sizeof past / sizeof past[0]; k++) CHECK(ind_memory_bytes(&past[k]) == 0, "shape past a limit %zu", k);
 }
 
