@@ -327,3 +327,27 @@ test('the engine: Reset returns to step 0 and replays the same run, New random w
   assert.equal(last.losses.control.length, 0, 'no control when it is off');
   e.dispose();
 });
+
+// What evaluate() reports is part of what a link replays: the same seed gives the same figures, in
+// both builds, bit for bit. Pinned here at step 0 and after 50 steps of seed 1 (the page's model):
+// a change to the 64 held-out sequences (IND_EVAL_SEQUENCES, HELD_OUT_SEED), their draw, the
+// initial weights or the averages fails here (the mutant "q <= IND_EVAL_SEQUENCES", 65 sequences,
+// passed every other test). Changing one of those on purpose means new figures here.
+test('evaluate() gives the pinned figures for seed 1 at steps 0 and 50, in the SIMD and the scalar build', async () => {
+  const pinned = [
+    { lossFirst: 4.037770748138428, lossRepeat: 4.075439929962158, accuracy: 0.018278751522302628, sequences: 64,
+      prev: [0.10216102004051208, 0.10383293777704239, 0.09664622694253922, 0.11430877447128296],
+      induction: [0.1012810468673706, 0.10060625523328781, 0.09893923252820969, 0.10302730649709702] },
+    { lossFirst: 3.388000965118408, lossRepeat: 3.1088738441467285, accuracy: 0.08834729343652725, sequences: 64,
+      prev: [0.09252998977899551, 0.12321469187736511, 0.07113712280988693, 0.07343044877052307],
+      induction: [0.13191284239292145, 0.07226384431123734, 0.12172582000494003, 0.12063052505254745] },
+  ];
+  for (const simd of [true, false]) {
+    const core = simd === attn.simd ? attn : await loadAttention({ simd });
+    const m = core.createInduction({ layers: 2, heads: 2, d: 32, dh: 16, n: 32, vocab: 28, seed: 1, lr: 0.02, batch: 16 });
+    assert.deepEqual({ ...m.evaluate() }, pinned[0], `step 0, ${simd ? 'SIMD' : 'scalar'} build`);
+    m.step(50);
+    assert.deepEqual({ ...m.evaluate() }, pinned[1], `step 50, ${simd ? 'SIMD' : 'scalar'} build`);
+    m.dispose();
+  }
+});
