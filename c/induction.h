@@ -174,7 +174,7 @@ int ind_steps(ind_model *t, int k, float *losses);
 int ind_evaluate(ind_model *t, float *out);
 
 /* K-composition scores from every head a of layer 0 to every head b of layer 1:
- * out[a*H + b], H·H floats (nothing is written for one layer). */
+ * out[a*H + b], H·H floats (nothing is written for one layer); 0 where either norm is 0. */
 int ind_composition(const ind_model *t, float *out);
 
 /* One sequence of the task from its own seed (not the training stream), run forward with the

@@ -320,6 +320,12 @@ static void composition_matches_a_float64_reference(void)
             CHECK(want > 0.01 && fabs(out[a * H + b] - want) < 1e-5, "head 1.%d -> 2.%d: %.7g, reference %.7g", a + 1,
                   b + 1, out[a * H + b], want);
         }
+    /* A head that writes nothing (W_OV = 0) composes with nothing: its scores are 0, not 0/0. */
+    for (int k = 0; k < d * dh; k++) t->Wv[0][k] = 0.0f;
+    for (int k = 0; k < H * H; k++) out[k] = -7.0f;
+    CHECK(ind_composition(t, out) == ATTN_OK, "composition with W_V of head 1.1 zero");
+    for (int b = 0; b < H; b++) CHECK(out[b] == 0.0f, "head 1.1 -> 2.%d with W_OV = 0: %g, want 0", b + 1, out[b]);
+    CHECK(out[H] > 0.01f, "head 1.2 -> 2.1 still composes: %g", out[H]);
     ind_shape one = {1, 2, 6, 3, 8, 7};
     free(block);
     t = make(&one, 11, &block);
