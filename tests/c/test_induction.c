@@ -254,6 +254,21 @@ static void sequences_repeat_k_different_words(void)
     }
     for (int k = 4; k <= 15; k++) CHECK(seen_k[k] > 15, "k = %d drawn %d times in 400", k, seen_k[k]);
     free(block);
+    /* The period's range at other lengths: k_min(n) = max(2, n/8), k_max(n) = (n-1)/2, each end
+     * drawn (n = 24: 3..11, where a k_min of n/9 would give 2; n = 16: 2..7; n = 64: 8..31). */
+    int lengths[][3] = {{24, 3, 11}, {16, 2, 7}, {64, 8, 31}};
+    for (int c = 0; c < 3; c++) {
+        ind_shape sn = {1, 1, 8, 4, lengths[c][0], 33};
+        t = make(&sn, 1, &block);
+        int lo = 1000, hi = 0;
+        for (uint32_t seed = 0; seed < 600; seed++) {
+            CHECK(ind_example(t, seed) == sn.n, "example at n = %d", sn.n);
+            lo = t->k < lo ? t->k : lo, hi = t->k > hi ? t->k : hi;
+        }
+        CHECK(lo == lengths[c][1] && hi == lengths[c][2], "n = %d: k drawn in %d..%d, want %d..%d", sn.n, lo, hi,
+              lengths[c][1], lengths[c][2]);
+        free(block);
+    }
 }
 
 /* The K split: parts sum to K, to float32 rounding. */
