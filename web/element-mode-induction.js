@@ -7,7 +7,7 @@ import { mountExplorer } from './explorer.js';
 import { INDUCTION_CSS } from './gen/induction-css.js';
 import { readInductionUrl } from './induction.js';
 import { mountInductionPanel } from './induction-panel.js';
-import { paramsOf, stateEmitter } from './element-modes.js';
+import { paramsOf, stateEmitter, panelModeMethods } from './element-modes.js';
 
 /** mode="induction": the induction panel (trained in a Web Worker) above an explorer that opens its heads. */
 function mountInduction(container, element, { doc, params, emit }) {
@@ -40,17 +40,7 @@ function mountInduction(container, element, { doc, params, emit }) {
       panel.flush();
     })(),
     params: () => now,
-    setTheme(t) {
-      explorer.setTheme(t);
-      if (panel) panel.flush();
-    },
-    redraw: () => panel && panel.flush(),
-    pause: () => panel && panel.pause(),
-    destroy() {
-      gone = true;
-      if (panel) panel.destroy();
-      explorer.destroy();
-    },
+    ...panelModeMethods(explorer, () => panel, () => (gone = true)),
   };
   return api;
 }

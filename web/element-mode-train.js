@@ -7,7 +7,7 @@ import { mountExplorer, sharedCore } from './explorer.js';
 import { mountTrainPanel, EXPLORER_CONTROLS } from './train-panel.js';
 import { readTrainUrl } from './train.js';
 import { TRAIN_CSS } from './gen/train-css.js';
-import { paramsOf, stateEmitter } from './element-modes.js';
+import { paramsOf, stateEmitter, panelModeMethods } from './element-modes.js';
 
 /** mode="train": the training panel above an explorer that shows the head being trained. */
 function mountTrain(container, element, { doc, params, emit }) {
@@ -48,17 +48,7 @@ function mountTrain(container, element, { doc, params, emit }) {
       panel.flush();
     })(),
     params: () => now,
-    setTheme(t) {
-      explorer.setTheme(t);
-      if (panel) panel.flush();
-    },
-    redraw: () => panel && panel.flush(),
-    pause: () => panel && panel.pause(),
-    destroy() {
-      gone = true;
-      if (panel) panel.destroy();
-      explorer.destroy();
-    },
+    ...panelModeMethods(explorer, () => panel, () => (gone = true)),
   };
   return api;
 }

@@ -35,6 +35,27 @@ export function stateEmitter(mode, emit, first) {
   };
 }
 
+/**
+ * The methods a panel mode (train, induction) shares: the theme goes to its explorer, a redraw
+ * or pause to its panel once there is one, destroy takes both down. `panel()` gives the panel or
+ * null; `gone()` marks the mode destroyed, so a mount still loading stops.
+ */
+export function panelModeMethods(explorer, panel, gone) {
+  return {
+    setTheme(t) {
+      explorer.setTheme(t);
+      if (panel()) panel().flush();
+    },
+    redraw: () => panel() && panel().flush(),
+    pause: () => panel() && panel().pause(),
+    destroy() {
+      gone();
+      if (panel()) panel().destroy();
+      explorer.destroy();
+    },
+  };
+}
+
 // One promise per module, so the elements waiting for it start in the order they asked (a page's
 // training panels take the core's trainer slots in document order), not in whatever order the
 // engine settles several import()s of one module.
@@ -47,9 +68,21 @@ const labs = once(() => import('./element-mode-labs.js'));
 const train = once(() => import('./element-mode-train.js'));
 const induction = once(() => import('./element-mode-induction.js'));
 
+// And across modules: each load settles after every load asked for before it, so elements of
+// different modes also start in document order. The first asks for its core first: a training
+// panel above a lab loads the trainer core and the lab shares it (the lab alone would take the
+// smaller forward core, and a trainer asked for after it would be a second download).
+let queue = Promise.resolve();
+/** @template T @param {() => Promise<T>} load @returns {() => Promise<T>} */
+const inOrder = (load) => () => {
+  const p = queue.then(load);
+  queue = p.catch(() => {});
+  return p;
+};
+
 /** name -> { load }: every lab, then "train" and "induction"; load() gives the mode's { css, mount }. */
 export const MODES = new Map([
-  ...CATALOG.map((l) => [l.mode, { load: () => labs().then((m) => m.labMode(l.mode)) }]),
-  ['train', { load: () => train().then((m) => m.TRAIN_MODE) }],
-  ['induction', { load: () => induction().then((m) => m.INDUCTION_MODE) }],
+  ...CATALOG.map((l) => [l.mode, { load: inOrder(() => labs().then((m) => m.labMode(l.mode))) }]),
+  ['train', { load: inOrder(() => train().then((m) => m.TRAIN_MODE)) }],
+  ['induction', { load: inOrder(() => induction().then((m) => m.INDUCTION_MODE)) }],
 ]);
