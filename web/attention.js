@@ -55,7 +55,7 @@ export async function loadAttention({ simd = 'auto', core = 'full' } = {}) {
   // train, the induction models' (web/attention-induction.js) with the full core.
   const parts = (/** @type {boolean} */ induction) => Promise.all([import('./attention-training.js'), induction ? import('./attention-induction.js') : null])
     .then(([t, i]) => ({ Trainer: t.Trainer, InductionModel: i && i.InductionModel }));
-  let trainers = core !== 'forward' ? parts(core === 'full') : null;
+  const trainers = core !== 'forward' ? parts(core === 'full') : null;
   trainers?.catch(() => {}); // loaded alongside the Wasm: if that fails first, this one's failure is not unhandled
   const bytes = await wasmBytes(useSimd, core); // gzip-compressed in the module, inflated here (web/gunzip.js)
   const { instance } = await WebAssembly.instantiate(/** @type {BufferSource} */ (bytes), {});
