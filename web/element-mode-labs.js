@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // element-mode-labs.js: the labs (web/labs/) as modes of the <attention-explorer> element,
 // mode="sqrt-dk-lab" and the others of web/labs/catalog.js (web/element-modes.js loads this module
 // the first time an element shows a lab). The labs need only the forward core.
@@ -8,14 +7,19 @@ import { labOf, mountLab, queryOf } from './labs/index.js';
 import { LABS_CSS } from './gen/labs-css.js';
 import { paramsOf, stateEmitter } from './element-modes.js';
 
+/** @typedef {import('./attention-explorer.js').Mount} Mount */
+
 /** The mode { css, mount } of lab `mode`. @param {string} mode */
 export function labMode(mode) {
   return { css: LABS_CSS, mount: mountOf(mode) };
 }
 
+/** @param {string} mode @returns {Mount} */
 function mountOf(mode) {
   return function mount(container, element, { doc, params, emit }) {
-    let lab = null, gone = false;
+    /** @type {import('./labs/mount.js').LabApi | null} */
+    let lab = null;
+    let gone = false;
     let now = params || '';
     const changed = stateEmitter(mode, emit, null);
     const api = {
@@ -23,9 +27,10 @@ function mountOf(mode) {
         if (gone) return;
         lab = mountLab(mode, container, {
           attn, doc, params: new URLSearchParams(params || ''),
-          onState: (s) => changed((now = paramsOf(queryOf(s)))),
+          onState: (/** @type {Record<string, unknown>} */ s) => changed((now = paramsOf(queryOf(s)))),
         });
-        now = paramsOf(queryOf(labOf(mode).state.writeState(lab.state)));
+        const record = /** @type {import('./labs/mount.js').Lab} */ (labOf(mode)); // there is one: mountLab threw otherwise
+        now = paramsOf(queryOf(record.state.writeState(lab.state)));
         changed(now);
       }),
       params: () => now,

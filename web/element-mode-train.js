@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // element-mode-train.js: "Watch a head learn" (web/train-panel.js) as mode="train" of the
 // <attention-explorer> element (web/element-modes.js loads this module the first time an element
 // shows it). The panel and the explorer under it share the trainer core, as on the training page.
@@ -9,22 +8,26 @@ import { readTrainUrl } from './train.js';
 import { TRAIN_CSS } from './gen/train-css.js';
 import { paramsOf, stateEmitter, panelModeMethods } from './element-modes.js';
 
-/** mode="train": the training panel above an explorer that shows the head being trained. */
+/** @typedef {import('./attention-explorer.js').Mount} Mount */
+
+/** mode="train": the training panel above an explorer that shows the head being trained. @type {Mount} */
 function mountTrain(container, element, { doc, params, emit }) {
   const initial = readTrainUrl('?' + (params || ''), '');
   const section = container.appendChild(doc.createElement('section'));
   section.className = 'train';
   section.setAttribute('aria-label', 'Watch a head learn');
   const box = container.appendChild(doc.createElement('div'));
-  let panel = null, gone = false;
+  /** @type {ReturnType<typeof mountTrainPanel> | null} */
+  let panel = null;
+  let gone = false;
   let now = params || '';
   const changed = stateEmitter('train', emit, null);
   const core = sharedCore({ core: 'trainer' }); // the panel trains a head, and needs no induction model
-  const explorer = mountExplorer(container.getRootNode(), {
+  const explorer = mountExplorer(/** @type {ShadowRoot} */ (container.getRootNode()), { // the element's shadow root
     doc, container: box, host: element, url: false, scroll: false, core,
     controls: EXPLORER_CONTROLS,
-    initial: { step: initial.step, follow: initial.follow, theme: element.getAttribute('theme') || 'auto' },
-    emit: (type, detail) => {
+    initial: { step: initial.step, follow: initial.follow, theme: /** @type {import('../types/element').ThemeSetting} */ (element.getAttribute('theme') || 'auto') }, // any other text is auto (startTheme)
+    emit: (/** @type {string} */ type, /** @type {unknown} */ detail) => {
       if (type === 'ready') return; // the mode is ready once the panel is drawn
       if ((type === 'step' || type === 'select') && panel) panel.writeUrl();
       emit(type, detail);
@@ -37,9 +40,9 @@ function mountTrain(container, element, { doc, params, emit }) {
       await explorer.ready;
       const attn = await core;
       if (gone) return;
-      panel = mountTrainPanel(section, { doc, attn, explorer, initial, onUrl: (q) => changed((now = paramsOf(q))) });
+      panel = mountTrainPanel(section, { doc, attn, explorer, initial, onUrl: (/** @type {string} */ q) => changed((now = paramsOf(q))) });
       // The element has no address bar to copy: its state comes out as the explorer-state event.
-      const link = section.querySelector('#train-link');
+      const link = /** @type {HTMLElement | null} */ (section.querySelector('#train-link'));
       if (link) link.hidden = true;
       if (initial.follow != null) explorer.setFollow(initial.follow);
       if (initial.cell) explorer.select(initial.cell);

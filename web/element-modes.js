@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // element-modes.js: the labs (web/labs/), "Watch a head learn" (web/train-panel.js) and "Watch an
 // induction head form" (web/induction-panel.js) as modes of the <attention-explorer> element:
 // mode="sqrt-dk-lab", ..., mode="train", mode="induction". web/attention-explorer.js registers
@@ -18,17 +17,19 @@
 
 import { CATALOG } from './labs/catalog.js';
 
-/** "?mode=x&dk=64" -> "dk=64": the element's params, without the mode its attribute gives. */
+/** @typedef {import('./attention-explorer.js').Mode} Mode @typedef {import('../types/element').ModeContext} ModeContext */
+
+/** "?mode=x&dk=64" -> "dk=64": the element's params, without the mode its attribute gives. @param {string} query */
 export function paramsOf(query) {
   const p = new URLSearchParams(query);
   p.delete('mode');
   return p.toString();
 }
 
-/** Emits 'state' only when the params really changed (a redraw may report the same state). */
+/** Emits 'state' only when the params really changed (a redraw may report the same state). @param {string} mode @param {ModeContext['emit']} emit @param {string | null} first */
 export function stateEmitter(mode, emit, first) {
   let last = first;
-  return (params) => {
+  return (/** @type {string} */ params) => {
     if (params === last) return;
     last = params;
     emit('state', { mode, params });
@@ -39,18 +40,20 @@ export function stateEmitter(mode, emit, first) {
  * The methods a panel mode (train, induction) shares: the theme goes to its explorer, a redraw
  * or pause to its panel once there is one, destroy takes both down. `panel()` gives the panel or
  * null; `gone()` marks the mode destroyed, so a mount still loading stops.
+ * @param {import('./explorer/mount.js').ExplorerApi} explorer @param {() => { flush(): void, pause(): void, destroy(): void } | null} panel
+ * @param {() => void} gone
  */
 export function panelModeMethods(explorer, panel, gone) {
   return {
-    setTheme(t) {
+    setTheme(/** @type {import('../types/element').ThemeSetting} */ t) {
       explorer.setTheme(t);
-      if (panel()) panel().flush();
+      panel()?.flush();
     },
-    redraw: () => panel() && panel().flush(),
-    pause: () => panel() && panel().pause(),
+    redraw: () => panel()?.flush(),
+    pause: () => panel()?.pause(),
     destroy() {
       gone();
-      if (panel()) panel().destroy();
+      panel()?.destroy();
       explorer.destroy();
     },
   };
@@ -61,6 +64,7 @@ export function panelModeMethods(explorer, panel, gone) {
 // engine settles several import()s of one module.
 /** @template T @param {() => Promise<T>} load @returns {() => Promise<T>} */
 const once = (load) => {
+  /** @type {Promise<T> | null} */
   let p = null;
   return () => (p ||= load().catch((e) => { p = null; throw e; }));
 };
@@ -72,6 +76,7 @@ const induction = once(() => import('./element-mode-induction.js'));
 // different modes also start in document order. The first asks for its core first: a training
 // panel above a lab loads the trainer core and the lab shares it (the lab alone would take the
 // smaller forward core, and a trainer asked for after it would be a second download).
+/** @type {Promise<unknown>} */
 let queue = Promise.resolve();
 /** @template T @param {() => Promise<T>} load @returns {() => Promise<T>} */
 const inOrder = (load) => () => {
@@ -80,9 +85,9 @@ const inOrder = (load) => () => {
   return p;
 };
 
-/** name -> { load }: every lab, then "train" and "induction"; load() gives the mode's { css, mount }. */
+/** name -> { load }: every lab, then "train" and "induction"; load() gives the mode's { css, mount }. @type {Map<string, { load: () => Promise<Mode> }>} */
 export const MODES = new Map([
-  ...CATALOG.map((l) => [l.mode, { load: inOrder(() => labs().then((m) => m.labMode(l.mode))) }]),
+  ...CATALOG.map((l) => /** @type {const} */ ([l.mode, { load: inOrder(() => labs().then((m) => m.labMode(l.mode))) }])),
   ['train', { load: inOrder(() => train().then((m) => m.TRAIN_MODE)) }],
   ['induction', { load: inOrder(() => induction().then((m) => m.INDUCTION_MODE)) }],
 ]);

@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // induction-panel.js: "Watch an induction head form" (?mode=induction, and mode="induction" on the
 // element). The one file that wires this page's events: the engine (web/induction-engine.js)
 // trains in a Web Worker and sends an update after every slice of steps; the latest update is
@@ -19,6 +18,9 @@ import { fmt } from './format.js';
 import { createEngine } from './induction-engine.js';
 import { workerUrl } from './induction-worker-url.js';
 
+/** @typedef {import('./induction-types').EngineMessage} EngineMessage @typedef {import('./induction-types').EngineRequest} EngineRequest */
+/** @typedef {{ x: number, y: number, w: number, h: number }} Box @typedef {import('./induction-types').InductionUpdate} Last */
+
 const SVG = 'http://www.w3.org/2000/svg';
 const CURVE = { width: 420, height: 190 };
 const SPARK = { width: 150, height: 44 };
@@ -29,6 +31,7 @@ const EXPLORER_EVERY_MS = 1000;
 // second): the page's thread stays mostly idle, free to answer input.
 const PANEL_EVERY_MS = 100;
 // What of the explorer stays on: the weights belong to the model, so no presets or editing.
+/** @type {import('../types/element').ControlGroup[]} */
 export const EXPLORER_CONTROLS = ['theme', 'steps', 'follow', 'explain', 'export'];
 
 // Constant markup (no user text ever goes through innerHTML).
@@ -95,15 +98,23 @@ const MARKUP = `
 /**
  * Starts the engine in a Web Worker, or on this thread when no worker can be had (a page opened
  * from file://, dist/'s bundle, a policy that forbids it): { kind, post(msg), dispose() }.
+ * @param {Window & typeof globalThis} win @param {(msg: EngineMessage) => void} onMessage @param {{ worker?: boolean }} [options]
  */
 function startRunner(win, onMessage, { worker = true } = {}) {
-  let local = null, queue = [], w = null, heard = false;
+  /** @type {ReturnType<typeof createEngine> | null} */
+  let local = null;
+  /** @type {EngineRequest[]} */
+  let queue = [];
+  /** @type {Worker | null} */
+  let w = null;
+  let heard = false;
   const runLocal = async () => {
     const attn = await sharedCore();
     // short slices on the page's thread, so input is answered between them
-    local = createEngine(attn, (m) => onMessage(m), { sliceMs: 12 });
+    local = createEngine(attn, (/** @type {EngineMessage} */ m) => onMessage(m), { sliceMs: 12 });
     for (const m of queue.splice(0)) local.handle(m);
   };
+  /** @type {import('./induction-types').Runner} */
   const runner = {
     kind: 'page',
     post(msg) {
@@ -132,7 +143,7 @@ function startRunner(win, onMessage, { worker = true } = {}) {
       w.onerror = (ev) => {
         if (heard) return onMessage({ type: 'error', message: ev.message || 'the training worker stopped' });
         ev.preventDefault();
-        w.terminate();
+        /** @type {Worker} */ (w).terminate(); // the worker that failed
         w = null;
         runner.kind = 'page';
         runLocal(); // replays what was sent to the worker
@@ -149,28 +160,41 @@ function startRunner(win, onMessage, { worker = true } = {}) {
  * Mounts the panel in `container` and drives `explorer` (mountExplorer's api, mounted with
  * url: false). options: { doc, initial: readInductionUrl's state, onUrl(query), worker }.
  * Returns { state, step(k), play(), pause(), flush(), whenIdle(), destroy() }.
+ * @param {HTMLElement} container
+ * @param {{ doc: Document, explorer: import('./explorer/mount.js').ExplorerApi, initial: ReturnType<typeof readInductionUrl>,
+ *   onUrl?: (query: string) => void, worker?: boolean }} options
  */
 export function mountInductionPanel(container, { doc, explorer, initial, onUrl = (/** @type {string} */ _query) => {}, worker = true }) {
-  const win = doc.defaultView;
+  const win = /** @type {Window & typeof globalThis} */ (doc.defaultView); // the document is in a window
   const t = doc.createElement('template');
   t.innerHTML = MARKUP;
   container.appendChild(t.content);
-  const $ = (id) => container.querySelector('#' + id);
+  // the markup above has every id, and the types of the elements Lookup names
+  const $ = /** @type {import('./induction-types').Lookup} */ (/** @type {unknown} */ ((/** @type {string} */ id) => container.querySelector('#' + id)));
 
   // The page's own state: what the learner asked for. Everything about the model is in `last`,
   // the engine's latest update (never edited here).
   const st = {
     seed: initial.seed, lr: initial.lr, ex: initial.ex, head: initial.head, ablate: initial.ablate.slice(), control: initial.control,
-    playing: false, error: initial.notes.join(' '), query: null,
+    playing: false, error: initial.notes.join(' '), query: /** @type {number | null} */ (null),
   };
-  let last = null, frame = 0, shownHead = null, shownAt = 0, later = 0, waiting = [];
+  /** @type {import('./induction-types').InductionUpdate | null} */
+  let last = null;
+  /** @type {string | null} */
+  let shownHead = null;
+  /** @type {((v: void) => void)[]} */
+  let waiting = [];
+  let frame = 0, shownAt = 0, later = 0;
   let drawnAt = 0, throttled = 0, splitAt = 0, splitKey = '';
   let written = ''; // the query last given to onUrl: history.replaceState is slow, and most redraws change nothing in it
+  /** @type {((msg: import('./induction-types').BenchResult) => void)[]} */
   const benches = [];
+  /** @type {{ split: import('./heatmap.js').Heatmap | null, cell: import('./heatmap.js').Cursor | null }} */
   const hm = { split: null, cell: null };
 
   const runner = startRunner(win, receive, { worker });
 
+  /** @param {EngineMessage} msg */
   function receive(msg) {
     if (msg.type === 'bench') return benches.splice(0).forEach((f) => f(msg));
     if (msg.type === 'error') {
@@ -193,9 +217,10 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
 
   // ---------------------------------------------------------------- drawing helpers
 
+  /** @param {Element} parent @param {string} tag @param {Record<string, string | number>} attrs @param {string} [text] */
   function svgEl(parent, tag, attrs, text) {
     const e = parent.appendChild(doc.createElementNS(SVG, tag));
-    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    for (const k in attrs) e.setAttribute(k, String(attrs[k]));
     if (text != null) e.textContent = text;
     return e;
   }
@@ -205,6 +230,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
    * A chart's layer of lines, emptied: its frame (axes, grid) is drawn by frame() only when key,
    * the chart's scale, changes. Training redraws the lines ten times a second; the frame stays.
    */
+  /** @param {SVGSVGElement} svg @param {string} key @param {() => void} frame @returns {SVGGElement} */
   function lines(svg, key, frame) {
     if (svg.dataset.frame !== key) {
       for (const c of [...svg.children]) if (c.tagName !== 'title') c.remove();
@@ -212,12 +238,13 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
       svgEl(svg, 'g', {});
       svg.dataset.frame = key;
     }
-    const g = svg.lastChild;
+    const g = /** @type {SVGGElement} */ (svg.lastChild); // the layer made above
     g.textContent = '';
     return g;
   }
 
-  function drawCurve(drop) {
+  /** @param {Last} last @param {number | null} drop */
+  function drawCurve(last, drop) {
     const svg = $('ind-curve');
     const { width, height } = CURVE;
     svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
@@ -227,7 +254,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     const yMax = niceCeil(top), xMax = niceCeil(Math.max(n, 100));
     const g = lines(svg, `${xMax} ${yMax}`, () => axes(svg, box, xMax, yMax, 'loss (nats)'));
     const cols = Math.floor(box.w);
-    for (const [key, cls] of [['first', 'first'], ['control', 'control'], ['repeat', 'repeat']]) {
+    for (const [key, cls] of /** @type {['first' | 'control' | 'repeat', string][]} */ ([['first', 'first'], ['control', 'control'], ['repeat', 'repeat']])) {
       if (!L[key].length) continue;
       const b = binned(L[key], cols);
       svgEl(g, 'path', { d: linePath(b.steps, b.values, box, xMax, yMax), class: 'ind-line ' + cls });
@@ -238,10 +265,11 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
       svgEl(g, 'text', { x: x + 4, y: box.y + 12, class: 'ind-drop-label' }, `drop: step ${drop}`);
     }
     const legend = $('ind-curve-legend');
-    legend.querySelector('.control').hidden = !L.control.length;
+    /** @type {HTMLElement} */ (legend.querySelector('.control')).hidden = !L.control.length; // an <li> of the markup
   }
 
   /** A chart's frame in `box`: dashed lines and labels at 0, half and yMax, the x ticks, both axis titles. */
+  /** @param {SVGSVGElement} svg @param {Box} box @param {number} xMax @param {number} yMax @param {string} yTitle */
   function axes(svg, box, xMax, yMax, yTitle) {
     for (const v of [0, yMax / 2, yMax]) {
       const y = box.y + box.h - (v / yMax) * box.h;
@@ -256,11 +284,13 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
   }
 
   /** The K-composition scores over training: one line per (layer-1 head -> layer-2 head). */
-  function drawComposition() {
+  /** @param {Last} last */
+  function drawComposition(last) {
     const svg = $('ind-kcomp');
     const { width, height } = CURVE;
     svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-    const ev = last.evals.filter((e) => e.composition);
+    // the evaluations that have it (a two-layer model's always do)
+    const ev = /** @type {(import('./induction.js').Evaluation & { composition: number[][] })[]} */ (last.evals.filter((e) => e.composition));
     const box = { x: 44, y: 10, w: width - 60, h: height - 46 };
     const xMax = niceCeil(Math.max(last.step, 100));
     let yMax = 0;
@@ -269,6 +299,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     const g = lines(svg, `${xMax} ${yMax}`, () => axes(svg, box, xMax, yMax, 'K-composition'));
     const H = MODEL.heads, steps = ev.map((e) => e.step);
     const latest = ev[ev.length - 1];
+    /** @type {[string, string][]} */
     const items = [];
     let k = 0;
     for (let a = 0; a < H; a++) {
@@ -288,6 +319,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
   }
 
   // One pixel per attention weight, put in one go and scaled up by CSS (image-rendering: pixelated).
+  /** @param {HTMLCanvasElement} canvas @param {Float32Array} A @param {number} n */
   function drawPattern(canvas, A, n) {
     const ctx = canvas.getContext('2d');
     if (!ctx) return;
@@ -301,6 +333,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     ctx.putImageData(img, 0, 0);
   }
 
+  /** @param {SVGSVGElement} svg @param {number[]} steps @param {number[]} prev @param {number[]} ind */
   function spark(svg, steps, prev, ind) {
     const { width, height } = SPARK;
     svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
@@ -314,10 +347,11 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     svgEl(g, 'path', { d: linePath(steps, ind, box, xMax, 1), class: 'ind-line induct' });
   }
 
-  /** One card per head: its pattern, its scores, a sparkline, and the buttons. Built once. */
-  function buildGrid() {
+  /** One card per head: its pattern, its scores, a sparkline, and the buttons. Built once. @param {Last} last */
+  function buildGrid(last) {
     const grid = $('ind-grid');
     grid.textContent = '';
+    /** @type {{ key: string, title: string, layers: number }[]} */
     const models = [{ key: 'model', title: 'Two layers', layers: MODEL.layers }];
     if (last.view.controlA) models.push({ key: 'control', title: 'One-layer control', layers: 1 });
     for (const m of models) {
@@ -362,26 +396,30 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     grid.dataset.built = models.map((m) => m.key).join(',');
   }
 
-  function drawGrid() {
+  /** @param {Last} last */
+  function drawGrid(last) {
     const grid = $('ind-grid');
     const want = last.view.controlA ? 'model,control' : 'model';
-    if (grid.dataset.built !== want) buildGrid();
+    if (grid.dataset.built !== want) buildGrid(last);
     const e = last.evals[last.evals.length - 1];
     const steps = last.evals.map((x) => x.step);
-    for (const card of grid.querySelectorAll('.ind-head')) {
-      const h = +card.dataset.head, ctl = card.dataset.model === 'control';
-      const A = ctl ? last.view.controlA[h] : last.view.A[h];
-      const src = ctl ? e.control : e;
-      drawPattern(card.querySelector('canvas'), A, MODEL.n);
-      const open = card.querySelector('.ind-open');
-      card.querySelector('.ind-name').textContent = `Head ${headName(h)}`;
+    // A card's parts are there (buildGrid made them); a control card only with the control
+    // model, whose A and scores the update and every evaluation then have.
+    /** @typedef {{ prev: number[], induction: number[] }} Scores */
+    for (const card of /** @type {NodeListOf<HTMLElement>} */ (grid.querySelectorAll('.ind-head'))) {
+      const h = Number(card.dataset.head), ctl = card.dataset.model === 'control';
+      const A = ctl ? /** @type {Float32Array[]} */ (last.view.controlA)[h] : last.view.A[h];
+      const src = /** @type {Scores} */ (ctl ? e.control : e);
+      drawPattern(/** @type {HTMLCanvasElement} */ (card.querySelector('canvas')), A, MODEL.n);
+      const open = /** @type {HTMLButtonElement} */ (card.querySelector('.ind-open'));
+      /** @type {Element} */ (card.querySelector('.ind-name')).textContent = `Head ${headName(h)}`;
       const label = headLabel(h, src.prev[h], src.induction[h]);
-      card.querySelector('.ind-scores').textContent = `previous-token ${fmt(src.prev[h])} · induction ${fmt(src.induction[h])}`;
+      /** @type {Element} */ (card.querySelector('.ind-scores')).textContent = `previous-token ${fmt(src.prev[h])} · induction ${fmt(src.induction[h])}`;
       open.setAttribute('aria-label', ctl ? `Control ${label}` : `${label}. Open it in the explorer`);
       open.setAttribute('aria-pressed', String(!ctl && st.head === h));
       card.classList.toggle('selected', !ctl && st.head === h);
-      const series = ctl ? last.evals.map((x) => x.control) : last.evals;
-      spark(card.querySelector('.ind-spark'), steps, series.map((x) => x.prev[h]), series.map((x) => x.induction[h]));
+      const series = /** @type {Scores[]} */ (ctl ? last.evals.map((x) => x.control) : last.evals);
+      spark(/** @type {SVGSVGElement} */ (card.querySelector('.ind-spark')), steps, series.map((x) => x.prev[h]), series.map((x) => x.induction[h]));
       const ab = card.querySelector('.ind-ablate');
       if (ab) {
         const on = st.ablate.includes(h);
@@ -393,7 +431,8 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
   }
 
   /** The split of one query's scores (layer-2 head) by the source of the keys. */
-  function drawSplit() {
+  /** @param {Last} last */
+  function drawSplit(last) {
     const box = $('ind-split-box');
     const hv = last.view.head;
     if (!hv || !hv.split) {
@@ -460,11 +499,12 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
   }
 
   /** Opens the selected head in the explorer (only when it or its numbers changed). */
-  function showHead() {
+  /** @param {Last} last */
+  function showHead(last) {
     const hv = last.view.head;
     if (!hv) return;
     const { n, d, dh } = MODEL;
-    const rows = (flat, r, c) => Array.from({ length: r }, (_, i) => Array.from(flat.subarray(i * c, (i + 1) * c)));
+    const rows = (/** @type {Float32Array} */ flat, /** @type {number} */ r, /** @type {number} */ c) => Array.from({ length: r }, (_, i) => Array.from(flat.subarray(i * c, (i + 1) * c)));
     const key = `${hv.index}:${last.step}:${last.settings.ex}:${last.settings.ablate}:${last.settings.seed}:${last.evals.length}`;
     if (shownHead === key) return;
     const t = win.performance.now();
@@ -506,13 +546,14 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
       (last.running && last.rate ? `, ${Math.round(last.rate)} steps a second` : '') +
       (at != null ? `; the circuit formed (induction > ${CRITERIA.induction}, repeated part < ${CRITERIA.loss} nats) at step ${at}.` : '.');
     $('ind-says').textContent = narrate({ step: last.step, evals: last.evals, words: MODEL.vocab - 1 });
-    drawCurve(drop);
+    // the drawing functions take `last` as it is here, not null
+    drawCurve(last, drop);
     $('ind-curve-cap').textContent = curveCaption(last.step, drop, last.losses.control.length > 0);
-    drawComposition();
+    drawComposition(last);
     const v = last.view;
     $('ind-seq-name').textContent = `sequence ${last.settings.ex + 1} (k = ${v.k})`;
     $('ind-seq').textContent = v.tokens.join(' ');
-    drawGrid();
+    drawGrid(last);
     const e = last.evals[last.evals.length - 1];
     $('ind-ablation').textContent = ablationSentence({ ablated: last.settings.ablate, full: e, without: v.without, induction: e.induction, prev: e.prev });
     const circuit = circuitAblation(e.induction, st.ablate), cb = $('ind-ablate-circuit');
@@ -521,8 +562,8 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
       cb.textContent = circuit.label;
       cb.setAttribute('aria-pressed', String(circuit.pressed));
     }
-    drawSplit();
-    showHead();
+    drawSplit(last);
+    showHead(last);
     if (!st.playing) writeUrl();
   }
 
@@ -534,7 +575,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
 
   // ---------------------------------------------------------------- actions
 
-  const send = (msg) => runner.post(msg);
+  const send = (/** @type {EngineRequest} */ msg) => runner.post(msg);
   function play() {
     st.error = '';
     st.playing = true;
@@ -546,11 +587,13 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     send({ type: 'pause' });
     schedule();
   }
+  /** @param {{ ex?: number, head?: number | null, ablate?: number[] }} change */
   function show(change) {
     Object.assign(st, change);
     send({ type: 'show', ex: st.ex, head: st.head, ablate: st.ablate });
   }
 
+  /** @param {HTMLSelectElement} sel @param {string} value @param {string} text */
   function addOption(sel, value, text) {
     const o = sel.appendChild(doc.createElement('option'));
     o.value = value;
@@ -559,7 +602,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
 
   function wire() {
     for (const lr of LR_CHOICES) addOption($('ind-lr'), String(lr), String(lr));
-    const on = (id, type, fn) => $(id).addEventListener(type, fn);
+    const on = (/** @type {string} */ id, /** @type {string} */ type, /** @type {(ev: Event) => void} */ fn) => $(id).addEventListener(type, fn);
     on('ind-run', 'click', () => (st.playing ? pause() : play()));
     on('ind-step', 'click', () => send({ type: 'step', k: 1 }));
     on('ind-reset', 'click', () => send({ type: 'reset' }));
@@ -568,25 +611,26 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
       st.seed = (Math.imul(st.seed ^ 0x9e3779b9, 0x85ebca6b) >>> 0) % 1000000;
       send({ type: 'reroll', seed: st.seed });
     });
-    on('ind-lr', 'change', (ev) => {
-      const lr = Number(ev.target.value);
+    on('ind-lr', 'change', () => {
+      const lr = Number($('ind-lr').value);
       if (!LR_CHOICES.includes(lr)) return;
       st.lr = lr;
       send({ type: 'lr', lr });
     });
-    on('ind-control', 'change', (ev) => {
-      st.control = ev.target.checked;
+    on('ind-control', 'change', () => {
+      st.control = $('ind-control').checked;
       send({ type: 'control', on: st.control });
     });
     on('ind-example', 'click', () => show({ ex: (st.ex + 1) % 1000 }));
-    on('ind-query', 'change', (ev) => {
-      st.query = Number(ev.target.value);
+    on('ind-query', 'change', () => {
+      st.query = Number($('ind-query').value);
       schedule();
     });
     on('ind-grid', 'click', (ev) => {
-      const b = ev.target.closest && ev.target.closest('button[data-action]');
+      const t = /** @type {Element} */ (ev.target); // a click's target is an element
+      const b = /** @type {HTMLButtonElement | null} */ (t.closest && t.closest('button[data-action]'));
       if (!b) return;
-      const h = Number(b.closest('.ind-head').dataset.head);
+      const h = Number(/** @type {HTMLElement} */ (b.closest('.ind-head')).dataset.head); // the buttons are in the cards
       if (b.dataset.action === 'open') show({ head: st.head === h ? null : h });
       else show({ ablate: st.ablate.includes(h) ? st.ablate.filter((x) => x !== h) : [...st.ablate, h] });
     });
@@ -609,15 +653,15 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
       win.setTimeout(() => (b.textContent = 'Copy link to this step'), 2000);
     });
     const split = $('ind-split');
-    const pick = (c) => {
+    const pick = (/** @type {import('./heatmap.js').Cursor | null} */ c) => {
       if (!c || (hm.cell && hm.cell.i === c.i && hm.cell.j === c.j)) return;
       hm.cell = c;
       schedule();
     };
     split.addEventListener('pointermove', (ev) => hm.split && pick(hm.split.cellAt(ev)));
     split.addEventListener('focusin', (ev) => {
-      const tg = ev.target;
-      if (tg.classList && tg.classList.contains('cell')) pick({ i: +tg.dataset.row, j: +tg.dataset.col });
+      const tg = /** @type {HTMLElement} */ (ev.target); // focus goes to elements
+      if (tg.classList && tg.classList.contains('cell')) pick({ i: Number(tg.dataset.row), j: Number(tg.dataset.col) });
     });
   }
 
@@ -639,6 +683,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     show,
     writeUrl,
     /** Times k steps of a fresh model where the engine runs (make bench): { stepsPerSecond, ms }. */
+    /** @param {number} k @returns {Promise<import('./induction-types').BenchResult>} */
     bench(k) {
       return new Promise((ok) => {
         benches.push(ok);
@@ -646,6 +691,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
       });
     },
     /** Resolves after the next update that is not a running one (the engine is idle). */
+    /** @returns {Promise<void>} */
     whenIdle() {
       return new Promise((ok) => waiting.push(ok));
     },
@@ -668,14 +714,14 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
  * The page in induction mode (web/app.js calls it for ?mode=induction): the panel above the
  * explorer, both in step with the URL (history.replaceState), so a link reopens the same step.
  */
-export async function startInductionPage(doc) {
-  const win = doc.defaultView;
+export async function startInductionPage(/** @type {Document} */ doc) {
+  const win = /** @type {Window} */ (doc.defaultView); // the page's
   const initial = readInductionUrl(win.location.search, win.location.hash);
-  const box = doc.getElementById('explorer');
+  const box = /** @type {HTMLElement} */ (doc.getElementById('explorer')); // index.html has it
   const section = doc.createElement('section');
   section.className = 'induction';
   section.setAttribute('aria-label', 'Watch an induction head form');
-  box.parentNode.insertBefore(section, box);
+  box.before(section);
   doc.title = 'Attention Explorer: watch an induction head form';
   const explorer = mountExplorer(doc, { container: box, url: false, controls: EXPLORER_CONTROLS, initial: {} });
   globalThis.__explorer = explorer;

@@ -3,7 +3,7 @@
 // same list with every lab loaded (the element's modes, the tests); tests/lookups.test.mjs checks
 // that the two agree.
 
-/** @typedef {{ mode: string, title: string, load: () => Promise<{ mode: string, title: string, state: any, mount: Function }> }} LabEntry */
+/** @typedef {{ mode: string, title: string, load: () => Promise<import('./mount.js').Lab> }} LabEntry */
 
 /** @param {string} mode @param {string} title @param {() => Promise<[any, any]>} modules @param {string} mount @returns {LabEntry} */
 const entry = (mode, title, modules, mount) => ({

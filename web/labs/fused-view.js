@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // fused-view.js: the long form against the fused form on the page.
 // mountFusedLab(root, { attn, doc, state, onState }). The bytes and the agreement of the two O
 // are computed at once; the times are measured after the redraw, one n per task (about 30 ms
@@ -8,17 +7,24 @@ import { h, slider, checkbox, button, table, paragraphs, labShell, svg } from '.
 
 const now = () => performance.now();
 
-export function mountFusedLab(root, { attn, doc = root.ownerDocument, state = defaultState(), onState } = {}) {
+/** @typedef {import('./lab-types').FusedState} FusedState @typedef {ReturnType<typeof timeForms>} Timing */
+/** @param {HTMLElement} root @param {import('./lab-types').ViewOptions<FusedState>} [options] */
+export function mountFusedLab(root, { attn, doc = root.ownerDocument, state = defaultState(), onState } = /** @type {import('./lab-types').ViewOptions<FusedState>} */ ({})) {
+  /** @type {Map<string, ReturnType<typeof compareForms>>} */
   const compared = new Map(); // `${causal} ${n}` -> compareForms()
+  /** @type {Map<string, Timing>} */
   const timed = new Map(); // `${causal} ${n}` -> timeForms()
-  const key = (s, n = s.n) => `${s.causal ? 1 : 0} ${n}`;
-  let timer = null, measuring = null;
+  const key = (/** @type {FusedState} */ s, n = s.n) => `${s.causal ? 1 : 0} ${n}`;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  /** @type {number | null} */
+  let measuring = null;
 
   const lab = labShell(root, {
     doc, kind: MODE, state, writeState, onState,
     title: 'The fused form: the same O without the n × n matrix',
     lede: 'The long form computes S = Q·Kᵀ/√dk, the masked softmax A and O = A·V, and keeps every n × n matrix, which is what you need to understand it and what the explorer shows. The fused form (PyTorch’s scaled_dot_product_attention, here the core’s own) goes through the queries a block at a time and keeps only O. Slide n and watch the memory, the time and the outputs of both, measured live in this browser.',
-    render: (s, out) => render(s, out),
+    render: (/** @type {FusedState} */ s, /** @type {HTMLElement} */ out) => render(s, out),
   });
 
   const n = slider(doc, 'Tokens n', { min: N_MIN, max: N_MAX, value: state.n, name: 'n' });
@@ -33,6 +39,7 @@ export function mountFusedLab(root, { attn, doc = root.ownerDocument, state = de
   );
 
   // The next n to time: the current one first, then the sweep's.
+  /** @param {FusedState} s */
   function nextToTime(s) {
     return [s.n, ...SWEEP].find((m) => !timed.has(key(s, m))) ?? null;
   }
@@ -48,11 +55,12 @@ export function mountFusedLab(root, { attn, doc = root.ownerDocument, state = de
     }, 0);
   }
 
+  /** @param {FusedState} s @param {HTMLElement} out */
   function render(s, out) {
     const c = compared.get(key(s)) ?? compareForms(attn, s);
     compared.set(key(s), c);
     const t = timed.get(key(s)) ?? null;
-    const points = SWEEP.map((m) => timed.get(key(s, m))).filter(Boolean);
+    const points = /** @type {Timing[]} */ (SWEEP.map((m) => timed.get(key(s, m))).filter(Boolean)); // filter(Boolean) leaves out the undefined
     if (t && !SWEEP.includes(s.n)) points.push(t);
     out.append(
       h(doc, 'p', { class: 'lab-verdict ' + (c.identical ? 'lab-ok' : ''), attrs: { 'data-role': 'agree' }, text: `Same O: largest difference ${c.identical ? '0' : c.maxDiff.toExponential(1)} over ${c.outputs.toLocaleString('en-US')} outputs` }),
@@ -69,6 +77,7 @@ export function mountFusedLab(root, { attn, doc = root.ownerDocument, state = de
     schedule();
   }
 
+  /** @param {FusedState} s @param {Timing[]} points */
   function status(s, points) {
     const m = nextToTime(s);
     if (m !== null) return `Timing n = ${m}… (${points.length} of ${SWEEP.length} sizes on the plot so far). Each time is the fastest of three runs of about 5 ms.`;
@@ -80,14 +89,15 @@ export function mountFusedLab(root, { attn, doc = root.ownerDocument, state = de
     clearTimeout(timer);
     destroy();
   };
-  lab.measuring = () => measuring;
-  lab.redraw();
-  return lab;
+  const api = Object.assign(lab, { measuring: () => measuring });
+  api.redraw();
+  return api;
 }
 
 /** Time against n on log axes: both forms, the n² line, the current n. */
+/** @param {Document} doc @param {Timing[]} points @param {FusedState} s */
 function plot(doc, points, s) {
-  const g = plotGeometry(points, { current: s.n });
+  const g = plotGeometry(points, /** @type {{}} */ ({ current: s.n })); // fused.js is not typed yet: tsc infers its current as null
   const el = svg(doc, 'svg', {
     viewBox: `0 0 ${g.width} ${g.height}`, class: 'lab-plot', role: 'img', 'data-role': 'plot',
     'aria-label': `Time per call against n, both on log scales. ${points.length ? [...points].sort((a, b) => a.n - b.n).map((p) => `n ${p.n}: long ${timeText(p.long)}, fused ${timeText(p.fused)}`).join('; ') : 'Not measured yet.'}`,
@@ -110,9 +120,9 @@ function plot(doc, points, s) {
   el.append(axis);
   if (g.marker !== null) el.append(svg(doc, 'line', { x1: g.marker, x2: g.marker, y1: top, y2: g.height - bottom, class: 'marker', 'data-series': 'current' }));
   if (g.square.length) el.append(svg(doc, 'polyline', { points: g.square.map((p) => p.join(',')).join(' '), class: 'square', 'data-series': 'n2' }));
-  for (const name of ['long', 'fused']) {
+  for (const name of /** @type {const} */ (['long', 'fused'])) {
     if (!g[name].length) continue;
-    el.append(svg(doc, 'polyline', { points: g[name].map((p) => p.join(',')).join(' '), class: 'series ' + name, 'data-series': name }));
+    el.append(svg(doc, 'polyline', { points: g[name].map((/** @type {number[]} */ p) => p.join(',')).join(' '), class: 'series ' + name, 'data-series': name }));
     for (const [x, y] of g[name]) el.append(svg(doc, 'circle', { cx: x, cy: y, r: 3, class: 'dot ' + name }));
   }
   const legend = h(doc, 'p', { class: 'lab-legend small' },

@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // labs-page.js: the standalone labs page (web/labs.html). Reads ?mode=<lab>&... from the URL,
 // mounts that lab, and keeps the URL in step with its state (history.replaceState), so a link
 // reopens exactly what the learner sees. It downloads only the lab it shows (web/labs/catalog.js):
@@ -28,7 +27,8 @@ async function main() {
   if (params.get('theme') === 'dark' || (params.get('theme') !== 'light' && matchMedia('(prefers-color-scheme: dark)').matches)) setTheme(true);
   else setTheme(false);
   const asked = params.get('mode');
-  const mode = labOf(asked) ? asked : LABS[0].mode;
+  const shown = labOf(asked) || LABS[0];
+  const mode = shown.mode;
   const notes = asked !== null && !labOf(asked)
     ? [`There is no lab “${clipMessage(asked, 40)}”; the labs are ${list(LABS.map((l) => l.mode))}. Showing “${LABS[0].title}”.`]
     : [];
@@ -42,9 +42,9 @@ async function main() {
   }
   const [attn, record] = await Promise.all([
     loadAttention({ core: 'forward' }), // the labs never train: the forward core
-    labOf(mode).load(),
+    shown.load(),
   ]);
-  const onState = (state) => history.replaceState(null, '', queryOf(state) + location.hash);
+  const onState = (/** @type {Record<string, unknown>} */ state) => history.replaceState(null, '', queryOf(state) + location.hash);
   let lab = mountLabRecord(record, root, { attn, doc, params, onState, notes });
   themeBtn.addEventListener('click', () => {
     setTheme(doc.documentElement.dataset.theme !== 'dark');

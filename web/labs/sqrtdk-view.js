@@ -1,15 +1,16 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // sqrtdk-view.js: the √dk lab on the page. mountSqrtDkLab(root, { attn, doc, state, onState }).
 import { fmt } from '../format.js';
 import { computeSqrtDk, sweep, explainSqrtDk, saturation, readState, writeState, defaultState, DK_MAX, N_CHOICES, ONE_HOT, MODE } from './sqrtdk.js';
 import { h, slider, select, button, histogramSvg, weightBars, table, paragraphs, labShell } from './ui.js';
 
-export function mountSqrtDkLab(root, { attn, doc = root.ownerDocument, state = defaultState(), onState } = {}) {
+/** @typedef {import('./lab-types').SqrtDkState} SqrtDkState @typedef {import('./lab-types').LabShell<SqrtDkState>} Lab */
+/** @param {HTMLElement} root @param {import('./lab-types').ViewOptions<SqrtDkState>} [options] */
+export function mountSqrtDkLab(root, { attn, doc = root.ownerDocument, state = defaultState(), onState } = /** @type {import('./lab-types').ViewOptions<SqrtDkState>} */ ({})) {
   const lab = labShell(root, {
     doc, kind: MODE, state, writeState, onState,
     title: 'Why divide by √dk?',
     lede: 'Random queries and keys with mean 0 and variance 1. Their dot product is a sum of dk products, so its standard deviation is √dk. Pick dk and watch the raw scores spread and the softmax saturate as dk grows; the table shows from which width the gradient through the softmax collapses, and where it has not yet. The scaled scores stay at a standard deviation of 1.',
-    render: (s, out) => render(attn, doc, s, out, lab),
+    render: (/** @type {SqrtDkState} */ s, /** @type {HTMLElement} */ out) => render(attn, doc, s, out, lab),
   });
   const dk = slider(doc, 'dk (query/key width)', { min: 1, max: DK_MAX, value: state.dk, name: 'dk' });
   dk.onChange((v) => lab.set({ dk: v }));
@@ -21,15 +22,16 @@ export function mountSqrtDkLab(root, { attn, doc = root.ownerDocument, state = d
   return lab;
 }
 
+/** @param {import('../../types/attention').Attention} attn @param {Document} doc @param {SqrtDkState} s @param {HTMLElement} out @param {Lab} lab */
 function render(attn, doc, s, out, lab) {
-  lab.el.querySelector('[data-role="seed"]').textContent = `seed ${s.seed}`;
+  /** @type {HTMLElement} */ (lab.el.querySelector('[data-role="seed"]')).textContent = `seed ${s.seed}`;
   const r = computeSqrtDk(attn, s);
   const row = Math.min(s.row, s.n - 1);
   const sq = fmt(r.sqrtDk);
-  const stat = (name, v, want) => h(doc, 'p', { class: 'lab-stat' }, h(doc, 'span', { class: 'label', text: name + ' ' }), h(doc, 'span', { text: fmt(v), attrs: { 'data-stat': name } }), want);
+  const stat = (/** @type {string} */ name, /** @type {number} */ v, /** @type {Node} */ want) => h(doc, 'p', { class: 'lab-stat' }, h(doc, 'span', { class: 'label', text: name + ' ' }), h(doc, 'span', { text: fmt(v), attrs: { 'data-stat': name } }), want);
 
   const hists = h(doc, 'div', { class: 'lab-row' });
-  for (const [key, title, want, wantText] of [['raw', 'Raw scores q·k (scale 1)', r.sqrtDk, `√dk = √${s.dk} = ${sq}`], ['scaled', 'Scaled scores q·k / √dk', 1, '1']]) {
+  for (const [key, title, want, wantText] of /** @type {['raw' | 'scaled', string, number, string][]} */ ([['raw', 'Raw scores q·k (scale 1)', r.sqrtDk, `√dk = √${s.dk} = ${sq}`], ['scaled', 'Scaled scores q·k / √dk', 1, '1']])) {
     const side = r[key];
     hists.append(h(doc, 'figure', { class: 'panel lab-card', attrs: { 'data-side': key } },
       h(doc, 'figcaption', {}, h(doc, 'span', { class: 'pname', text: title })),
@@ -41,7 +43,7 @@ function render(attn, doc, s, out, lab) {
 
   const picker = select(doc, 'Query', Array.from({ length: s.n }, (_, i) => [i, String(i + 1)]), row, (v) => lab.set({ row: Number(v) }), 'row');
   const rows = h(doc, 'div', { class: 'lab-row' });
-  for (const [key, title] of [['raw', 'softmax without scaling'], ['scaled', 'softmax of the scaled scores']]) {
+  for (const [key, title] of /** @type {['raw' | 'scaled', string][]} */ ([['raw', 'softmax without scaling'], ['scaled', 'softmax of the scaled scores']])) {
     const st = r[key].stats[row];
     rows.append(h(doc, 'figure', { class: 'panel lab-card', attrs: { 'data-row-side': key } },
       h(doc, 'figcaption', {}, h(doc, 'span', { class: 'pname', text: `Query ${row + 1}: ${title}` })),
@@ -62,7 +64,7 @@ function render(attn, doc, s, out, lab) {
     'The scores, weights, entropy and ‖J‖_F come from the C core: the scores from forward() with scale 1 and with the default 1/√dk, the rest from its softmax functions. The histogram bins, means, medians, standard deviations and the gradient left for the other keys are counted in the page from those numbers.' + (s.dk > 256 ? ' (Above dk = 256, the core’s head-width limit, the dot products are computed in two chunks of columns and added.)' : ''),
   ]));
 
-  const bites = (x) => saturation(x.raw.median, x.scaled.median, fmt);
+  const bites = (/** @type {ReturnType<typeof sweep>[number]} */ x) => saturation(x.raw.median, x.scaled.median, fmt);
   out.append(h(doc, 'h3', { text: `As dk grows (n = ${s.n}, seed ${s.seed})` }), table(doc,
     ['dk', 'std raw', 'std scaled', 'mean largest weight raw', 'scaled', 'one-hot rows raw', 'scaled', 'median ‖J‖_F raw', 'scaled', 'median gradient left for the other keys raw', 'scaled'],
     sw.map((x) => [String(x.dk), fmt(x.rawStd), fmt(x.scaledStd), fmt(x.raw.maxWeight), fmt(x.scaled.maxWeight), `${x.raw.oneHot}/${s.n}`, `${x.scaled.oneHot}/${s.n}`, fmt(x.raw.median), fmt(x.scaled.median), fmt(x.raw.others), fmt(x.scaled.others)]),
