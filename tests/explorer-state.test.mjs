@@ -609,3 +609,31 @@ test('the element’s start: no preset named is the default without a word; a co
   S.fromOptions(off, { preset: 'cat', causal: false });
   assert.equal(off.config.causal, false);
 });
+
+test('a config in the link that must be fixed: the message names the entry or key, what it is, and what it must be', () => {
+  const head = { Wq: [[1]], Wk: [[1]], Wv: [[1]] };
+  const cases = [
+    [{ X: [[1, null]], ...head }, '"X" row 1, column 2 is null: every entry must be a finite number.'],
+    [{ X: [[1], [{}]], ...head }, '"X" row 2, column 1 is an object: every entry must be a finite number.'],
+    [{ X: [[[1]]], ...head }, '"X" row 1, column 1 is an array: every entry must be a finite number.'],
+    [{ X: [[true]], ...head }, '"X" row 1, column 1 is true: every entry must be a finite number.'],
+    [{ X: [['x'.repeat(30)]], ...head }, `"X" row 1, column 1 is "${'x'.repeat(23)}…": every entry must be a finite number.`],
+    [{ X: [[1]], Wq: [[1]], Wk: [[1, 2]], Wv: [[1]] }, '"Wk" has 2 columns but must have 1 (keys and queries have the same width, the columns of Wq).'],
+    [{ Q: [[1]], K: [[1, 2]], V: [[1]] }, '"K" has 2 columns but must have 1 (keys and queries have the same width, the columns of Q).'],
+    [{ X: [[1]], ...head, a: 1, b: 1, c: 1, d: 1 }, 'Unknown keys "a", "b", "c", "d": the allowed keys are tokens, features, X, Wq, Wk, Wv, Q, K, V, causal, scale.'],
+    [{ X: [[1]], ...head, a: 1, b: 1, c: 1, d: 1, e: 1 }, 'Unknown keys "a", "b", "c", "d", "e": the allowed keys are tokens, features, X, Wq, Wk, Wv, Q, K, V, causal, scale.'],
+    [{ X: [[1]], ...head, a: 1, b: 1, c: 1, d: 1, e: 1, f: 1 }, 'Unknown keys "a", "b", "c", "d", "e" and 1 more: the allowed keys are tokens, features, X, Wq, Wk, Wv, Q, K, V, causal, scale.'],
+  ];
+  for (const [config, why] of cases) {
+    const text = JSON.stringify(config);
+    const { state, change } = reopen('#config=' + encodeURIComponent(text) + '&step=score');
+    assert.equal(change.error, `The config in the link was not used: ${why} Showing the “cat” preset instead; fix the config below and press Apply.`);
+    assert.deepEqual([state.preset, state.step, change.badConfig], ['cat', 'score', text], 'the rest of the link still applies');
+  }
+});
+
+test('readUrlState drops only a leading “#” of the hash', () => {
+  assert.equal(readUrlState('', '#step=mix').step, 'mix');
+  assert.equal(readUrlState('', 'step=mix').step, 'mix');
+  assert.equal(readUrlState('', 'step=mix#').step, null, '“mix#” is no step');
+});
