@@ -54,6 +54,10 @@ test('the preset note for each kind of change: scaling, a scale of its own, rena
   for (const st of [s, renamed, scaled, one]) assert.deepEqual(grammar(presetNote(st)), []);
 });
 
+test('every preset scales by 1/√dk, so a preset changed in its scale goes back with “turn scaling on”', () => {
+  for (const [name, p] of Object.entries(PRESETS)) assert.equal(p.config.scale ?? null, null, name);
+});
+
 test('a link from a preset with Q, K and V given directly, or other feature names: changed, with nothing to count (it said “with . To go back, , or press”)', () => {
   const direct = { tokens: cat.tokens, Q: cat.X, K: cat.X, V: cat.X, causal: true };
   const s = S.createState();
@@ -98,6 +102,23 @@ test('the tour reads the query dimension the last token uses: the same head with
   assert.equal(stops[1].text, 'Wk maps “thing” onto that same dimension 3, so “cat” (2) has the largest key number there: K[2][3] = 1.500.');
   assert.deepEqual([stops[0].cell, stops[1].cell], [{ m: 'Q', i: 4, j: 2 }, { m: 'K', i: 1, j: 2 }]);
   assert.deepEqual(stops[0].marks[1], { m: 'Wq', row: 2, col: 2 });
+  // the features in another order (“action” first): Wk's row for “thing” is row 2, not row 1
+  const order = [1, 0, 2, 3];
+  const reordered = withRows(cat, {
+    features: order.map((f) => cat.features[f]), X: cat.X.map((row) => order.map((f) => row[f])),
+    Wq: order.map((f) => cat.Wq[f]), Wk: order.map((f) => cat.Wk[f]), Wv: order.map((f) => cat.Wv[f]),
+  });
+  const key = tourStop(computeView(attn, S.headOf(own(reordered)), null), 1);
+  assert.equal(key.text, 'Wk maps “thing” onto that same dimension 1, so “cat” (2) has the largest key number there: K[2][1] = 1.500.');
+});
+
+test('the tour’s score stop says so when the key it follows is not the largest score of the row', () => {
+  // the last “the” also asks on dimension 3 (q = [2, 0, 1, 0]) and “sat” has a key of 4 there:
+  // scores 0, 3 (“cat”, the largest key on dimension 1), 4 (“sat”), 0, 0
+  const config = withRows(cat, { Wq: cat.Wq.map((row, f) => (f === 2 ? [2, 0, 1, 0] : row)), Wk: cat.Wk.map((row, f) => (f === 1 ? [0, 0, 4, 0] : row)) });
+  const stop = tourStop(computeView(attn, S.headOf(own(config)), null), 2);
+  assert.match(stop.text, /^Their dot product, q₅·k₂ = 3\.000, is below the largest score in the row, that of “sat” \(3\)\. After scaling \(S = 1\.500\)/);
+  assert.deepEqual(grammar(stop.text), []);
 });
 
 test('the tour names ties: two keys, two scores (no longer about half), two largest components', () => {

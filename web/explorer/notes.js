@@ -63,7 +63,8 @@ export function presetNote(state) {
   const ch = changesOf(/** @type {Config} */ (state.base), headOf(state));
   const toggles = [];
   if (ch.causal !== undefined) toggles.push(`turn the causal mask ${ch.causal ? 'off' : 'on'} again (key M)`);
-  if (ch.scale !== undefined && (ch.scale === null || ch.scale === 1)) toggles.push(`turn scaling ${ch.scale === null ? 'off' : 'on'} again (key S)`);
+  // Every preset scales by 1/√dk (scale null): a changed scale is 1 (key S turns it back) or a number of its own.
+  if (ch.scale === 1) toggles.push('turn scaling on again (key S)');
   const onlyToggles = toggles.length === phrases.length;
   const back = onlyToggles ? `To go back, ${list(toggles)}, or press “Reset to the preset”.` : 'To go back, press “Reset to the preset”.';
   return `The “${PRESETS[state.origin].title}” preset with ${list(phrases)}. ${back}`;
@@ -96,6 +97,10 @@ export function tourStop(view, k) {
   const kf = largest(wkRow);
   const s = row(r.S, i, r.m);
   const tops = largest(s); // the last row sees every token, with the causal mask too
+  const rivals = tops.filter((c) => c !== j).map((c) => tokenRef(t, c));
+  const rank = !tops.includes(j)
+    ? `is below the largest score in the row, that of ${list(rivals)}`
+    : rivals.length ? `ties for the largest score in the row with ${list(rivals)}` : 'is the largest score in the row';
   const a = r.A[i * r.m + j];
   const o = row(r.O, i, r.dv);
   const big = largest(o);
@@ -122,7 +127,7 @@ export function tourStop(view, k) {
     {
       title: 'The score and the weight',
       text:
-        `Their dot product, q${sub(i)}·k${sub(j)} = ${fmt(view.raw.S[i * r.m + j])}, ${tops.length === 1 && tops[0] === j ? 'is the largest score in the row' : `ties for the largest score in the row with ${list(tops.filter((c) => c !== j).map((c) => tokenRef(t, c)))}`}. ` +
+        `Their dot product, q${sub(i)}·k${sub(j)} = ${fmt(view.raw.S[i * r.m + j])}, ${rank}. ` +
         `After scaling (S = ${fmt(s[j])}), masking and softmax, ${tokenRef(t, i)} gives ${fmt(a)} of its attention to ${tokenRef(t, j)}${Math.abs(a - 0.5) <= 0.1 ? ': about half' : ''}.`,
       cell: { m: 'A', i, j },
       marks: [{ m: 'S', row: i }, { m: 'A', row: i, col: j }],
