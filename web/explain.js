@@ -51,6 +51,8 @@ const F32_MIN_NORMAL = 1.1754943508222875e-38; // below this exp(s) loses precis
 const sub = (i) => String(i + 1).replace(/\d/g, (c) => '₀₁₂₃₄₅₆₇₈₉'[Number(c)]);
 /** @param {number} v */
 const p = (v) => (v < 0 ? '(' + fmt(v) + ')' : fmt(v)); // a factor inside a product
+/** @param {string} s */
+const opening = (s) => s[0].toUpperCase() + s.slice(1); // a sentence's first word ("token 2 …" → "Token 2 …")
 
 /** What each token's row of Q, K and V is, in the lesson's words. */
 export const ROLE = {
@@ -325,7 +327,7 @@ function explainScore(view, m, i, j) {
   /** @type {Source[]} */
   const sources = [{ m: 'Q', row: i }, { m: 'K', row: j }, { m: 'M', row: i, col: j }];
   if (r.M[k] === -Infinity && view.step !== 'score' && view.step !== 'scale')
-    return { text: `${maskedWhy(view, i, j)}, so the mask sets this score to −∞ and its weight in A to exactly 0. (Before the mask the score was ${fmt(r.S[k])}.)`, sources };
+    return { text: `${opening(maskedWhy(view, i, j))}, so the mask sets this score to −∞ and its weight in A to exactly 0. (Before the mask the score was ${fmt(r.S[k])}.)`, sources };
   const q = rowOf(r.Q, i, r.dk), kk = rowOf(r.K, j, r.dk);
   const dot = `q${sub(i)}·k${sub(j)} = ${sumOfProducts(q.map((a, c) => [a, kk[c]]))} = ${fmt(raw.S[k])}`;
   const match = `How well the query of ${tokenRef(t, i)} matches the key of ${tokenRef(t, j)}.`;
@@ -353,13 +355,13 @@ function explainMask(view, m, i, j) {
   const v = r.M[i * r.m + j];
   /** @type {Source[]} */
   const sources = [{ m: 'S', row: i, col: j }, { m: 'A', row: i, col: j }];
-  if (v === -Infinity) return { text: `${maskedWhy(view, i, j)}, so −∞ is added to this score: its weight in A is exactly 0.`, sources };
+  if (v === -Infinity) return { text: `${opening(maskedWhy(view, i, j))}, so −∞ is added to this score: its weight in A is exactly 0.`, sources };
   if (v !== 0) return { text: `The mask adds ${fmt(v)} to this score.`, sources };
   if (!hasMask(r) && !r.causal)
     return { text: 'The mask is off (causal: false): every token may look at every token, as in the lesson’s worked example, so 0 is added to every score.', sources };
   const target = i === j ? 'itself' : tokenRef(t, j);
   const why = r.causal && j < i ? ` (${j + 1} ≤ ${i + 1})` : '';
-  return { text: `${tokenRef(t, i)} may look at ${target}${why}, so 0 is added to the score.`, sources };
+  return { text: `${opening(tokenRef(t, i))} may look at ${target}${why}, so 0 is added to the score.`, sources };
 }
 
 /** @param {View} view @param {MatrixName} m @param {number} i @param {number} j @returns {Said} */
@@ -539,11 +541,11 @@ export function followSentence(view, i) {
   const { r, config } = view;
   const t = config.tokens;
   const live = visibleKeys(r, i);
-  if (!live.length) return `${tokenRef(t, i)} has no key it may look at (every key of its row is masked), so its weights and its output are all 0.`;
+  if (!live.length) return `${opening(tokenRef(t, i))} has no key it may look at (every key of its row is masked), so its weights and its output are all 0.`;
   const a = rowOf(r.A, i, r.m);
   const tops = largest(a, live);
   const each = tops.length > 1 ? ' each' : '';
-  let s = `${tokenRef(t, i)} gives ${fmt(a[tops[0]])} of its attention${each} to ${list(tops.map((j) => (j === i ? 'itself' : tokenRef(t, j))))}.`;
+  let s = `${opening(tokenRef(t, i))} gives ${fmt(a[tops[0]])} of its attention${each} to ${list(tops.map((j) => (j === i ? 'itself' : tokenRef(t, j))))}.`;
   s += ' ' + visibility(view, i, live);
   const o = rowOf(r.O, i, r.dv);
   const names = matrixInfo(view, 'O').colLabels;

@@ -1,0 +1,245 @@
+// The explanation text of web/explain.js, word for word, for small heads whose numbers are worked
+// out by hand in the comments: an explicit mask with a fully masked row, a float mask, scaling set
+// and off, the direct form (the lesson's worked example), one token, wide values, every step's
+// captions and notes, the legend, and what training did to a weight. tests/page-explain.test.mjs
+// checks the presets; tests/page-sentences.test.mjs checks every sentence against written rules.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadAttention } from '../web/attention.js';
+import { parseConfig, forwardArgs } from '../web/config.js';
+import { PRESETS } from '../web/presets.js';
+import {
+  explainCell, narration, followSentence, displayed, matrixInfo, formulaLine, legendInfo, fullyMaskedRows,
+  sourceCopies, labeler, weightStory, forgetResult, STEP_MATRICES,
+} from '../web/explain.js';
+
+const attn = await loadAttention();
+function viewOf(cfg, step = null, mask) {
+  const config = parseConfig(cfg);
+  const args = forwardArgs(config);
+  if (mask) args.mask = mask;
+  return { config, r: attn.forward(args), raw: attn.forward({ ...args, scale: 1 }), step };
+}
+const at = (view, step) => ({ ...view, step });
+
+// Three tokens a, b, c with features x, y: X = [[1, 0], [0, 1], [1, 1]], Wq = Wk = I, so
+// Q = K = X, and Wv = [[1, 2], [0, 1]] gives V = [[1, 2], [0, 1], [1, 3]]. Q·Kᵀ = [[1, 0, 1],
+// [0, 1, 1], [1, 1, 2]]. Not causal; the mask hides b from a and every key from b.
+const SMALL = { tokens: ['a', 'b', 'c'], features: ['x', 'y'], X: [[1, 0], [0, 1], [1, 1]], Wq: [[1, 0], [0, 1]], Wk: [[1, 0], [0, 1]], Wv: [[1, 2], [0, 1]], causal: false };
+const HOLES = [[true, false, true], [false, false, false], [true, true, true]];
+// scale 0.5: S = [[0.5, 0, 0.5], [0, 0.5, 0.5], [0.5, 0.5, 1]]. Row a sees a and c, both 0.5:
+// weights 0.5 and 0.5, O[a] = 0.5·[1, 2] + 0.5·[1, 3] = [1, 2.5]. Row c sees all three:
+// exp(0.5) = 1.649 twice and exp(1) = 2.718, sum 6.016, so A[c][c] = 0.452 and O[c] =
+// 0.274·[1, 2] + 0.274·[0, 1] + 0.452·[1, 3] = [0.726, 2.178].
+const half = () => viewOf({ ...SMALL, scale: 0.5 }, null, HOLES);
+
+test('matrixInfo: shapes, axis labels, captions and what each matrix is, in the lesson’s words', () => {
+  const v = half();
+  const info = (m) => { const { rows, cols, rowLabels, colLabels, axes, about, caption } = matrixInfo(v, m); return [rows, cols, rowLabels, colLabels, axes, about, caption]; };
+  assert.deepEqual(info('X'), [3, 2, ['a', 'b', 'c'], ['x', 'y'], 'token × feature', 'input: one row per token', 'X: 3 × 2, token × feature']);
+  assert.deepEqual(info('Wq'), [2, 2, ['x', 'y'], ['q1', 'q2'], 'feature × query dim', 'learned query projection', 'Wq: 2 × 2, feature × query dim']);
+  assert.deepEqual(info('Wk'), [2, 2, ['x', 'y'], ['k1', 'k2'], 'feature × key dim', 'learned key projection', 'Wk: 2 × 2, feature × key dim']);
+  assert.deepEqual(info('Wv'), [2, 2, ['x', 'y'], ['v1', 'v2'], 'feature × value dim', 'learned value projection', 'Wv: 2 × 2, feature × value dim']);
+  assert.deepEqual(info('Q'), [3, 2, ['a', 'b', 'c'], ['q1', 'q2'], 'token × query dim', 'queries: what each token is looking for', 'Q: 3 × 2, token × query dim']);
+  assert.deepEqual(info('K'), [3, 2, ['a', 'b', 'c'], ['k1', 'k2'], 'token × key dim', 'keys: what each token offers as a match', 'K: 3 × 2, token × key dim']);
+  assert.deepEqual(info('V'), [3, 2, ['a', 'b', 'c'], ['v1', 'v2'], 'token × value dim', 'values: what each token passes on', 'V: 3 × 2, token × value dim']);
+  assert.deepEqual(info('S'), [3, 3, ['a', 'b', 'c'], ['a', 'b', 'c'], 'query × key', 'scaled scores, masked entries −∞', 'S: 3 × 3, query × key']);
+  assert.deepEqual(info('M'), [3, 3, ['a', 'b', 'c'], ['a', 'b', 'c'], 'query × key', 'mask: −∞ on 4 entries', 'M: 3 × 3, query × key']);
+  assert.deepEqual(info('A'), [3, 3, ['a', 'b', 'c'], ['a', 'b', 'c'], 'query × key', 'weights: softmax of each row, rows add up to 1 (or are all 0)', 'A: 3 × 3, query × key']);
+  assert.deepEqual(info('O'), [3, 2, ['a', 'b', 'c'], ['v1', 'v2'], 'token × value dim', 'output: weighted average of the value rows', 'O: 3 × 2, token × value dim']);
+  assert.equal(matrixInfo(v, 'A').m, 'A');
+  // no fully masked row: the weights' rows all add up to 1
+  assert.equal(matrixInfo(viewOf(SMALL), 'A').about, 'weights: softmax of each row, rows add up to 1');
+  // one masked entry: "entry", singular
+  assert.equal(matrixInfo(viewOf(SMALL, null, [[true, false, true], [true, true, true], [true, true, true]]), 'M').about, 'mask: −∞ on 1 entry');
+});
+
+test('matrixInfo: the direct form has no features; a projection head without names gets f1, f2', () => {
+  const we = viewOf(PRESETS['worked-example'].config);
+  assert.deepEqual(matrixInfo(we, 'Wq').rowLabels, []);
+  assert.deepEqual(matrixInfo(we, 'Q').colLabels, ['q1', 'q2']);
+  assert.deepEqual(matrixInfo(we, 'V').colLabels, ['v1', 'v2']);
+  assert.deepEqual(matrixInfo(we, 'Q').rowLabels, ['1', '2', '3']);
+  const unnamed = { config: { X: [[1, 2, 3]], Wq: [[1], [0], [0]], Wk: [[1], [0], [0]], Wv: [[1], [0], [0]], tokens: ['t'] } };
+  unnamed.r = attn.forward(forwardArgs(parseConfig(unnamed.config)));
+  assert.deepEqual(matrixInfo(unnamed, 'X').colLabels, ['f1', 'f2', 'f3']);
+  assert.deepEqual(matrixInfo(unnamed, 'Wv').rowLabels, ['f1', 'f2', 'f3']);
+});
+
+test('value dimensions carry the feature names only when Wv is square and diagonal', () => {
+  const names = (Wv, extra = {}) => matrixInfo(viewOf({ ...SMALL, Wv, ...extra }), 'O').colLabels;
+  assert.deepEqual(names([[2, 0], [0, 3]]), ['x', 'y']);
+  assert.deepEqual(names([[1, 0], [0, 0]]), ['x', 'y'], 'zeros on the diagonal are still diagonal');
+  assert.deepEqual(names([[1, 0.5], [0, 1]]), ['v1', 'v2'], 'above the diagonal');
+  assert.deepEqual(names([[1, 0], [0.5, 1]]), ['v1', 'v2'], 'below the diagonal');
+  assert.deepEqual(names([[1, 0, 0], [0, 1, 0]]), ['v1', 'v2', 'v3'], 'not square');
+  assert.deepEqual(names([[1], [0]]), ['v1'], 'not square, narrower');
+  assert.deepEqual(matrixInfo(viewOf({ ...SMALL, Wv: [[1, 0], [0, 1]] }), 'Wv').colLabels, ['x', 'y']);
+  assert.deepEqual(matrixInfo(viewOf({ ...SMALL, Wv: [[1, 0], [0, 1]] }), 'V').colLabels, ['x', 'y']);
+});
+
+test('explicit mask: scores, mask cells and weights of hidden keys say the mask hides them, in a sentence', () => {
+  const v = half();
+  assert.deepEqual(explainCell(v, 'S', 0, 1), {
+    title: 'S[1][2] = −∞',
+    text: 'The mask does not let “a” (1) look at “b” (2), so the mask sets this score to −∞ and its weight in A to exactly 0. (Before the mask the score was 0.000.)',
+    sources: [{ m: 'Q', row: 0 }, { m: 'K', row: 1 }, { m: 'M', row: 0, col: 1 }],
+  });
+  assert.deepEqual(explainCell(v, 'M', 0, 1), {
+    title: 'M[1][2] = −∞',
+    text: 'The mask does not let “a” (1) look at “b” (2), so −∞ is added to this score: its weight in A is exactly 0.',
+    sources: [{ m: 'S', row: 0, col: 1 }, { m: 'A', row: 0, col: 1 }],
+  });
+  // a masked key before the query (not the future) under no causal mask is still the mask's doing
+  assert.equal(explainCell(v, 'M', 1, 0).text, 'The mask does not let “b” (2) look at “a” (1), so −∞ is added to this score: its weight in A is exactly 0.');
+  assert.deepEqual(explainCell(v, 'M', 0, 0), { title: 'M[1][1] = 0.000', text: '“a” (1) may look at itself, so 0 is added to the score.', sources: [{ m: 'S', row: 0, col: 0 }, { m: 'A', row: 0, col: 0 }] });
+  assert.equal(explainCell(v, 'M', 2, 1).text, '“c” (3) may look at “b” (2), so 0 is added to the score.', 'not causal: no “(2 ≤ 3)”');
+  assert.equal(explainCell(v, 'M', 0, 2).text, '“a” (1) may look at “c” (3), so 0 is added to the score.');
+  assert.deepEqual(explainCell(v, 'A', 0, 1), {
+    title: 'A[1][2] = 0.000',
+    text: 'Exactly 0: the mask does not let “a” (1) look at “b” (2), so the score was masked to −∞, and exp(−∞) = 0.',
+    sources: [{ m: 'S', row: 0 }, { m: 'M', row: 0 }],
+  });
+});
+
+test('a fully masked row: its weights, its output and its follow sentence are exactly 0, PyTorch’s rule', () => {
+  const v = half();
+  assert.deepEqual(fullyMaskedRows(v.r), [1]);
+  assert.deepEqual(explainCell(v, 'A', 1, 0), {
+    title: 'A[2][1] = 0.000',
+    text: 'Exactly 0: every key of row 2 is masked, so “b” (2) has nothing to look at. PyTorch’s rule gives such a row weights of 0 and an output of 0.',
+    sources: [{ m: 'S', row: 1 }, { m: 'M', row: 1 }],
+  });
+  assert.deepEqual(explainCell(v, 'O', 1, 0), {
+    title: 'O[2][1] = 0.000',
+    text: 'Dimension 1 of the output of “b” (2): exactly 0. Every key of row 2 is masked, so its weights are all 0 and so is its output (PyTorch’s rule).',
+    sources: [{ m: 'A', row: 1 }, { m: 'V', col: 0 }],
+  });
+  assert.equal(followSentence(v, 1), '“b” (2) has no key it may look at (every key of its row is masked), so its weights and its output are all 0.');
+  const numbered = viewOf({ ...SMALL, tokens: ['1', '2', '3'] }, null, HOLES);
+  assert.equal(followSentence(numbered, 1), 'Token 2 has no key it may look at (every key of its row is masked), so its weights and its output are all 0.');
+  assert.equal(explainCell(numbered, 'M', 2, 0).text, 'Token 3 may look at token 1, so 0 is added to the score.');
+  // two fully masked rows: "Rows 1 and 2 have … their weights"
+  const two = viewOf({ ...SMALL, scale: 0.5 }, null, [[false, false, false], [false, false, false], [true, true, true]]);
+  assert.deepEqual(fullyMaskedRows(two.r), [0, 1]);
+  assert.equal(narration(two, 'softmax'), '5. Softmax each row, turning scores into weights A that are non-negative (masked ones exactly 0) and add up to 1. Rows 1 and 2 have no key left: their weights are all 0.');
+  assert.equal(narration(v, 'softmax'), '5. Softmax each row, turning scores into weights A that are non-negative (masked ones exactly 0) and add up to 1. Row 2 has no key left: its weights are all 0.');
+  assert.equal(narration(viewOf(SMALL), 'softmax'), '5. Softmax each row, turning scores into weights A that are non-negative and add up to 1.');
+});
+
+test('fullyMaskedRows hands out a copy: changing it changes nothing for the next caller', () => {
+  const v = half();
+  const rows = fullyMaskedRows(v.r);
+  rows.push(0, 2);
+  assert.deepEqual(fullyMaskedRows(v.r), [1]);
+  assert.equal(narration(v, 'softmax').endsWith(' Row 2 has no key left: its weights are all 0.'), true);
+});
+
+test('scale set in the config: the score, the narration and the formula say “× scale”', () => {
+  const v = half();
+  assert.deepEqual(explainCell(v, 'S', 0, 2), {
+    title: 'S[1][3] = 0.500',
+    text: 'How well the query of “a” (1) matches the key of “c” (3).\nS[1][3] = (q₁·k₃) × scale, with the scale set to 0.500\nq₁·k₃ = 1.000×1.000 + 0.000×1.000 = 1.000\n1.000 × 0.500 = 0.500',
+    sources: [{ m: 'Q', row: 0 }, { m: 'K', row: 2 }, { m: 'M', row: 0, col: 2 }],
+  });
+  assert.equal(narration(v, 'scale'), '3. Scale. Every score is multiplied by the scale set in the config, 0.500, instead of the lesson’s 1/√dk = 0.707.');
+  assert.equal(narration(v, 'mask'), '4. Mask. Set the 4 masked scores to −∞: those keys get weight 0.');
+  assert.equal(formulaLine(v), 'Q = X·Wq, K = X·Wk, V = X·Wv (d = 2, dk = dv = 2); S = Q·Kᵀ × 0.500; mask; A = softmax by row; O = A·V.');
+});
+
+test('weights and outputs of a masked row: the visible keys only, with the masked ones counted', () => {
+  const v = half();
+  assert.deepEqual(explainCell(v, 'A', 0, 2), {
+    title: 'A[1][3] = 0.500',
+    text: 'The share of its attention “a” (1) gives to “c” (3): the softmax of row 1 of S.\n' +
+      'A[1][3] = exp(S[1][3]) / Σₖ exp(S[1][k])\nexp(0.500) = 1.649\nΣ = 1.649 + 1.649 = 3.297 (the 1 masked key adds exp(−∞) = 0)\n' +
+      'A[1][3] = 1.649 / 3.297 = 0.500\n' +
+      'The core first subtracts the row’s largest score, 0.500, from every score: exp(0.500 − 0.500) / Σ = 1.000 / 2.000, the same ratio, and no term can be larger than 1, so nothing overflows.',
+    sources: [{ m: 'S', row: 0 }, { m: 'M', row: 0 }],
+  });
+  assert.deepEqual(explainCell(v, 'O', 0, 1), {
+    title: 'O[1][2] = 2.500',
+    text: 'Dimension 2 of the output of “a” (1): the weighted average of column 2 of V, with row 1 of A as the weights.\n' +
+      'O[1][2] = Σₖ A[1][k]·V[k][2] (the 1 masked key has weight 0)\n= 0.500×2.000 + 0.500×3.000\n= 1.000 + 1.500\n= 2.500',
+    sources: [{ m: 'A', row: 0 }, { m: 'V', col: 1 }],
+  });
+  assert.equal(explainCell(v, 'O', 2, 0).text, 'Dimension 1 of the output of “c” (3): the weighted average of column 1 of V, with row 3 of A as the weights.\n' +
+    'O[3][1] = Σₖ A[3][k]·V[k][1]\n= 0.274×1.000 + 0.274×0.000 + 0.452×1.000\n= 0.274 + 0.000 + 0.452\n= 0.726');
+});
+
+test('the follow sentence with an explicit mask: “may look at 2 tokens of 3”, and nothing masked in a full row', () => {
+  const v = half();
+  assert.equal(followSentence(v, 0), '“a” (1) gives 0.500 of its attention each to itself and “c” (3). It may look at 2 tokens of 3; the mask hides the other one. Its output (row 1 of O) is [1.000, 2.500]; its largest component is “v2”, 2.500.');
+  assert.equal(followSentence(v, 2), '“c” (3) gives 0.452 of its attention to itself. Nothing is masked: it can see every token, itself included. Its output (row 3 of O) is [0.726, 2.178]; its largest component is “v2”, 2.178.');
+  // a hides both b and c: "the other 2"
+  const lone = viewOf({ ...SMALL, scale: 0.5 }, null, [[true, false, false], [true, true, true], [true, true, true]]);
+  assert.equal(followSentence(lone, 0), '“a” (1) gives 1.000 of its attention to itself. It may look at 1 token of 3; the mask hides the other 2. Its output (row 1 of O) is [1.000, 2.000]; its largest component is “v2”, 2.000.');
+});
+
+test('the projection of a value and a query: the sum of X row × W column with the core’s total', () => {
+  const v = half();
+  assert.deepEqual(explainCell(v, 'V', 2, 1), {
+    title: 'V[3][2] = 3.000',
+    text: 'Dimension 2 of the value of “c” (3): what it passes on.\nV = X·Wv, so V[3][2] = Σₖ X[3][k]·Wv[k][2]\n= 1.000×2.000 + 1.000×1.000\n= 3.000',
+    sources: [{ m: 'X', row: 2 }, { m: 'Wv', col: 1 }],
+  });
+  assert.equal(explainCell(v, 'Q', 1, 0).text, 'Dimension 1 of the query of “b” (2): what it is looking for.\nQ = X·Wq, so Q[2][1] = Σₖ X[2][k]·Wq[k][1]\n= 0.000×1.000 + 1.000×0.000\n= 0.000');
+  assert.deepEqual(explainCell(v, 'K', 2, 0).sources, [{ m: 'X', row: 2 }, { m: 'Wk', col: 0 }]);
+  // a value narrower than the keys: V[1][1] reads Wv's column with dv, not dk
+  const narrow = viewOf({ ...SMALL, Wv: [[2], [5]] });
+  assert.equal(explainCell(narrow, 'V', 2, 0).text, 'Dimension 1 of the value of “c” (3): what it passes on.\nV = X·Wv, so V[3][1] = Σₖ X[3][k]·Wv[k][1]\n= 1.000×2.000 + 1.000×5.000\n= 7.000');
+  const wide = viewOf({ ...SMALL, Wv: [[1, 2, 3], [4, 5, 6]] });
+  assert.equal(explainCell(wide, 'V', 1, 2).text.split('\n').slice(2).join('\n'), '= 0.000×3.000 + 1.000×6.000\n= 6.000');
+});
+
+test('inputs and weights: what a feature is, what it feeds, and the trained story', () => {
+  const v = half();
+  assert.deepEqual(explainCell(v, 'X', 2, 1), {
+    title: 'X[3][2] = 1.000',
+    text: 'Feature “y” of “c” (3). An input: select it, then type a number, drag sideways or use the scroll wheel to change it. It feeds row 3 of Q, K and V.',
+    sources: [{ m: 'Q', row: 2 }, { m: 'K', row: 2 }, { m: 'V', row: 2 }],
+  });
+  assert.equal(explainCell(v, 'X', 1, 0, { trained: { step: 3 } }).text, 'Feature “x” of “b” (2): 1 if the token (or its position) is “x”, else 0. The inputs are fixed; only the weights learn. It feeds row 2 of Q, K and V.');
+  assert.equal(explainCell(v, 'X', 1, 0, {}).text.startsWith('Feature “x” of “b” (2). An input'), true, 'an extra without trained is the hand-set head');
+  assert.deepEqual(explainCell(v, 'Wv', 1, 0), {
+    title: 'Wv[2][1] = 0.000',
+    text: 'How much feature “y” adds to value dimension 1. A learned weight (hand-picked here); you can edit it. It feeds column 1 of V.',
+    sources: [{ m: 'X', col: 1 }, { m: 'V', col: 0 }],
+  });
+  assert.deepEqual(explainCell(v, 'Wq', 0, 1).sources, [{ m: 'X', col: 0 }, { m: 'Q', col: 1 }]);
+  assert.equal(explainCell(v, 'Wk', 0, 1).text, 'How much feature “x” adds to key dimension 2. A learned weight (hand-picked here); you can edit it. It feeds column 2 of K.');
+  // trained: the gradient and update of this weight, read at [i][j] of the flat arrays
+  const g = { Wq: new Float32Array(4), Wk: new Float32Array(4), Wv: Float32Array.from([0.1, 0.2, -0.5, 0.4]) };
+  const u = { Wq: new Float32Array(4), Wk: new Float32Array(4), Wv: Float32Array.from([0, 0, 0.25, 0]) };
+  assert.equal(explainCell(v, 'Wv', 1, 0, { trained: { step: 7 }, gradients: g, update: u, optimizer: 'sgd', lr: 0.5 }).text,
+    'How much feature “y” adds to value dimension 1. It feeds column 1 of V.\n' +
+    'Learned by gradient descent: this is its value after step 7.\n' +
+    '∂loss/∂Wv[2][1] = −0.500 on step 7’s batch (before its update): raising this weight by a small ε changes that batch’s loss by about −0.500·ε, so the gradient alone says raise it.\n' +
+    'Step 7 moved it by +0.250 (up, against its gradient: downhill on this batch). SGD moves every weight by −lr × its gradient (lr = 0.5), always against it.');
+  assert.equal(explainCell(v, 'Wv', 0, 1, { trained: { step: 7 }, gradients: g }).text,
+    'How much feature “x” adds to value dimension 2. It feeds column 2 of V.\n' +
+    'Learned by gradient descent: this is its value after step 7.\n' +
+    '∂loss/∂Wv[1][2] = 0.200 on step 7’s batch (before its update): raising this weight by a small ε changes that batch’s loss by about 0.200·ε, so the gradient alone says lower it.');
+  assert.equal(explainCell(v, 'Wq', 0, 0, { trained: { step: 2 }, gradients: null }).text,
+    'How much feature “x” adds to query dimension 1. It feeds column 1 of Q.\nRandom at step 0: gradient descent has not changed it yet.');
+});
+
+test('weightStory: gradient sign, the step taken and which way, for SGD and Adam', () => {
+  const base = { name: 'Wq[1][2]', step: 4 };
+  const grad = (g) => `∂loss/∂Wq[1][2] = ${g} on step 4’s batch (before its update): raising this weight by a small ε changes that batch’s loss by about ${g}·ε, so the gradient alone says `;
+  const first = 'Learned by gradient descent: this is its value after step 4.\n';
+  const adam = 'Adam moves each weight by about lr times m̂/√v̂: a running average of its recent gradients divided by their typical size, so a weight can keep moving the way earlier steps pushed it, even uphill on this step’s batch.';
+  assert.equal(weightStory({ ...base, step: 0, g: 0.3 }), 'Random at step 0: gradient descent has not changed it yet.');
+  assert.equal(weightStory({ ...base, g: null }), 'Random at step 0: gradient descent has not changed it yet.');
+  assert.equal(weightStory({ ...base, g: 0 }), first + grad('0.000') + 'leave it.');
+  assert.equal(weightStory({ ...base, g: 0.25 }), first + grad('0.250') + 'lower it.');
+  assert.equal(weightStory({ ...base, g: -0.25 }), first + grad('−0.250') + 'raise it.');
+  assert.equal(weightStory({ ...base, g: 0.25, delta: -0.125 }), first + grad('0.250') + 'lower it.\nStep 4 moved it by −0.125 (down, against its gradient: downhill on this batch). ' + adam);
+  assert.equal(weightStory({ ...base, g: 0.25, delta: 0.125, optimizer: 'adam' }), first + grad('0.250') + 'lower it.\nStep 4 moved it by +0.125 (up, the same way as its gradient: uphill on this batch). ' + adam);
+  assert.equal(weightStory({ ...base, g: -0.25, delta: -0.125 }), first + grad('−0.250') + 'raise it.\nStep 4 moved it by −0.125 (down, the same way as its gradient: uphill on this batch). ' + adam);
+  assert.equal(weightStory({ ...base, g: 0, delta: 0.125 }), first + grad('0.000') + 'leave it.\nStep 4 moved it by +0.125 (up, with no gradient to follow). ' + adam);
+  assert.equal(weightStory({ ...base, g: 0.25, delta: 0 }), first + grad('0.250') + 'lower it.\nStep 4 did not move it. ' + adam);
+  assert.equal(weightStory({ ...base, g: 0.25, delta: 0, optimizer: 'sgd' }), first + grad('0.250') + 'lower it.\nStep 4 did not move it. SGD moves every weight by −lr × its gradient, always against it.');
+  assert.equal(weightStory({ ...base, g: 0.25, delta: -0.025, optimizer: 'sgd', lr: 0.1 }).split('\n')[2], 'Step 4 moved it by −0.025 (down, against its gradient: downhill on this batch). SGD moves every weight by −lr × its gradient (lr = 0.1), always against it.');
+  assert.equal(weightStory({ ...base, g: 0.25, delta: 0, optimizer: 'rmsprop' }).split('\n')[2], 'Step 4 did not move it. ' + adam, 'an unknown optimizer is told as Adam');
+});
