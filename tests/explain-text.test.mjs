@@ -243,3 +243,146 @@ test('weightStory: gradient sign, the step taken and which way, for SGD and Adam
   assert.equal(weightStory({ ...base, g: 0.25, delta: -0.025, optimizer: 'sgd', lr: 0.1 }).split('\n')[2], 'Step 4 moved it by −0.025 (down, against its gradient: downhill on this batch). SGD moves every weight by −lr × its gradient (lr = 0.1), always against it.');
   assert.equal(weightStory({ ...base, g: 0.25, delta: 0, optimizer: 'rmsprop' }).split('\n')[2], 'Step 4 did not move it. ' + adam, 'an unknown optimizer is told as Adam');
 });
+
+// Scaling off (scale 1) and a float mask: S = Q·Kᵀ = [[1, 0, 1], [0, 1, 1], [1, 1, 2]]; the
+// mask adds −1 to a→b and removes a→c. Row a: exp(1) = 2.718 and exp(0 − 1) = 0.368, sum 3.086,
+// so A[a][a] = 0.881 and A[a][b] = 0.119; shifted by the max 1: 1.000 + 0.135 = 1.135.
+const FLOAT_MASK = [[0, -1, -Infinity], [0, 0, 0], [0, 0, 0]];
+const off = (step = null) => viewOf({ ...SMALL, scale: 1 }, step, FLOAT_MASK);
+
+test('scaling off: the score says the lesson would divide by √dk, the captions say “scaling off”', () => {
+  const v = off();
+  assert.deepEqual(explainCell(v, 'S', 0, 0), {
+    title: 'S[1][1] = 1.000',
+    text: 'How well the query of “a” (1) matches the key of “a” (1).\nS[1][1] = q₁·k₁ (scaling is off; the lesson divides by √dk = √2 = 1.414)\nq₁·k₁ = 1.000×1.000 + 0.000×0.000 = 1.000',
+    sources: [{ m: 'Q', row: 0 }, { m: 'K', row: 0 }, { m: 'M', row: 0, col: 0 }],
+  });
+  assert.equal(matrixInfo(v, 'S').about, 'scores (scaling off), masked entries −∞');
+  assert.equal(matrixInfo(at(v, 'scale'), 'S').about, 'scores (scaling off), not masked yet');
+  assert.equal(matrixInfo(at(v, 'score'), 'S').about, 'scores Q·Kᵀ, not scaled yet');
+  assert.equal(matrixInfo(viewOf({ ...SMALL, scale: 1 }), 'S').about, 'scores (scaling off) (nothing masked)');
+  assert.equal(matrixInfo(viewOf(SMALL), 'S').about, 'scaled scores (nothing masked)');
+  assert.equal(matrixInfo(at(viewOf(SMALL), 'scale'), 'S').about, 'scaled scores, not masked yet');
+  assert.equal(matrixInfo(at(viewOf(SMALL), 'mask'), 'S').about, 'scaled scores (nothing masked)');
+  assert.equal(formulaLine(v), 'Q = X·Wq, K = X·Wk, V = X·Wv (d = 2, dk = dv = 2); S = Q·Kᵀ (scaling off; √dk = 1.414); mask; A = softmax by row; O = A·V.');
+  assert.equal(narration(v, 'scale'), '3. Scale. Scaling is off: the scores are used as they are, so with wide heads the softmax saturates (one weight near 1, the rest near 0). The lesson divides by √dk = √2 = 1.414.');
+  assert.equal(narration(v, 'mask'), '4. Mask. Set the 1 masked score to −∞: those keys get weight 0.');
+});
+
+test('a float mask: “The mask adds −1.000”, and the weight names (S + M) where the mask added something', () => {
+  const v = off();
+  assert.deepEqual(explainCell(v, 'M', 0, 1), { title: 'M[1][2] = −1.000', text: 'The mask adds −1.000 to this score.', sources: [{ m: 'S', row: 0, col: 1 }, { m: 'A', row: 0, col: 1 }] });
+  assert.equal(explainCell(v, 'M', 0, 2).text, 'The mask does not let “a” (1) look at “c” (3), so −∞ is added to this score: its weight in A is exactly 0.');
+  assert.equal(explainCell(v, 'M', 1, 2).text, '“b” (2) may look at “c” (3), so 0 is added to the score.');
+  const tail = 'Σ = 2.718 + 0.368 = 3.086 (the 1 masked key adds exp(−∞) = 0)\n';
+  assert.equal(explainCell(v, 'A', 0, 0).text,
+    'The share of its attention “a” (1) gives to itself: the softmax of row 1 of S.\n' +
+    'A[1][1] = exp(S[1][1]) / Σₖ exp(S[1][k])\nexp(1.000) = 2.718\n' + tail + 'A[1][1] = 2.718 / 3.086 = 0.881\n' +
+    'The core first subtracts the row’s largest score, 1.000, from every score: exp(1.000 − 1.000) / Σ = 1.000 / 1.135, the same ratio, and no term can be larger than 1, so nothing overflows.');
+  assert.equal(explainCell(v, 'A', 0, 1).text,
+    'The share of its attention “a” (1) gives to “b” (2): the softmax of row 1 of S.\n' +
+    'A[1][2] = exp((S + M)[1][2]) / Σₖ exp((S + M)[1][k])\nexp(−1.000) = 0.368\n' + tail + 'A[1][2] = 0.368 / 3.086 = 0.119\n' +
+    'The core first subtracts the row’s largest score, 1.000, from every score: exp(−1.000 − 1.000) / Σ = 0.135 / 1.135, the same ratio, and no term can be larger than 1, so nothing overflows.');
+  // row c has no mask entry: every name is plain S, and no masked key is counted
+  assert.match(explainCell(v, 'A', 2, 2).text, /\nA\[3\]\[3\] = exp\(S\[3\]\[3\]\) \/ Σₖ exp\(S\[3\]\[k\]\)\nexp\(2\.000\) = 7\.389\nΣ = 2\.718 \+ 2\.718 \+ 7\.389 = 12\.826\nA\[3\]\[3\] = 7\.389 \/ 12\.826 = 0\.576\n/);
+});
+
+test('before the mask step, A and O say which scores they come from, and the S panel shows the unmasked ones', () => {
+  const note = (step, m) => explainCell(off(step), m, 2, 0).text.split('\n')[0];
+  assert.equal(note('score', 'A'), '(A comes at step 5, from the masked scores: S shows step 2’s scores now.)');
+  assert.equal(note('scale', 'A'), '(A comes at step 5, from the masked scores: S shows step 3’s scores now.)');
+  assert.equal(note('score', 'O'), '(O comes at step 6, from the masked scores: S shows step 2’s scores now.)');
+  assert.equal(note('scale', 'O'), '(O comes at step 6, from the masked scores: S shows step 3’s scores now.)');
+  const scaled = (step, m) => explainCell(viewOf(SMALL, step, HOLES), m, 2, 0).text.split('\n')[0];
+  assert.equal(scaled('scale', 'A'), '(A comes at step 5, from the scaled, masked scores: S shows step 3’s scores now.)');
+  assert.equal(scaled('score', 'O'), '(O comes at step 6, from the scaled, masked scores: S shows step 2’s scores now.)');
+  for (const step of [null, 'project', 'mask', 'softmax', 'mix']) {
+    assert.equal(explainCell(off(step), 'A', 2, 0).text.startsWith('The share of its attention “c” (3) gives to “a” (1)'), true, String(step));
+    assert.equal(explainCell(off(step), 'O', 2, 0).text.startsWith('Dimension 1 of the output of “c” (3): the weighted'), true, String(step));
+  }
+  // a masked score at steps 2 and 3 is still explained as a score (the mask comes at step 4)
+  const masked = viewOf({ ...SMALL, scale: 0.5 }, 'scale', HOLES);
+  assert.equal(explainCell(masked, 'S', 0, 1).text, 'How well the query of “a” (1) matches the key of “b” (2).\nS[1][2] = (q₁·k₂) × scale, with the scale set to 0.500\nq₁·k₂ = 1.000×0.000 + 0.000×1.000 = 0.000\n0.000 × 0.500 = 0.000');
+  assert.equal(explainCell(at(masked, 'score'), 'S', 0, 1).text, 'How well the query of “a” (1) matches the key of “b” (2).\nS = Q·Kᵀ (not scaled yet): q₁·k₂ = 1.000×0.000 + 0.000×1.000 = 0.000');
+  assert.equal(explainCell(at(masked, 'mask'), 'S', 0, 1).title, 'S[1][2] = −∞');
+});
+
+test('displayed: S is Q·Kᵀ at step 2, scaled at step 3, masked from step 4 on and when every step is shown', () => {
+  const v = viewOf({ ...SMALL, scale: 0.5 }, null, HOLES);
+  const S = (step) => Array.from(displayed(at(v, step), 'S'));
+  const I = -Infinity;
+  assert.deepEqual(S('score'), [1, 0, 1, 0, 1, 1, 1, 1, 2]);
+  assert.deepEqual(S('scale'), [0.5, 0, 0.5, 0, 0.5, 0.5, 0.5, 0.5, 1]);
+  for (const step of [null, 'project', 'mask', 'softmax', 'mix']) assert.deepEqual(S(step), [0.5, I, 0.5, I, I, I, 0.5, 0.5, 1], String(step));
+  assert.equal(displayed(v, 'A'), v.r.A);
+  assert.equal(displayed(v, 'S'), displayed(at(v, 'mix'), 'S'), 'the masked copy is made once per result');
+  // the core's own S is left alone
+  assert.deepEqual(Array.from(v.r.S), [0.5, 0, 0.5, 0, 0.5, 0.5, 0.5, 0.5, 1]);
+});
+
+test('legendInfo: diverging around 0, sequential from 0 to 1, the mask with or without −∞', () => {
+  const I = -Infinity;
+  assert.deepEqual(legendInfo('S', Float32Array.from([0.5, I, -2]), 'diverging', 2), { kind: 'diverging', lo: -2, hi: 2, centre: true, mayLook: false, masked: true });
+  assert.deepEqual(legendInfo('Q', Float32Array.from([0.5, -2]), 'diverging', 3), { kind: 'diverging', lo: -3, hi: 3, centre: true, mayLook: false, masked: false });
+  assert.deepEqual(legendInfo('A', Float32Array.from([0.25, 0.75]), 'sequential', 7), { kind: 'sequential', lo: 0, hi: 1, centre: false, mayLook: false, masked: false });
+  assert.deepEqual(legendInfo('M', Float32Array.from([0, I]), 'mask', 1), { kind: 'mask', lo: null, hi: null, centre: false, mayLook: true, masked: true });
+  assert.deepEqual(legendInfo('M', Float32Array.from([0, 0]), 'mask', 1), { kind: 'mask', lo: null, hi: null, centre: false, mayLook: true, masked: false });
+  assert.deepEqual(legendInfo('M', Float32Array.from([I, I]), 'mask', 1), { kind: 'mask', lo: null, hi: null, centre: false, mayLook: false, masked: true });
+});
+
+test('the lesson’s worked example (direct form): given Q, K and V, the lesson’s scale, no mask', () => {
+  const we = viewOf(PRESETS['worked-example'].config);
+  assert.equal(formulaLine(we), 'Q, K, V given (dk = dv = 2); S = Q·Kᵀ/√dk = Q·Kᵀ/1.414; no mask; A = softmax by row; O = A·V.');
+  assert.equal(narration(we, 'project'), '1. Project. Here Q, K and V are given directly, as in the lesson’s worked example: Q is what each token is looking for, K what each token offers as a match, V what each token passes on. In a real layer they come from X·Wq, X·Wk and X·Wv.');
+  assert.equal(narration(we, 'mask'), '4. Mask. The mask is off here (as in the lesson’s worked example): every token may look at every token.');
+  assert.equal(narration(we, 'scale'), '3. Scale. Divide by √dk, where dk = 2 is the width of each query and key: √2 = 1.414, so every score is multiplied by 0.707. This keeps the softmax from saturating.');
+  assert.equal(narration(we, null), 'All six steps at once: project, score, scale, mask, softmax, mix. Press play to go through them one by one.');
+  assert.equal(narration(we, 'score'), '2. Score. S = Q·Kᵀ: the dot product of every query with every key. Entry (i, j) says how well token i’s query matches token j’s key.');
+  assert.equal(narration(we, 'mix'), '6. Mix. O = A·V: each token’s output is the weighted average of the value rows.');
+  assert.equal(matrixInfo(we, 'M').about, 'mask off: all 0, every token may look at every token');
+  assert.deepEqual(explainCell(we, 'Q', 0, 1), { title: 'Q[1][2] = 0.000', text: 'Dimension 2 of the query of token 1: what it is looking for. Given directly, as in the lesson’s worked example (in a real layer it comes from X·Wq); you can edit it.', sources: [{ m: 'S', row: 0 }] });
+  assert.deepEqual(explainCell(we, 'K', 2, 0), { title: 'K[3][1] = 1.000', text: 'Dimension 1 of the key of token 3: what it offers as a match. Given directly, as in the lesson’s worked example (in a real layer it comes from X·Wk); you can edit it.', sources: [{ m: 'S', col: 2 }] });
+  assert.deepEqual(explainCell(we, 'V', 1, 1), { title: 'V[2][2] = 2.000', text: 'Dimension 2 of the value of token 2: what it passes on. Given directly, as in the lesson’s worked example (in a real layer it comes from X·Wv); you can edit it.', sources: [{ m: 'O', col: 1 }] });
+  assert.deepEqual(explainCell(we, 'M', 0, 1), { title: 'M[1][2] = 0.000', text: 'The mask is off (causal: false): every token may look at every token, as in the lesson’s worked example, so 0 is added to every score.', sources: [{ m: 'S', row: 0, col: 1 }, { m: 'A', row: 0, col: 1 }] });
+  // the lesson: S[3][3] = 2 / √2 = 1.414; weights of row 3 [0.248, 0.248, 0.503]; O row 3 [1.759, 1.000]
+  assert.equal(explainCell(we, 'S', 2, 2).text, 'How well the query of token 3 matches the key of token 3.\nS[3][3] = (q₃·k₃) / √dk, with dk = 2\nq₃·k₃ = 1.000×1.000 + 1.000×1.000 = 2.000\n2.000 / √2 = 2.000 / 1.414 = 2.000 × 0.707 = 1.414');
+  assert.equal(explainCell(we, 'O', 2, 1).text, 'Dimension 2 of the output of token 3: the weighted average of column 2 of V, with row 3 of A as the weights.\nO[3][2] = Σₖ A[3][k]·V[k][2]\n= 0.248×0.000 + 0.248×2.000 + 0.503×1.000\n= 0.000 + 0.497 + 0.503\n= 1.000');
+  assert.equal(followSentence(we, 2), 'Token 3 gives 0.503 of its attention to itself. Nothing is masked: it can see every token, itself included. Its output (row 3 of O) is [1.759, 1.000]; its largest component is “v1”, 1.759.');
+  assert.equal(explainCell(we, 'A', 2, 0).text.split('\n').slice(1, 5).join('\n'), 'A[3][1] = exp(S[3][1]) / Σₖ exp(S[3][k])\nexp(0.707) = 2.028\nΣ = 2.028 + 2.028 + 4.113 = 8.169\nA[3][1] = 2.028 / 8.169 = 0.248');
+});
+
+test('one token, and values wider than six: “the only token”, and the output told by its size', () => {
+  const one = viewOf({ tokens: ['solo'], Q: [[2]], K: [[3]], V: [[1, 2, 3, 4, 5, 6, 7]] });
+  assert.equal(followSentence(one, 0), '“solo” (1) gives 1.000 of its attention to itself. It is the only token. Its output (row 1 of O) has 7 components; the largest is “v7”, 7.000.');
+  assert.equal(formulaLine(one), 'Q, K, V given (dk = 1, dv = 7); S = Q·Kᵀ/√dk = Q·Kᵀ/1.000; causal mask; A = softmax by row; O = A·V.');
+  const six = viewOf({ tokens: ['solo'], Q: [[2]], K: [[3]], V: [[6, 2, 3, 4, 5, 6]] });
+  assert.equal(followSentence(six, 0), '“solo” (1) gives 1.000 of its attention to itself. It is the only token. Its output (row 1 of O) is [6.000, 2.000, 3.000, 4.000, 5.000, 6.000]; its largest components are “v1” and “v6”, 6.000 each.');
+  const tiedWide = viewOf({ tokens: ['solo'], Q: [[2]], K: [[3]], V: [[7, 2, 3, 4, 5, 6, 7]] });
+  assert.equal(followSentence(tiedWide, 0).split('. ').pop(), 'Its output (row 1 of O) has 7 components; the largest are “v1” and “v7”, 7.000 each.');
+  const alone = viewOf({ tokens: ['solo'], Q: [[2]], K: [[3]], V: [[1]], causal: false });
+  assert.equal(followSentence(alone, 0), '“solo” (1) gives 1.000 of its attention to itself. It is the only token. Its output (row 1 of O) is [1.000]; its largest component is “v1”, 1.000.');
+});
+
+test('causal heads: the mask cell says “(1 ≤ 2)” for an earlier key, and the future is masked', () => {
+  const cat = viewOf(PRESETS.cat.config);
+  assert.equal(explainCell(cat, 'M', 1, 0).text, '“cat” (2) may look at “The” (1) (1 ≤ 2), so 0 is added to the score.');
+  assert.equal(explainCell(cat, 'M', 1, 1).text, '“cat” (2) may look at itself, so 0 is added to the score.');
+  assert.equal(explainCell(cat, 'M', 1, 2).text, '“sat” (3) comes after “cat” (2): a token cannot see the future, so −∞ is added to this score: its weight in A is exactly 0.');
+  assert.equal(formulaLine(cat), 'Q = X·Wq, K = X·Wk, V = X·Wv (d = 4, dk = dv = 4); S = Q·Kᵀ/√dk = Q·Kᵀ/2.000; causal mask; A = softmax by row; O = A·V.');
+  assert.equal(narration(cat, 'mask'), '4. Mask. Set every score where j comes after i to −∞, so tokens can’t see the future.');
+  assert.equal(matrixInfo(cat, 'M').about, 'causal mask: −∞ above the diagonal');
+  const one = viewOf({ tokens: ['solo'], Q: [[2]], K: [[3]], V: [[1]] });
+  assert.equal(matrixInfo(one, 'M').about, 'causal mask: nothing above the diagonal to mask');
+  assert.equal(explainCell(one, 'M', 0, 0).text, '“solo” (1) may look at itself, so 0 is added to the score.');
+  // a causal head with an explicit mask too: the future is the causal mask's, an earlier key the mask's
+  const both = viewOf({ ...SMALL, causal: true }, null, [[true, true, true], [false, true, true], [true, true, true]]);
+  assert.equal(explainCell(both, 'M', 1, 0).text, 'The mask does not let “b” (2) look at “a” (1), so −∞ is added to this score: its weight in A is exactly 0.');
+  assert.equal(explainCell(both, 'M', 0, 1).text, '“b” (2) comes after “a” (1): a token cannot see the future, so −∞ is added to this score: its weight in A is exactly 0.');
+  assert.equal(followSentence(both, 1), '“b” (2) gives 1.000 of its attention to itself. It may look at 1 token of 3; the mask hides the other 2. Its output (row 2 of O) is [0.000, 1.000]; its largest component is “v2”, 1.000.');
+  assert.equal(followSentence(both, 2).split('. ')[1], 'It can see every token, itself included');
+  assert.equal(narration(both, 'mask'), '4. Mask. Set every score where j comes after i to −∞, so tokens can’t see the future.');
+});
+
+test('the steps each highlight the matrices they make', () => {
+  assert.deepEqual(STEP_MATRICES, { project: ['Q', 'K', 'V'], score: ['S'], scale: ['S'], mask: ['M', 'S'], softmax: ['A'], mix: ['O'] });
+});
