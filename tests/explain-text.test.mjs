@@ -386,3 +386,114 @@ test('causal heads: the mask cell says “(1 ≤ 2)” for an earlier key, and t
 test('the steps each highlight the matrices they make', () => {
   assert.deepEqual(STEP_MATRICES, { project: ['Q', 'K', 'V'], score: ['S'], scale: ['S'], mask: ['M', 'S'], softmax: ['A'], mix: ['O'] });
 });
+
+// Two tokens p, q with one query width: S = Q·Kᵀ with scaling off (scale 1).
+const pair = (Q, K) => viewOf({ tokens: ['p', 'q'], Q, K, V: [[1], [2]], causal: false, scale: 1 });
+const shiftedWay = 'so this row is worked out the way the core does it: subtract the row’s largest score';
+
+test('exp past float32: the weight is worked out the core’s way, with the max subtracted, and says why', () => {
+  // row p scores 100 and 99: exp(100) = 2.7e43 does not fit; exp(99 − 100) = 0.368, Σ = 1.368
+  assert.equal(explainCell(pair([[1], [1]], [[100], [99]]), 'A', 0, 1).text,
+    'The share of its attention “p” (1) gives to “q” (2): the softmax of row 1 of S.\n' +
+    `Here exp(100.000) is past float32’s largest number (about 3.40e38), ${shiftedWay}, 100.000, from every score first. Multiplying every term by the same exp(−max) leaves the ratio unchanged.\n` +
+    'A[1][2] = exp(S[1][2] − max) / Σₖ exp(S[1][k] − max)\nexp(99.000 − 100.000) = 0.368\nΣ = 1.000 + 0.368 = 1.368\nA[1][2] = 0.368 / 1.368 = 0.269');
+  // 88.5 twice: exp(88.5) = 2.7e38 fits, the sum 5.4e38 does not
+  assert.equal(explainCell(pair([[88.5], [88.5]], [[1], [1]]), 'A', 0, 0).text.split('\n').slice(1).join('\n'),
+    `Here the sum of the exp terms is past float32’s largest number (about 3.40e38), though each term fits, ${shiftedWay}, 88.500, from every score first. Multiplying every term by the same exp(−max) leaves the ratio unchanged.\n` +
+    'A[1][1] = exp(S[1][1] − max) / Σₖ exp(S[1][k] − max)\nexp(88.500 − 88.500) = 1.000\nΣ = 1.000 + 1.000 = 2.000\nA[1][1] = 1.000 / 2.000 = 0.500');
+  // 88 twice: exp(88) = 1.65e38, the sum 3.3e38 still fits: the lesson's way
+  assert.match(explainCell(pair([[88], [88]], [[1], [1]]), 'A', 0, 0).text, /\nA\[1\]\[1\] = exp\(S\[1\]\[1\]\) \/ Σₖ exp\(S\[1\]\[k\]\)\nexp\(88\.000\) = 1\.65e\+?38\n/);
+  // −100 and −101: exp(−100) = 3.7e−44 is below float32's smallest normal number
+  assert.equal(explainCell(pair([[1], [1]], [[-100], [-101]]), 'A', 0, 0).text.split('\n').slice(1).join('\n'),
+    `Here every exp term is below float32’s smallest normal number (about 1.18e−38) and rounds towards 0, ${shiftedWay}, −100.000, from every score first. Multiplying every term by the same exp(−max) leaves the ratio unchanged.\n` +
+    'A[1][1] = exp(S[1][1] − max) / Σₖ exp(S[1][k] − max)\nexp(−100.000 − (−100.000)) = 1.000\nΣ = 1.000 + 0.368 = 1.368\nA[1][1] = 1.000 / 1.368 = 0.731');
+  // −80 and −81: exp(−80) = 1.8e−35 is small but normal: the lesson's way
+  assert.match(explainCell(pair([[1], [1]], [[-80], [-81]]), 'A', 0, 0).text, /\nA\[1\]\[1\] = exp\(S\[1\]\[1\]\) \/ Σₖ exp\(S\[1\]\[k\]\)\n/);
+});
+
+// n tokens a, b, …, all scores 0 (weights 1/n) and V = [1, 2, …, n]: O[1][1] = (n + 1) / 2.
+const even = (n) => viewOf({ tokens: 'abcdefghi'.slice(0, n).split(''), Q: Array.from({ length: n }, () => [0]), K: Array.from({ length: n }, () => [0]), V: Array.from({ length: n }, (_, k) => [k + 1]), causal: false });
+
+test('sums of up to 8 terms are written out; from 9 on, the largest 8 in their order and “… (1 smaller term)”', () => {
+  assert.equal(explainCell(even(8), 'A', 0, 0).text.split('\n')[3], 'Σ = 1.000 + 1.000 + 1.000 + 1.000 + 1.000 + 1.000 + 1.000 + 1.000 = 8.000');
+  assert.equal(explainCell(even(9), 'A', 0, 0).text.split('\n')[3], 'Σ = 1.000 + 1.000 + 1.000 + 1.000 + 1.000 + 1.000 + 1.000 + 1.000 + … (1 more term) = 9.000');
+  assert.equal(explainCell(even(9), 'A', 0, 0).text.split('\n')[4], 'A[1][1] = 1.000 / 9.000 = 0.111');
+  assert.equal(explainCell(even(8), 'O', 0, 0).text.split('\n').slice(2).join('\n'),
+    '= 0.125×1.000 + 0.125×2.000 + 0.125×3.000 + 0.125×4.000 + 0.125×5.000 + 0.125×6.000 + 0.125×7.000 + 0.125×8.000\n' +
+    '= 0.125 + 0.250 + 0.375 + 0.500 + 0.625 + 0.750 + 0.875 + 1.000\n= 4.500');
+  // the smallest product, 0.111×1, is the one left out
+  assert.equal(explainCell(even(9), 'O', 0, 0).text.split('\n').slice(2).join('\n'),
+    '= 0.111×2.000 + 0.111×3.000 + 0.111×4.000 + 0.111×5.000 + 0.111×6.000 + 0.111×7.000 + 0.111×8.000 + 0.111×9.000 + … (1 smaller term)\n' +
+    '= 0.222 + 0.333 + 0.444 + 0.556 + 0.667 + 0.778 + 0.889 + 1.000 + … (1 smaller term)\n= 5.000');
+  // a dot product of 9 terms: 2 × 0.25 = 0.5 is the smallest product (not the smallest factor or ratio), kept order
+  const dot = viewOf({ tokens: ['w'], Q: [[9, 2, 3, 4, 5, 6, 7, 8, 1.5]], K: [[1, 0.25, 1, 1, 1, 1, 1, 1, 1]], V: [[1]] }, 'score');
+  assert.equal(explainCell(dot, 'S', 0, 0).text, 'How well the query of “w” (1) matches the key of “w” (1).\nS = Q·Kᵀ (not scaled yet): q₁·k₁ = 9.000×1.000 + 3.000×1.000 + 4.000×1.000 + 5.000×1.000 + 6.000×1.000 + 7.000×1.000 + 8.000×1.000 + 1.500×1.000 + … (1 smaller term) = 44.000');
+});
+
+test('one term: its own sum, and a single product has no line of products', () => {
+  // S = 2 × 3 / √1 = 6, exp(6) = 403.429
+  const solo = viewOf({ tokens: ['solo'], Q: [[2]], K: [[3]], V: [[6]] });
+  assert.equal(explainCell(solo, 'A', 0, 0).text, 'The share of its attention “solo” (1) gives to itself: the softmax of row 1 of S.\n' +
+    'A[1][1] = exp(S[1][1]) / Σₖ exp(S[1][k])\nexp(6.000) = 403.429\nΣ = 403.429\nA[1][1] = 403.429 / 403.429 = 1.000\n' +
+    'The core first subtracts the row’s largest score, 6.000, from every score: exp(6.000 − 6.000) / Σ = 1.000 / 1.000, the same ratio, and no term can be larger than 1, so nothing overflows.');
+  assert.equal(explainCell(solo, 'O', 0, 0).text, 'Dimension 1 of the output of “solo” (1): the weighted average of column 1 of V, with row 1 of A as the weights.\nO[1][1] = Σₖ A[1][k]·V[k][1]\n= 1.000×6.000\n= 6.000');
+  assert.equal(explainCell(solo, 'S', 0, 0).text, 'How well the query of “solo” (1) matches the key of “solo” (1).\nS[1][1] = (q₁·k₁) / √dk, with dk = 1\nq₁·k₁ = 2.000×3.000 = 6.000\n6.000 / √1 = 6.000 / 1.000 = 6.000 × 1.000 = 6.000');
+  // a causal head with masked keys: one visible key, O's line says the others have weight 0
+  const cat = viewOf(PRESETS.cat.config);
+  assert.equal(explainCell(cat, 'O', 0, 2).text.split('\n').slice(1).join('\n'), 'O[1][3] = Σₖ A[1][k]·V[k][3] (the 4 masked keys have weight 0)\n= 1.000×0.500\n= 0.500');
+  assert.equal(explainCell(cat, 'O', 3, 2).text.split('\n')[1], 'O[4][3] = Σₖ A[4][k]·V[k][3] (the 1 masked key has weight 0)');
+});
+
+test('the output dimension is named when it carries a feature, and not when it is v1, v2', () => {
+  const cat = viewOf(PRESETS.cat.config);
+  assert.equal(explainCell(cat, 'O', 4, 0).text.split('\n')[0], 'Dimension 1 (“thing”) of the output of “the” (5): the weighted average of column 1 of V, with row 5 of A as the weights.');
+  // Wv named by features only when diagonal; a feature named like v1 is not repeated either
+  const vnamed = viewOf({ ...SMALL, features: ['v1', 'v22'], Wv: [[1, 0], [0, 1]] });
+  assert.equal(explainCell(vnamed, 'O', 0, 0).text.split('\n')[0], 'Dimension 1 of the output of “a” (1): the weighted average of column 1 of V, with row 1 of A as the weights.');
+  assert.equal(explainCell(vnamed, 'O', 0, 1).text.split('\n')[0], 'Dimension 2 of the output of “a” (1): the weighted average of column 2 of V, with row 1 of A as the weights.');
+  for (const f of ['xv1', 'v1x', 'v', 'vx']) {
+    const named = viewOf({ ...SMALL, features: [f, 'y'], Wv: [[1, 0], [0, 1]] });
+    assert.equal(explainCell(named, 'O', 0, 0).text.split('\n')[0], `Dimension 1 (“${f}”) of the output of “a” (1): the weighted average of column 1 of V, with row 1 of A as the weights.`, f);
+  }
+});
+
+test('sourceCopies: a column read down with its title, copies that never alias the head’s own labels', () => {
+  const v = half();
+  const [col] = sourceCopies(v, [{ m: 'V', col: 1 }]);
+  assert.deepEqual(col, { m: 'V', title: 'V column 2 (v2)', labels: ['a', 'b', 'c'], values: [2, 1, 3] });
+  col.labels.push('changed');
+  const [row] = sourceCopies(v, [{ m: 'S', row: 0 }]);
+  assert.deepEqual(row, { m: 'S', title: 'S row 1 (a)', labels: ['a', 'b', 'c'], values: [0.5, -Infinity, 0.5] });
+  row.labels.push('changed');
+  assert.deepEqual(v.config.tokens, ['a', 'b', 'c']);
+  assert.deepEqual(matrixInfo(v, 'V').rowLabels, ['a', 'b', 'c']);
+  assert.deepEqual(sourceCopies(v, [{ m: 'Wv', col: 0 }, { m: 'X', row: 2 }]), [
+    { m: 'Wv', title: 'Wv column 1 (v1)', labels: ['x', 'y'], values: [1, 0] },
+    { m: 'X', title: 'X row 3 (c)', labels: ['x', 'y'], values: [1, 1] },
+  ]);
+  assert.deepEqual(v.config.features, ['x', 'y']);
+  assert.deepEqual(sourceCopies(v, [{ m: 'K', col: 0 }], 2), [{ m: 'K', title: 'K column 1 (k1), the first 2 of 3', labels: ['a', 'b'], values: [1, 0] }]);
+});
+
+test('cell labels for screen readers', () => {
+  const v = half();
+  const label = labeler(v, 'Wv');
+  assert.equal(label(1, 0, 0), 'Wv row 2 y, column 1 v1: 0.000');
+  assert.equal(labeler(v, 'O')(2, 1, 2.178), 'O row 3 c, column 2 v2: 2.178');
+  assert.equal(labeler(v, 'S')(0, 1, -Infinity), 'S row 1 a, column 2 b: −∞');
+});
+
+test('forgetResult: after a result is reused for a masked head, its mask, captions and S are worked out anew', () => {
+  const open = parseConfig({ ...SMALL, scale: 0.5 });
+  const r = attn.forward(forwardArgs(open));
+  const v = { config: open, r, raw: null, step: null };
+  assert.equal(matrixInfo(v, 'M').about, 'mask off: all 0, every token may look at every token');
+  assert.deepEqual(fullyMaskedRows(r), []);
+  assert.equal(displayed(v, 'S')[1], 0);
+  attn.forward({ ...forwardArgs(open), mask: HOLES }, { into: r });
+  forgetResult(r);
+  assert.equal(matrixInfo(v, 'M').about, 'mask: −∞ on 4 entries');
+  assert.deepEqual(fullyMaskedRows(r), [1]);
+  assert.equal(displayed(v, 'S')[1], -Infinity);
+  assert.equal(narration(v, 'mask'), '4. Mask. Set the 4 masked scores to −∞: those keys get weight 0.');
+});
