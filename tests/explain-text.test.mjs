@@ -412,7 +412,7 @@ test('exp past float32: the weight is worked out the core’s way, with the max 
 });
 
 // n tokens a, b, …, all scores 0 (weights 1/n) and V = [1, 2, …, n]: O[1][1] = (n + 1) / 2.
-const even = (n) => viewOf({ tokens: 'abcdefghi'.slice(0, n).split(''), Q: Array.from({ length: n }, () => [0]), K: Array.from({ length: n }, () => [0]), V: Array.from({ length: n }, (_, k) => [k + 1]), causal: false });
+const even = (n) => viewOf({ tokens: 'abcdefghij'.slice(0, n).split(''), Q: Array.from({ length: n }, () => [0]), K: Array.from({ length: n }, () => [0]), V: Array.from({ length: n }, (_, k) => [k + 1]), causal: false });
 
 test('sums of up to 8 terms are written out; from 9 on, the largest 8 in their order and “… (1 smaller term)”', () => {
   assert.equal(explainCell(even(8), 'A', 0, 0).text.split('\n')[3], 'Σ = 1.000 + 1.000 + 1.000 + 1.000 + 1.000 + 1.000 + 1.000 + 1.000 = 8.000');
@@ -496,4 +496,40 @@ test('forgetResult: after a result is reused for a masked head, its mask, captio
   assert.deepEqual(fullyMaskedRows(r), [1]);
   assert.equal(displayed(v, 'S')[1], -Infinity);
   assert.equal(narration(v, 'mask'), '4. Mask. Set the 4 masked scores to −∞: those keys get weight 0.');
+});
+
+test('a causal head whose mask also hides a token from itself: “look at itself”, and what it can still see', () => {
+  // b may not look at itself (the mask) nor at c (the future): it sees a only, O[b] = V[a] = [1, 2]
+  const v = viewOf({ ...SMALL, causal: true }, null, [[true, true, true], [true, false, true], [true, true, true]]);
+  assert.equal(explainCell(v, 'M', 1, 1).text, 'The mask does not let “b” (2) look at itself, so −∞ is added to this score: its weight in A is exactly 0.');
+  assert.equal(explainCell(v, 'A', 1, 1).text, 'Exactly 0: the mask does not let “b” (2) look at itself, so the score was masked to −∞, and exp(−∞) = 0.');
+  assert.equal(followSentence(v, 1), '“b” (2) gives 1.000 of its attention to “a” (1). It may look at 1 token of 3; the mask hides the other 2. Its output (row 2 of O) is [1.000, 2.000]; its largest component is “v2”, 2.000.');
+  assert.equal(followSentence(v, 0).split('. ')[1], 'It can see only itself; the 2 tokens after it are masked');
+  assert.equal(followSentence(v, 2).split('. ')[1], 'It can see every token, itself included');
+});
+
+test('a query wider than the values: Q is read with its own width', () => {
+  // dk = 2, dv = 1: Q[3][2] = X[3]·Wq column 2 = 1×0 + 1×1
+  const narrow = viewOf({ ...SMALL, Wv: [[2], [5]] });
+  assert.equal(explainCell(narrow, 'Q', 2, 1).text, 'Dimension 2 of the query of “c” (3): what it is looking for.\nQ = X·Wq, so Q[3][2] = Σₖ X[3][k]·Wq[k][2]\n= 1.000×0.000 + 1.000×1.000\n= 1.000');
+  assert.equal(formulaLine(narrow), 'Q = X·Wq, K = X·Wk, V = X·Wv (d = 2, dk = 2, dv = 1); S = Q·Kᵀ/√dk = Q·Kᵀ/1.414; no mask; A = softmax by row; O = A·V.');
+});
+
+test('a head given without feature names (not through parseConfig) numbers its value dimensions v1, v2', () => {
+  const config = { tokens: ['s', 't'], X: [[1, 0], [0, 1]], Wq: [[1, 0], [0, 1]], Wk: [[1, 0], [0, 1]], Wv: [[2, 0], [0, 3]], causal: true, scale: null };
+  const v = { config, r: attn.forward(forwardArgs(config)), raw: null, step: null };
+  assert.deepEqual(matrixInfo(v, 'X').colLabels, ['f1', 'f2']);
+  assert.deepEqual(matrixInfo(v, 'O').colLabels, ['v1', 'v2']);
+  assert.deepEqual(matrixInfo(v, 'Wv').colLabels, ['v1', 'v2']);
+});
+
+test('a step against no gradient at all is said so, whichever way it went', () => {
+  const story = (delta) => weightStory({ name: 'Wk[2][1]', step: 1, g: 0, delta, optimizer: 'adam' }).split('\n')[2].split('. ')[0];
+  assert.equal(story(-0.125), 'Step 1 moved it by −0.125 (down, with no gradient to follow)');
+  assert.equal(story(0.125), 'Step 1 moved it by +0.125 (up, with no gradient to follow)');
+});
+
+test('ten keys: the weight of key 10 names S[1][10] and sums over S[1][k]', () => {
+  assert.equal(explainCell(even(10), 'A', 0, 9).text.split('\n').slice(1, 4).join('\n'),
+    'A[1][10] = exp(S[1][10]) / Σₖ exp(S[1][k])\nexp(0.000) = 1.000\nΣ = 1.000 + 1.000 + 1.000 + 1.000 + 1.000 + 1.000 + 1.000 + 1.000 + … (2 more terms) = 10.000');
 });

@@ -248,7 +248,7 @@ function visibleKeys(r, i) {
 function maskedWhy(view, i, j) {
   const t = view.config.tokens;
   if (view.r.causal && j > i) return `${tokenRef(t, j)} comes after ${tokenRef(t, i)}: a token cannot see the future`;
-  return `the mask does not let ${tokenRef(t, i)} look at ${tokenRef(t, j)}`;
+  return `the mask does not let ${tokenRef(t, i)} look at ${i === j ? 'itself' : tokenRef(t, j)}`;
 }
 
 // Before steps 4-5 the S panel shows scores that A and O do not use yet: say which they use.
@@ -270,7 +270,7 @@ export function explainCell(view, m, i, j, extra = null) {
   const v = displayed(view, m)[i * matrixInfo(view, m).cols + j];
   const title = `${m}[${i + 1}][${j + 1}] = ${fmt(v)}`;
   const explain = { X: explainInput, Wq: explainWeight, Wk: explainWeight, Wv: explainWeight, Q: explainProjection, K: explainProjection, V: explainProjection, S: explainScore, M: explainMask, A: explainWeightA, O: explainOutput }[m];
-  const { text, sources } = explain ? explain(view, m, i, j, extra) : { text: '', sources: [] };
+  const { text, sources } = explain(view, m, i, j, extra);
   return { title, text, sources };
 }
 
@@ -389,7 +389,8 @@ function softmaxArithmetic(view, i, j, live) {
   const { r } = view;
   const at = `A[${i + 1}][${j + 1}]`;
   const s = (/** @type {number} */ c) => r.S[i * r.m + c] + r.M[i * r.m + c]; // M adds 0 to a visible key (or a float mask's value)
-  const sName = (/** @type {number} */ c) => (r.M[i * r.m + c] === 0 ? `S[${i + 1}][${c + 1}]` : `(S + M)[${i + 1}][${c + 1}]`);
+  const scores = r.M[i * r.m + j] === 0 ? 'S' : '(S + M)'; // S + M where a float mask adds a number
+  const sName = `${scores}[${i + 1}][${j + 1}]`, sAll = `${scores}[${i + 1}][k]`;
   let max = -Infinity;
   for (const c of live) max = Math.max(max, s(c));
   const plain = live.map((c) => Math.exp(s(c)));
@@ -413,7 +414,7 @@ function softmaxArithmetic(view, i, j, live) {
         : '';
   if (!why)
     return (
-      `${at} = exp(${sName(j)}) / Σₖ exp(${sName(j).replace(/\]\[\d+\]$/, '][k]')})\n` +
+      `${at} = exp(${sName}) / Σₖ exp(${sAll})\n` +
       `exp(${fmt(s(j))}) = ${fmt(Math.exp(s(j)))}\n` +
       `${sumLine(terms((/** @type {number} */ c) => Math.exp(s(c))), sumPlain)}${maskedNote}\n` +
       `${at} = ${fmt(Math.exp(s(j)))} / ${fmt(sumPlain)} = ${weight}\n` +
@@ -421,7 +422,7 @@ function softmaxArithmetic(view, i, j, live) {
     );
   return (
     `Here ${why}, so this row is worked out the way the core does it: subtract the row’s largest score, ${fmt(max)}, from every score first. Multiplying every term by the same exp(−max) leaves the ratio unchanged.\n` +
-    `${at} = exp(${sName(j)} − max) / Σₖ exp(${sName(j).replace(/\]\[\d+\]$/, '][k]')} − max)\n` +
+    `${at} = exp(${sName} − max) / Σₖ exp(${sAll} − max)\n` +
     `exp(${fmt(s(j))} − ${p(max)}) = ${fmt(shifted(j))}\n` +
     `${sumLine(terms(shifted), sumShifted)}${maskedNote}\n` +
     `${at} = ${fmt(shifted(j))} / ${fmt(sumShifted)} = ${weight}`
@@ -563,7 +564,7 @@ function visibility(view, i, live) {
   const { r } = view;
   const hidden = r.m - live.length;
   if (!hidden) return r.causal && r.m > 1 ? 'It can see every token, itself included.' : r.m === 1 ? 'It is the only token.' : 'Nothing is masked: it can see every token, itself included.';
-  if (r.causal && live.length === i + 1 && live.every((j, k) => j === k)) {
+  if (r.causal && live.length === i + 1) { // (causal: the keys it sees are among 1 to i + 1, so these are all of them)
     const seen = i === 0 ? 'only itself' : `${range(1, i + 1, 'token')}, itself included`;
     return `It can see ${seen}; the ${hidden === 1 ? 'token' : count(hidden, 'token')} after it ${verb(hidden, 'is', 'are')} masked.`;
   }
