@@ -444,14 +444,14 @@ test('one term: its own sum, and a single product has no line of products', () =
   assert.equal(explainCell(cat, 'O', 3, 2).text.split('\n')[1], 'O[4][3] = Σₖ A[4][k]·V[k][3] (the 1 masked key has weight 0)');
 });
 
-test('the output dimension is named when it carries a feature, and not when it is v1, v2', () => {
+test('the output dimension is named when it carries a feature, and not when its name is just its number (v1 for dimension 1)', () => {
   const cat = viewOf(PRESETS.cat.config);
   assert.equal(explainCell(cat, 'O', 4, 0).text.split('\n')[0], 'Dimension 1 (“thing”) of the output of “the” (5): the weighted average of column 1 of V, with row 5 of A as the weights.');
-  // Wv named by features only when diagonal; a feature named like v1 is not repeated either
+  // a feature named v1 in dimension 1 says nothing new; v22 in dimension 2 or v2 in dimension 1 does
   const vnamed = viewOf({ ...SMALL, features: ['v1', 'v22'], Wv: [[1, 0], [0, 1]] });
   assert.equal(explainCell(vnamed, 'O', 0, 0).text.split('\n')[0], 'Dimension 1 of the output of “a” (1): the weighted average of column 1 of V, with row 1 of A as the weights.');
-  assert.equal(explainCell(vnamed, 'O', 0, 1).text.split('\n')[0], 'Dimension 2 of the output of “a” (1): the weighted average of column 2 of V, with row 1 of A as the weights.');
-  for (const f of ['xv1', 'v1x', 'v', 'vx']) {
+  assert.equal(explainCell(vnamed, 'O', 0, 1).text.split('\n')[0], 'Dimension 2 (“v22”) of the output of “a” (1): the weighted average of column 2 of V, with row 1 of A as the weights.');
+  for (const f of ['xv1', 'v1x', 'v', 'vx', 'v2']) {
     const named = viewOf({ ...SMALL, features: [f, 'y'], Wv: [[1, 0], [0, 1]] });
     assert.equal(explainCell(named, 'O', 0, 0).text.split('\n')[0], `Dimension 1 (“${f}”) of the output of “a” (1): the weighted average of column 1 of V, with row 1 of A as the weights.`, f);
   }

@@ -436,7 +436,7 @@ function explainOutput(view, m, i, j) {
   /** @type {Source[]} */
   const sources = [{ m: 'A', row: i }, { m: 'V', col: j }];
   const name = matrixInfo(view, 'O').colLabels[j];
-  const dim = `Dimension ${j + 1}${/^v\d+$/.test(name) ? '' : ` (“${name}”)`} of the output of ${tokenRef(t, i)}`;
+  const dim = `Dimension ${j + 1}${name === `v${j + 1}` ? '' : ` (“${name}”)`} of the output of ${tokenRef(t, i)}`; // named unless it is just vj
   const live = visibleKeys(r, i);
   if (!live.length)
     return { text: `${dim}: exactly 0. Every key of row ${i + 1} is masked, so its weights are all 0 and so is its output (PyTorch’s rule).`, sources };
