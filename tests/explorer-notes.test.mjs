@@ -109,3 +109,12 @@ test('the leak report: with the mask, rows before an edited token are unchanged 
   S.setValue(we, 'V', 2, 0, 5);
   assert.match(leakReport(viewOf(we), we.leak.base).text, /^You changed token 3\. Rows 1 and 2 of O are unchanged/);
 });
+
+test('clipMessage: a text of exactly max characters stays whole; one more is cut to max with “…”', async () => {
+  const { clipMessage, MAX_MESSAGE } = await import('../web/words.js');
+  assert.equal(clipMessage('abcdef', 6), 'abcdef');
+  assert.equal(clipMessage('abcdefg', 6), 'abcde…');
+  assert.equal(clipMessage('x'.repeat(MAX_MESSAGE)), 'x'.repeat(400));
+  assert.equal(clipMessage('x'.repeat(401)), 'x'.repeat(399) + '…');
+  assert.equal(clipMessage(12345, 3), '12…');
+});

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as S from '../web/explorer/state.js';
-import { readUrlState, STEPS } from '../web/config.js';
+import { readUrlState, STEPS, parseConfig } from '../web/config.js';
 import { PRESETS } from '../web/presets.js';
 
 const fresh = (preset = 'cat') => {
@@ -320,4 +320,320 @@ test('a theme the link named stays in the link: setUrlTheme', () => {
   assert.equal(S.urlOf(state), '?preset=cat&theme=dark');
   S.setUrlTheme(state, null);
   assert.equal(S.urlOf(state), '?preset=cat');
+});
+
+// ------------------------------------------------------------------ each action's Change, exactly
+
+const names = (change) => ({ ...change, emit: change.emit && change.emit.map(([type, detail]) => [type, typeof detail === 'function' ? detail() : detail]) });
+
+test('a new state: the cat preset to come, every step shown, light theme until told, nothing playing', () => {
+  const state = S.createState();
+  assert.deepEqual(
+    [state.preset, state.config, state.step, state.playing, state.follow, state.sel, state.themeSetting, state.theme, state.tour, state.leak, state.rev],
+    ['cat', null, null, false, null, null, 'auto', 'light', null, null, 0]);
+  assert.deepEqual([...state.controls], S.CONTROLS);
+  assert.equal(S.createState({ theme: 'dark' }).theme, 'dark');
+});
+
+test('a new head (setPreset, setConfig) asks for everything: compute, link, layout, tokens, a cleared error and a change event', () => {
+  const state = S.createState();
+  const change = names(S.setPreset(state, 'worked-example'));
+  assert.deepEqual(change, { compute: true, url: true, rebuild: true, tokens: true, error: '', emit: [['change', { config: PRESETS['worked-example'].config }]] });
+  assert.equal(state.rev, 1);
+  S.setConfig(state, { X: [[1]], Wq: [[1]], Wk: [[1]], Wv: [[1]] });
+  assert.equal(state.rev, 2, 'rev counts every change of the config');
+  S.setValue(state, 'X', 0, 0, 2);
+  assert.equal(state.rev, 3);
+  S.showHead(state, { X: [[1]], Wq: [[1]], Wk: [[1]], Wv: [[1]] });
+  assert.equal(state.rev, 4);
+  S.reset(state);
+  assert.equal(state.rev, 5);
+});
+
+test('setPreset keeps the step shown unless fromStart asks for every step again', () => {
+  const state = fresh();
+  S.setStep(state, 'mask');
+  S.setPreset(state, 'previous-token');
+  assert.equal(state.step, 'mask');
+  S.setPreset(state, 'cat', { fromStart: true });
+  assert.equal(state.step, null);
+});
+
+test('showHead asks for a recompute and a new link only; a follow on the last row of a shorter head is dropped', () => {
+  const state = fresh();
+  S.setFollow(state, 4);
+  assert.deepEqual(S.showHead(state, { ...PRESETS.cat.config }), { compute: true, url: true });
+  assert.equal(state.follow, 4, 'row 5 of 5 still fits');
+  const four = { ...PRESETS.cat.config, tokens: ['a', 'b', 'c', 'd'], X: PRESETS.cat.config.X.slice(0, 4) };
+  S.showHead(state, four);
+  assert.equal(state.follow, null, 'row 5 of 4 does not');
+});
+
+test('reset: the exact Change, and a config loaded that is exactly a preset is that preset after Reset', () => {
+  const state = S.createState();
+  S.setConfig(state, PRESETS.cat.config);
+  assert.equal(state.preset, null, 'a pasted config is the learner’s own until Reset compares it');
+  S.setValue(state, 'X', 0, 0, 3);
+  assert.deepEqual(names(S.reset(state)), { compute: true, url: true, tokens: true, error: '', emit: [['change', { config: PRESETS.cat.config }]] });
+  assert.deepEqual([state.preset, state.origin], ['cat', 'cat']);
+});
+
+test('nudge: no cell or a computed matrix changes nothing', () => {
+  const state = fresh();
+  assert.equal(S.nudge(state, null, 0.1), null);
+  assert.equal(S.nudge(state, { m: 'A', i: 0, j: 0 }, 0.1), null);
+  assert.equal(state.rev, 1);
+  assert.equal(state.preset, 'cat');
+});
+
+test('addToken: a token called “new”, up to the limit of 256 tokens, then an error naming the limit', () => {
+  const state = fresh();
+  S.addToken(state);
+  assert.equal(state.config.tokens[5], 'new');
+  const n = S.LIM.maxTokens;
+  assert.equal(n, 256);
+  S.setConfig(state, { X: Array.from({ length: n - 1 }, () => [1]), Wq: [[1]], Wk: [[1]], Wv: [[1]] });
+  const last = S.addToken(state);
+  assert.equal(last.compute, true);
+  assert.equal(state.config.tokens.length, n);
+  assert.deepEqual(S.addToken(state), { error: 'A head can have at most 256 tokens here.' });
+  assert.equal(state.config.tokens.length, n);
+});
+
+test('removeToken keeps a follow that still fits and clears the selection', () => {
+  const state = fresh();
+  S.setFollow(state, 1);
+  S.select(state, { m: 'A', i: 1, j: 1 });
+  S.removeToken(state, 3);
+  assert.deepEqual([state.follow, state.sel, state.config.tokens], [1, null, ['The', 'cat', 'sat', 'the']]);
+  S.setFollow(state, 3);
+  S.removeToken(state, 0);
+  assert.equal(state.follow, null, 'row 4 of 3 is gone');
+});
+
+test('setStep and stepBy: the exact Change; one step past “mix” shows every step', () => {
+  const state = fresh();
+  assert.deepEqual(S.setStep(state, 'softmax'), { values: true, url: true, emit: [['step', { step: 'softmax' }]], scroll: 'softmax' });
+  S.setStep(state, 'mix');
+  assert.deepEqual(S.stepBy(state, 1), { values: true, url: true, emit: [['step', { step: null }]], scroll: null });
+  assert.equal(state.step, null);
+});
+
+test('play: a second press pauses; stop does nothing when nothing plays; play from a middle step goes on from there', () => {
+  const state = fresh();
+  assert.equal(S.stop(state), null);
+  S.setStep(state, 'score');
+  assert.deepEqual(S.togglePlay(state), {});
+  assert.deepEqual([state.step, state.playing], ['score', true]);
+  assert.deepEqual(S.togglePlay(state), {});
+  assert.equal(state.playing, false);
+  S.setStep(state, null);
+  S.playTick(state);
+  assert.equal(state.step, 'project', 'a tick from every step shown starts at the first');
+});
+
+test('follow: row 0 and the last row can be followed; -1 and n cannot; toggling another row moves the follow; the event carries the selection', () => {
+  const state = fresh();
+  S.select(state, { m: 'S', i: 2, j: 1 });
+  assert.deepEqual(S.setFollow(state, 0), { url: true, emit: [['select', { follow: 0, cell: { m: 'S', i: 2, j: 1 } }]] });
+  assert.equal(S.setFollow(state, 0), null, 'the same row again changes nothing');
+  S.setFollow(state, 4);
+  assert.equal(state.follow, 4);
+  S.setFollow(state, 5);
+  assert.equal(state.follow, null);
+  S.setFollow(state, 2);
+  S.setFollow(state, -1);
+  assert.equal(state.follow, null);
+  S.setFollow(state, 2);
+  S.toggleFollow(state, 3);
+  assert.equal(state.follow, 3);
+  S.setFollow(state, null);
+  assert.equal(state.follow, null);
+});
+
+test('select: the exact Change, a copy of the cell in the event; a cell differing in m, i or j alone is new; null twice is no change', () => {
+  const state = fresh();
+  S.setFollow(state, 2);
+  const cell = { m: 'A', i: 1, j: 0 };
+  const c = S.select(state, cell);
+  assert.deepEqual(c, { url: true, emit: [['select', { follow: 2, cell: { m: 'A', i: 1, j: 0 } }]] });
+  assert.notEqual(c.emit[0][1].cell, cell, 'a copy');
+  for (const other of [{ m: 'S', i: 1, j: 0 }, { m: 'S', i: 2, j: 0 }, { m: 'S', i: 2, j: 1 }]) assert.equal(S.select(state, other).emit.length, 1, JSON.stringify(other));
+  assert.deepEqual(S.select(state, null), { url: true, emit: [['select', { follow: 2, cell: null }]] });
+  assert.deepEqual(S.select(state, null), { url: true, emit: [] });
+  assert.equal(S.sameCell(null, null), true);
+  assert.equal(S.sameCell({ m: 'A', i: 0, j: 0 }, null), false);
+});
+
+test('theme: “dark” is a setting of its own', () => {
+  const state = S.createState();
+  assert.deepEqual(S.setTheme(state, 'dark', false), { values: true });
+  assert.deepEqual([state.themeSetting, state.theme], ['dark', 'dark']);
+});
+
+test('setControls keeps only known groups, drops the link off the page, and stops play when the steps are hidden', () => {
+  const state = fresh();
+  S.togglePlay(state);
+  assert.deepEqual(S.setControls(state, ['link', 'steps', 'bogus'], { page: true }), { values: true });
+  assert.deepEqual([...state.controls], ['link', 'steps']);
+  assert.equal(state.playing, true, 'the steps are still there');
+  S.setControls(state, ['link', 'explain'], { page: false });
+  assert.deepEqual([...state.controls], ['explain'], 'an element has no link');
+  assert.equal(state.playing, false);
+});
+
+test('the tour: the exact Change at its start (play stops, the selection goes with the event); stop 0 is a stop; no tour, no move', () => {
+  const state = fresh();
+  assert.equal(S.tourTo(state, 1), null);
+  S.select(state, { m: 'A', i: 4, j: 1 });
+  S.togglePlay(state);
+  assert.deepEqual(S.startTour(state), { values: true, url: true, tour: true, emit: [['select', { follow: 4, cell: { m: 'A', i: 4, j: 1 } }]] });
+  assert.equal(state.playing, false);
+  S.tourTo(state, 2);
+  assert.deepEqual(S.tourTo(state, 0), { tour: true });
+  assert.equal(state.tour, 0);
+  S.select(state, null);
+  S.endTour(state);
+  assert.deepEqual(S.startTour(state).emit, [['select', { follow: 4, cell: null }]]);
+});
+
+test('the leak check asks for a recompute both ways', () => {
+  const state = fresh();
+  assert.deepEqual(S.toggleLeak(state), { compute: true });
+  assert.deepEqual(S.toggleLeak(state), { compute: true });
+});
+
+test('changesOf counts changed values in every input matrix, each form; a head of the other form has no values to compare', () => {
+  const cat = parseConfig(PRESETS.cat.config);
+  const edited = structuredClone(cat);
+  edited.Wk[0][0] = 9; edited.Wv[1][1] = 9; edited.Wv[2][2] = 9;
+  assert.deepEqual(S.changesOf(cat, edited).values, { Wk: 1, Wv: 2 });
+  const we = parseConfig(PRESETS['worked-example'].config);
+  const qkv = structuredClone(we);
+  qkv.Q[0][0] = 5; qkv.K[1][1] = 5; qkv.V[2][0] = 5; qkv.V[2][1] = 5;
+  assert.deepEqual(S.changesOf(we, qkv).values, { Q: 1, K: 1, V: 2 });
+  const direct5 = parseConfig({ tokens: cat.tokens, Q: [[1], [1], [1], [1], [1]], K: [[1], [1], [1], [1], [1]], V: [[1], [1], [1], [1], [1]], causal: false });
+  assert.deepEqual(S.changesOf(cat, direct5), { causal: false, scale: undefined, renamed: [], values: {}, tokens: null });
+});
+
+// ------------------------------------------------------------------ the link: round trip and bad parameters
+
+const reopen = (link) => {
+  const state = S.createState();
+  const [search, hash] = link.startsWith('#') ? ['', link] : [link, ''];
+  const change = S.fromUrl(state, readUrlState(search, hash));
+  return { state, change };
+};
+
+test('a shared link reopens the same view: preset or own head, step, follow, cell and theme', () => {
+  const state = fresh('previous-token');
+  S.setStep(state, 'mask');
+  S.setFollow(state, 0);
+  S.select(state, { m: 'M', i: 5, j: 4 });
+  S.setUrlTheme(state, 'light');
+  const link = S.urlOf(state);
+  assert.equal(link, '?preset=previous-token&step=mask&follow=0&cell=M.5.4&theme=light');
+  const { state: back, change } = reopen(link);
+  assert.deepEqual(change, { compute: true, rebuild: true, tokens: true, error: '', badConfig: null, restoreCursor: true });
+  assert.deepEqual([back.preset, back.step, back.follow, back.sel, back.urlTheme, back.rev], ['previous-token', 'mask', 0, { m: 'M', i: 5, j: 4 }, 'light', 1]);
+  assert.equal(S.urlOf(back), link);
+
+  const own = S.createState();
+  S.setConfig(own, { tokens: ['a', 'b'], Q: [[1, 0], [0, 1]], K: [[1, 0], [0, 1]], V: [[2], [3]], causal: true, scale: 0.5 });
+  S.setFollow(own, 1);
+  const ownLink = S.urlOf(own);
+  const again = reopen(ownLink);
+  assert.deepEqual(again.state.config, own.config);
+  assert.deepEqual([again.state.preset, again.state.origin, again.state.follow, again.change.error, again.change.restoreCursor], [null, null, 1, '', false]);
+  assert.equal(S.urlOf(again.state), ownLink);
+});
+
+test('a link with from= and the preset’s exact config opens as that unchanged preset', () => {
+  const { state } = reopen('#config=' + encodeURIComponent(JSON.stringify(PRESETS.cat.config)) + '&from=cat');
+  assert.deepEqual([state.preset, state.origin], ['cat', 'cat']);
+  assert.equal(S.urlOf(state), '?preset=cat');
+  const unknown = reopen('#config=' + encodeURIComponent(JSON.stringify(PRESETS.cat.config)) + '&from=dog');
+  assert.deepEqual([unknown.state.preset, unknown.state.origin, unknown.change.error], [null, null, ''], 'an unknown from= is dropped without a word');
+});
+
+test('malformed or out-of-range parameters: the learner sees the rest of the link, with the default in their place', () => {
+  const cases = [
+    // [search, what the state shows: step, follow, sel, urlTheme]
+    ['?preset=cat&step=nonsense', null, null, null, null],
+    ['?preset=cat&step=SCORE', null, null, null, null],
+    ['?preset=cat&follow=5', null, null, null, null], // 5 tokens: rows 0 to 4
+    ['?preset=cat&follow=4', null, 4, null, null],
+    ['?preset=cat&follow=0', null, 0, null, null],
+    ['?preset=cat&follow=-1', null, null, null, null],
+    ['?preset=cat&follow=2.5', null, null, null, null],
+    ['?preset=cat&follow=two', null, null, null, null],
+    ['?preset=cat&cell=Z.1.1', null, null, null, null],
+    ['?preset=cat&cell=A.1', null, null, null, null],
+    ['?preset=cat&cell=A.-1.0', null, null, null, null],
+    ['?preset=cat&theme=blue', null, null, null, null],
+    ['?preset=cat&step=mix&follow=99&cell=O.4.0&theme=dark', 'mix', null, { m: 'O', i: 4, j: 0 }, 'dark'],
+  ];
+  for (const [search, step, follow, sel, theme] of cases) {
+    const state = S.createState();
+    const change = S.fromUrl(state, readUrlState(search, ''));
+    assert.deepEqual([state.preset, state.step, state.follow, state.sel, state.urlTheme, change.error], ['cat', step, follow, sel, theme, ''], search);
+  }
+  const empty = reopen('');
+  assert.deepEqual([empty.state.preset, empty.change.error, empty.change.badConfig], ['cat', '', null], 'no link: the default preset, no message');
+});
+
+test('a bad preset or config in the link: the default preset, and a message that says what to fix', () => {
+  const dog = reopen('?preset=dog&step=score');
+  assert.equal(dog.change.error, 'There is no preset called “dog”; the presets are cat, worked-example and previous-token. Showing “cat”.');
+  assert.deepEqual([dog.state.preset, dog.state.step, dog.change.badConfig], ['cat', 'score', null]);
+  const big = reopen('#config=' + encodeURIComponent(JSON.stringify({ X: [[1, 2]], Wq: [[1]], Wk: [[1]], Wv: [[1]] })));
+  assert.match(big.change.error, /^The config in the link was not used: .+ Showing the “cat” preset instead; fix the config below and press Apply\.$/);
+  assert.equal(big.state.preset, 'cat');
+  assert.equal(big.change.badConfig, JSON.stringify({ X: [[1, 2]], Wq: [[1]], Wk: [[1]], Wv: [[1]] }));
+});
+
+test('the element’s start: no preset named is the default without a word; a config is used as given; follow must be a whole row number in range', () => {
+  const state = S.createState();
+  assert.deepEqual(S.fromOptions(state, {}), { compute: true, error: '' });
+  assert.deepEqual([state.preset, state.config.causal, state.rev, state.step], ['cat', true, 1, null]);
+  const own = S.createState();
+  assert.deepEqual(S.fromOptions(own, { config: { X: [[1]], Wq: [[1]], Wk: [[1]], Wv: [[1]] }, step: 'nonsense' }), { compute: true, error: '' });
+  assert.deepEqual([own.preset, own.config.X, own.step], [null, [[1]], null]);
+  assert.equal(S.fromOptions(S.createState(), { preset: 'dog' }).error, 'There is no preset called “dog”; the presets are cat, worked-example and previous-token. Showing “cat”.');
+  for (const [follow, want] of [[0, 0], [4, 4], [5, null], [-1, null], [2.5, null], ['2', null], [null, null], [undefined, null]]) {
+    const s = S.createState();
+    S.fromOptions(s, { preset: 'cat', follow });
+    assert.equal(s.follow, want, String(follow));
+  }
+  const off = S.createState();
+  S.fromOptions(off, { preset: 'cat', causal: false });
+  assert.equal(off.config.causal, false);
+});
+
+test('a config in the link that must be fixed: the message names the entry or key, what it is, and what it must be', () => {
+  const head = { Wq: [[1]], Wk: [[1]], Wv: [[1]] };
+  const cases = [
+    [{ X: [[1, null]], ...head }, '"X" row 1, column 2 is null: every entry must be a finite number.'],
+    [{ X: [[1], [{}]], ...head }, '"X" row 2, column 1 is an object: every entry must be a finite number.'],
+    [{ X: [[[1]]], ...head }, '"X" row 1, column 1 is an array: every entry must be a finite number.'],
+    [{ X: [[true]], ...head }, '"X" row 1, column 1 is true: every entry must be a finite number.'],
+    [{ X: [['x'.repeat(30)]], ...head }, `"X" row 1, column 1 is "${'x'.repeat(23)}…": every entry must be a finite number.`],
+    [{ X: [[1]], Wq: [[1]], Wk: [[1, 2]], Wv: [[1]] }, '"Wk" has 2 columns but must have 1 (keys and queries have the same width, the columns of Wq).'],
+    [{ Q: [[1]], K: [[1, 2]], V: [[1]] }, '"K" has 2 columns but must have 1 (keys and queries have the same width, the columns of Q).'],
+    [{ X: [[1]], ...head, a: 1, b: 1, c: 1, d: 1 }, 'Unknown keys "a", "b", "c", "d": the allowed keys are tokens, features, X, Wq, Wk, Wv, Q, K, V, causal, scale.'],
+    [{ X: [[1]], ...head, a: 1, b: 1, c: 1, d: 1, e: 1 }, 'Unknown keys "a", "b", "c", "d", "e": the allowed keys are tokens, features, X, Wq, Wk, Wv, Q, K, V, causal, scale.'],
+    [{ X: [[1]], ...head, a: 1, b: 1, c: 1, d: 1, e: 1, f: 1 }, 'Unknown keys "a", "b", "c", "d", "e" and 1 more: the allowed keys are tokens, features, X, Wq, Wk, Wv, Q, K, V, causal, scale.'],
+  ];
+  for (const [config, why] of cases) {
+    const text = JSON.stringify(config);
+    const { state, change } = reopen('#config=' + encodeURIComponent(text) + '&step=score');
+    assert.equal(change.error, `The config in the link was not used: ${why} Showing the “cat” preset instead; fix the config below and press Apply.`);
+    assert.deepEqual([state.preset, state.step, change.badConfig], ['cat', 'score', text], 'the rest of the link still applies');
+  }
+});
+
+test('readUrlState drops only a leading “#” of the hash', () => {
+  assert.equal(readUrlState('', '#step=mix').step, 'mix');
+  assert.equal(readUrlState('', 'step=mix').step, 'mix');
+  assert.equal(readUrlState('', 'step=mix#').step, null, '“mix#” is no step');
 });

@@ -110,7 +110,7 @@ test('keys are what a token offers as a match (the lesson’s words), queries wh
 
 test('tokens named by numbers never read as positions: token 2, or “7” (token 2)', () => {
   const v = viewOf(PRESETS['worked-example'].config);
-  assert.match(followSentence(v, 0), /^token 1 gives 0\.401 of its attention each to itself and token 3\./);
+  assert.match(followSentence(v, 0), /^Token 1 gives 0\.401 of its attention each to itself and token 3\./);
   const seven = viewOf({ ...PRESETS['worked-example'].config, tokens: ['a', '7', 'b'] });
   assert.match(explainCell(seven, 'A', 1, 0).text, /“7” \(token 2\) gives to “a” \(1\)/);
 });

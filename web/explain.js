@@ -51,6 +51,8 @@ const F32_MIN_NORMAL = 1.1754943508222875e-38; // below this exp(s) loses precis
 const sub = (i) => String(i + 1).replace(/\d/g, (c) => '₀₁₂₃₄₅₆₇₈₉'[Number(c)]);
 /** @param {number} v */
 const p = (v) => (v < 0 ? '(' + fmt(v) + ')' : fmt(v)); // a factor inside a product
+/** @param {string} s */
+const opening = (s) => s[0].toUpperCase() + s.slice(1); // a sentence's first word ("token 2 …" → "Token 2 …")
 
 /** What each token's row of Q, K and V is, in the lesson's words. */
 export const ROLE = {
@@ -246,7 +248,7 @@ function visibleKeys(r, i) {
 function maskedWhy(view, i, j) {
   const t = view.config.tokens;
   if (view.r.causal && j > i) return `${tokenRef(t, j)} comes after ${tokenRef(t, i)}: a token cannot see the future`;
-  return `the mask does not let ${tokenRef(t, i)} look at ${tokenRef(t, j)}`;
+  return `the mask does not let ${tokenRef(t, i)} look at ${i === j ? 'itself' : tokenRef(t, j)}`;
 }
 
 // Before steps 4-5 the S panel shows scores that A and O do not use yet: say which they use.
@@ -268,7 +270,7 @@ export function explainCell(view, m, i, j, extra = null) {
   const v = displayed(view, m)[i * matrixInfo(view, m).cols + j];
   const title = `${m}[${i + 1}][${j + 1}] = ${fmt(v)}`;
   const explain = { X: explainInput, Wq: explainWeight, Wk: explainWeight, Wv: explainWeight, Q: explainProjection, K: explainProjection, V: explainProjection, S: explainScore, M: explainMask, A: explainWeightA, O: explainOutput }[m];
-  const { text, sources } = explain ? explain(view, m, i, j, extra) : { text: '', sources: [] };
+  const { text, sources } = explain(view, m, i, j, extra);
   return { title, text, sources };
 }
 
@@ -325,7 +327,7 @@ function explainScore(view, m, i, j) {
   /** @type {Source[]} */
   const sources = [{ m: 'Q', row: i }, { m: 'K', row: j }, { m: 'M', row: i, col: j }];
   if (r.M[k] === -Infinity && view.step !== 'score' && view.step !== 'scale')
-    return { text: `${maskedWhy(view, i, j)}, so the mask sets this score to −∞ and its weight in A to exactly 0. (Before the mask the score was ${fmt(r.S[k])}.)`, sources };
+    return { text: `${opening(maskedWhy(view, i, j))}, so the mask sets this score to −∞ and its weight in A to exactly 0. (Before the mask the score was ${fmt(r.S[k])}.)`, sources };
   const q = rowOf(r.Q, i, r.dk), kk = rowOf(r.K, j, r.dk);
   const dot = `q${sub(i)}·k${sub(j)} = ${sumOfProducts(q.map((a, c) => [a, kk[c]]))} = ${fmt(raw.S[k])}`;
   const match = `How well the query of ${tokenRef(t, i)} matches the key of ${tokenRef(t, j)}.`;
@@ -353,13 +355,13 @@ function explainMask(view, m, i, j) {
   const v = r.M[i * r.m + j];
   /** @type {Source[]} */
   const sources = [{ m: 'S', row: i, col: j }, { m: 'A', row: i, col: j }];
-  if (v === -Infinity) return { text: `${maskedWhy(view, i, j)}, so −∞ is added to this score: its weight in A is exactly 0.`, sources };
+  if (v === -Infinity) return { text: `${opening(maskedWhy(view, i, j))}, so −∞ is added to this score: its weight in A is exactly 0.`, sources };
   if (v !== 0) return { text: `The mask adds ${fmt(v)} to this score.`, sources };
   if (!hasMask(r) && !r.causal)
     return { text: 'The mask is off (causal: false): every token may look at every token, as in the lesson’s worked example, so 0 is added to every score.', sources };
   const target = i === j ? 'itself' : tokenRef(t, j);
   const why = r.causal && j < i ? ` (${j + 1} ≤ ${i + 1})` : '';
-  return { text: `${tokenRef(t, i)} may look at ${target}${why}, so 0 is added to the score.`, sources };
+  return { text: `${opening(tokenRef(t, i))} may look at ${target}${why}, so 0 is added to the score.`, sources };
 }
 
 /** @param {View} view @param {MatrixName} m @param {number} i @param {number} j @returns {Said} */
@@ -387,7 +389,8 @@ function softmaxArithmetic(view, i, j, live) {
   const { r } = view;
   const at = `A[${i + 1}][${j + 1}]`;
   const s = (/** @type {number} */ c) => r.S[i * r.m + c] + r.M[i * r.m + c]; // M adds 0 to a visible key (or a float mask's value)
-  const sName = (/** @type {number} */ c) => (r.M[i * r.m + c] === 0 ? `S[${i + 1}][${c + 1}]` : `(S + M)[${i + 1}][${c + 1}]`);
+  const scores = r.M[i * r.m + j] === 0 ? 'S' : '(S + M)'; // S + M where a float mask adds a number
+  const sName = `${scores}[${i + 1}][${j + 1}]`, sAll = `${scores}[${i + 1}][k]`;
   let max = -Infinity;
   for (const c of live) max = Math.max(max, s(c));
   const plain = live.map((c) => Math.exp(s(c)));
@@ -411,7 +414,7 @@ function softmaxArithmetic(view, i, j, live) {
         : '';
   if (!why)
     return (
-      `${at} = exp(${sName(j)}) / Σₖ exp(${sName(j).replace(/\]\[\d+\]$/, '][k]')})\n` +
+      `${at} = exp(${sName}) / Σₖ exp(${sAll})\n` +
       `exp(${fmt(s(j))}) = ${fmt(Math.exp(s(j)))}\n` +
       `${sumLine(terms((/** @type {number} */ c) => Math.exp(s(c))), sumPlain)}${maskedNote}\n` +
       `${at} = ${fmt(Math.exp(s(j)))} / ${fmt(sumPlain)} = ${weight}\n` +
@@ -419,7 +422,7 @@ function softmaxArithmetic(view, i, j, live) {
     );
   return (
     `Here ${why}, so this row is worked out the way the core does it: subtract the row’s largest score, ${fmt(max)}, from every score first. Multiplying every term by the same exp(−max) leaves the ratio unchanged.\n` +
-    `${at} = exp(${sName(j)} − max) / Σₖ exp(${sName(j).replace(/\]\[\d+\]$/, '][k]')} − max)\n` +
+    `${at} = exp(${sName} − max) / Σₖ exp(${sAll} − max)\n` +
     `exp(${fmt(s(j))} − ${p(max)}) = ${fmt(shifted(j))}\n` +
     `${sumLine(terms(shifted), sumShifted)}${maskedNote}\n` +
     `${at} = ${fmt(shifted(j))} / ${fmt(sumShifted)} = ${weight}`
@@ -433,7 +436,7 @@ function explainOutput(view, m, i, j) {
   /** @type {Source[]} */
   const sources = [{ m: 'A', row: i }, { m: 'V', col: j }];
   const name = matrixInfo(view, 'O').colLabels[j];
-  const dim = `Dimension ${j + 1}${/^v\d+$/.test(name) ? '' : ` (“${name}”)`} of the output of ${tokenRef(t, i)}`;
+  const dim = `Dimension ${j + 1}${name === `v${j + 1}` ? '' : ` (“${name}”)`} of the output of ${tokenRef(t, i)}`; // named unless it is just vj
   const live = visibleKeys(r, i);
   if (!live.length)
     return { text: `${dim}: exactly 0. Every key of row ${i + 1} is masked, so its weights are all 0 and so is its output (PyTorch’s rule).`, sources };
@@ -539,11 +542,11 @@ export function followSentence(view, i) {
   const { r, config } = view;
   const t = config.tokens;
   const live = visibleKeys(r, i);
-  if (!live.length) return `${tokenRef(t, i)} has no key it may look at (every key of its row is masked), so its weights and its output are all 0.`;
+  if (!live.length) return `${opening(tokenRef(t, i))} has no key it may look at (every key of its row is masked), so its weights and its output are all 0.`;
   const a = rowOf(r.A, i, r.m);
   const tops = largest(a, live);
   const each = tops.length > 1 ? ' each' : '';
-  let s = `${tokenRef(t, i)} gives ${fmt(a[tops[0]])} of its attention${each} to ${list(tops.map((j) => (j === i ? 'itself' : tokenRef(t, j))))}.`;
+  let s = `${opening(tokenRef(t, i))} gives ${fmt(a[tops[0]])} of its attention${each} to ${list(tops.map((j) => (j === i ? 'itself' : tokenRef(t, j))))}.`;
   s += ' ' + visibility(view, i, live);
   const o = rowOf(r.O, i, r.dv);
   const names = matrixInfo(view, 'O').colLabels;
@@ -561,7 +564,7 @@ function visibility(view, i, live) {
   const { r } = view;
   const hidden = r.m - live.length;
   if (!hidden) return r.causal && r.m > 1 ? 'It can see every token, itself included.' : r.m === 1 ? 'It is the only token.' : 'Nothing is masked: it can see every token, itself included.';
-  if (r.causal && live.length === i + 1 && live.every((j, k) => j === k)) {
+  if (r.causal && live.length === i + 1) { // (causal: the keys it sees are among 1 to i + 1, so these are all of them)
     const seen = i === 0 ? 'only itself' : `${range(1, i + 1, 'token')}, itself included`;
     return `It can see ${seen}; the ${hidden === 1 ? 'token' : count(hidden, 'token')} after it ${verb(hidden, 'is', 'are')} masked.`;
   }

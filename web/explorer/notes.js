@@ -58,10 +58,13 @@ export function presetNote(state) {
     return phrases.length
       ? `Your own head, loaded from a config, with ${list(phrases)}. “Reset to the preset” goes back to the config as it was loaded.`
       : 'Your own head, loaded from a config. Change any input cell; “Reset to the preset” goes back to the config as it was loaded.';
+  // A head of the other form (Q, K and V given) or with other feature names has nothing to count.
+  if (!phrases.length) return `A head changed from the “${PRESETS[state.origin].title}” preset. To go back, press “Reset to the preset”.`;
   const ch = changesOf(/** @type {Config} */ (state.base), headOf(state));
   const toggles = [];
   if (ch.causal !== undefined) toggles.push(`turn the causal mask ${ch.causal ? 'off' : 'on'} again (key M)`);
-  if (ch.scale !== undefined && (ch.scale === null || ch.scale === 1)) toggles.push(`turn scaling ${ch.scale === null ? 'off' : 'on'} again (key S)`);
+  // Every preset scales by 1/√dk (scale null): a changed scale is 1 (key S turns it back) or a number of its own.
+  if (ch.scale === 1) toggles.push('turn scaling on again (key S)');
   const onlyToggles = toggles.length === phrases.length;
   const back = onlyToggles ? `To go back, ${list(toggles)}, or press “Reset to the preset”.` : 'To go back, press “Reset to the preset”.';
   return `The “${PRESETS[state.origin].title}” preset with ${list(phrases)}. ${back}`;
@@ -93,8 +96,11 @@ export function tourStop(view, k) {
   const wkRow = Array.from({ length: r.d }, (_, a) => r.Wk[a * r.dk + qd]);
   const kf = largest(wkRow);
   const s = row(r.S, i, r.m);
-  const visible = Array.from({ length: r.m }, (_, c) => c).filter((c) => r.M[i * r.m + c] !== -Infinity);
-  const tops = largest(s, visible);
+  const tops = largest(s); // the last row sees every token, with the causal mask too
+  const rivals = tops.filter((c) => c !== j).map((c) => tokenRef(t, c));
+  const rank = !tops.includes(j)
+    ? `is below the largest score in the row, that of ${list(rivals)}`
+    : rivals.length ? `ties for the largest score in the row with ${list(rivals)}` : 'is the largest score in the row';
   const a = r.A[i * r.m + j];
   const o = row(r.O, i, r.dv);
   const big = largest(o);
@@ -121,7 +127,7 @@ export function tourStop(view, k) {
     {
       title: 'The score and the weight',
       text:
-        `Their dot product, q${sub(i)}·k${sub(j)} = ${fmt(view.raw.S[i * r.m + j])}, ${tops.length === 1 && tops[0] === j ? 'is the largest score in the row' : `ties for the largest score in the row with ${list(tops.filter((c) => c !== j).map((c) => tokenRef(t, c)))}`}. ` +
+        `Their dot product, q${sub(i)}·k${sub(j)} = ${fmt(view.raw.S[i * r.m + j])}, ${rank}. ` +
         `After scaling (S = ${fmt(s[j])}), masking and softmax, ${tokenRef(t, i)} gives ${fmt(a)} of its attention to ${tokenRef(t, j)}${Math.abs(a - 0.5) <= 0.1 ? ': about half' : ''}.`,
       cell: { m: 'A', i, j },
       marks: [{ m: 'S', row: i }, { m: 'A', row: i, col: j }],
@@ -168,7 +174,7 @@ function editedRows(base, config) {
 export function leakReport(view, base) {
   const { r, config, before } = view;
   const t = config.tokens;
-  if (!before || base.tokens.length !== config.tokens.length)
+  if (!before) // computeView computes no "before" when the tokens were added or removed
     return { text: 'Tokens were added or removed since the leak check started, so there is no row-by-row “before”. Turn the check off and on again to compare from here.', rows: [] };
   const rows = Array.from({ length: r.n }, (_, i) => {
     let diff = 0, same = true;
@@ -183,7 +189,7 @@ export function leakReport(view, base) {
   /** @param {LeakReport['rows']} xs */
   const by = (xs) => fmt(Math.max(...xs.map((x) => x.diff)));
   if (weights)
-    return { text: `You changed a learned weight, which every token uses, so every row of O may change. To see the mask at work, press “Reset to the preset”, turn the check on and change one later token’s row of ${matricesOf(config).X ? 'X' : 'Q, K or V'}.`, rows };
+    return { text: `You changed a learned weight, which every token uses, so every row of O may change. To see the mask at work, press “Reset to the preset”, turn the check on and change one later token’s row of X.`, rows }; // only the projection form has weights
   if (!edited.length)
     return { text: `Leak check on. Now change a later token: a number in its row of ${matricesOf(config).X ? 'X' : 'Q, K or V'}. Each row of O is then compared with O as it is now.`, rows };
   const first = edited[0];
@@ -200,7 +206,7 @@ export function leakReport(view, base) {
       rows,
     };
   return {
-    text: `You changed ${who}, and ${moved.length === earlier.length ? (first === 1 ? 'row 1' : `all of ${span}`) : list(moved.map((x) => `row ${x.i + 1}`))} changed too, by up to ${by(moved)}: ${r.causal ? 'earlier tokens saw the change' : 'without the causal mask, earlier tokens look at the later one, so its change leaks backwards'}.${laterText}`,
+    text: `You changed ${who}, and ${moved.length === earlier.length ? (first === 1 ? 'row 1' : `all of ${span}`) : list(moved.map((x) => `row ${x.i + 1}`))} changed too, by up to ${by(moved)}: without the causal mask, earlier tokens look at the later one, so its change leaks backwards.${laterText}`,
     rows,
   };
 }

@@ -81,7 +81,7 @@ export const TOKEN_ROWS = new Set(['X', 'Q', 'K', 'V', 'S', 'M', 'A', 'O']);
 export const MANY = 32;
 
 /** @param {object} obj @param {PropertyKey | null | undefined} key */
-const own = (obj, key) => key != null && Object.prototype.hasOwnProperty.call(obj, key);
+const own = (obj, key) => Object.prototype.hasOwnProperty.call(obj, String(key));
 /** @param {string | null | undefined} name @returns {name is PresetName} */
 export const hasPreset = (name) => own(PRESETS, name);
 /** @param {unknown} name */
@@ -144,6 +144,12 @@ export function shownGroups(config) {
  * @param {Config} config @returns {MatrixName[]}
  */
 export const tokenInputs = (config) => (isDirect(config) ? ['Q', 'K', 'V'] : ['X']);
+
+/**
+ * Whether i is a token row of a head with n tokens (a whole number from 0 to n - 1).
+ * @param {unknown} i @param {number} n @returns {i is number}
+ */
+const isRow = (i, n) => Number.isInteger(i) && /** @type {number} */ (i) >= 0 && /** @type {number} */ (i) < n;
 
 /** @param {Cell | null} a @param {Cell | null} b */
 const sameCell = (a, b) => (a && b ? a.m === b.m && a.i === b.i && a.j === b.j : a === b);
@@ -210,6 +216,8 @@ export function urlOf(state) {
  * @param {State} state
  */
 export const stepIndex = (state) => (state.step ? STEPS.indexOf(state.step) : STEPS.length);
+/** A step's index in STEPS, and -1 for null (every step shown: the next one is the first). @param {Step | null} step */
+const indexOf = (step) => /** @type {readonly (Step | null)[]} */ (STEPS).indexOf(step);
 
 // ------------------------------------------------------------------------------ actions
 
@@ -289,7 +297,7 @@ export function showHead(state, input, extra = null) {
   // the learner has folded them.
   if (!state.weightsChosen) state.weightsOpen = true;
   state.extra = extra;
-  if (state.follow != null && state.follow >= cfg.tokens.length) state.follow = null;
+  if (!isRow(state.follow, cfg.tokens.length)) state.follow = null;
   return { compute: true, url: true };
 }
 
@@ -380,7 +388,7 @@ export function removeToken(state, i) {
   c.tokens.splice(i, 1);
   const mats = /** @type {Record<MatrixName, number[][]>} */ (matricesOf(c));
   for (const m of tokenInputs(c)) mats[m].splice(i, 1);
-  if (state.follow != null && state.follow >= c.tokens.length) state.follow = null;
+  if (!isRow(state.follow, c.tokens.length)) state.follow = null;
   state.sel = state.hover = null;
   return modified(state);
 }
@@ -419,7 +427,7 @@ export function stop(state) {
  */
 export function togglePlay(state) {
   if (state.playing) return stop(state);
-  if (state.reducedMotion) return setStep(state, state.step == null ? 'project' : STEPS[STEPS.indexOf(state.step) + 1] ?? null);
+  if (state.reducedMotion) return setStep(state, STEPS[indexOf(state.step) + 1] ?? null);
   const change = !state.step || state.step === 'mix' ? setStep(state, 'project') : {};
   state.playing = true;
   return change;
@@ -427,7 +435,7 @@ export function togglePlay(state) {
 
 /** One tick of play: the next step, or stop after the last. @param {State} state */
 export function playTick(state) {
-  const k = state.step === null ? -1 : STEPS.indexOf(state.step);
+  const k = indexOf(state.step);
   if (k >= STEPS.length - 1) return stop(state);
   return setStep(state, STEPS[k + 1]);
 }
@@ -438,7 +446,7 @@ export function playTick(state) {
  */
 export function setFollow(state, i) {
   const n = state.config ? state.config.tokens.length : 0;
-  const f = i != null && Number.isInteger(i) && i >= 0 && i < n ? i : null;
+  const f = isRow(i, n) ? i : null;
   if (f === state.follow) return null;
   state.follow = f;
   return { url: true, emit: [['select', { follow: f, cell: state.sel && { ...state.sel } }]] };
@@ -563,7 +571,7 @@ function startWith(state, config, preset, from = null) {
  * @param {State} state @param {UrlState} u @returns {Change}
  */
 export function fromUrl(state, u) {
-  let error = '', badConfig = null;
+  let error, badConfig = null;
   try {
     error = startWith(state, u.configText, u.preset, u.from);
   } catch (e) {
@@ -573,7 +581,7 @@ export function fromUrl(state, u) {
   }
   state.step = u.step;
   const n = headOf(state).tokens.length;
-  state.follow = u.follow != null && u.follow < n ? u.follow : null;
+  state.follow = isRow(u.follow, n) ? u.follow : null;
   state.sel = u.cell;
   state.urlTheme = u.theme;
   state.rev++;
@@ -585,7 +593,7 @@ export function fromUrl(state, u) {
  * @param {State} state @param {StartOptions} init @returns {Change}
  */
 export function fromOptions(state, init) {
-  let error = '';
+  let error;
   try {
     error = startWith(state, init.config, init.preset);
   } catch (e) {
@@ -596,6 +604,6 @@ export function fromOptions(state, init) {
   state.rev++;
   state.step = isStep(init.step) ? init.step : null;
   const n = headOf(state).tokens.length;
-  state.follow = typeof init.follow === 'number' && Number.isInteger(init.follow) && init.follow >= 0 && init.follow < n ? init.follow : null;
+  state.follow = isRow(init.follow, n) ? init.follow : null;
   return { compute: true, error };
 }
