@@ -17,7 +17,7 @@
 // what falls steadily is the gradient left for the keys other than the top one.
 
 import { mulberry32, normals, intParam } from './random.js';
-import { list } from '../words.js';
+import { list, verb } from '../words.js';
 
 export const MODE = 'sqrt-dk-lab';
 export const DK_MAX = 512;
@@ -46,21 +46,16 @@ export function randomQK(dk, n, seed) {
   return { Q: normals(rand, n * dk), K: normals(rand, n * dk) };
 }
 
-// scale·Q·Kᵀ [n*n] from the core. Widths above the core's limit (256) go in chunks of 256
-// columns whose dot products are added: Q·Kᵀ = Σ over chunks of Q_c·K_cᵀ.
+// scale·Q·Kᵀ [n*n] from the core, in chunks of at most 256 columns (the core's head-width limit)
+// whose dot products are added: Q·Kᵀ = Σ over chunks of Q_c·K_cᵀ (a single chunk up to dk = 256).
 function scores(attn, Q, K, n, dk, scale) {
   const V = { shape: [n, 1], data: new Float32Array(n) };
-  if (dk <= CHUNK) return attn.forward({ Q: { shape: [n, dk], data: Q }, K: { shape: [n, dk], data: K }, V, scale }).S;
   const S = new Float32Array(n * n);
   for (let c0 = 0; c0 < dk; c0 += CHUNK) {
     const w = Math.min(CHUNK, dk - c0);
-    const part = (M) => {
-      const out = new Float32Array(n * w);
-      for (let i = 0; i < n; i++) out.set(M.subarray(i * dk + c0, i * dk + c0 + w), i * w);
-      return { shape: [n, w], data: out };
-    };
-    const r = attn.forward({ Q: part(Q), K: part(K), V, scale });
-    for (let k = 0; k < n * n; k++) S[k] += r.S[k];
+    // columns c0 .. c0 + w − 1 of M [n, dk], as [n, w]
+    const part = (M) => ({ shape: [n, w], data: Float32Array.from({ length: n * w }, (_, k) => M[Math.floor(k / w) * dk + c0 + k % w]) });
+    attn.forward({ Q: part(Q), K: part(K), V, scale }).S.forEach((v, k) => { S[k] += v; });
   }
   return S;
 }
@@ -88,11 +83,8 @@ export function histogram(x, lo, hi, bins) {
  * It is at most their total weight, 1 − the largest weight, so it goes to 0 as the row saturates.
  */
 export function otherKeysGradient(a) {
-  let top = 0;
-  for (let j = 1; j < a.length; j++) if (a[j] > a[top]) top = j;
-  let sum = 0;
-  for (let j = 0; j < a.length; j++) if (j !== top) sum += a[j] * (1 - a[j]);
-  return sum;
+  const top = a.indexOf(Math.max(...a));
+  return a.reduce((sum, x, j) => (j === top ? sum : sum + x * (1 - x)), 0);
 }
 
 const median = (x) => {
@@ -136,17 +128,17 @@ export function computeSqrtDk(attn, { dk, n, seed }, { bins = 31 } = {}) {
   };
 }
 
-function niceCeil(x) {
+/** The histogram's half-range: the smallest of 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10 × a power of 10 that is at least x (1 when x is not above 0). */
+export function niceCeil(x) {
   if (!(x > 0)) return 1;
   const p = 10 ** Math.floor(Math.log10(x));
-  for (const f of [1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10]) if (f * p >= x) return f * p;
-  return 10 * p;
+  return p * [1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10].find((f) => f * p >= x);
 }
 
 /** The largest weight, entropy and gradient size averaged over rows, for several widths. */
 export function sweep(attn, { n, seed }, dks = SWEEP_DKS) {
   return dks.map((dk) => {
-    const r = computeSqrtDk(attn, { dk, n, seed }, { bins: 1 });
+    const r = computeSqrtDk(attn, { dk, n, seed });
     const side = (x) => ({ ...x.mean, median: x.medianGradNorm, others: x.medianOthers, oneHot: x.oneHot });
     return { dk, raw: side(r.raw), scaled: side(r.scaled), rawStd: r.raw.std, scaledStd: r.scaled.std };
   });
@@ -173,13 +165,13 @@ export function explainSqrtDk(r, sw, fmtv) {
   const raw = r.raw, sc = r.scaled;
   const out = [
     `At dk = ${dk} the raw scores have a standard deviation of ${fmtv(raw.std)} (√dk = √${dk} = ${fmtv(r.sqrtDk)}); dividing by √dk brings it to ${fmtv(sc.std)}.`,
-    `Without scaling, ${raw.oneHot} of ${n} rows are nearly one-hot (largest weight above ${ONE_HOT}) and the mean largest weight is ${fmtv(raw.mean.maxWeight)}; with scaling, ${sc.oneHot} and ${fmtv(sc.mean.maxWeight)}.`,
+    `Without scaling, ${raw.oneHot} of ${n} rows ${verb(raw.oneHot, 'is', 'are')} nearly one-hot (largest weight above ${ONE_HOT}) and the mean largest weight is ${fmtv(raw.mean.maxWeight)}; with scaling, ${sc.oneHot} and ${fmtv(sc.mean.maxWeight)}.`,
     `‖J‖_F is the Frobenius norm of the softmax’s Jacobian J = diag(a) − a·aᵀ, the square root of the sum of its squared entries: how much the weights can change when the scores do. It is 0 only when the largest weight is 1, ${fmtv(0.5)} for a row split evenly between two keys, and √(n − 1)/n = ${fmtv(r.uniformGradNorm)} for a row spread evenly over all ${n} keys, so a soft row over many keys has a small ‖J‖_F too.`,
   ];
   const jr = fmtv(raw.medianGradNorm), js = fmtv(sc.medianGradNorm);
   const here = saturation(raw.medianGradNorm, sc.medianGradNorm, fmtv);
   if (dk === 1) out.push(`At dk = 1, √dk = 1: scaling changes nothing, and both medians of ‖J‖_F are ${jr}.`);
-  else if (here === 'not-yet') out.push(`At dk = ${dk} the unscaled rows are more peaked${2 * raw.oneHot <= n ? ` but mostly not one-hot (${raw.oneHot} of ${n})` : ` (${raw.oneHot} of ${n} nearly one-hot)`}, and their median ‖J‖_F (${jr}) is ${jr === js ? 'the same as' : 'larger than'} the scaled rows’ (${js}): saturation has not taken the gradient away yet.`);
+  else if (here === 'not-yet') out.push(`At dk = ${dk} the unscaled rows are more peaked${2 * raw.oneHot < n ? ` but mostly not one-hot (${raw.oneHot} of ${n})` : ` (${raw.oneHot} of ${n} nearly one-hot)`}, and their median ‖J‖_F (${jr}) is ${jr === js ? 'the same as' : 'larger than'} the scaled rows’ (${js}): saturation has not taken the gradient away yet.`);
   else if (here === 'starting') out.push(`At dk = ${dk} the median unscaled ‖J‖_F is ${jr}, below the scaled rows’ ${js}: saturation is starting to take the gradient away.`);
   else out.push(`At dk = ${dk} the median unscaled row is so close to one-hot that its ‖J‖_F is ${jr}, against ${js} with scaling: the gradient through the softmax has all but vanished.`);
   out.push(`What falls steadily as rows saturate is the gradient left for the other keys: the sum over every key but the top one of a_j(1 − a_j), how much each of their weights moves when its own score does (at most 1 − the largest weight). Its median is ${fmtv(raw.medianOthers)} without scaling and ${fmtv(sc.medianOthers)} with.`);

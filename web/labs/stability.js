@@ -32,7 +32,7 @@ export function writeState(s) {
 
 /** Parses "1000, 990, 500, 0" into numbers (2..8 of them, each within ±1e6). */
 export function parseScores(text) {
-  const parts = String(text).replace(/\u2212/g, '-').split(/[\s,;]+/).filter(Boolean);
+  const parts = String(text).replace(/\u2212/g, '-').split(/[\s,;]/).filter(Boolean);
   if (parts.length < 2 || parts.length > MAX_SCORES) return { ok: false, error: `Give 2 to ${MAX_SCORES} scores separated by commas, like 1000, 990, 500, 0.` };
   const scores = parts.map(Number);
   const bad = scores.findIndex((x, k) => !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(parts[k]) || !Number.isFinite(x) || Math.abs(x) > LIMIT);
@@ -122,7 +122,7 @@ export function verdict(r) {
   const { kind, nan, zero, lost } = r;
   if (kind === 'fits') return 'Both ways agree.';
   if (kind === 'precision') return 'Naive: off in the shown digits. Stable: correct.';
-  if (kind === 'sum-overflow') return `Naive: ${zero.length === r.scores.length ? 'every weight is 0' : count(zero.length, 'zero weight')}. Stable: correct.`;
+  if (kind === 'sum-overflow') return 'Naive: every weight is 0. Stable: correct.'; // a finite term over an infinite sum is 0
   if (kind === 'underflow') return `Naive: ${count(lost.length, 'weight')} lost to underflow. Stable: correct.`;
   const parts = [count(nan.length, 'NaN weight')];
   if (zero.length) parts.push(count(zero.length, 'zero weight'));
@@ -140,9 +140,9 @@ export function explainStability(r, fmtv) {
     const others = r.scores.map((_, j) => j).filter((j) => !r.overflow.includes(j));
     out.push(`${exps(r, r.overflow)} ${verb(uniqueScores(r, r.overflow).length, 'is', 'are')} past ${limit}, so the naive ${noun(r.overflow.length, 'term')} of ${keyWords(r.overflow)} ${verb(r.overflow.length, 'is', 'are')} Infinity, and so is the sum. Infinity / Infinity is NaN (“not a number”)${others.length ? `, and a finite term divided by Infinity is 0 (${keyWords(others)})` : ''}. ${r.nan.length} of ${n} naive ${noun(n, 'weight')} ${verb(r.nan.length, 'is', 'are')} NaN${r.zero.length ? ` and ${r.zero.length} ${verb(r.zero.length, 'is', 'are')} 0` : ''}: ${sumsTo}, and a NaN spreads to everything computed from it.`);
   } else if (r.kind === 'sum-overflow') {
-    out.push(`Each term fits in float32 (the largest, exp(${fmtShort(r.scores[top])}) = ${fmtv(r.naive.terms[top])}, is below its largest number, ${fmtv(F32_MAX)}), but their sum does not: it overflows to Infinity, and a finite term divided by Infinity is 0. ${r.zero.length === n ? `${all(n)} naive weights are 0` : `${r.zero.length} of ${n} naive ${noun(n, 'weight')} ${verb(r.zero.length, 'is', 'are')} 0`}, not NaN: ${sumsTo}.`);
+    out.push(`Each term fits in float32 (the largest, exp(${fmtShort(r.scores[top])}) = ${fmtv(r.naive.terms[top])}, is below its largest number, ${fmtv(F32_MAX)}), but their sum does not: it overflows to Infinity, and a finite term divided by Infinity is 0. ${all(n)} naive weights are 0, not NaN: ${sumsTo}.`);
   } else if (r.kind === 'all-underflow') {
-    out.push(`Every term underflows: ${exps(r, r.underflow)} ${verb(uniqueScores(r, r.underflow).length, 'is', 'are')} closer to 0 than float32 can hold (exp(s) rounds to 0 for s below about ${fmtShort(UNDERFLOW_SCORE)}), so every term is 0, the sum is 0, and 0 / 0 is NaN (“not a number”). ${r.nan.length === n ? `${all(n)} naive weights are NaN` : `${r.nan.length} of ${n} naive ${noun(n, 'weight')} ${verb(r.nan.length, 'is', 'are')} NaN`}: the row no longer sums to 1.`);
+    out.push(`Every term underflows: ${exps(r, r.underflow)} ${verb(uniqueScores(r, r.underflow).length, 'is', 'are')} closer to 0 than float32 can hold (exp(s) rounds to 0 for s below about ${fmtShort(UNDERFLOW_SCORE)}), so every term is 0, the sum is 0, and 0 / 0 is NaN (“not a number”). ${all(n)} naive weights are NaN: the row no longer sums to 1.`);
   } else if (r.kind === 'underflow') {
     const shown = r.lost.map((j) => `${fmtv(r.stable.weights[j])} for key ${j + 1}`);
     out.push(`${exps(r, r.lost)} ${verb(uniqueScores(r, r.lost).length, 'underflows', 'underflow')} to 0 in float32 (exp(s) rounds to 0 for s below about ${fmtShort(UNDERFLOW_SCORE)}), so the naive weight of ${keyWords(r.lost)} is 0, while the stable softmax gives ${list(shown)}: a weight lost without any warning.`);
