@@ -35,7 +35,7 @@ export function parseScores(text) {
   const parts = String(text).replace(/\u2212/g, '-').split(/[\s,;]/).filter(Boolean);
   if (parts.length < 2 || parts.length > MAX_SCORES) return { ok: false, error: `Give 2 to ${MAX_SCORES} scores separated by commas, like 1000, 990, 500, 0.` };
   const scores = parts.map(Number);
-  const bad = scores.findIndex((x, k) => !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(parts[k]) || !Number.isFinite(x) || Math.abs(x) > LIMIT);
+  const bad = scores.findIndex((x, k) => !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(parts[k]) || Math.abs(x) > LIMIT); // 1e999 passes the pattern: Infinity > LIMIT
   if (bad >= 0) return { ok: false, error: `“${parts[bad]}” is not a number between −1000000 and 1000000.` };
   return { ok: true, scores };
 }
@@ -145,7 +145,7 @@ export function explainStability(r, fmtv) {
     out.push(`Every term underflows: ${exps(r, r.underflow)} ${verb(uniqueScores(r, r.underflow).length, 'is', 'are')} closer to 0 than float32 can hold (exp(s) rounds to 0 for s below about ${fmtShort(UNDERFLOW_SCORE)}), so every term is 0, the sum is 0, and 0 / 0 is NaN (“not a number”). ${all(n)} naive weights are NaN: the row no longer sums to 1.`);
   } else if (r.kind === 'underflow') {
     const shown = r.lost.map((j) => `${fmtv(r.stable.weights[j])} for key ${j + 1}`);
-    out.push(`${exps(r, r.lost)} ${verb(uniqueScores(r, r.lost).length, 'underflows', 'underflow')} to 0 in float32 (exp(s) rounds to 0 for s below about ${fmtShort(UNDERFLOW_SCORE)}), so the naive weight of ${keyWords(r.lost)} is 0, while the stable softmax gives ${list(shown)}: a weight lost without any warning.`);
+    out.push(`${exps(r, r.lost)} ${verb(uniqueScores(r, r.lost).length, 'underflows', 'underflow')} to 0 in float32 (exp(s) rounds to 0 for s below about ${fmtShort(UNDERFLOW_SCORE)}), so the naive ${noun(r.lost.length, 'weight')} of ${keyWords(r.lost)} ${verb(r.lost.length, 'is', 'are')} 0, while the stable softmax gives ${list(shown)}: a weight lost without any warning.`);
   } else if (r.kind === 'precision') {
     out.push(`${exps(r, r.tiny)} ${verb(uniqueScores(r, r.tiny).length, 'is', 'are')} below float32’s smallest normal number (${fmtv(F32_MIN_NORMAL)}), where a number keeps only a few significant bits, so the naive weights (${r.scores.map((_, j) => fmtv(r.naive.weights[j])).join(', ')}) differ from the stable ones (${r.scores.map((_, j) => fmtv(r.stable.weights[j])).join(', ')}) in the shown digits.`);
   } else {
