@@ -62,7 +62,7 @@ export function computeStability(attn, state) {
   const naiveSum = Array.from(naive.weights).reduce((t, w) => t + w, 0);
   const r = {
     scores, naive, stable, naiveSum,
-    naiveBroken: Array.from(naive.weights).some(broken) || broken(naive.sum),
+    naiveBroken: broken(naive.sum) || broken(naiveSum), // a NaN or infinite weight makes naiveSum so
     stableSum: Array.from(stable.weights).reduce((t, w) => t + w, 0),
   };
   return { ...r, ...diagnose(r) };
