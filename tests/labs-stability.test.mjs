@@ -146,12 +146,13 @@ test('stability words: terms past float32’s largest number, for one and severa
   const two = stab([1000, 1000]);
   assert.equal(verdict(two), 'Naive: 2 NaN weights. Stable: correct.');
   assert.deepEqual(explainStability(two, fmtv), [
-    `exp(1000) is past ${LIMIT_WORDS}, so the naive terms of keys 1 and 2 are Infinity, and so is the sum. Infinity / Infinity is NaN (“not a number”). 2 of 2 naive weights are NaN: the row sums to NaN, not 1, and a NaN spreads to everything computed from it.`,
+    `exp(1000) is past ${LIMIT_WORDS}, so the naive terms of keys 1 and 2 are Infinity, and so is the sum. Infinity / Infinity is NaN (“not a number”). Both naive weights are NaN: the row sums to NaN, not 1, and a NaN spreads to everything computed from it.`,
     stable('1000.000', '1.000'),
   ]);
   const one = stab([1000, 0, 0]);
   assert.equal(verdict(one), 'Naive: 1 NaN weight and 2 zero weights. Stable: correct.');
   assert.equal(explainStability(one, fmtv)[0], `exp(1000) is past ${LIMIT_WORDS}, so the naive term of key 1 is Infinity, and so is the sum. Infinity / Infinity is NaN (“not a number”), and a finite term divided by Infinity is 0 (keys 2 and 3). 1 of 3 naive weights is NaN and 2 are 0: the row sums to NaN, not 1, and a NaN spreads to everything computed from it.`);
+  assert.match(say([1000, 500, 100])[0], /^exp\(1000\), exp\(500\) and exp\(100\) are past .*, so the naive terms of keys 1, 2 and 3 are Infinity, and so is the sum\. Infinity \/ Infinity is NaN \(“not a number”\)\. All 3 naive weights are NaN: the row sums to NaN, not 1,/);
   assert.match(say([100, 90, 1])[0], /^exp\(100\) and exp\(90\) are past .*, so the naive terms of keys 1 and 2 are Infinity, .* is 0 \(key 3\)\. 2 of 3 naive weights are NaN and 1 is 0: /);
 });
 
