@@ -56,9 +56,13 @@ class InProcessNodeTestRunner {
     children.add(child);
     this.pending = null;
     child.on('message', (m) => { if (m.ready) return; const p = this.pending; this.pending = null; p?.resolve(m); });
+    // Only the current process's end fails what it was asked: one stopped after a time-out ends
+    // (asynchronously) while its successor loads, and must not fail that load and, in turn, every
+    // mutant after it (they were counted as runtime errors, "other", and left out of the score).
     child.on('exit', (code, signal) => {
       children.delete(child);
-      if (this.child === child) this.child = null;
+      if (this.child !== child) return;
+      this.child = null;
       const p = this.pending; this.pending = null;
       p?.reject(new Error(`the test process ended (${signal ?? code})`));
     });

@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // stability.js: the stability lab, pure (no DOM). Lesson: "Softmax implementations subtract the
 // row maximum before exponentiating. Do the same if you write your own; large scores overflow
 // otherwise." One row of scores grows to the hundreds and thousands; the core computes the
@@ -14,37 +13,43 @@ export const PATTERN = [1, 0.99, 0.5, 0]; // the row is top × PATTERN
 export const TOPS = [1, 10, 50, 80, 88, 89, 100, 500, 1000, 5000];
 export const MAX_SCORES = 8;
 const LIMIT = 1e6; // scores the page accepts in its text box (float32 goes far beyond; no need)
+/** @typedef {{ top: number, scores: number[] | null }} StabilityState */
+/** @typedef {import('../../types/attention').SoftmaxSteps} Steps */
+/** @typedef {ReturnType<typeof computeStability>} Stability */
 
+/** @returns {StabilityState} */
 export function defaultState() {
   return { top: 1000, scores: null };
 }
 
-/** scores=1000,990,500,0 (a custom row) wins over top=1000 (the top score of the pattern). */
+/** scores=1000,990,500,0 (a custom row) wins over top=1000 (the top score of the pattern). @param {URLSearchParams} params @returns {StabilityState} */
 export function readState(params) {
   const s = defaultState();
   const parsed = parseScores(params.get('scores') ?? '');
   return { top: intParam(params, 'top', -LIMIT, LIMIT, s.top), scores: parsed.ok ? parsed.scores : null };
 }
 
+/** @param {StabilityState} s */
 export function writeState(s) {
   return s.scores ? { mode: MODE, scores: s.scores.join(',') } : { mode: MODE, top: s.top };
 }
 
-/** Parses "1000, 990, 500, 0" into numbers (2..8 of them, each within ±1e6). */
+/** Parses "1000, 990, 500, 0" into numbers (2..8 of them, each within ±1e6). @param {unknown} text @returns {{ ok: true, scores: number[] } | { ok: false, error: string }} */
 export function parseScores(text) {
-  const parts = String(text).replace(/\u2212/g, '-').split(/[\s,;]+/).filter(Boolean);
+  const parts = String(text).replace(/\u2212/g, '-').split(/[\s,;]/).filter(Boolean);
   if (parts.length < 2 || parts.length > MAX_SCORES) return { ok: false, error: `Give 2 to ${MAX_SCORES} scores separated by commas, like 1000, 990, 500, 0.` };
   const scores = parts.map(Number);
-  const bad = scores.findIndex((x, k) => !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(parts[k]) || !Number.isFinite(x) || Math.abs(x) > LIMIT);
+  const bad = scores.findIndex((x, k) => !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(parts[k]) || Math.abs(x) > LIMIT); // 1e999 passes the pattern: Infinity > LIMIT
   if (bad >= 0) return { ok: false, error: `“${parts[bad]}” is not a number between −1000000 and 1000000.` };
   return { ok: true, scores };
 }
 
+/** @param {StabilityState} state @returns {number[]} */
 export function rowOf(state) {
   return state.scores ? state.scores.slice() : PATTERN.map((p) => p * state.top);
 }
 
-const broken = (x) => !Number.isFinite(x);
+const broken = (/** @type {number} */ x) => !Number.isFinite(x);
 
 /** float32's largest finite number, and the score whose exp reaches it (ln of it, 88.72). */
 export const F32_MAX = 3.4028234663852886e38;
@@ -54,7 +59,7 @@ export const F32_MIN_NORMAL = 1.1754943508222875e-38;
 /** expf rounds to 0 below about this score: half of the smallest float32, 2^−150 (−103.97). */
 export const UNDERFLOW_SCORE = Math.log(2 ** -150);
 
-/** The row, both softmaxes from the core, and what went wrong where (diagnose). */
+/** The row, both softmaxes from the core, and what went wrong where (diagnose). @param {import('../../types/attention').Attention} attn @param {StabilityState} state */
 export function computeStability(attn, state) {
   const scores = rowOf(state);
   const naive = attn.softmaxSteps(scores, { naive: true });
@@ -62,7 +67,7 @@ export function computeStability(attn, state) {
   const naiveSum = Array.from(naive.weights).reduce((t, w) => t + w, 0);
   const r = {
     scores, naive, stable, naiveSum,
-    naiveBroken: Array.from(naive.weights).some(broken) || broken(naive.sum),
+    naiveBroken: broken(naive.sum) || broken(naiveSum), // a NaN or infinite weight makes naiveSum so
     stableSum: Array.from(stable.weights).reduce((t, w) => t + w, 0),
   };
   return { ...r, ...diagnose(r) };
@@ -78,6 +83,7 @@ export function computeStability(attn, state) {
  *               'fits'           both ways give the same weights
  *   overflow, underflow, nan, zero, lost  the keys (0-based) of each kind of term or weight
  *   (lost: naive weight 0 where the stable one is not); worst: the largest |naive − stable|.
+ * @param {{ scores: number[], naive: Steps, stable: Steps }} r
  */
 export function diagnose({ scores, naive, stable }) {
   const keys = scores.map((_, j) => j);
@@ -98,7 +104,7 @@ export function diagnose({ scores, naive, stable }) {
   return { kind, overflow, underflow, nan, zero, lost, tiny, worst, overflowAt: overflow.length ? overflow[0] : -1, nanCount: nan.length };
 }
 
-/** For each top score of TOPS: what the naive softmax of the pattern does. */
+/** For each top score of TOPS: what the naive softmax of the pattern does. @param {import('../../types/attention').Attention} attn */
 export function sweepTops(attn) {
   return TOPS.map((top) => {
     const r = computeStability(attn, { top, scores: null });
@@ -106,30 +112,30 @@ export function sweepTops(attn) {
   });
 }
 
-/** The sweep table's words for a kind. */
+/** The sweep table's words for a kind. @type {Record<string, string>} */
 export const KIND_WORDS = {
   'term-overflow': 'a term overflows', 'sum-overflow': 'the sum overflows', 'all-underflow': 'every term underflows',
   underflow: 'a term underflows', precision: 'tiny terms lose digits', fits: 'fits',
 };
 
-const all = (n) => (n === 2 ? 'Both' : `All ${n}`);
-const keyWords = (ks) => (ks.length === 1 ? `key ${ks[0] + 1}` : `keys ${list(ks.map((j) => j + 1))}`);
-const exps = (r, ks) => list(uniqueScores(r, ks).map((s) => `exp(${fmtShort(s)})`));
-const uniqueScores = (r, ks) => [...new Set(ks.map((j) => r.scores[j]))];
+const all = (/** @type {number} */ n) => (n === 2 ? 'Both' : `All ${n}`);
+const keyWords = (/** @type {number[]} */ ks) => (ks.length === 1 ? `key ${ks[0] + 1}` : `keys ${list(ks.map((j) => j + 1))}`);
+const exps = (/** @type {Stability} */ r, /** @type {number[]} */ ks) => list(uniqueScores(r, ks).map((s) => `exp(${fmtShort(s)})`));
+const uniqueScores = (/** @type {Stability} */ r, /** @type {number[]} */ ks) => [...new Set(ks.map((j) => r.scores[j]))];
 
-/** The verdict above the table, from the diagnosis. */
+/** The verdict above the table, from the diagnosis. @param {Stability} r */
 export function verdict(r) {
   const { kind, nan, zero, lost } = r;
   if (kind === 'fits') return 'Both ways agree.';
   if (kind === 'precision') return 'Naive: off in the shown digits. Stable: correct.';
-  if (kind === 'sum-overflow') return `Naive: ${zero.length === r.scores.length ? 'every weight is 0' : count(zero.length, 'zero weight')}. Stable: correct.`;
+  if (kind === 'sum-overflow') return 'Naive: every weight is 0. Stable: correct.'; // a finite term over an infinite sum is 0
   if (kind === 'underflow') return `Naive: ${count(lost.length, 'weight')} lost to underflow. Stable: correct.`;
   const parts = [count(nan.length, 'NaN weight')];
   if (zero.length) parts.push(count(zero.length, 'zero weight'));
   return `Naive: ${list(parts)}. Stable: correct.`;
 }
 
-/** The sentences under the table: what happened in this row, then what the stable softmax does. */
+/** The sentences under the table: what happened in this row, then what the stable softmax does. @param {Stability} r @param {(v: number) => string} fmtv */
 export function explainStability(r, fmtv) {
   const out = [];
   const n = r.scores.length;
@@ -138,14 +144,14 @@ export function explainStability(r, fmtv) {
   const sumsTo = `the row sums to ${fmtv(r.naiveSum)}, not 1`;
   if (r.kind === 'term-overflow') {
     const others = r.scores.map((_, j) => j).filter((j) => !r.overflow.includes(j));
-    out.push(`${exps(r, r.overflow)} ${verb(uniqueScores(r, r.overflow).length, 'is', 'are')} past ${limit}, so the naive ${noun(r.overflow.length, 'term')} of ${keyWords(r.overflow)} ${verb(r.overflow.length, 'is', 'are')} Infinity, and so is the sum. Infinity / Infinity is NaN (“not a number”)${others.length ? `, and a finite term divided by Infinity is 0 (${keyWords(others)})` : ''}. ${r.nan.length} of ${n} naive ${noun(n, 'weight')} ${verb(r.nan.length, 'is', 'are')} NaN${r.zero.length ? ` and ${r.zero.length} ${verb(r.zero.length, 'is', 'are')} 0` : ''}: ${sumsTo}, and a NaN spreads to everything computed from it.`);
+    out.push(`${exps(r, r.overflow)} ${verb(uniqueScores(r, r.overflow).length, 'is', 'are')} past ${limit}, so the naive ${noun(r.overflow.length, 'term')} of ${keyWords(r.overflow)} ${verb(r.overflow.length, 'is', 'are')} Infinity, and so is the sum. Infinity / Infinity is NaN (“not a number”)${others.length ? `, and a finite term divided by Infinity is 0 (${keyWords(others)})` : ''}. ${r.nan.length === n ? `${all(n)} naive weights are` : `${r.nan.length} of ${n} naive ${noun(n, 'weight')} ${verb(r.nan.length, 'is', 'are')}`} NaN${r.zero.length ? ` and ${r.zero.length} ${verb(r.zero.length, 'is', 'are')} 0` : ''}: ${sumsTo}, and a NaN spreads to everything computed from it.`);
   } else if (r.kind === 'sum-overflow') {
-    out.push(`Each term fits in float32 (the largest, exp(${fmtShort(r.scores[top])}) = ${fmtv(r.naive.terms[top])}, is below its largest number, ${fmtv(F32_MAX)}), but their sum does not: it overflows to Infinity, and a finite term divided by Infinity is 0. ${r.zero.length === n ? `${all(n)} naive weights are 0` : `${r.zero.length} of ${n} naive ${noun(n, 'weight')} ${verb(r.zero.length, 'is', 'are')} 0`}, not NaN: ${sumsTo}.`);
+    out.push(`Each term fits in float32 (the largest, exp(${fmtShort(r.scores[top])}) = ${fmtv(r.naive.terms[top])}, is below its largest number, ${fmtv(F32_MAX)}), but their sum does not: it overflows to Infinity, and a finite term divided by Infinity is 0. ${all(n)} naive weights are 0, not NaN: ${sumsTo}.`);
   } else if (r.kind === 'all-underflow') {
-    out.push(`Every term underflows: ${exps(r, r.underflow)} ${verb(uniqueScores(r, r.underflow).length, 'is', 'are')} closer to 0 than float32 can hold (exp(s) rounds to 0 for s below about ${fmtShort(UNDERFLOW_SCORE)}), so every term is 0, the sum is 0, and 0 / 0 is NaN (“not a number”). ${r.nan.length === n ? `${all(n)} naive weights are NaN` : `${r.nan.length} of ${n} naive ${noun(n, 'weight')} ${verb(r.nan.length, 'is', 'are')} NaN`}: the row no longer sums to 1.`);
+    out.push(`Every term underflows: ${exps(r, r.underflow)} ${verb(uniqueScores(r, r.underflow).length, 'is', 'are')} closer to 0 than float32 can hold (exp(s) rounds to 0 for s below about ${fmtShort(UNDERFLOW_SCORE)}), so every term is 0, the sum is 0, and 0 / 0 is NaN (“not a number”). ${all(n)} naive weights are NaN: the row no longer sums to 1.`);
   } else if (r.kind === 'underflow') {
     const shown = r.lost.map((j) => `${fmtv(r.stable.weights[j])} for key ${j + 1}`);
-    out.push(`${exps(r, r.lost)} ${verb(uniqueScores(r, r.lost).length, 'underflows', 'underflow')} to 0 in float32 (exp(s) rounds to 0 for s below about ${fmtShort(UNDERFLOW_SCORE)}), so the naive weight of ${keyWords(r.lost)} is 0, while the stable softmax gives ${list(shown)}: a weight lost without any warning.`);
+    out.push(`${exps(r, r.lost)} ${verb(uniqueScores(r, r.lost).length, 'underflows', 'underflow')} to 0 in float32 (exp(s) rounds to 0 for s below about ${fmtShort(UNDERFLOW_SCORE)}), so the naive ${noun(r.lost.length, 'weight')} of ${keyWords(r.lost)} ${verb(r.lost.length, 'is', 'are')} 0, while the stable softmax gives ${list(shown)}: a weight lost without any warning.`);
   } else if (r.kind === 'precision') {
     out.push(`${exps(r, r.tiny)} ${verb(uniqueScores(r, r.tiny).length, 'is', 'are')} below float32’s smallest normal number (${fmtv(F32_MIN_NORMAL)}), where a number keeps only a few significant bits, so the naive weights (${r.scores.map((_, j) => fmtv(r.naive.weights[j])).join(', ')}) differ from the stable ones (${r.scores.map((_, j) => fmtv(r.stable.weights[j])).join(', ')}) in the shown digits.`);
   } else {
