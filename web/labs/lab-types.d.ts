@@ -102,6 +102,6 @@ export interface UI {
   matrixFigure(doc: Document, o: MatrixFigureOptions): { el: HTMLElement; hm: import('../heatmap.js').Heatmap };
   svg(doc: Document, tag: string, attrs?: Record<string, string | number>): SVGElement;
   histogramSvg(doc: Document, hist: Histogram, options: HistogramOptions): SVGElement;
-  weightBars(doc: Document, weights: readonly number[], options: { title: string; labels?: readonly string[] }): SVGElement;
+  weightBars(doc: Document, weights: readonly number[] | Float32Array, options: { title: string; labels?: readonly string[] }): SVGElement;
   table(doc: Document, head: readonly string[], rows: readonly (readonly string[])[], options?: TableOptions): HTMLDivElement;
 }
