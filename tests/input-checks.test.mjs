@@ -1,0 +1,280 @@
+// tests/input-checks.test.mjs: the input checks of web/attention.js (forward(), its options,
+// multiHead(), the softmax rows) and of web/attention-training.js (seeds, Trainer.set), each
+// error pinned word for word: a message names the argument, where the bad value is, and what to
+// give instead (the shape it expected, the range, the default). Each comparison is tested on
+// both sides: the value just accepted and the one just refused. Accepted inputs are checked by
+// their results, against the float64 reference (tests/reference.mjs) or values worked by hand.
+//
+//   node --test tests/input-checks.test.mjs
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadAttention, LIMITS } from '../web/attention.js';
+import { Trainer, checkSeed } from '../web/attention-training.js';
+import { referenceHead, compare } from './reference.mjs';
+
+const attn = await loadAttention();
+
+/** fn must throw an Error whose message is exactly `message`. */
+function refuses(fn, message, label = message) {
+  assert.throws(fn, (e) => {
+    assert.ok(e instanceof Error, `${label}: threw ${String(e)}, not an Error`);
+    assert.equal(e.message, message, label);
+    return true;
+  });
+}
+
+/** r's arrays named in `names` match the float64 reference head of cfg. */
+function matchesReference(r, cfg, names = ['A', 'O']) {
+  const ref = referenceHead(cfg);
+  for (const name of names) {
+    const c = compare(r[name], ref[name]);
+    assert.ok(c.ok, `${name}: ${c.worst}`);
+  }
+}
+
+const T = LIMITS.maxTokens, W = LIMITS.maxWidth, H = LIMITS.maxHeads;
+const rows = (n, cols, v = 0.5) => Array.from({ length: n }, () => new Array(cols).fill(v));
+
+// A small direct-form head: 3 queries, 4 keys, dk = 2, dv = 3.
+const Q3 = [[1, 0], [0, 1], [0.5, -0.5]];
+const K4 = [[1, 1], [0, 2], [-1, 0], [0.25, 0.5]];
+const V4 = [[1, 0, 2], [0, 1, -1], [3, 0, 0], [0, 0, 1]];
+const DIRECT = { Q: Q3, K: K4, V: V4 };
+// A small projection-form head: X is 3 × 2, dk = 2, dv = 1.
+const PROJ = { X: [[1, 0], [0, 1], [1, 1]], Wq: [[1, 0], [0, 1]], Wk: [[0.5, 0], [0, 0.5]], Wv: [[1], [-1]] };
+
+// ---------------------------------------------------------------- forward(): the argument object
+
+test('forward() refuses a non-object, an unknown input and a non-boolean causal, naming the inputs', () => {
+  refuses(() => attn.forward(), 'forward needs an object: { X, Wq, Wk, Wv } or { Q, K, V }');
+  refuses(() => attn.forward(null), 'forward needs an object: { X, Wq, Wk, Wv } or { Q, K, V }');
+  refuses(() => attn.forward(5), 'forward needs an object: { X, Wq, Wk, Wv } or { Q, K, V }');
+  refuses(() => attn.forward('Q'), 'forward needs an object: { X, Wq, Wk, Wv } or { Q, K, V }');
+  refuses(() => attn.forward({ ...DIRECT, Wo: [[1]] }), 'forward got an unknown input "Wo": the inputs are X, Xkv, Wq, Wk, Wv, Q, K, V, mask, causal, scale');
+  for (const causal of ['yes', 1, null, 0]) {
+    const shown = causal === 'yes' ? '"yes"' : String(causal);
+    refuses(() => attn.forward({ ...DIRECT, causal }), `causal is ${shown}: it must be true or false`);
+  }
+  // causal left out, false and true are all taken
+  assert.equal(attn.forward({ ...DIRECT }).causal, false);
+  assert.equal(attn.forward({ ...DIRECT, causal: false }).causal, false);
+  const c = attn.forward({ ...DIRECT, causal: true });
+  assert.equal(c.causal, true);
+  matchesReference(c, { ...DIRECT, causal: true });
+});
+
+test('forward() names exactly the inputs that are missing, with "is" for one and "are" for several', () => {
+  const need = 'forward needs X, Wq, Wk, Wv (projection form) or Q, K, V (direct form): ';
+  refuses(() => attn.forward({}), `${need}X, Wq, Wk, Wv are missing`);
+  // the direct form, from any one of Q, K, V
+  refuses(() => attn.forward({ Q: Q3 }), `${need}K, V are missing`);
+  refuses(() => attn.forward({ K: K4 }), `${need}Q, V are missing`);
+  refuses(() => attn.forward({ V: V4 }), `${need}Q, K are missing`);
+  refuses(() => attn.forward({ K: K4, V: V4 }), `${need}Q is missing`);
+  refuses(() => attn.forward({ Q: Q3, V: V4 }), `${need}K is missing`);
+  refuses(() => attn.forward({ Q: Q3, K: K4 }), `${need}V is missing`);
+  refuses(() => attn.forward({ Q: Q3, K: null, V: V4 }), `${need}K is missing`);
+  // the projection form
+  for (const name of ['X', 'Wq', 'Wk', 'Wv']) {
+    refuses(() => attn.forward({ ...PROJ, [name]: undefined }), `${need}${name} is missing`);
+  }
+  refuses(() => attn.forward({ X: PROJ.X, Wq: PROJ.Wq }), `${need}Wk, Wv are missing`);
+  refuses(() => attn.forward({ Wv: PROJ.Wv, mask: [[true]] }), `${need}X, Wq, Wk are missing`);
+});
+
+test('forward() refuses both forms at once, naming the projection inputs given with Q, K, V', () => {
+  for (const name of ['X', 'Xkv', 'Wq', 'Wk', 'Wv']) {
+    refuses(() => attn.forward({ ...DIRECT, [name]: PROJ.X }), `give either Q, K, V or X, Wq, Wk, Wv, not both (${name} given with Q, K, V)`);
+  }
+  refuses(() => attn.forward({ ...DIRECT, ...PROJ }), 'give either Q, K, V or X, Wq, Wk, Wv, not both (X, Wq, Wk, Wv given with Q, K, V)');
+  refuses(() => attn.forward({ ...DIRECT, X: PROJ.X, Xkv: PROJ.X }), 'give either Q, K, V or X, Wq, Wk, Wv, not both (X, Xkv given with Q, K, V)');
+  // null projection inputs beside Q, K, V are left out, not "given"
+  matchesReference(attn.forward({ ...DIRECT, X: null, Xkv: undefined, Wq: null }), DIRECT);
+  // and a null Xkv in the projection form is self-attention
+  const self = attn.forward({ ...PROJ, Xkv: null });
+  matchesReference(self, PROJ);
+  assert.equal(self.m, 3);
+});
+
+// ---------------------------------------------------------------- matrices: nested arrays
+
+test('a matrix that is not an array of rows is refused with the form a matrix takes', () => {
+  const form = 'must be a matrix: an array of rows, like [[1, 0], [0, 1]], or { shape: [rows, cols], data }';
+  refuses(() => attn.forward({ ...DIRECT, Q: 7 }), `Q ${form}`);
+  refuses(() => attn.forward({ ...DIRECT, K: 'ab' }), `K ${form}`);
+  refuses(() => attn.forward({ ...DIRECT, V: { data: [1, 2, 3] } }), `V ${form}`);
+  refuses(() => attn.forward({ ...PROJ, Wk: true }), `Wk ${form}`);
+  refuses(() => attn.forward({ ...DIRECT, Q: [] }), 'Q is empty: it needs at least one row and one column');
+  refuses(() => attn.forward({ ...DIRECT, Q: [[], []] }), 'Q is empty: its rows have no numbers; it needs at least one column');
+  refuses(() => attn.forward({ ...DIRECT, Q: [1, 0] }), 'Q must be an array of rows: Q[0] is 1, not an array or a typed array such as Float32Array');
+  refuses(() => attn.forward({ ...PROJ, X: ['10', '01'] }), 'X must be an array of rows: X[0] is "10", not an array or a typed array such as Float32Array');
+  refuses(() => attn.forward({ ...DIRECT, K: [[1, 1], null, [1, 0], [0, 0]] }), 'K[1] is null, not a row of numbers: every row of K must be an array');
+  refuses(() => attn.forward({ ...DIRECT, K: [[1, 1], [0, 2], [1, 0], 'ab'] }), 'K[3] is "ab", not a row of numbers: every row of K must be an array');
+});
+
+test('a ragged matrix is refused naming the row, its length and the first row\'s ("1 value", "3 values")', () => {
+  refuses(() => attn.forward({ ...DIRECT, Q: [[1, 0], [0], [1, 1]] }), 'Q is ragged: row 1 has 1 value but row 0 has 2; every row needs the same length');
+  refuses(() => attn.forward({ ...DIRECT, K: [[1, 1], [0, 2], [-1, 0], [1, 2, 3]] }), 'K is ragged: row 3 has 3 values but row 0 has 2; every row needs the same length');
+  refuses(() => attn.forward({ ...DIRECT, V: [[1], [2, 3], [4], [5]] }), 'V is ragged: row 1 has 2 values but row 0 has 1; every row needs the same length');
+  refuses(() => attn.forward({ ...DIRECT, V: [[1, 2], [3, 4], [5, 6], []] }), 'V is ragged: row 3 has 0 values but row 0 has 2; every row needs the same length');
+});
+
+test('an array with a "shape" property is still read as rows', () => {
+  const Q = Q3.map((r) => r.slice());
+  Object.assign(Q, { shape: [1, 6] });
+  matchesReference(attn.forward({ ...DIRECT, Q }), DIRECT);
+});
+
+test('rows may be arrays or typed arrays of any kind, mixed; a DataView is not a row', () => {
+  const Q = [Float32Array.from(Q3[0]), Float64Array.from(Q3[1]), Q3[2]];
+  const K = [Int8Array.of(1, 1), K4[1], Float64Array.from(K4[2]), Float32Array.from(K4[3])];
+  matchesReference(attn.forward({ Q, K, V: V4 }), DIRECT);
+  refuses(() => attn.forward({ ...DIRECT, V: [new DataView(new ArrayBuffer(12)), ...V4.slice(1)] }),
+    'V must be an array of rows: V[0] is a DataView, not an array or a typed array such as Float32Array');
+});
+
+// ---------------------------------------------------------------- matrices: { shape, data }
+
+test('{ shape, data }: the shape must be [rows, cols] of whole numbers; longer shapes show their first 4 sizes and "…"', () => {
+  const Q = (shape, data = [1, 0, 0, 1, 0.5, -0.5]) => attn.forward({ ...DIRECT, Q: { shape, data } });
+  const msg = (got) => `Q.shape must be [rows, cols] with whole numbers, got ${got}`;
+  refuses(() => Q([]), msg('[]'));
+  refuses(() => Q([6]), msg('[6]'));
+  refuses(() => Q([3, 2, 1]), msg('[3, 2, 1]'));
+  refuses(() => Q([3, 2, 1, 1]), msg('[3, 2, 1, 1]'));
+  refuses(() => Q([3, 2, 1, 1, 1]), msg('[3, 2, 1, 1, …]'));
+  refuses(() => Q([1, 3, 2, 1, 1, 1]), msg('[1, 3, 2, 1, …]'));
+  refuses(() => Q([3, 2.5]), msg('[3, 2.5]'));
+  refuses(() => Q([NaN, 2]), msg('[NaN, 2]'));
+  refuses(() => Q(['3', 2]), msg('["3", 2]'));
+  refuses(() => Q([3, null]), msg('[3, null]'));
+  refuses(() => Q([[3], 2]), msg('[an array, 2]'));
+  refuses(() => Q('32'), msg('"32"'));
+  refuses(() => Q({ 0: 3, 1: 2, length: 2 }), msg('an object'));
+  refuses(() => Q(null), msg('null'));
+  refuses(() => Q(undefined), msg('undefined'));
+  refuses(() => Q(Int32Array.of(3, 2)), msg('an object'));
+  // [3, 2] is the shape
+  matchesReference(Q([3, 2]), DIRECT);
+});
+
+test('{ shape, data }: an empty shape, missing data or the wrong number of values is refused with the count it needs', () => {
+  const M = (name, shape, data) => attn.forward({ ...DIRECT, [name]: { shape, data } });
+  refuses(() => M('Q', [0, 2], []), 'Q is empty (shape [0, 2]): it needs at least one row and one column');
+  refuses(() => M('Q', [3, 0], []), 'Q is empty (shape [3, 0]): it needs at least one row and one column');
+  refuses(() => M('K', [-1, 2], [1, 2]), 'K is empty (shape [-1, 2]): it needs at least one row and one column');
+  refuses(() => M('K', [4, -2], [1, 2]), 'K is empty (shape [4, -2]): it needs at least one row and one column');
+  refuses(() => M('V', [4, 3], undefined), 'V.data must be an array or Float32Array of 4×3 values');
+  refuses(() => M('V', [4, 3], null), 'V.data must be an array or Float32Array of 4×3 values');
+  refuses(() => M('V', [4, 3], 12), 'V.data must be an array or Float32Array of 4×3 values');
+  refuses(() => M('V', [4, 3], { length: '12' }), 'V.data must be an array or Float32Array of 4×3 values');
+  refuses(() => attn.forward({ ...DIRECT, V: { shape: [4, 3] } }), 'V.data must be an array or Float32Array of 4×3 values');
+  refuses(() => M('V', [4, 3], new Float32Array(11)), 'V.data has 11 values but shape [4, 3] needs 12');
+  refuses(() => M('V', [4, 3], new Array(13).fill(0)), 'V.data has 13 values but shape [4, 3] needs 12');
+  refuses(() => M('V', [4, 1], [1]), 'V.data has 1 value but shape [4, 1] needs 4');
+  refuses(() => M('V', [4, 1], []), 'V.data has 0 values but shape [4, 1] needs 4');
+  // a 1 × 1 shape is the smallest
+  const one = attn.forward({ Q: { shape: [1, 1], data: [2] }, K: { shape: [1, 1], data: [3] }, V: { shape: [1, 1], data: [7] } });
+  assert.deepEqual([...one.A], [1]);
+  assert.deepEqual([...one.O], [7]);
+});
+
+test('{ shape, data } with data in a plain array, a Float32Array or a Float64Array gives the nested form\'s result', () => {
+  const cfg = { Q: [[0.5, 1, -1], [2, 0, 1]], K: [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1]], V: [[1, 2], [3, 4], [5, 6], [7, 8]] };
+  for (const Kind of [Array, Float32Array, Float64Array]) {
+    // a different head first, so nothing of cfg is left in memory from a call before
+    attn.forward(DIRECT);
+    const flat = (m) => ({ shape: [m.length, m[0].length], data: Kind.from(m.flat()) });
+    const r = attn.forward({ Q: flat(cfg.Q), K: flat(cfg.K), V: flat(cfg.V) });
+    matchesReference(r, cfg, ['S', 'A', 'O']);
+    assert.deepEqual([...r.Q], cfg.Q.flat(), `${Kind.name}: Q as given`);
+    assert.deepEqual([...r.V], cfg.V.flat(), `${Kind.name}: V as given`);
+  }
+});
+
+// ---------------------------------------------------------------- values
+
+test('a value that is not a number is named by row and column, in nested rows and in flat data', () => {
+  const bad = (x) => { const Q = Q3.map((r) => r.slice()); Q[2][1] = x; return Q; };
+  refuses(() => attn.forward({ ...DIRECT, Q: bad('1') }), 'Q[2][1] is "1", not a number: every value of Q must be a number');
+  refuses(() => attn.forward({ ...DIRECT, Q: bad(true) }), 'Q[2][1] is true, not a number: every value of Q must be a number');
+  refuses(() => attn.forward({ ...DIRECT, Q: bad(null) }), 'Q[2][1] is null, not a number: every value of Q must be a number');
+  refuses(() => attn.forward({ ...DIRECT, Q: bad(undefined) }), 'Q[2][1] is undefined, not a number: every value of Q must be a number');
+  refuses(() => attn.forward({ ...DIRECT, Q: bad(1n) }), 'Q[2][1] is 1n (a BigInt), not a number: every value of Q must be a number');
+  // flat data: index 5 of a 3 × 2 matrix is [2][1]; of a 2 × 3 matrix, [1][2]
+  const flat = (shape, x) => ({ shape, data: [0, 1, 0, 1, 0, x] });
+  refuses(() => attn.forward({ ...DIRECT, Q: flat([3, 2], '1') }), 'Q[2][1] is "1", not a number: every value of Q must be a number');
+  refuses(() => attn.forward({ ...DIRECT, Q: flat([3, 2], true) }), 'Q[2][1] is true, not a number: every value of Q must be a number');
+  refuses(() => attn.forward({ ...DIRECT, Q: flat([3, 2], null) }), 'Q[2][1] is null, not a number: every value of Q must be a number');
+  refuses(() => attn.forward({ Q: flat([2, 3], [1]), K: [[1, 2, 3]], V: [[1]] }), 'Q[1][2] is an array, not a number: every value of Q must be a number');
+  refuses(() => attn.forward({ ...PROJ, Wv: { shape: [2, 1], data: [1, false] } }), 'Wv[1][0] is false, not a number: every value of Wv must be a number');
+});
+
+test('NaN and ±Infinity are named by row and column in every form; numbers past float32\'s range are named as such', () => {
+  const cases = [
+    [NaN, 'is NaN: every value of K must be a finite number'],
+    [Infinity, 'is Infinity: every value of K must be a finite number'],
+    [-Infinity, 'is -Infinity: every value of K must be a finite number'],
+    [1e39, 'is 1e+39, past float32\'s range: every value of K must lie within about ±3.4e38'],
+    [-3.5e38, 'is -3.5e+38, past float32\'s range: every value of K must lie within about ±3.4e38'],
+  ];
+  for (const [x, says] of cases) {
+    const nested = K4.map((r) => r.slice());
+    nested[2][1] = x;
+    refuses(() => attn.forward({ ...DIRECT, K: nested }), `K[2][1] ${says}`);
+    refuses(() => attn.forward({ ...DIRECT, K: nested.map((r) => Float64Array.from(r)) }), `K[2][1] ${says}`, `Float64Array rows: ${x}`);
+    refuses(() => attn.forward({ ...DIRECT, K: { shape: [4, 2], data: nested.flat() } }), `K[2][1] ${says}`, `flat array: ${x}`);
+    refuses(() => attn.forward({ ...DIRECT, K: { shape: [4, 2], data: Float64Array.from(nested.flat()) } }), `K[2][1] ${says}`, `Float64Array: ${x}`);
+  }
+  // a Float32Array holds 1e39 as Infinity, and says so
+  refuses(() => attn.forward({ ...DIRECT, K: { shape: [4, 2], data: Float32Array.of(1, 1, 0, 2, -1, 1e39, 0, 0) } }), 'K[2][1] is Infinity: every value of K must be a finite number');
+  // the largest float32 is taken: 3.4028234e38 in V, with weights that keep it finite
+  const big = 3.4028234e38;
+  const r = attn.forward({ Q: [[0, 0]], K: [[0, 0], [0, 0]], V: [[big], [0]] });
+  assert.deepEqual([...r.A], [0.5, 0.5]);
+  assert.equal(r.O[0], Math.fround(big) / 2);
+  // the first bad matrix in the order X, Wq, Wk, Wv is named
+  refuses(() => attn.forward({ ...PROJ, Wk: [[NaN, 0], [0, 1]], Wv: [[Infinity], [0]] }), 'Wk[0][0] is NaN: every value of Wk must be a finite number');
+  refuses(() => attn.forward({ ...PROJ, X: [[1, 0], [0, 1], [1, -Infinity]], Wv: [[Infinity], [0]] }), 'X[2][1] is -Infinity: every value of X must be a finite number');
+});
+
+// ---------------------------------------------------------------- sizes
+
+test('forward(): every size is checked against LIMITS, the limit itself taken, one past it refused with the fix', () => {
+  const at = (k) => `but at most ${k} are supported`;
+  const x = (n, d) => rows(n, d, 0.01);
+  refuses(() => attn.forward({ X: x(T + 1, 1), Wq: x(1, 1), Wk: x(1, 1), Wv: x(1, 1) }), `X has ${T + 1} rows (tokens) ${at(T)}: use a shorter sequence`);
+  refuses(() => attn.forward({ X: x(1, W + 1), Wq: x(W + 1, 1), Wk: x(W + 1, 1), Wv: x(W + 1, 1) }), `X has ${W + 1} columns (features, d) ${at(W)}: use a narrower model`);
+  refuses(() => attn.forward({ X: x(1, 1), Xkv: x(T + 1, 1), Wq: x(1, 1), Wk: x(1, 1), Wv: x(1, 1) }), `Xkv has ${T + 1} rows (tokens) ${at(T)}: use a shorter sequence`);
+  refuses(() => attn.forward({ X: x(1, 1), Wq: x(1, W + 1), Wk: x(1, W + 1), Wv: x(1, 1) }), `Wq has ${W + 1} columns (dk) ${at(W)}: use a narrower head`);
+  refuses(() => attn.forward({ X: x(1, 1), Wq: x(1, 1), Wk: x(1, 1), Wv: x(1, W + 1) }), `Wv has ${W + 1} columns (dv) ${at(W)}: use a narrower head`);
+  refuses(() => attn.forward({ Q: x(T + 1, 1), K: x(1, 1), V: x(1, 1) }), `Q has ${T + 1} rows (queries) ${at(T)}: use a shorter sequence`);
+  refuses(() => attn.forward({ Q: x(1, 1), K: x(T + 1, 1), V: x(T + 1, 1) }), `K has ${T + 1} rows (keys) ${at(T)}: use a shorter sequence`);
+  refuses(() => attn.forward({ Q: x(1, W + 1), K: x(1, W + 1), V: x(1, 1) }), `Q has ${W + 1} columns (dk) ${at(W)}: use a narrower head`);
+  refuses(() => attn.forward({ Q: x(1, 1), K: x(1, 1), V: x(1, W + 1) }), `V has ${W + 1} columns (dv) ${at(W)}: use a narrower head`);
+  // at the limits: T tokens of a model W wide, cross-attending to T keys, dk = dv = W
+  const r = attn.forward({ X: x(T, W), Xkv: x(T, W), Wq: x(W, W), Wk: x(W, W), Wv: x(W, W) }, { outputs: ['O'] });
+  assert.equal(r.O.length, T * W);
+  assert.ok(Math.abs(r.O[0] - 0.01 * 0.01 * W) < 1e-6, `O[0] = ${r.O[0]}`);
+});
+
+test('forward(): shapes that do not fit name both sizes and the shape each matrix needs', () => {
+  refuses(() => attn.forward({ ...PROJ, Wq: rows(3, 2) }), 'Wq has 3 rows but X has 2 columns: Wq must be [d][dk] with d = 2, the width of X');
+  refuses(() => attn.forward({ ...PROJ, Wk: rows(1, 2) }), 'Wk has 1 row but X has 2 columns: Wk must be [d][dk] with d = 2, the width of X');
+  refuses(() => attn.forward({ X: [[1], [2]], Wq: [[1]], Wk: [[1]], Wv: rows(2, 1) }), 'Wv has 2 rows but X has 1 column: Wv must be [d][dv] with d = 1, the width of X');
+  refuses(() => attn.forward({ ...PROJ, Wk: rows(2, 1) }), 'Wk has 1 column but Wq has 2: queries and keys need the same width dk so their dot products are defined');
+  refuses(() => attn.forward({ ...PROJ, Xkv: rows(4, 1) }), 'Xkv has 1 column but X has 2: Xkv must be [m][d] with the same width d = 2');
+  refuses(() => attn.forward({ ...DIRECT, K: rows(4, 1) }), 'K has 1 column but Q has 2: queries and keys need the same width dk so their dot products are defined');
+  refuses(() => attn.forward({ ...DIRECT, V: rows(1, 3) }), 'V has 1 row but K has 4: V needs one row per key (m = 4)');
+  refuses(() => attn.forward({ ...PROJ, Wv: rows(3, 1) }), 'Wv has 3 rows but X has 2 columns: Wv must be [d][dv] with d = 2, the width of X');
+  refuses(() => attn.forward({ ...PROJ, Wk: rows(2, 3) }), 'Wk has 3 columns but Wq has 2: queries and keys need the same width dk so their dot products are defined');
+  refuses(() => attn.forward({ ...PROJ, Xkv: rows(4, 3) }), 'Xkv has 3 columns but X has 2: Xkv must be [m][d] with the same width d = 2');
+  refuses(() => attn.forward({ ...DIRECT, K: rows(4, 3) }), 'K has 3 columns but Q has 2: queries and keys need the same width dk so their dot products are defined');
+  refuses(() => attn.forward({ ...DIRECT, V: rows(3, 3) }), 'V has 3 rows but K has 4: V needs one row per key (m = 4)');
+  // cross-attention: Xkv has its own number of rows
+  const cross = { ...PROJ, Xkv: [[1, 2], [0, -1], [0.5, 0.5], [2, 0], [1, 1]] };
+  const r = attn.forward(cross);
+  assert.deepEqual([r.n, r.m, r.d, r.dk, r.dv], [3, 5, 2, 2, 1]);
+  matchesReference(r, cross);
+});
