@@ -278,3 +278,207 @@ test('forward(): shapes that do not fit name both sizes and the shape each matri
   assert.deepEqual([r.n, r.m, r.d, r.dk, r.dv], [3, 5, 2, 2, 1]);
   matchesReference(r, cross);
 });
+
+// ---------------------------------------------------------------- masks
+
+const MASK_NUMBERS = 'a mask\'s numbers are added to the scores, so they must be finite within float32\'s range (about ±3.4e38) or -Infinity (which removes the key)';
+
+test('a boolean mask removes the keys marked false; a numeric one is added to the scores, -Infinity removing a key', () => {
+  const bools = [[true, false, true, true], [false, false, false, true], [true, true, true, true]];
+  const rb = attn.forward({ ...DIRECT, mask: bools });
+  matchesReference(rb, { ...DIRECT, mask: bools });
+  assert.deepEqual([rb.A[1], rb.A[4], rb.A[5], rb.A[6], rb.A[7]], [0, 0, 0, 0, 1]);
+  const nums = [[0, -Infinity, 0.5, 0], [-1, 2, 0, -Infinity], [0, 0, 0, 0]];
+  const rn = attn.forward({ ...DIRECT, mask: nums });
+  matchesReference(rn, { ...DIRECT, mask: nums });
+  assert.equal(rn.A[1], 0);
+  // the same masks as { shape, data }, in a plain array, a Float32Array and a Float64Array
+  for (const data of [nums.flat(), Float32Array.from(nums.flat()), Float64Array.from(nums.flat())]) {
+    attn.forward(DIRECT); // no mask left in memory from the call before
+    assert.deepEqual([...attn.forward({ ...DIRECT, mask: { shape: [3, 4], data } }).A], [...rn.A]);
+  }
+  assert.deepEqual([...attn.forward({ ...DIRECT, mask: { shape: [3, 4], data: bools.flat() } }).A], [...rb.A]);
+  // null and undefined are no mask
+  const none = attn.forward(DIRECT);
+  assert.deepEqual([...attn.forward({ ...DIRECT, mask: null }).A], [...none.A]);
+  assert.deepEqual([...attn.forward({ ...DIRECT, mask: undefined }).A], [...none.A]);
+  // the float32 extremes: the largest float32 is a score like any other, -1e39 is -Infinity in float32
+  const big = attn.forward({ ...DIRECT, mask: [[0, 0, 0, 0], [3.4028234e38, 0, 0, 0], [0, 0, 0, -1e39]] });
+  assert.deepEqual([...big.A.subarray(4, 8)], [1, 0, 0, 0]);
+  assert.equal(big.A[11], 0);
+});
+
+test('a mask of the wrong shape is refused with the scores\' shape it needs', () => {
+  refuses(() => attn.forward({ ...DIRECT, mask: rows(3, 3, true) }), 'mask is 3 × 3 but the scores are 3 × 4 (queries × keys): give one entry per query and key');
+  refuses(() => attn.forward({ ...DIRECT, mask: rows(2, 4, true) }), 'mask is 2 × 4 but the scores are 3 × 4 (queries × keys): give one entry per query and key');
+  refuses(() => attn.forward({ ...DIRECT, mask: { shape: [4, 3], data: new Float32Array(12) } }), 'mask is 4 × 3 but the scores are 3 × 4 (queries × keys): give one entry per query and key');
+  refuses(() => attn.forward({ ...DIRECT, mask: [[true, true, true, true], [true], [true, true, true, true]] }), 'mask is ragged: row 1 has 1 value but row 0 has 4; every row needs the same length');
+  refuses(() => attn.forward({ ...DIRECT, mask: true }), 'mask must be a matrix: an array of rows, like [[1, 0], [0, 1]], or { shape: [rows, cols], data }');
+});
+
+test('a mask holds booleans or numbers, not both and nothing else; the entry is named by row and column', () => {
+  const m = (x, at = [0, 0], fill = true) => { const k = rows(3, 4, fill); k[at[0]][at[1]] = x; return k; };
+  refuses(() => attn.forward({ ...DIRECT, mask: m('yes') }), 'mask[0][0] is "yes": a mask holds booleans (true = may attend) or numbers added to the scores');
+  refuses(() => attn.forward({ ...DIRECT, mask: m(null) }), 'mask[0][0] is null: a mask holds booleans (true = may attend) or numbers added to the scores');
+  refuses(() => attn.forward({ ...DIRECT, mask: { shape: [3, 4], data: ['1', ...new Array(11).fill(0)] } }), 'mask[0][0] is "1": a mask holds booleans (true = may attend) or numbers added to the scores');
+  refuses(() => attn.forward({ ...DIRECT, mask: m(0, [0, 1]) }), 'mask mixes booleans and numbers (mask[0][1] is 0): use all booleans (true = may attend) or all numbers');
+  refuses(() => attn.forward({ ...DIRECT, mask: m(false, [2, 3], 0) }), 'mask mixes booleans and numbers (mask[2][3] is false): use all booleans (true = may attend) or all numbers');
+  refuses(() => attn.forward({ ...DIRECT, mask: m('0', [1, 2], 0) }), 'mask mixes booleans and numbers (mask[1][2] is "0"): use all booleans (true = may attend) or all numbers');
+  const flat = new Array(12).fill(0);
+  flat[11] = true;
+  refuses(() => attn.forward({ ...DIRECT, mask: { shape: [3, 4], data: flat } }), 'mask mixes booleans and numbers (mask[2][3] is true): use all booleans (true = may attend) or all numbers');
+});
+
+test('NaN, +Infinity and numbers past float32\'s range in a mask are named by row and column, in every form', () => {
+  for (const [x, shown] of [[NaN, 'NaN'], [Infinity, 'Infinity'], [1e39, '1e+39'], [3.5e38, '3.5e+38']]) {
+    const nested = rows(3, 4, 0);
+    nested[1][3] = x;
+    refuses(() => attn.forward({ ...DIRECT, mask: nested }), `mask[1][3] is ${shown}: ${MASK_NUMBERS}`);
+    refuses(() => attn.forward({ ...DIRECT, mask: nested.map((r) => Float64Array.from(r)) }), `mask[1][3] is ${shown}: ${MASK_NUMBERS}`, `Float64Array rows: ${shown}`);
+    refuses(() => attn.forward({ ...DIRECT, mask: { shape: [3, 4], data: nested.flat() } }), `mask[1][3] is ${shown}: ${MASK_NUMBERS}`, `flat array: ${shown}`);
+    refuses(() => attn.forward({ ...DIRECT, mask: { shape: [3, 4], data: Float64Array.from(nested.flat()) } }), `mask[1][3] is ${shown}: ${MASK_NUMBERS}`, `Float64Array: ${shown}`);
+    const f32 = Float32Array.from(nested.flat());
+    refuses(() => attn.forward({ ...DIRECT, mask: { shape: [3, 4], data: f32 } }), `mask[1][3] is ${Number.isNaN(x) ? 'NaN' : 'Infinity'}: ${MASK_NUMBERS}`, `Float32Array: ${shown}`);
+  }
+  // the first bad entry is named: [2][1] comes after [1][3]
+  const two = new Float32Array(12);
+  two[9] = NaN;
+  two[7] = Infinity;
+  refuses(() => attn.forward({ ...DIRECT, mask: { shape: [3, 4], data: two } }), `mask[1][3] is Infinity: ${MASK_NUMBERS}`);
+  two[7] = 0;
+  refuses(() => attn.forward({ ...DIRECT, mask: { shape: [3, 4], data: two } }), `mask[2][1] is NaN: ${MASK_NUMBERS}`);
+});
+
+// ---------------------------------------------------------------- scale
+
+test('scale: null or left out is 1/√dk; anything but a positive float32 number is refused with that default named', () => {
+  assert.equal(attn.forward(DIRECT).scale, 1 / Math.sqrt(2));
+  assert.equal(attn.forward({ ...DIRECT, scale: null }).scale, 1 / Math.sqrt(2));
+  assert.equal(attn.forward({ ...DIRECT, scale: undefined }).scale, 1 / Math.sqrt(2));
+  const says = (shown, dflt) => `scale is ${shown}: it must be a positive finite number within float32's range (about 1.2e-38 to 3.4e38), or null for the default 1/√dk = ${dflt}`;
+  for (const [scale, shown] of [[0, '0'], [-0.5, '-0.5'], [NaN, 'NaN'], [Infinity, 'Infinity'], [-Infinity, '-Infinity'], ['0.5', '"0.5"'], [1e39, '1e+39'], [3.5e38, '3.5e+38'], [1e-46, '1e-46'], [true, 'true']]) {
+    refuses(() => attn.forward({ ...DIRECT, scale }), says(shown, '0.7071'));
+  }
+  // dk = 4: the default 1/√4
+  const four = { Q: rows(2, 4), K: rows(3, 4), V: rows(3, 1) };
+  refuses(() => attn.forward({ ...four, scale: 0 }), says('0', '0.5000'));
+  // the float32 extremes are taken: the smallest denormal and the largest float32
+  const tiny = attn.forward({ ...DIRECT, scale: 1e-45 });
+  assert.equal(tiny.scale, 1e-45);
+  assert.ok([...tiny.A].every((a) => a === 0.25));
+  const huge = attn.forward({ Q: [[0, 0]], K: [[0, 0], [0, 0]], V: [[1], [2]], scale: 3.4028234e38 });
+  assert.deepEqual([...huge.A], [0.5, 0.5]);
+  // a given scale is used
+  const two = attn.forward({ ...DIRECT, scale: 2 });
+  assert.equal(two.scale, 2);
+  matchesReference(two, { ...DIRECT, scale: 2 });
+});
+
+// ---------------------------------------------------------------- forward()'s options
+
+test('forward()\'s options: null or left out is every array; anything else but { outputs, into } is refused', () => {
+  for (const opts of [undefined, null, {}, { outputs: null }, { into: null }, { outputs: undefined, into: undefined }]) {
+    const r = attn.forward(DIRECT, opts);
+    for (const name of ['Q', 'K', 'V', 'S', 'M', 'A', 'O']) assert.ok(r[name] instanceof Float32Array, `${JSON.stringify(opts)}: ${name}`);
+    matchesReference(r, DIRECT);
+  }
+  refuses(() => attn.forward(DIRECT, 5), 'forward\'s second argument is 5: it must be an object like { outputs: [\'O\'] } or { into: previousResult }');
+  refuses(() => attn.forward(DIRECT, 'O'), 'forward\'s second argument is "O": it must be an object like { outputs: [\'O\'] } or { into: previousResult }');
+  refuses(() => attn.forward(DIRECT, true), 'forward\'s second argument is true: it must be an object like { outputs: [\'O\'] } or { into: previousResult }');
+  refuses(() => attn.forward(DIRECT, { fused: true }), 'forward got an unknown option "fused": the options are outputs and into');
+  const names = 'outputs must be an array of names from X, Xkv, Wq, Wk, Wv, Q, K, V, S, M, A, O, or left out for all of them';
+  for (const outputs of ['O', 5, { 0: 'O', length: 1 }, ['O', 'Z'], [''], ['o'], ['A', 'O', null]]) {
+    refuses(() => attn.forward(DIRECT, { outputs }), names, `outputs ${JSON.stringify(outputs)}`);
+  }
+  const copy = { ...attn.forward(DIRECT) };
+  refuses(() => attn.forward(DIRECT, { into: copy }), 'into is an object: it must be a result an earlier forward() returned, whose arrays this call may overwrite');
+  refuses(() => attn.forward(DIRECT, { into: 5 }), 'into is 5: it must be a result an earlier forward() returned, whose arrays this call may overwrite');
+});
+
+test('outputs naming O alone (once or more, with or without into) runs the fused form; any other array the long form', () => {
+  const full = attn.forward(DIRECT);
+  const fusedRan = () => attn.workspace().buffers.S === 0 && attn.workspace().buffers.A === 0;
+  const only = (outputs, into = null) => {
+    attn.forward(PROJ); // the long form's layout first
+    const r = attn.forward(DIRECT, { outputs, into });
+    return { r, fused: fusedRan() };
+  };
+  for (const outputs of [['O'], ['O', 'O']]) {
+    const { r, fused } = only(outputs);
+    assert.ok(fused, `${outputs}: fused`);
+    assert.deepEqual([...r.O], [...full.O]);
+    assert.equal(r.A, null);
+  }
+  const into = attn.forward(DIRECT, { outputs: ['O'] });
+  const again = only(['O'], into);
+  assert.ok(again.fused, '[\'O\'] into a result: fused');
+  assert.equal(again.r, into);
+  assert.deepEqual([...into.O], [...full.O]);
+  for (const outputs of [['O', 'A'], ['A', 'O'], ['A', 'S'], ['Q']]) {
+    const { r, fused } = only(outputs);
+    assert.ok(!fused, `${outputs}: the long form`);
+    for (const name of ['Q', 'S', 'A', 'O']) {
+      if (outputs.includes(name)) assert.deepEqual([...r[name]], [...full[name]], `${outputs}: ${name}`);
+      else assert.equal(r[name], null, `${outputs}: no ${name}`);
+    }
+  }
+  // nothing asked for: nothing returned
+  const none = attn.forward(DIRECT, { outputs: [] });
+  assert.deepEqual(['Q', 'K', 'V', 'S', 'M', 'A', 'O'].map((k) => none[k]), [null, null, null, null, null, null, null]);
+});
+
+test('outputs is read once: the names checked are the names returned', () => {
+  let reads = 0;
+  const outputs = ['A', 'O'];
+  Object.defineProperty(outputs, 0, { get: () => (reads++ === 0 ? 'A' : 'S'), enumerable: true });
+  const r = attn.forward(DIRECT, { outputs });
+  assert.equal(reads, 1);
+  assert.ok(r.A instanceof Float32Array);
+  assert.equal(r.S, null);
+});
+
+// ---------------------------------------------------------------- one softmax row
+
+const ROW_VALUES = 'every value must be a finite number within float32\'s range (about ±3.4e38)';
+
+test('softmax rows: anything but 1..512 numbers is refused, naming the row and the entry', () => {
+  for (const [x, shown] of [['abc', '"abc"'], [5, '5'], [null, 'null'], [undefined, 'undefined'], [{}, 'an object'], [{ length: '2' }, 'an object'], [true, 'true']]) {
+    refuses(() => attn.softmaxRow(x), `scores must be an array of numbers, got ${shown}`);
+  }
+  refuses(() => attn.softmaxStats('ab'), 'weights must be an array of numbers, got "ab"');
+  refuses(() => attn.softmaxRow([]), 'scores is empty: give at least one number');
+  refuses(() => attn.softmaxRow(new Float32Array(0)), 'scores is empty: give at least one number');
+  refuses(() => attn.softmaxStats([]), 'weights is empty: give at least one number');
+  refuses(() => attn.softmaxRow(new Array(T + 1).fill(0)), `scores has ${T + 1} values but at most ${T} are supported: use a shorter row`);
+  assert.equal(attn.softmaxRow(new Array(T).fill(0))[T - 1], 1 / T);
+  assert.deepEqual([...attn.softmaxRow([3])], [1]);
+  assert.deepEqual([...attn.softmaxRow({ length: 2, 0: 0, 1: 0 })], [0.5, 0.5]);
+  for (const [x, shown] of [[NaN, 'NaN'], [Infinity, 'Infinity'], [1e39, '1e+39'], [-1e39, '-1e+39'], ['1', '"1"'], [null, 'null'], [undefined, 'undefined']]) {
+    refuses(() => attn.softmaxRow([0, x]), `scores[1] is ${shown}: ${ROW_VALUES} or -Infinity (a removed key)`);
+    refuses(() => attn.softmaxStats([x, 1]), `weights[0] is ${shown}: ${ROW_VALUES}`);
+  }
+  // -Infinity removes a key from scores, and is not a weight
+  assert.deepEqual([...attn.softmaxRow([0, -Infinity])], [1, 0]);
+  assert.deepEqual([...attn.softmaxSteps([-Infinity, 2, 2]).weights], [0, 0.5, 0.5]);
+  refuses(() => attn.softmaxStats([-Infinity, 1]), `weights[0] is -Infinity: ${ROW_VALUES}`);
+  refuses(() => attn.softmaxBackward([0.5, 0.5], [1, -Infinity]), `grad[1] is -Infinity: ${ROW_VALUES}`);
+  refuses(() => attn.softmaxBackward([0.5, 0.5], [1, 2, 3]), 'grad must hold one number per weight (2), got 3');
+  refuses(() => attn.softmaxBackward([0.5, 0.5], null), 'grad must hold one number per weight (2), got null');
+  refuses(() => attn.softmaxBackward([0.5, 0.5], 'ab'), 'grad must be an array of numbers, got "ab"');
+  // the largest float32 is a score like any other
+  assert.deepEqual([...attn.softmaxRow([3.4028234e38, 0])], [1, 0]);
+});
+
+test('softmaxStats(): weights lie in [0, 1] and add up to 1 within 0.001 (or are all 0), both ends taken', () => {
+  assert.deepEqual(attn.softmaxStats([1, 0]), { maxWeight: 1, entropy: 0, gradNorm: 0 });
+  assert.deepEqual(attn.softmaxStats([0, 1]), { maxWeight: 1, entropy: 0, gradNorm: 0 });
+  assert.deepEqual(attn.softmaxStats([0, 0]), { maxWeight: 0, entropy: 0, gradNorm: 0 });
+  const lie = 'softmax weights lie between 0 and 1; give the softmax of a row (attn.softmaxRow(scores)), not its scores';
+  refuses(() => attn.softmaxStats([1.0000001, 0]), `weights[0] is 1.0000001: ${lie}`);
+  refuses(() => attn.softmaxStats([1, -1e-7]), `weights[1] is -1e-7: ${lie}`);
+  const sum = (s) => `the weights add up to ${s}, not 1: a row of softmax weights must add up to 1 (within 0.001), or be all 0 when every key is removed`;
+  refuses(() => attn.softmaxStats([0.5, 0.5011]), sum('1.00110'));
+  refuses(() => attn.softmaxStats([0.5, 0.4989]), sum('0.998900'));
+  assert.equal(attn.softmaxStats([0.5, 0.5009]).maxWeight, Math.fround(0.5009));
+  assert.equal(attn.softmaxStats([0.5, 0.4991]).maxWeight, 0.5);
+});
