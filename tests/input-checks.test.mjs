@@ -482,3 +482,208 @@ test('softmaxStats(): weights lie in [0, 1] and add up to 1 within 0.001 (or are
   assert.equal(attn.softmaxStats([0.5, 0.5009]).maxWeight, Math.fround(0.5009));
   assert.equal(attn.softmaxStats([0.5, 0.4991]).maxWeight, 0.5);
 });
+
+// ---------------------------------------------------------------- multiHead()
+
+// A 4-D tensor of the given shape with seeded values in [-1, 1).
+function t4(shape, seed = 1) {
+  let s = seed;
+  const data = Float32Array.from({ length: shape.reduce((p, q) => p * q, 1) }, () => ((s = (s * 16807) % 2147483647) / 2147483647) * 2 - 1);
+  return { shape, data };
+}
+// Head (b, h) of a 4-D tensor as rows.
+const head4 = (t, b, h) => {
+  const [, H, L, D] = t.shape;
+  return Array.from({ length: L }, (_, i) => Array.from(t.data.subarray(((b * H + h) * L + i) * D, ((b * H + h) * L + i + 1) * D)));
+};
+// Query head h of batch b, through forward(): multiHead's expected output, head by head.
+function expectedHeads({ Q, K, V, mask = null, causal = false, scale = null }, maskOf = () => null) {
+  const [B, QH, L] = Q.shape, KH = K.shape[1], DV = V.shape[3];
+  const out = new Float32Array(B * QH * L * DV);
+  for (let b = 0; b < B; b++) {
+    for (let h = 0; h < QH; h++) {
+      const kv = Math.floor(h / (QH / KH));
+      const r = attn.forward({ Q: head4(Q, b, h), K: head4(K, b, kv), V: head4(V, b, kv), mask: mask && maskOf(b, h), causal, scale });
+      out.set(r.O, (b * QH + h) * L * DV);
+    }
+  }
+  return out;
+}
+const MH = { Q: t4([2, 4, 3, 2], 1), K: t4([2, 2, 5, 2], 2), V: t4([2, 2, 5, 3], 3) };
+
+test('multiHead() refuses anything but an object of known inputs, naming them', () => {
+  const needs = 'multiHead needs an object { Q, K, V } of tensors { shape, data } (with optional qHeads, kvHeads, mask, causal, scale), got';
+  for (const [x, shown] of [[42, '42'], [null, 'null'], [undefined, 'undefined'], [[MH.Q, MH.K, MH.V], 'an array'], ['Q', '"Q"'], [() => MH, 'a function']]) {
+    refuses(() => attn.multiHead(x), `${needs} ${shown}`);
+  }
+  refuses(() => attn.multiHead({ ...MH, Wo: 1 }), 'multiHead got an unknown input "Wo": the inputs are Q, K, V, qHeads, kvHeads, mask, causal, scale');
+  const tensor = 'it must be a tensor { shape: [...], data } with data in row-major order';
+  refuses(() => attn.multiHead({ K: MH.K, V: MH.V }), `Q is undefined: ${tensor}`);
+  refuses(() => attn.multiHead({ ...MH, Q: null }), `Q is null: ${tensor}`);
+  refuses(() => attn.multiHead({ ...MH, Q: 5 }), `Q is 5: ${tensor}`);
+  refuses(() => attn.multiHead({ ...MH, K: [[1, 2]] }), `K is an array: ${tensor}`);
+  refuses(() => attn.multiHead({ ...MH, K: { shape: [2, 2, 5, 2] } }), `K is an object: ${tensor}`);
+  refuses(() => attn.multiHead({ ...MH, V: { data: MH.V.data } }), `V is an object: ${tensor}`);
+  refuses(() => attn.multiHead({ ...MH, mask: [[true]] }), `mask is an array: ${tensor}`);
+  refuses(() => attn.multiHead({ ...MH, mask: true }), `mask is true: ${tensor}`);
+  // a null or left-out mask is none
+  const plain = expectedHeads(MH);
+  assert.deepEqual([...attn.multiHead({ ...MH, mask: null }).data], [...plain]);
+  assert.deepEqual([...attn.multiHead({ ...MH, mask: undefined }).data], [...plain]);
+});
+
+test('multiHead(): shapes of 1 to 4 whole sizes >= 1, data an array or typed array; rank 3 or 4 for Q, K and V alike', () => {
+  const sizes = 'it must be an array of 1 to 4 sizes, like [batch, heads, len, size]';
+  refuses(() => attn.multiHead({ ...MH, Q: { shape: 5, data: [] } }), `Q.shape is 5: ${sizes}`);
+  refuses(() => attn.multiHead({ ...MH, Q: { shape: [], data: [] } }), `Q.shape is an array: ${sizes}`);
+  refuses(() => attn.multiHead({ ...MH, K: { shape: [1, 1, 1, 1, 1], data: [1] } }), `K.shape is an array: ${sizes}`);
+  refuses(() => attn.multiHead({ ...MH, V: { shape: Int32Array.of(2, 2, 5, 3), data: MH.V.data } }), `V.shape is an object: ${sizes}`);
+  refuses(() => attn.multiHead({ ...MH, mask: { shape: [1, 1, 1, 3, 5], data: [] } }), `mask.shape is an array: ${sizes}`);
+  const whole = 'every size must be a whole number >= 1';
+  for (const [x, shown] of [[0, '0'], [-1, '-1'], [2.5, '2.5'], ['5', '"5"'], [NaN, 'NaN'], [2 ** 53, '9007199254740992'], [null, 'null']]) {
+    refuses(() => attn.multiHead({ ...MH, K: { shape: [2, 2, x, 2], data: MH.K.data } }), `K.shape[2] is ${shown}: ${whole}`);
+  }
+  refuses(() => attn.multiHead({ ...MH, mask: { shape: [0, 5], data: [] } }), `mask.shape[0] is 0: ${whole}`);
+  const data = 'it must be an array or a typed array (such as Float32Array) of numbers';
+  refuses(() => attn.multiHead({ ...MH, Q: { shape: [2, 4, 3, 2], data: 5 } }), `Q.data is 5: ${data}`);
+  refuses(() => attn.multiHead({ ...MH, Q: { shape: [2, 4, 3, 2], data: null } }), `Q.data is null: ${data}`);
+  refuses(() => attn.multiHead({ ...MH, Q: { shape: [2, 4, 3, 2], data: 'abcd' } }), `Q.data is "abcd": ${data}`);
+  refuses(() => attn.multiHead({ ...MH, Q: { shape: [2, 4, 3, 2], data: { length: 24 } } }), `Q.data is an object: ${data}`);
+  refuses(() => attn.multiHead({ ...MH, Q: { shape: [2, 4, 3, 2], data: new DataView(new ArrayBuffer(96)) } }), `Q.data is a DataView: ${data}`);
+  const ranks = 'multiHead takes 4-D [batch, heads, len, size] or 3-D [batch, len, heads·size] tensors';
+  refuses(() => attn.multiHead({ Q: { shape: [6], data: [] }, K: { shape: [6], data: [] }, V: { shape: [6], data: [] } }), `Q has rank 1: ${ranks}`);
+  refuses(() => attn.multiHead({ Q: { shape: [3, 2], data: [] }, K: { shape: [5, 2], data: [] }, V: { shape: [5, 2], data: [] } }), `Q has rank 2: ${ranks}`);
+  refuses(() => attn.multiHead({ ...MH, K: { shape: [2, 5, 4], data: [] } }), 'Q, K and V must have the same rank (got 4, 3, 4)');
+  refuses(() => attn.multiHead({ ...MH, V: { shape: [2, 5, 6], data: [] } }), 'Q, K and V must have the same rank (got 4, 4, 3)');
+  refuses(() => attn.multiHead({ ...MH, V: { shape: [2, 2, 5, 3, 1], data: [] } }), `V.shape is an array: ${sizes}`);
+  // the right number of values, and the rank-1 mask the broadcast rule cannot place
+  refuses(() => attn.multiHead({ ...MH, Q: { shape: [2, 4, 3, 2], data: new Float32Array(47) } }), 'Q.data has 47 values but shape [2, 4, 3, 2] needs 48');
+  refuses(() => attn.multiHead({ ...MH, K: { shape: [2, 2, 5, 2], data: new Array(41).fill(0) } }), 'K.data has 41 values but shape [2, 2, 5, 2] needs 40');
+  refuses(() => attn.multiHead({ Q: t4([1, 1, 1, 1]), K: t4([1, 1, 1, 1]), V: { shape: [1, 1, 1, 2], data: [1] } }), 'V.data has 1 value but shape [1, 1, 1, 2] needs 2');
+  refuses(() => attn.multiHead({ ...MH, mask: { shape: [5], data: new Array(5).fill(true) } }), 'mask has rank 1: it must be 2-D [qLen, kvLen], 3-D [heads, qLen, kvLen] or 4-D');
+  refuses(() => attn.multiHead({ ...MH, mask: { shape: [3, 5], data: new Array(14).fill(true) } }), 'mask.data has 14 values but shape [3, 5] needs 15');
+  refuses(() => attn.multiHead({ ...MH, mask: { shape: [1, 1], data: [] } }), 'mask.data has 0 values but shape [1, 1] needs 1');
+  // 1 is a size
+  const one = attn.multiHead({ Q: { shape: [1, 1, 1, 1], data: [2] }, K: { shape: [1, 1, 1, 1], data: [3] }, V: { shape: [1, 1, 1, 1], data: [-4] } });
+  assert.deepEqual(one, { shape: [1, 1, 1, 1], data: Float32Array.of(-4) });
+});
+
+test('multiHead(): head counts, 3-D splits and causal are checked with the fix named', () => {
+  const t3 = (shape) => ({ shape, data: new Float32Array(shape.reduce((p, q) => p * q, 1)) });
+  const three = { Q: t3([1, 2, 8]), K: t3([1, 3, 4]), V: t3([1, 3, 6]) };
+  const split = '3-D tensors need qHeads and kvHeads (whole numbers >= 1) to split the hidden axis into heads';
+  refuses(() => attn.multiHead(three), `${split}: qHeads is missing`);
+  refuses(() => attn.multiHead({ ...three, kvHeads: 2 }), `${split}: qHeads is missing`);
+  refuses(() => attn.multiHead({ ...three, qHeads: 4 }), `${split}: kvHeads is missing`);
+  refuses(() => attn.multiHead({ ...three, qHeads: 4, kvHeads: null }), `${split}: kvHeads is missing`);
+  for (const [h, shown] of [[0, '0'], [-1, '-1'], [1.5, '1.5'], ['2', '"2"'], [NaN, 'NaN'], [true, 'true'], [2 ** 53, '9007199254740992']]) {
+    refuses(() => attn.multiHead({ ...three, qHeads: h, kvHeads: 2 }), `qHeads is ${shown}: it must be a whole number of heads >= 1`);
+    refuses(() => attn.multiHead({ ...three, qHeads: 4, kvHeads: h }), `kvHeads is ${shown}: it must be a whole number of heads >= 1`);
+    refuses(() => attn.multiHead({ ...MH, qHeads: h }), `qHeads is ${shown}: it must be a whole number of heads >= 1`, `4-D, qHeads ${shown}`);
+  }
+  refuses(() => attn.multiHead({ ...three, qHeads: 3, kvHeads: 2 }), 'Q\'s hidden size does not divide by its head count (Q.shape[2] / qHeads = 2.6666666666666665): the hidden sizes must be whole multiples of qHeads and kvHeads');
+  refuses(() => attn.multiHead({ ...three, qHeads: 4, kvHeads: 3 }), 'K\'s hidden size does not divide by its head count (K.shape[2] / kvHeads = 1.3333333333333333): the hidden sizes must be whole multiples of qHeads and kvHeads');
+  refuses(() => attn.multiHead({ ...three, K: t3([1, 3, 8]), qHeads: 4, kvHeads: 4 }), 'V\'s hidden size does not divide by its head count (V.shape[2] / kvHeads = 1.5): the hidden sizes must be whole multiples of qHeads and kvHeads');
+  // 4-D: head counts, when given, agree with the shapes
+  refuses(() => attn.multiHead({ ...MH, qHeads: 2 }), 'qHeads is 2 but Q has 4 heads (Q.shape[1]): leave qHeads out for 4-D tensors, or make them agree');
+  refuses(() => attn.multiHead({ ...MH, kvHeads: 4 }), 'kvHeads is 4 but K has 2 heads (K.shape[1]): leave kvHeads out for 4-D tensors, or make them agree');
+  refuses(() => attn.multiHead({ Q: t4([1, 1, 2, 2]), K: t4([1, 1, 2, 2]), V: t4([1, 1, 2, 2]), kvHeads: 2 }), 'kvHeads is 2 but K has 1 head (K.shape[1]): leave kvHeads out for 4-D tensors, or make them agree');
+  const expected = [...expectedHeads(MH)];
+  assert.deepEqual([...attn.multiHead({ ...MH, qHeads: 4, kvHeads: 2 }).data], expected);
+  assert.deepEqual([...attn.multiHead({ ...MH, qHeads: null, kvHeads: null }).data], expected);
+  for (const [c, shown] of [[1, '1'], ['true', '"true"'], [null, 'null']]) {
+    refuses(() => attn.multiHead({ ...MH, causal: c }), `causal is ${shown}: it must be true or false`);
+  }
+  assert.deepEqual([...attn.multiHead({ ...MH, causal: true }).data], [...expectedHeads({ ...MH, causal: true })]);
+  assert.deepEqual([...attn.multiHead({ ...MH, causal: false }).data], expected);
+});
+
+test('multiHead(): every size is checked against LIMITS before any data is read; the limits themselves are taken', () => {
+  const e = (shape) => ({ shape, data: [] }); // no data: the sizes are refused first
+  const ok = e([1, 1, 2, 2]);
+  const at = (k) => `but at most ${k} are supported`;
+  refuses(() => attn.multiHead({ Q: e([1, 1, T + 1, 2]), K: ok, V: ok }), `Q has ${T + 1} queries (len) ${at(T)}: use a shorter sequence`);
+  refuses(() => attn.multiHead({ Q: ok, K: e([1, 1, T + 1, 2]), V: ok }), `K has ${T + 1} keys (len) ${at(T)}: use a shorter sequence`);
+  refuses(() => attn.multiHead({ Q: ok, K: ok, V: e([1, 1, T + 1, 2]) }), `V has ${T + 1} keys (len) ${at(T)}: use a shorter sequence`);
+  refuses(() => attn.multiHead({ Q: e([1, 1, 2, W + 1]), K: ok, V: ok }), `Q has ${W + 1} values per head (head size) ${at(W)}: use a narrower head`);
+  refuses(() => attn.multiHead({ Q: ok, K: e([1, 1, 2, W + 1]), V: ok }), `K has ${W + 1} values per head (head size) ${at(W)}: use a narrower head`);
+  refuses(() => attn.multiHead({ Q: ok, K: ok, V: e([1, 1, 2, W + 1]) }), `V has ${W + 1} values per head (head size) ${at(W)}: use a narrower head`);
+  // heads in all: batch × heads, each tensor's own heads times Q's batch
+  refuses(() => attn.multiHead({ Q: e([5, 13, 2, 2]), K: e([5, 1, 2, 2]), V: e([5, 1, 2, 2]) }), `Q has 65 heads in all (batch × heads) ${at(H)}: split the batch`);
+  refuses(() => attn.multiHead({ Q: e([5, 1, 2, 2]), K: e([5, 13, 2, 2]), V: e([5, 1, 2, 2]) }), `K has 65 heads in all (batch × heads) ${at(H)}: split the batch`);
+  refuses(() => attn.multiHead({ Q: e([5, 1, 2, 2]), K: e([5, 1, 2, 2]), V: e([5, 13, 2, 2]) }), `V has 65 heads in all (batch × heads) ${at(H)}: split the batch`);
+  // 3-D: the head size is the hidden size over the head count
+  refuses(() => attn.multiHead({ Q: e([1, 2, 2 * (W + 1)]), K: e([1, 2, 2]), V: e([1, 2, 2]), qHeads: 2, kvHeads: 1 }), `Q has ${W + 1} values per head (head size) ${at(W)}: use a narrower head`);
+  refuses(() => attn.multiHead({ Q: e([1, 2, 65]), K: e([1, 2, 65]), V: e([1, 2, 65]), qHeads: 65, kvHeads: 65 }), `Q has 65 heads in all (batch × heads) ${at(H)}: split the batch`);
+  // at the limits: 512 queries and keys of width 256 in one head; 64 heads in all (4 × 16)
+  const long = attn.multiHead({ Q: t4([1, 1, T, W], 4), K: t4([1, 1, T, W], 5), V: t4([1, 1, T, 1], 6) });
+  assert.equal(long.data.length, T);
+  const many = { Q: t4([4, 16, 2, 2], 7), K: t4([4, 16, 3, 2], 8), V: t4([4, 16, 3, 1], 9) };
+  assert.deepEqual([...attn.multiHead(many).data], [...expectedHeads(many)]);
+});
+
+test('multiHead(): values and masks are checked entry by entry, named by their index in data', () => {
+  const withV = (x, k = 1) => { const data = Array.from(MH.V.data); data[k] = x; return { ...MH, V: { shape: MH.V.shape, data } }; };
+  refuses(() => attn.multiHead(withV('1')), 'V.data[1] is "1", not a number: every value of V must be a number');
+  refuses(() => attn.multiHead(withV(true, 0)), 'V.data[0] is true, not a number: every value of V must be a number');
+  refuses(() => attn.multiHead(withV(NaN)), 'V.data[1] is NaN: every value of V must be a finite number');
+  refuses(() => attn.multiHead(withV(Infinity, 59)), 'V.data[59] is Infinity: every value of V must be a finite number');
+  refuses(() => attn.multiHead(withV(-Infinity)), 'V.data[1] is -Infinity: every value of V must be a finite number');
+  refuses(() => attn.multiHead(withV(1e39)), 'V.data[1] is 1e+39, past float32\'s range: every value of V must lie within about ±3.4e38');
+  refuses(() => attn.multiHead(withV(-3.5e38)), 'V.data[1] is -3.5e+38, past float32\'s range: every value of V must lie within about ±3.4e38');
+  const m = (data) => ({ ...MH, mask: { shape: [3, 5], data } });
+  const bools = () => new Array(15).fill(true);
+  refuses(() => attn.multiHead(m(['yes', ...bools().slice(1)])), 'mask.data[0] is "yes": a mask holds booleans (true = may attend) or numbers added to the scores');
+  refuses(() => attn.multiHead(m([null, ...bools().slice(1)])), 'mask.data[0] is null: a mask holds booleans (true = may attend) or numbers added to the scores');
+  refuses(() => attn.multiHead(m([true, true, 0, ...bools().slice(3)])), 'mask mixes booleans and numbers (mask.data[2] is 0): use all booleans (true = may attend) or all numbers');
+  refuses(() => attn.multiHead(m([0, ...new Array(13).fill(0), false])), 'mask mixes booleans and numbers (mask.data[14] is false): use all booleans (true = may attend) or all numbers');
+  for (const [x, shown] of [[NaN, 'NaN'], [Infinity, 'Infinity'], [1e39, '1e+39']]) {
+    refuses(() => attn.multiHead(m([0, x, ...new Array(13).fill(0)])), `mask.data[1] is ${shown}: ${MASK_NUMBERS}`);
+  }
+  // -Infinity, and -1e39 (-Infinity in float32), remove a key; the largest float32 is a score
+  const numeric = [0, -Infinity, 0, 0, 3.4028234e38, ...new Array(5).fill(0), -1e39, 0, 0, 0, 0];
+  const r = attn.multiHead(m(numeric));
+  const rows3 = [numeric.slice(0, 5), numeric.slice(5, 10), numeric.slice(10, 15)];
+  assert.deepEqual([...r.data], [...expectedHeads({ ...MH, mask: true }, () => rows3)]);
+});
+
+test('multiHead(): a mask broadcasts to [batch, heads, len, kvLen] when each axis is 1 or matches', () => {
+  // MH: batch 2, 4 query heads, 3 queries, 5 keys
+  const bool = (shape, seed) => { let s = seed; return { shape, data: Array.from({ length: shape.reduce((p, q) => p * q, 1) }, () => (s = (s * 48271) % 2147483647) % 3 !== 0) }; };
+  const pick = (mask, b, h) => {
+    const sh = [...new Array(4 - mask.shape.length).fill(1), ...mask.shape];
+    const [B, Hh, L, S] = sh;
+    const bb = B === 1 ? 0 : b, hh = Hh === 1 ? 0 : h;
+    return Array.from({ length: 3 }, (_, i) => Array.from({ length: 5 }, (_, j) => mask.data[((bb * Hh + hh) * L + (L === 1 ? 0 : i)) * S + (S === 1 ? 0 : j)]));
+  };
+  for (const shape of [[3, 5], [1, 5], [3, 1], [1, 1], [4, 3, 5], [1, 3, 5], [2, 4, 3, 5], [2, 1, 1, 5], [1, 4, 1, 1]]) {
+    const mask = bool(shape, shape.length * 7 + shape[0]);
+    assert.deepEqual([...attn.multiHead({ ...MH, mask }).data], [...expectedHeads({ ...MH, mask: true }, (b, h) => pick(mask, b, h))], `mask [${shape}]`);
+  }
+  const scores = 'each axis must be 1 or match';
+  for (const [shape, shown] of [[[3, 4], '3, 4'], [[2, 5], '2, 5'], [[2, 3, 5], '2, 3, 5'], [[3, 4, 3, 5], '3, 4, 3, 5'], [[2, 2, 3, 5], '2, 2, 3, 5'], [[5, 3], '5, 3']]) {
+    const n = shape.reduce((p, q) => p * q, 1);
+    refuses(() => attn.multiHead({ ...MH, mask: { shape, data: new Array(n).fill(true) } }), `mask shape [${shown}] does not broadcast to the scores [2, 4, 3, 5]: ${scores}`);
+  }
+});
+
+test('multiHead(): scale is checked as forward() checks it, with the head size\'s default', () => {
+  const says = (shown, dflt) => `scale is ${shown}: it must be a positive finite number within float32's range (about 1.2e-38 to 3.4e38), or null for the default 1/√dk = ${dflt}`;
+  refuses(() => attn.multiHead({ ...MH, scale: 0 }), says('0', '0.7071'));
+  refuses(() => attn.multiHead({ ...MH, scale: -1 }), says('-1', '0.7071'));
+  refuses(() => attn.multiHead({ ...MH, scale: '1' }), says('"1"', '0.7071'));
+  const three = { Q: { shape: [1, 2, 8], data: new Float32Array(16) }, K: { shape: [1, 2, 8], data: new Float32Array(16) }, V: { shape: [1, 2, 2], data: new Float32Array(4) }, qHeads: 2, kvHeads: 2 };
+  refuses(() => attn.multiHead({ ...three, scale: 0 }), says('0', '0.5000'));
+  assert.deepEqual([...attn.multiHead({ ...MH, scale: 3 }).data], [...expectedHeads({ ...MH, scale: 3 })]);
+  assert.deepEqual([...attn.multiHead({ ...MH, scale: null }).data], [...expectedHeads(MH)]);
+});
+
+test('multiHead() reads each value once: the value checked is the value used', () => {
+  let reads = 0;
+  const data = Array.from(MH.Q.data);
+  const first = data[0];
+  Object.defineProperty(data, 0, { get: () => (reads++ === 0 ? first : 'changed'), enumerable: true });
+  const r = attn.multiHead({ ...MH, Q: { shape: MH.Q.shape, data } });
+  assert.equal(reads, 1);
+  assert.deepEqual([...r.data], [...expectedHeads(MH)]);
+});

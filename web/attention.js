@@ -252,7 +252,7 @@ function tensorShape(name, t) {
   }
   const shape = /** @type {number[]} */ (Array.from(given)); // each checked just below
   shape.forEach((v, a) => {
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw new Error(`${name}.shape[${a}] is ${describe(v)}: every size must be a whole number >= 1`);
+    if (!Number.isSafeInteger(v) || v < 1) throw new Error(`${name}.shape[${a}] is ${describe(v)}: every size must be a whole number >= 1`);
   });
   if (!Array.isArray(data) && !(ArrayBuffer.isView(data) && !(data instanceof DataView))) {
     throw new Error(`${name}.data is ${describe(data)}: it must be an array or a typed array (such as Float32Array) of numbers`);
@@ -321,12 +321,11 @@ function checkMultiHeadArgs(args) {
   if (causal !== undefined && typeof causal !== 'boolean') throw new Error(`causal is ${describe(causal)}: it must be true or false`);
   // [batch, heads, len, head size] of each, in either layout
   // (3-D: both head counts were checked to be numbers just above)
-  const dims = (/** @type {number[]} */ s, /** @type {unknown} */ heads) => (rank === 4 || typeof heads !== 'number' ? s : [s[0], heads, s[1], s[2] / heads]);
+  const dims = (/** @type {number[]} */ s, /** @type {unknown} */ heads) => (rank === 4 ? s : [s[0], /** @type {number} */ (heads), s[1], s[2] / /** @type {number} */ (heads)]);
   const [b, qh, L, dk] = dims(qs, qHeads), [, kh, S, dkK] = dims(ks, kvHeads), [, vh, SV, dv] = dims(vs, kvHeads);
-  if (rank === 4) {
-    if (qHeads != null && qHeads !== qh) throw new Error(`qHeads is ${qHeads} but Q has ${countOf(qh, 'head')} (Q.shape[1]): leave qHeads out for 4-D tensors, or make them agree`);
-    if (kvHeads != null && kvHeads !== kh) throw new Error(`kvHeads is ${kvHeads} but K has ${countOf(kh, 'head')} (K.shape[1]): leave kvHeads out for 4-D tensors, or make them agree`);
-  }
+  // 4-D head counts given must agree with the shapes (in 3-D, qh and kh are qHeads and kvHeads themselves)
+  if (qHeads != null && qHeads !== qh) throw new Error(`qHeads is ${qHeads} but Q has ${countOf(qh, 'head')} (Q.shape[1]): leave qHeads out for 4-D tensors, or make them agree`);
+  if (kvHeads != null && kvHeads !== kh) throw new Error(`kvHeads is ${kvHeads} but K has ${countOf(kh, 'head')} (K.shape[1]): leave kvHeads out for 4-D tensors, or make them agree`);
   for (const [name, size, what] of [['Q', dk, 'Q.shape[2] / qHeads'], ['K', dkK, 'K.shape[2] / kvHeads'], ['V', dv, 'V.shape[2] / kvHeads']]) {
     if (!Number.isInteger(size)) throw new Error(`${name}'s hidden size does not divide by its head count (${what} = ${size}): the hidden sizes must be whole multiples of qHeads and kvHeads`);
   }
