@@ -253,10 +253,16 @@ test('forward(): every size is checked against LIMITS, the limit itself taken, o
   refuses(() => attn.forward({ Q: x(1, 1), K: x(T + 1, 1), V: x(T + 1, 1) }), `K has ${T + 1} rows (keys) ${at(T)}: use a shorter sequence`);
   refuses(() => attn.forward({ Q: x(1, W + 1), K: x(1, W + 1), V: x(1, 1) }), `Q has ${W + 1} columns (dk) ${at(W)}: use a narrower head`);
   refuses(() => attn.forward({ Q: x(1, 1), K: x(1, 1), V: x(1, W + 1) }), `V has ${W + 1} columns (dv) ${at(W)}: use a narrower head`);
-  // at the limits: T tokens of a model W wide, cross-attending to T keys, dk = dv = W
-  const r = attn.forward({ X: x(T, W), Xkv: x(T, W), Wq: x(W, W), Wk: x(W, W), Wv: x(W, W) }, { outputs: ['O'] });
-  assert.equal(r.O.length, T * W);
-  assert.ok(Math.abs(r.O[0] - 0.01 * 0.01 * W) < 1e-6, `O[0] = ${r.O[0]}`);
+  // at the limits, one size at a time: T queries cross-attending to T keys; a model W wide; dk = dv = W
+  const long = attn.forward({ X: x(T, 1), Xkv: x(T, 1), Wq: x(1, 1), Wk: x(1, 1), Wv: [[2]] }, { outputs: ['O'] });
+  assert.equal(long.O.length, T);
+  assert.ok(Math.abs(long.O[T - 1] - 0.02) < 1e-6, `O[T - 1] = ${long.O[T - 1]}`);
+  const wide = attn.forward({ X: x(1, W), Wq: x(W, 1), Wk: x(W, 1), Wv: x(W, 1) });
+  assert.equal(wide.d, W);
+  assert.ok(Math.abs(wide.O[0] - 0.01 * 0.01 * W) < 1e-6, `O[0] = ${wide.O[0]}`);
+  const heads = attn.forward({ X: x(1, 1), Wq: x(1, W), Wk: x(1, W), Wv: x(1, W) });
+  assert.deepEqual([heads.dk, heads.dv], [W, W]);
+  assert.deepEqual([...heads.A], [1]);
 });
 
 test('forward(): shapes that do not fit name both sizes and the shape each matrix needs', () => {
@@ -615,9 +621,11 @@ test('multiHead(): every size is checked against LIMITS before any data is read;
   // 3-D: the head size is the hidden size over the head count
   refuses(() => attn.multiHead({ Q: e([1, 2, 2 * (W + 1)]), K: e([1, 2, 2]), V: e([1, 2, 2]), qHeads: 2, kvHeads: 1 }), `Q has ${W + 1} values per head (head size) ${at(W)}: use a narrower head`);
   refuses(() => attn.multiHead({ Q: e([1, 2, 65]), K: e([1, 2, 65]), V: e([1, 2, 65]), qHeads: 65, kvHeads: 65 }), `Q has 65 heads in all (batch × heads) ${at(H)}: split the batch`);
-  // at the limits: 512 queries and keys of width 256 in one head; 64 heads in all (4 × 16)
-  const long = attn.multiHead({ Q: t4([1, 1, T, W], 4), K: t4([1, 1, T, W], 5), V: t4([1, 1, T, 1], 6) });
-  assert.equal(long.data.length, T);
+  // at the limits: 512 queries and keys; heads 256 wide; 64 heads in all (4 × 16)
+  const long = { Q: t4([1, 1, T, 1], 4), K: t4([1, 1, T, 1], 5), V: t4([1, 1, T, 1], 6) };
+  assert.deepEqual([...attn.multiHead(long).data], [...expectedHeads(long)]);
+  const wide = { Q: t4([1, 1, 2, W], 4), K: t4([1, 1, 2, W], 5), V: t4([1, 1, 2, W], 6) };
+  assert.deepEqual([...attn.multiHead(wide).data], [...expectedHeads(wide)]);
   const many = { Q: t4([4, 16, 2, 2], 7), K: t4([4, 16, 3, 2], 8), V: t4([4, 16, 3, 1], 9) };
   assert.deepEqual([...attn.multiHead(many).data], [...expectedHeads(many)]);
 });
@@ -686,4 +694,73 @@ test('multiHead() reads each value once: the value checked is the value used', (
   const r = attn.multiHead({ ...MH, Q: { shape: MH.Q.shape, data } });
   assert.equal(reads, 1);
   assert.deepEqual([...r.data], [...expectedHeads(MH)]);
+});
+
+// ---------------------------------------------------------------- training: seeds and settings
+
+test('seeds are whole numbers from 0 to 2³² − 1, both ends taken, wherever a seed is given', () => {
+  assert.equal(checkSeed(0), 0);
+  assert.equal(checkSeed(4294967295), 4294967295);
+  const says = (shown) => `seed is ${shown}: it must be a whole number from 0 to 4294967295`;
+  for (const [seed, shown] of [[-1, '-1'], [4294967296, '4294967296'], [1.5, '1.5'], [NaN, 'NaN'], [Infinity, 'Infinity'], ['5', '"5"'], [null, 'null'], [5n, '5n (a BigInt)']]) {
+    refuses(() => checkSeed(seed), says(shown));
+  }
+  refuses(() => attn.createTrainer({ seed: -1 }), says('-1'));
+  const t = attn.createTrainer({ seed: 4294967295 });
+  try {
+    assert.equal(t.seed, 4294967295);
+    refuses(() => t.reroll(4294967296), says('4294967296'));
+    refuses(() => t.example({ seed: 0.5 }), says('0.5'));
+    assert.equal(t.seed, 4294967295, 'a refused reroll keeps the seed');
+    t.reroll(0);
+    assert.equal(t.seed, 0);
+  } finally {
+    t.dispose();
+  }
+});
+
+test('Trainer.set(): lr, optimizer and batch each checked, both ends taken; a refused call changes nothing', () => {
+  const t = attn.createTrainer({ seed: 3 });
+  try {
+    assert.deepEqual([t.lr, t.optimizer, t.batch], [0.01, 'adam', 16]);
+    const lr = (shown) => `lr is ${shown}: the learning rate must be a positive finite number, like 0.01`;
+    for (const [x, shown] of [[0, '0'], [-0.01, '-0.01'], [NaN, 'NaN'], [Infinity, 'Infinity'], [1e-46, '1e-46'], [1e39, '1e+39'], ['0.1', '"0.1"'], [null, 'null']]) {
+      refuses(() => t.set({ lr: x }), lr(shown));
+    }
+    for (const [x, shown] of [['rmsprop', '"rmsprop"'], ['Adam', '"Adam"'], [null, 'null'], [1, '1']]) {
+      refuses(() => t.set({ optimizer: x }), `optimizer is ${shown}: it must be "adam" or "sgd"`);
+    }
+    for (const [x, shown] of [[0, '0'], [257, '257'], [1.5, '1.5'], ['16', '"16"'], [NaN, 'NaN'], [null, 'null']]) {
+      refuses(() => t.set({ batch: x }), `batch is ${shown}: it must be a whole number of sequences from 1 to 256`);
+    }
+    refuses(() => t.set({ momentum: 0.9 }), 'set got an unknown option "momentum": the options are lr, optimizer, batch');
+    refuses(() => t.set({ lr: 0.5, batch: 0 }), 'batch is 0: it must be a whole number of sequences from 1 to 256');
+    assert.deepEqual([t.lr, t.optimizer, t.batch], [0.01, 'adam', 16], 'nothing changed');
+    // the ends: the smallest float32 above 0, the largest float32; batch 1 and 256
+    t.set({ lr: 1e-45, batch: 1 });
+    assert.deepEqual([t.lr, t.optimizer, t.batch], [1e-45, 'adam', 1]);
+    t.set({ lr: 3.4028234e38, optimizer: 'sgd', batch: 256 });
+    assert.deepEqual([t.lr, t.optimizer, t.batch], [3.4028234e38, 'sgd', 256]);
+    t.set();
+    t.set({});
+    assert.deepEqual([t.lr, t.optimizer, t.batch], [3.4028234e38, 'sgd', 256], 'set() keeps every setting');
+    t.set({ optimizer: 'adam' });
+    assert.deepEqual([t.lr, t.optimizer, t.batch], [3.4028234e38, 'adam', 256]);
+  } finally {
+    t.dispose();
+  }
+});
+
+// The core refuses settings only if it and set()'s checks disagree (c/train.c train_set checks
+// the same ranges). To reach that error, a trainer is made over the real core with ae_train_set
+// answering a status: the constructor must say which, and give its Wasm slot back.
+test('settings the core refuses are named by its status, and the new trainer\'s slot is given back', () => {
+  const refusing = (status) => ({ ...attn.exports, ae_train_set: () => status });
+  refuses(() => new Trainer(refusing(19), { seed: 1 }, null), 'the trainer refused the settings (the learning rate is not a positive finite number)');
+  refuses(() => new Trainer(refusing(17), { seed: 1 }, null), 'the trainer refused the settings (dk, dv or batch is out of range)');
+  refuses(() => new Trainer(refusing(99), { seed: 1 }, null), 'the trainer refused the settings (status 99)');
+  // every slot is free again: all 8 can be taken
+  const all = Array.from({ length: 8 }, (_, k) => attn.createTrainer({ seed: k }));
+  assert.equal(all.length, 8);
+  for (const t of all) t.dispose();
 });
