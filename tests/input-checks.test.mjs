@@ -104,7 +104,11 @@ test('a matrix that is not an array of rows is refused with the form a matrix ta
   refuses(() => attn.forward({ ...DIRECT, Q: 7 }), `Q ${form}`);
   refuses(() => attn.forward({ ...DIRECT, K: 'ab' }), `K ${form}`);
   refuses(() => attn.forward({ ...DIRECT, V: { data: [1, 2, 3] } }), `V ${form}`);
+  refuses(() => attn.forward({ ...PROJ, Wq: 5 }), `Wq ${form}`);
   refuses(() => attn.forward({ ...PROJ, Wk: true }), `Wk ${form}`);
+  refuses(() => attn.forward({ ...PROJ, Wv: { shape: [2, 1] } }), 'Wv.data must be an array or Float32Array of 2×1 values');
+  refuses(() => attn.forward({ ...PROJ, X: { shape: [3, 2], data: [1, 2] } }), 'X.data has 2 values but shape [3, 2] needs 6');
+  refuses(() => attn.forward({ ...PROJ, Xkv: [[1, 2], [3]] }), 'Xkv is ragged: row 1 has 1 value but row 0 has 2; every row needs the same length');
   refuses(() => attn.forward({ ...DIRECT, Q: [] }), 'Q is empty: it needs at least one row and one column');
   refuses(() => attn.forward({ ...DIRECT, Q: [[], []] }), 'Q is empty: its rows have no numbers; it needs at least one column');
   refuses(() => attn.forward({ ...DIRECT, Q: [1, 0] }), 'Q must be an array of rows: Q[0] is 1, not an array or a typed array such as Float32Array');
@@ -684,6 +688,15 @@ test('multiHead(): scale is checked as forward() checks it, with the head size\'
   refuses(() => attn.multiHead({ ...three, scale: 0 }), says('0', '0.5000'));
   assert.deepEqual([...attn.multiHead({ ...MH, scale: 3 }).data], [...expectedHeads({ ...MH, scale: 3 })]);
   assert.deepEqual([...attn.multiHead({ ...MH, scale: null }).data], [...expectedHeads(MH)]);
+});
+
+test('multiHead() checks types and shapes before any value: causal and a rank-1 mask are refused before a NaN in V', () => {
+  const nanV = { shape: MH.V.shape, data: new Float32Array(MH.V.data.length).fill(NaN) };
+  refuses(() => attn.multiHead({ ...MH, V: nanV }), 'V.data[0] is NaN: every value of V must be a finite number');
+  refuses(() => attn.multiHead({ ...MH, V: nanV, causal: 1 }), 'causal is 1: it must be true or false');
+  refuses(() => attn.multiHead({ ...MH, V: nanV, mask: { shape: [5], data: new Array(5).fill(true) } }), 'mask has rank 1: it must be 2-D [qLen, kvLen], 3-D [heads, qLen, kvLen] or 4-D');
+  refuses(() => attn.multiHead({ ...MH, mask: { shape: [5], data: [NaN, 0, 0, 0, 0] } }), 'mask has rank 1: it must be 2-D [qLen, kvLen], 3-D [heads, qLen, kvLen] or 4-D');
+  refuses(() => attn.multiHead({ ...MH, V: nanV, scale: 0 }), 'scale is 0: it must be a positive finite number within float32\'s range (about 1.2e-38 to 3.4e38), or null for the default 1/√dk = 0.7071');
 });
 
 test('multiHead() reads each value once: the value checked is the value used', () => {

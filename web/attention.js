@@ -267,13 +267,13 @@ function checkTensorValues(name, data, { mask = false } = {}) {
   const first = data[0];
   const kind = mask ? typeof first : 'number';
   if (mask && kind !== 'boolean' && kind !== 'number') {
-    throw new Error(`mask.data[0] is ${describe(first)}: a mask holds booleans (true = may attend) or numbers added to the scores`);
+    throw new Error(`${name}.data[0] is ${describe(first)}: a mask holds booleans (true = may attend) or numbers added to the scores`);
   }
   const out = mask ? new Array(data.length) : new Float32Array(data.length);
   for (let k = 0; k < data.length; k++) {
     const x = /** @type {number | boolean} */ (k === 0 ? first : data[k]); // checked just below
     if (typeof x !== kind) {
-      if (mask) throw new Error(`mask mixes booleans and numbers (mask.data[${k}] is ${describe(x)}): use all booleans (true = may attend) or all numbers`);
+      if (mask) throw new Error(`${name} mixes booleans and numbers (${name}.data[${k}] is ${describe(x)}): use all booleans (true = may attend) or all numbers`);
       throw new Error(`${name}.data[${k}] is ${describe(x)}, not a number: every value of ${name} must be a number`);
     }
     if (typeof x !== 'number') {
@@ -282,7 +282,7 @@ function checkTensorValues(name, data, { mask = false } = {}) {
     }
     const f = Math.fround(x);
     if (mask ? Number.isNaN(x) || f === Infinity : !Number.isFinite(f)) {
-      if (mask) throw new Error(`mask.data[${k}] is ${x}: a mask's numbers are added to the scores, so they must be finite within float32's range (about ±3.4e38) or -Infinity (which removes the key)`);
+      if (mask) throw new Error(`${name}.data[${k}] is ${x}: a mask's numbers are added to the scores, so they must be finite within float32's range (about ±3.4e38) or -Infinity (which removes the key)`);
       if (Number.isFinite(x)) throw new Error(`${name}.data[${k}] is ${x}, past float32's range: every value of ${name} must lie within about ±3.4e38`);
       throw new Error(`${name}.data[${k}] is ${x}: every value of ${name} must be a finite number`);
     }
@@ -518,7 +518,7 @@ function forwardOptions(opts) {
   }
   const given = options.outputs;
   /** @type {{} | readonly unknown[] | null} */
-  let outputs = given === undefined || given === null ? null : given;
+  let outputs = given ?? null;
   let fused = false;
   if (outputs !== null) {
     if (!Array.isArray(outputs)) throw badOutputs();
@@ -535,7 +535,7 @@ function forwardOptions(opts) {
     }
   }
   const given2 = options.into;
-  const into = given2 === undefined || given2 === null ? null : given2;
+  const into = given2 ?? null;
   if (into !== null && !Result.is(into)) {
     throw new Error(`into is ${describe(into)}: it must be a result an earlier forward() returned, whose arrays this call may overwrite`);
   }
