@@ -711,6 +711,17 @@ test('multiHead() reads each value once: the value checked is the value used', (
 
 // ---------------------------------------------------------------- training: seeds and settings
 
+// make() must throw `message`; a trainer it made anyway is disposed, so a failure here does not
+// hold one of the 8 Wasm slots the other tests need.
+function refusesTrainer(make, message) {
+  let made = null;
+  try {
+    refuses(() => { made = make(); }, message);
+  } finally {
+    made?.dispose();
+  }
+}
+
 test('seeds are whole numbers from 0 to 2³² − 1, both ends taken, wherever a seed is given', () => {
   assert.equal(checkSeed(0), 0);
   assert.equal(checkSeed(4294967295), 4294967295);
@@ -718,7 +729,7 @@ test('seeds are whole numbers from 0 to 2³² − 1, both ends taken, wherever a
   for (const [seed, shown] of [[-1, '-1'], [4294967296, '4294967296'], [1.5, '1.5'], [NaN, 'NaN'], [Infinity, 'Infinity'], ['5', '"5"'], [null, 'null'], [5n, '5n (a BigInt)']]) {
     refuses(() => checkSeed(seed), says(shown));
   }
-  refuses(() => attn.createTrainer({ seed: -1 }), says('-1'));
+  refusesTrainer(() => attn.createTrainer({ seed: -1 }), says('-1'));
   const t = attn.createTrainer({ seed: 4294967295 });
   try {
     assert.equal(t.seed, 4294967295);
@@ -769,11 +780,15 @@ test('Trainer.set(): lr, optimizer and batch each checked, both ends taken; a re
 // answering a status: the constructor must say which, and give its Wasm slot back.
 test('settings the core refuses are named by its status, and the new trainer\'s slot is given back', () => {
   const refusing = (status) => ({ ...attn.exports, ae_train_set: () => status });
-  refuses(() => new Trainer(refusing(19), { seed: 1 }, null), 'the trainer refused the settings (the learning rate is not a positive finite number)');
-  refuses(() => new Trainer(refusing(17), { seed: 1 }, null), 'the trainer refused the settings (dk, dv or batch is out of range)');
-  refuses(() => new Trainer(refusing(99), { seed: 1 }, null), 'the trainer refused the settings (status 99)');
+  refusesTrainer(() => new Trainer(refusing(19), { seed: 1 }, null), 'the trainer refused the settings (the learning rate is not a positive finite number)');
+  refusesTrainer(() => new Trainer(refusing(17), { seed: 1 }, null), 'the trainer refused the settings (dk, dv or batch is out of range)');
+  refusesTrainer(() => new Trainer(refusing(99), { seed: 1 }, null), 'the trainer refused the settings (status 99)');
   // every slot is free again: all 8 can be taken
-  const all = Array.from({ length: 8 }, (_, k) => attn.createTrainer({ seed: k }));
+  const all = [];
+  try {
+    for (let k = 0; k < 8; k++) all.push(attn.createTrainer({ seed: k }));
+  } finally {
+    for (const t of all) t.dispose();
+  }
   assert.equal(all.length, 8);
-  for (const t of all) t.dispose();
 });
