@@ -150,7 +150,7 @@ export class Trainer {
     }
     if (!OPTIMIZERS.includes(optimizer)) throw new Error(`optimizer is ${describe(optimizer)}: it must be "adam" or "sgd"`);
     const maxBatch = ex.ae_train_max_batch();
-    if (typeof batch !== 'number' || !Number.isInteger(batch) || batch < 1 || batch > maxBatch) throw new Error(`batch is ${describe(batch)}: it must be a whole number of sequences from 1 to ${maxBatch}`);
+    if (!Number.isInteger(batch) || batch < 1 || batch > maxBatch) throw new Error(`batch is ${describe(batch)}: it must be a whole number of sequences from 1 to ${maxBatch}`);
     const st = ex.ae_train_set(this.#slot, lr, OPTIMIZERS.indexOf(optimizer), batch);
     if (st !== 0) throw new Error(`the trainer refused the settings (${TRAIN_STATUS[st] ?? 'status ' + st})`);
     this.lr = lr;

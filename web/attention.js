@@ -79,7 +79,7 @@ function matrixOf(name, v) {
     if (rows < 1 || cols < 1) throw new Error(`${name} is empty (shape [${rows}, ${cols}]): it needs at least one row and one column`);
     if (!data || typeof data.length !== 'number') throw new Error(`${name}.data must be an array or Float32Array of ${rows}×${cols} values`);
     if (data.length !== rows * cols) {
-      throw new Error(`${name}.data has ${data.length} values but shape [${rows}, ${cols}] needs ${rows * cols}`);
+      throw new Error(`${name}.data has ${countOf(data.length, 'value')} but shape [${rows}, ${cols}] needs ${rows * cols}`);
     }
     return { rows, cols, data: /** @type {Given} */ (data), nested: null };
   }
@@ -99,7 +99,7 @@ function matrixOf(name, v) {
     const row = nested[i];
     if (!isRow(row)) throw new Error(`${name}[${i}] is ${describe(row)}, not a row of numbers: every row of ${name} must be an array`);
     if (row.length !== cols) {
-      throw new Error(`${name} is ragged: row ${i} has ${row.length} values but row 0 has ${cols}; every row needs the same length`);
+      throw new Error(`${name} is ragged: row ${i} has ${countOf(row.length, 'value')} but row 0 has ${cols}; every row needs the same length`);
     }
   }
   return { rows: nested.length, cols, data: null, nested };
@@ -108,6 +108,10 @@ function matrixOf(name, v) {
 // A row of a nested matrix: an array or a typed array (a DataView has no elements to index).
 /** @type {(r: unknown) => r is Given} */
 const isRow = (r) => Array.isArray(r) || (ArrayBuffer.isView(r) && !(r instanceof DataView));
+
+// "1 value", "3 values": a count and its noun, for the messages.
+/** @param {number} n @param {string} noun */
+const countOf = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** @param {string} name @param {number} count @param {string} what @param {number} limit @param {string} fix */
 function checkSize(name, count, what, limit, fix) {
@@ -248,7 +252,7 @@ function tensorShape(name, t) {
   }
   const shape = /** @type {number[]} */ (Array.from(given)); // each checked just below
   shape.forEach((v, a) => {
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw new Error(`${name}.shape[${a}] is ${describe(v)}: every size must be a whole number >= 1`);
+    if (!Number.isSafeInteger(v) || v < 1) throw new Error(`${name}.shape[${a}] is ${describe(v)}: every size must be a whole number >= 1`);
   });
   if (!Array.isArray(data) && !(ArrayBuffer.isView(data) && !(data instanceof DataView))) {
     throw new Error(`${name}.data is ${describe(data)}: it must be an array or a typed array (such as Float32Array) of numbers`);
@@ -263,13 +267,13 @@ function checkTensorValues(name, data, { mask = false } = {}) {
   const first = data[0];
   const kind = mask ? typeof first : 'number';
   if (mask && kind !== 'boolean' && kind !== 'number') {
-    throw new Error(`mask.data[0] is ${describe(first)}: a mask holds booleans (true = may attend) or numbers added to the scores`);
+    throw new Error(`${name}.data[0] is ${describe(first)}: a mask holds booleans (true = may attend) or numbers added to the scores`);
   }
   const out = mask ? new Array(data.length) : new Float32Array(data.length);
   for (let k = 0; k < data.length; k++) {
     const x = /** @type {number | boolean} */ (k === 0 ? first : data[k]); // checked just below
     if (typeof x !== kind) {
-      if (mask) throw new Error(`mask mixes booleans and numbers (mask.data[${k}] is ${describe(x)}): use all booleans (true = may attend) or all numbers`);
+      if (mask) throw new Error(`${name} mixes booleans and numbers (${name}.data[${k}] is ${describe(x)}): use all booleans (true = may attend) or all numbers`);
       throw new Error(`${name}.data[${k}] is ${describe(x)}, not a number: every value of ${name} must be a number`);
     }
     if (typeof x !== 'number') {
@@ -278,7 +282,7 @@ function checkTensorValues(name, data, { mask = false } = {}) {
     }
     const f = Math.fround(x);
     if (mask ? Number.isNaN(x) || f === Infinity : !Number.isFinite(f)) {
-      if (mask) throw new Error(`mask.data[${k}] is ${x}: a mask's numbers are added to the scores, so they must be finite within float32's range (about ±3.4e38) or -Infinity (which removes the key)`);
+      if (mask) throw new Error(`${name}.data[${k}] is ${x}: a mask's numbers are added to the scores, so they must be finite within float32's range (about ±3.4e38) or -Infinity (which removes the key)`);
       if (Number.isFinite(x)) throw new Error(`${name}.data[${k}] is ${x}, past float32's range: every value of ${name} must lie within about ±3.4e38`);
       throw new Error(`${name}.data[${k}] is ${x}: every value of ${name} must be a finite number`);
     }
@@ -317,12 +321,11 @@ function checkMultiHeadArgs(args) {
   if (causal !== undefined && typeof causal !== 'boolean') throw new Error(`causal is ${describe(causal)}: it must be true or false`);
   // [batch, heads, len, head size] of each, in either layout
   // (3-D: both head counts were checked to be numbers just above)
-  const dims = (/** @type {number[]} */ s, /** @type {unknown} */ heads) => (rank === 4 || typeof heads !== 'number' ? s : [s[0], heads, s[1], s[2] / heads]);
+  const dims = (/** @type {number[]} */ s, /** @type {unknown} */ heads) => (rank === 4 ? s : [s[0], /** @type {number} */ (heads), s[1], s[2] / /** @type {number} */ (heads)]);
   const [b, qh, L, dk] = dims(qs, qHeads), [, kh, S, dkK] = dims(ks, kvHeads), [, vh, SV, dv] = dims(vs, kvHeads);
-  if (rank === 4) {
-    if (qHeads != null && qHeads !== qh) throw new Error(`qHeads is ${qHeads} but Q has ${qh} heads (Q.shape[1]): leave qHeads out for 4-D tensors, or make them agree`);
-    if (kvHeads != null && kvHeads !== kh) throw new Error(`kvHeads is ${kvHeads} but K has ${kh} heads (K.shape[1]): leave kvHeads out for 4-D tensors, or make them agree`);
-  }
+  // 4-D head counts given must agree with the shapes (in 3-D, qh and kh are qHeads and kvHeads themselves)
+  if (qHeads != null && qHeads !== qh) throw new Error(`qHeads is ${qHeads} but Q has ${countOf(qh, 'head')} (Q.shape[1]): leave qHeads out for 4-D tensors, or make them agree`);
+  if (kvHeads != null && kvHeads !== kh) throw new Error(`kvHeads is ${kvHeads} but K has ${countOf(kh, 'head')} (K.shape[1]): leave kvHeads out for 4-D tensors, or make them agree`);
   for (const [name, size, what] of [['Q', dk, 'Q.shape[2] / qHeads'], ['K', dkK, 'K.shape[2] / kvHeads'], ['V', dv, 'V.shape[2] / kvHeads']]) {
     if (!Number.isInteger(size)) throw new Error(`${name}'s hidden size does not divide by its head count (${what} = ${size}): the hidden sizes must be whole multiples of qHeads and kvHeads`);
   }
@@ -338,7 +341,7 @@ function checkMultiHeadArgs(args) {
   // Every size is now bounded (at most 64 heads of 512 × 256), so the products are exact.
   for (const [name, t, shape] of /** @type {const} */ ([['Q', Q, qs], ['K', K, ks], ['V', V, vs]])) {
     const size = shape.reduce((x, y) => x * y, 1);
-    if (t.data.length !== size) throw new Error(`${name}.data has ${t.data.length} values but shape [${shape.join(', ')}] needs ${size}`);
+    if (t.data.length !== size) throw new Error(`${name}.data has ${countOf(t.data.length, 'value')} but shape [${shape.join(', ')}] needs ${size}`);
   }
   if (mask) {
     const ms = mask.shape;
@@ -348,7 +351,7 @@ function checkMultiHeadArgs(args) {
       throw new Error(`mask shape [${ms.join(', ')}] does not broadcast to the scores [${full.join(', ')}]: each axis must be 1 or match`);
     }
     const size = ms.reduce((x, y) => x * y, 1);
-    if (mask.data.length !== size) throw new Error(`mask.data has ${mask.data.length} values but shape [${ms.join(', ')}] needs ${size}`);
+    if (mask.data.length !== size) throw new Error(`mask.data has ${countOf(mask.data.length, 'value')} but shape [${ms.join(', ')}] needs ${size}`);
   }
   checkScale(scale, dk);
   const tensor = (/** @type {{ shape: number[] }} */ t, /** @type {ArrayLike<number | boolean>} */ data) => ({ shape: t.shape, data });
@@ -434,12 +437,12 @@ function planProjected(a) {
   checkSize('Wv', dv, 'columns (dv)', LIMITS.maxWidth, 'use a narrower head');
   if (Wq.rows !== d || Wk.rows !== d || Wv.rows !== d) {
     const [name, W, what] = Wq.rows !== d ? ['Wq', Wq, 'dk'] : Wk.rows !== d ? ['Wk', Wk, 'dk'] : ['Wv', Wv, 'dv'];
-    throw new Error(`${name} has ${W.rows} rows but X has ${d} columns: ${name} must be [d][${what}] with d = ${d}, the width of X`);
+    throw new Error(`${name} has ${countOf(W.rows, 'row')} but X has ${countOf(d, 'column')}: ${name} must be [d][${what}] with d = ${d}, the width of X`);
   }
   if (Wk.cols !== dk) {
-    throw new Error(`Wk has ${Wk.cols} columns but Wq has ${dk}: queries and keys need the same width dk so their dot products are defined`);
+    throw new Error(`Wk has ${countOf(Wk.cols, 'column')} but Wq has ${dk}: queries and keys need the same width dk so their dot products are defined`);
   }
-  if (cross && Xkv.cols !== d) throw new Error(`Xkv has ${Xkv.cols} columns but X has ${d}: Xkv must be [m][d] with the same width d = ${d}`);
+  if (cross && Xkv.cols !== d) throw new Error(`Xkv has ${countOf(Xkv.cols, 'column')} but X has ${d}: Xkv must be [m][d] with the same width d = ${d}`);
   return plan(false, cross, n, m, d, dk, dv, cross ? NAMES_CROSS : NAMES_SELF, cross ? [X, Xkv, Wq, Wk, Wv] : [X, Wq, Wk, Wv]);
 }
 
@@ -451,8 +454,8 @@ function planDirect(a) {
   checkSize('K', m, 'rows (keys)', LIMITS.maxTokens, 'use a shorter sequence');
   checkSize('Q', dk, 'columns (dk)', LIMITS.maxWidth, 'use a narrower head');
   checkSize('V', dv, 'columns (dv)', LIMITS.maxWidth, 'use a narrower head');
-  if (K.cols !== dk) throw new Error(`K has ${K.cols} columns but Q has ${dk}: queries and keys need the same width dk so their dot products are defined`);
-  if (V.rows !== m) throw new Error(`V has ${V.rows} rows but K has ${m}: V needs one row per key (m = ${m})`);
+  if (K.cols !== dk) throw new Error(`K has ${countOf(K.cols, 'column')} but Q has ${dk}: queries and keys need the same width dk so their dot products are defined`);
+  if (V.rows !== m) throw new Error(`V has ${countOf(V.rows, 'row')} but K has ${m}: V needs one row per key (m = ${m})`);
   return plan(true, false, n, m, 0, dk, dv, NAMES_DIRECT, [Q, K, V]);
 }
 
@@ -515,7 +518,7 @@ function forwardOptions(opts) {
   }
   const given = options.outputs;
   /** @type {{} | readonly unknown[] | null} */
-  let outputs = given === undefined || given === null ? null : given;
+  let outputs = given ?? null;
   let fused = false;
   if (outputs !== null) {
     if (!Array.isArray(outputs)) throw badOutputs();
@@ -532,7 +535,7 @@ function forwardOptions(opts) {
     }
   }
   const given2 = options.into;
-  const into = given2 === undefined || given2 === null ? null : given2;
+  const into = given2 ?? null;
   if (into !== null && !Result.is(into)) {
     throw new Error(`into is ${describe(into)}: it must be a result an earlier forward() returned, whose arrays this call may overwrite`);
   }
