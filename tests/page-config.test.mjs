@@ -34,6 +34,8 @@ test('ragged rows are rejected', () => {
   const c = good();
   c.X[3] = [1, 2];
   rejects(c, /"X" row 4 has 2 numbers but row 1 has 4/);
+  c.X[3] = [1];
+  rejects(c, /"X" row 4 has 1 number but row 1 has 4/);
 });
 test('shapes must fit: Wq rows = X columns, Wk columns = Wq columns', () => {
   const c = good();
@@ -44,7 +46,8 @@ test('shapes must fit: Wq rows = X columns, Wk columns = Wq columns', () => {
   rejects(d, /"Wk" has 2 columns but must have 4 \(keys and queries have the same width/);
 });
 test('token names: one per row of X, strings, bounded length', () => {
-  rejects({ ...good(), tokens: ['a'] }, /"tokens" has 1 names but there are 5 tokens/);
+  rejects({ ...good(), tokens: ['a'] }, /"tokens" has 1 name but there are 5 tokens\./);
+  rejects({ ...good(), X: [[1, 0, 0, 0]], tokens: ['a', 'b'] }, /"tokens" has 2 names but there is 1 token\./);
   rejects({ ...good(), tokens: ['a', 'b', 'c', 'd', 5] }, /"tokens" entry 5 must be a string/);
   rejects({ ...good(), tokens: ['a', 'b', 'c', 'd', 'x'.repeat(41)] }, /limit is 40/);
 });
@@ -57,7 +60,7 @@ test('direct form: Q, K, V together, not mixed with X', () => {
   const we = PRESETS['worked-example'].config;
   rejects({ ...we, X: [[1]] }, /either Q, K and V.*remove X/);
   rejects({ Q: we.Q, V: we.V }, /"K" is missing/);
-  rejects({ ...we, K: [[1, 0]] }, /"K" has 1 rows but must have 3/);
+  rejects({ ...we, K: [[1, 0]] }, /"K" has 1 row but must have 3/);
 });
 test('size limits: tokens and widths, and the JSON length before parsing', () => {
   const X = Array.from({ length: 9 }, () => [1]);

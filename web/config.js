@@ -26,7 +26,7 @@
 // MAX_NAME characters; the JSON text at most MAX_JSON characters (checked before parsing).
 
 import { fromTensorText } from './tensor-text.js';
-import { MAX_MESSAGE, clipMessage } from './words.js';
+import { MAX_MESSAGE, clipMessage, count as countOf } from './words.js';
 
 export const MAX_JSON = 4_000_000;
 export const MAX_NAME = 40;
@@ -77,14 +77,14 @@ function matrix(obj, key, rows, cols, limits) {
   if (!Array.isArray(a) || a.length === 0) fail(`"${key}" must be a non-empty array of rows, like [[1, 0], [0, 1]].`);
   const rowLimit = key.length === 1 ? limits.maxTokens : limits.maxWidth; // X, Q, K, V: a row per token
   if (a.length > rowLimit) fail(`"${key}" has ${a.length} rows; the limit is ${rowLimit}.`);
-  if (rows != null && a.length !== rows) fail(`"${key}" has ${a.length} rows but must have ${rows} (${rowsWhy(key)}).`);
+  if (rows != null && a.length !== rows) fail(`"${key}" has ${countOf(a.length, 'row')} but must have ${rows} (${rowsWhy(key)}).`);
   const c = Array.isArray(a[0]) ? a[0].length : 0;
-  if (cols != null && c !== cols) fail(`"${key}" has ${c} columns but must have ${cols} (${colsWhy(key)}).`);
+  if (cols != null && c !== cols) fail(`"${key}" has ${countOf(c, 'column')} but must have ${cols} (${colsWhy(key)}).`);
   if (c > limits.maxWidth) fail(`"${key}" has ${c} columns; the limit is ${limits.maxWidth}.`);
   a.forEach((/** @type {unknown} */ row, i) => {
     if (!Array.isArray(row)) fail(`"${key}" row ${i + 1} is not an array of numbers.`);
     if (row.length === 0) fail(`"${key}" row ${i + 1} is empty.`);
-    if (row.length !== c) fail(`"${key}" row ${i + 1} has ${row.length} numbers but row 1 has ${c}: every row needs the same length.`);
+    if (row.length !== c) fail(`"${key}" row ${i + 1} has ${countOf(row.length, 'number')} but row 1 has ${c}: every row needs the same length.`);
     row.forEach((/** @type {unknown} */ v, j) => {
       const at = `"${key}" row ${i + 1}, column ${j + 1}`;
       if (typeof v !== 'number' || Number.isNaN(v)) fail(`${at} is ${describeValue(v)}: every entry must be a finite number.`);
@@ -113,7 +113,7 @@ function names(obj, key, count, what, make) {
   if (obj[key] === undefined) return Array.from({ length: count }, (_, i) => make(i));
   const a = obj[key];
   if (!Array.isArray(a)) fail(`"${key}" must be an array of strings, one per ${what}.`);
-  if (a.length !== count) fail(`"${key}" has ${a.length} names but there are ${count} ${what}s.`);
+  if (a.length !== count) fail(`"${key}" has ${countOf(a.length, 'name')} but there ${count === 1 ? 'is' : 'are'} ${countOf(count, what)}.`);
   return a.map((/** @type {unknown} */ t, i) => {
     if (typeof t !== 'string') fail(`"${key}" entry ${i + 1} must be a string.`);
     if (t.length > MAX_NAME) fail(`"${key}" entry ${i + 1} is ${t.length} characters long; the limit is ${MAX_NAME}.`);
