@@ -35,9 +35,7 @@ export function writeState(s) {
 export function headArgs(n, { causal, seed }) {
   const rand = mulberry32(seed);
   const matrix = (rows, scale) => {
-    const data = normals(rand, rows * WIDTH);
-    for (let k = 0; k < data.length; k++) data[k] *= scale;
-    return { shape: [rows, WIDTH], data };
+    return { shape: [rows, WIDTH], data: normals(rand, rows * WIDTH).map((v) => v * scale) };
   };
   const X = matrix(N_MAX, 1); // the same tokens at every n: n = 8 is the first 8 of n = 512
   X.shape = [n, WIDTH];
@@ -65,8 +63,8 @@ export function compareForms(attn, state) {
   const n = state.n;
   return {
     n, scores: n * n, outputs: long.O.length, maxDiff, identical,
-    long: { total: longSpace.total, square: b(longSpace, 'S', 'M', 'A'), squareNames: ['S', 'M', 'A'] },
-    fused: { total: fusedSpace.total, square: b(fusedSpace, 'S', 'M', 'A'), block: BLOCK * n * 4, work: fusedSpace.buffers.work },
+    long: { total: longSpace.total, square: b(longSpace, 'S', 'M', 'A') },
+    fused: { total: fusedSpace.total, square: b(fusedSpace, 'S', 'M', 'A'), block: BLOCK * n * 4 },
   };
 }
 
@@ -126,12 +124,13 @@ export function plotGeometry(points, { width = 480, height = 260, current = null
   const square = anchor ? [N_MIN, N_MAX].map((n) => ({ n, t: anchor.long * (n / anchor.n) ** 2 })) : [];
   const times = [...done.flatMap((p) => [p.long, p.fused]), ...square.map((s) => s.t)];
   const lo = times.length ? Math.floor(log10(Math.min(...times))) : 0;
-  const hi = times.length ? Math.max(lo + 1, Math.ceil(log10(Math.max(...times)))) : 3;
+  // the n² line alone spans 512² / 8² = 4096 times, so there are always several decades
+  const hi = times.length ? Math.ceil(log10(Math.max(...times))) : 3;
   const x = (n) => pad.left + ((log2(n) - log2(N_MIN)) / (log2(N_MAX) - log2(N_MIN))) * (width - pad.left - pad.right);
   const y = (t) => height - pad.bottom - ((log10(t) - lo) / (hi - lo)) * (height - pad.top - pad.bottom);
   const xy = (n, t) => [+x(n).toFixed(2), +y(t).toFixed(2)];
   const yTicks = [];
-  for (let e = lo; e <= hi; e++) yTicks.push({ y: +y(10 ** e).toFixed(2), label: timeLabel(e >= 0 ? 10 ** e : Number((10 ** e).toPrecision(1))) });
+  for (let e = lo; e <= hi; e++) yTicks.push({ y: +y(10 ** e).toFixed(2), label: timeLabel(Number((10 ** e).toPrecision(1))) }); // 1e-4, not 0.00009999…
   return {
     width, height, pad,
     xTicks: SWEEP.map((n) => ({ x: +x(n).toFixed(2), label: String(n) })),
@@ -140,7 +139,6 @@ export function plotGeometry(points, { width = 480, height = 260, current = null
     fused: done.map((p) => xy(p.n, p.fused)),
     square: square.map((s) => xy(s.n, s.t)),
     marker: current == null ? null : +x(current).toFixed(2),
-    decades: [lo, hi],
   };
 }
 
@@ -155,11 +153,11 @@ export function bytesText(b) {
   return count(b, 'byte');
 }
 
-/** µs -> "3.2 µs", "450 µs", "2.31 ms". */
+/** µs -> "3.2 µs", "450 µs", "2.31 ms", "12.3 ms"; each cut where rounding would carry to the next form (99.97 µs is "100 µs", not "1.0e+2 µs"). */
 export function timeText(us) {
   if (!(us > 0)) return '—';
-  if (us >= 1000) return `${(us / 1000).toFixed(us >= 10000 ? 1 : 2)} ms`;
-  return `${us.toPrecision(us >= 100 ? 3 : 2)} µs`;
+  if (us >= 999.5) return `${(us / 1000).toFixed(us >= 9995 ? 1 : 2)} ms`;
+  return `${us.toPrecision(us >= 99.5 ? 3 : 2)} µs`;
 }
 
 const grouped = (x) => x.toLocaleString('en-US');
