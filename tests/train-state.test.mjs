@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttention } from '../web/attention.js';
 import { parseConfig, forwardArgs } from '../web/config.js';
-import { TrainSession, panelModel, readoutExplanation, announce, ANNOUNCE_EVERY_MS } from '../web/train/state.js';
+import { TrainSession, panelModel, readoutExplanation, announce, showable, ANNOUNCE_EVERY_MS } from '../web/train/state.js';
 import { readTrainUrl, lossLabel, seedLine, lossCurve, TASKS, MAX_STEPS } from '../web/train.js';
 import { explainCell } from '../web/explain.js';
 import { MARKUP } from '../web/train/markup.js';
@@ -270,4 +270,116 @@ test('a stopped run does not play again, and playing stops at the step limit a l
   assert.equal(s.error, `Stopped at step ${MAX_STEPS - 19}: a link can replay at most ${MAX_STEPS} steps. Press Reset to start again.`);
   s.trainer = real;
   s.dispose();
+});
+
+// ---------------------------------------------------------------- edges, one by one
+
+/**
+ * A trainer that stands in for the core's at a given step count: each step's loss is 0.5 (or it
+ * throws `fail`), and the head it shows is the real trainer's, so the panel can draw it.
+ */
+function standIn(real, steps, fail = null) {
+  return {
+    steps, lr: real.lr, batch: real.batch, dk: real.dk, dv: real.dv, vocab: real.vocab, loss: 0.5,
+    set({ lr }) { this.lr = lr; },
+    step(k) {
+      if (fail) throw fail;
+      this.steps += k;
+      return new Float32Array(k).fill(0.5);
+    },
+    weights: () => real.weights(), gradients: () => real.gradients(), example: (o) => real.example(o), answers: (o) => real.answers(o),
+    dispose() {},
+  };
+}
+
+test('showable: true for a head the explorer can draw, false (not just falsy) for one it cannot', () => {
+  const t = attn.createTrainer({ task: 'find-the-noun', seed: 1 });
+  const config = t.example();
+  assert.equal(showable(attn, config), true);
+  assert.equal(showable(attn, { ...config, Wq: config.Wq.map((row) => row.map(() => NaN)) }), false);
+  const huge = (m) => m.map((row) => row.map(() => 1e20));
+  assert.equal(showable(attn, { ...config, Wq: huge(config.Wq), Wk: huge(config.Wk) }), false, 'scores of about 1e40 overflow float32');
+  t.dispose();
+});
+
+test('the notes of a link with two bad parameters are one error line, a space between them', () => {
+  const s = fromLink('?mode=train&opt=rmsprop&speed=3&ex=x');
+  assert.equal(s.error, 'ex=x is not a whole number from 0 to 4294967295; using 0. opt=rmsprop is not an optimizer (adam or sgd); using adam.');
+  assert.equal(s.errorText, s.error);
+  s.dispose();
+});
+
+test('a replay refreshes the head after each chunk unless told not to, and always after the last', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1&steps=30');
+  assert.equal(s.replayChunk(10), false);
+  assert.deepEqual([s.trainer.steps, s.shown.step], [10, 10]);
+  assert.equal(s.replayChunk(10, { refresh: false }), false);
+  assert.deepEqual([s.trainer.steps, s.shown.step], [20, 10], 'the head on show stays at step 10');
+  const config = parseConfig(s.shown.config);
+  const m = panelModel(s, { r: attn.forward(forwardArgs(config)), tokens: config.tokens, follow: null });
+  assert.deepEqual(m.replay, { at: 20, of: 30 });
+  assert.equal(s.replayChunk(50, { refresh: false }), true);
+  assert.deepEqual([s.trainer.steps, s.shown.step, s.replay], [30, 30, null], 'the last chunk refreshes it anyway');
+  assert.equal(panelModel(s, { r: attn.forward(forwardArgs(config)), tokens: config.tokens, follow: null }).replay, null);
+  s.dispose();
+});
+
+test('after a blow-up stepped into by hand, the next sentence shows the last finite weights on that sentence', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1&opt=sgd&lr=10');
+  while (!s.stopped) s.stepBy(1);
+  const at = s.trainer.steps;
+  assert.deepEqual([s.shown.step, s.shown.ex], [at - 1, 0]);
+  s.nextExample();
+  assert.deepEqual([s.trainer.steps, s.shown.step, s.shown.ex], [at, at - 1, 1]);
+  // the same head a fresh run stepped to that step shows on sentence 2
+  const fresh = fromLink(`?mode=train&task=find-the-noun&seed=1&opt=sgd&lr=10&ex=1&steps=${at - 1}`);
+  fresh.replayChunk(1e6);
+  assert.deepEqual(s.shown.config, fresh.shown.config);
+  fresh.dispose();
+  s.dispose();
+});
+
+test('Play reaches exactly the step limit a link can replay, then stops and says so', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1');
+  const real = s.trainer;
+  s.trainer = standIn(real, MAX_STEPS - 20);
+  s.setSpeed(20);
+  s.play();
+  assert.equal(s.tick(), true, 'steps 19,981..20,000 are allowed');
+  assert.deepEqual([s.trainer.steps, s.error, s.playing], [MAX_STEPS, '', true]);
+  assert.equal(s.tick(), false);
+  assert.equal(s.error, `Stopped at step ${MAX_STEPS}: a link can replay at most ${MAX_STEPS} steps. Press Reset to start again.`);
+  // Single step at the limit takes no step, and nothing went wrong
+  assert.equal(s.stepBy(1), true);
+  assert.deepEqual([s.trainer.steps, s.stopped], [MAX_STEPS, null]);
+  s.trainer = real;
+  s.dispose();
+});
+
+test('a step that fails without losses of its own keeps the losses so far and says why it stopped', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1');
+  s.stepBy(2);
+  const real = s.trainer, losses = s.losses.slice();
+  s.trainer = standIn(real, 2, new Error('training stopped at step 3: something broke and reset()'));
+  assert.equal(s.stepBy(1), false);
+  assert.deepEqual(s.losses, losses);
+  assert.deepEqual(s.stopped, { at: 2, reason: 'something broke and press Reset' });
+  assert.equal(s.errorText, 'Training stopped at step 2: something broke and press Reset.');
+  s.trainer = real;
+  s.dispose();
+});
+
+test('a read-out cell with no head on show explains nothing', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1');
+  s.shown = null;
+  assert.deepEqual(readoutExplanation(s, 0, 0), { title: '', text: '' });
+  s.dispose();
+});
+
+test('the live region at 2 s exactly: 1,999 ms after the last words is too soon, 2,000 ms is not', () => {
+  const last = { text: 'step 1', at: 5000 };
+  assert.equal(announce(last, { text: 'step 2', running: true, now: 6999 }), last);
+  assert.deepEqual(announce(last, { text: 'step 2', running: true, now: 7000 }), { text: 'step 2', at: 7000 });
+  assert.deepEqual(announce(last, { text: 'step 2', running: false, now: 5001 }), { text: 'step 2', at: 5001 });
+  assert.equal(announce(last, { text: 'step 1', running: false, now: 9000 }), last);
 });

@@ -110,7 +110,7 @@ export class TrainSession {
       const lr = lrAt(this.schedule, t.steps);
       const next = this.schedule.find((s) => s.at > t.steps);
       const now = Math.min(left, next ? next.at - t.steps : left);
-      if (t.lr !== lr) t.set({ lr });
+      t.set({ lr }); // stores the rate, nothing else: the same rate again changes nothing
       try {
         for (const l of t.step(now)) this.losses.push(l);
       } catch (e) {
