@@ -1,7 +1,7 @@
 // train-state.test.mjs: the training panel's state module (web/train/state.js) in Node, with the
 // real core: every path to a step ends in the same state, what the optimizer did is said as it
 // happened, and the live region's pace. The words themselves are in train-ui.test.mjs.
-import { test } from 'node:test';
+import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttention } from '../web/attention.js';
 import { parseConfig, forwardArgs } from '../web/config.js';
@@ -11,6 +11,18 @@ import { explainCell } from '../web/explain.js';
 import { MARKUP } from '../web/train/markup.js';
 
 const attn = await loadAttention();
+
+// Every trainer a test creates (its sessions', their scratch replays', its own) is freed after
+// it, even when the test fails half-way: the core has 8 trainer slots, and a test that fails
+// under a mutant must not leave the next tests without one.
+const created = [];
+const createTrainer = attn.createTrainer.bind(attn);
+attn.createTrainer = (options) => {
+  const t = createTrainer(options);
+  created.push(t);
+  return t;
+};
+afterEach(() => { for (const t of created.splice(0)) t.dispose(); });
 
 /** A session from a link, as the page reads it. */
 const fromLink = (query) => new TrainSession(attn, readTrainUrl(query));
@@ -382,4 +394,47 @@ test('the live region at 2 s exactly: 1,999 ms after the last words is too soon,
   assert.deepEqual(announce(last, { text: 'step 2', running: true, now: 7000 }), { text: 'step 2', at: 7000 });
   assert.deepEqual(announce(last, { text: 'step 2', running: false, now: 5001 }), { text: 'step 2', at: 5001 });
   assert.equal(announce(last, { text: 'step 1', running: false, now: 9000 }), last);
+});
+
+test('only a closing “and reset()” in the trainer’s message becomes “and press Reset”', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1');
+  const real = s.trainer;
+  s.trainer = standIn(real, 0, new Error('training stopped at step 1: undo and reset() are not it and reset()'));
+  assert.equal(s.stepBy(1), false);
+  assert.equal(s.stopped.reason, 'undo and reset() are not it and press Reset');
+  s.trainer = real;
+  s.dispose();
+});
+
+test('the replay that finds the last finite head frees its trainer, and with no slot free the head on show stays', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1&opt=sgd&lr=10');
+  while (!s.stopped) s.stepBy(1);
+  s.nextExample(); // replays the run on a scratch trainer
+  const others = Array.from({ length: 7 }, () => attn.createTrainer({ task: 'previous-token', seed: 1 }));
+  assert.equal(others.length, 7, 'the session holds one of the 8 slots, the scratch replay none');
+  // all 8 slots taken: the next sentence cannot be replayed, and the head on show stays
+  const before = s.shown;
+  s.nextExample();
+  assert.equal(s.ex, 2);
+  assert.equal(s.shown, before);
+  for (const t of others) t.dispose();
+  s.dispose();
+});
+
+test('the panel draws the head only for the result of the sentence on show, with that sentence’s answers', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1&ex=3&steps=5');
+  s.replayChunk(1e6);
+  const config = parseConfig(s.shown.config);
+  const r = attn.forward(forwardArgs(config));
+  assert.equal(panelModel(s, { r: null, tokens: config.tokens, follow: null }).head, null);
+  assert.equal(panelModel(s, { r, tokens: config.tokens.slice(1), follow: null }).head, null, 'a result for other tokens');
+  // find-the-noun: the last “the” should attend to the last noun before it
+  const tokens = config.tokens;
+  const the = tokens.lastIndexOf('the');
+  const noun = Math.max(...['cat', 'dog', 'bird', 'fox'].map((w) => tokens.lastIndexOf(w, the)));
+  assert.ok(noun >= 0 && noun < the);
+  const m = panelModel(s, { r, tokens, follow: null });
+  assert.match(m.head.says, new RegExp(`“the” \\(${the + 1}\\) puts \\d\\.\\d{3} of its attention on “${tokens[noun]}” \\(${noun + 1}\\), and predicts “${tokens[noun]}” with probability \\d\\.\\d{3}\\.`));
+  assert.equal(m.head.prediction.caption, `Next word after “the” (${the + 1}): softmax of its scores. The right answer is “${tokens[noun]}”.`);
+  s.dispose();
 });

@@ -173,7 +173,7 @@ export class TrainSession {
       scratch = new TrainSession(this.attn, { task: this.task, seed: this.seed, optimizer: this.optimizer, schedule: this.schedule, ex: this.ex });
       scratch.backtrack = false;
       const bulk = Math.max(0, upTo - BACKTRACK);
-      if (scratch.#train(bulk)) scratch.#refreshShown();
+      scratch.#train(bulk); // steps before the blow-up: it cannot stop here
       while (scratch.trainer.steps < upTo && scratch.stepBy(1)) { /* each step refreshes the head */ }
       return scratch.shown;
     } catch {
