@@ -26,6 +26,9 @@ test('URL state: n is clamped to 8..512, causal defaults on, and the state round
   assert.equal(readState(new URLSearchParams('n=3')).n, N_MIN);
   assert.equal(readState(new URLSearchParams('n=9999')).n, N_MAX);
   assert.equal(readState(new URLSearchParams('n=abc')).n, defaultState().n);
+  assert.equal(readState(new URLSearchParams('seed=2147483647')).seed, 2 ** 31 - 1);
+  assert.equal(readState(new URLSearchParams('seed=99999999999')).seed, 2 ** 31 - 1, 'seeds stop at 2³¹ − 1');
+  assert.equal(readState(new URLSearchParams('causal=0')).causal, false);
   const s = { n: 300, causal: false, seed: 7 };
   assert.deepEqual(readState(new URLSearchParams(queryOf(writeState(s)))), s);
   assert.equal(queryOf(writeState(defaultState())), '?mode=fused-lab&n=128&causal=1');
@@ -251,6 +254,12 @@ test('plot geometry, worked by hand: x = 54 + 69 per doubling, y = 226 − 54 pe
   assert.deepEqual(small.yTicks, [{ y: 96, label: '0.1 µs' }, { y: 74.5, label: '1 µs' }, { y: 53, label: '10 µs' }, { y: 31.5, label: '100 µs' }, { y: 10, label: '1 ms' }]);
   assert.deepEqual(small.long, [[228, 10]]);
   assert.deepEqual(small.fused, [[228, 31.5]]);
+  // a fused time below the n² line's lowest point widens the axis down to its decade
+  const fast = plotGeometry([{ n: 512, long: 1000, fused: 0.05 }]);
+  assert.deepEqual(fast.yTicks.map((t) => t.label), ['0.01 µs', '0.1 µs', '1 µs', '10 µs', '100 µs', '1 ms']);
+  // and a time at small n above the line's highest point (2 ms at 512) widens it up: 20 ms -> 100 ms
+  const slow = plotGeometry([{ n: 8, long: 20000, fused: 4000 }, { n: 512, long: 2000, fused: 1000 }]);
+  assert.deepEqual([slow.yTicks[0].label, slow.yTicks[slow.yTicks.length - 1].label], ['0.1 µs', '100 ms']);
   // nothing measured: the axes span 1 µs to 1 ms
   const empty = plotGeometry([]);
   assert.deepEqual(empty.yTicks, [{ y: 226, label: '1 µs' }, { y: 154, label: '10 µs' }, { y: 82, label: '100 µs' }, { y: 10, label: '1 ms' }]);

@@ -438,3 +438,17 @@ test('the panel draws the head only for the result of the sentence on show, with
   assert.equal(m.head.prediction.caption, `Next word after “the” (${the + 1}): softmax of its scores. The right answer is “${tokens[noun]}”.`);
   s.dispose();
 });
+
+test('a sentence with no right key anywhere: the narration says the step alone, the bars show the last token without a target', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1');
+  const real = s.trainer;
+  const config = parseConfig(s.shown.config);
+  const n = config.tokens.length;
+  s.trainer = { ...standIn(real, 0), answers: () => ({ right: new Array(n).fill(null), target: new Array(n).fill(null) }) };
+  const m = panelModel(s, { r: attn.forward(forwardArgs(config)), tokens: config.tokens, follow: null });
+  assert.equal(m.head.says, 'step 0: not trained yet (random weights).');
+  assert.equal(m.head.prediction.caption, `Next word after “${config.tokens[n - 1]}” (${n}): softmax of its scores (this position has no target in the task).`);
+  assert.ok(m.head.prediction.bars.every((b) => !b.target));
+  s.trainer = real;
+  s.dispose();
+});

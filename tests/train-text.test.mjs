@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   readTrainUrl, writeTrainUrl, parseSchedule, setLr, niceCeil, lossCurve, miniGrid, predict, narrate, curveCaption,
-  trainedExtra, readoutInfo, explainReadout, predictionRow, predictionBars, MAX_STEPS,
+  trainedExtra, readoutInfo, explainReadout, predictionRow, predictionBars, focusQuery, MAX_STEPS,
 } from '../web/train.js';
 
 test('a bad link gets one note per parameter it could not use, each saying what was used instead', () => {
@@ -24,6 +24,12 @@ test('a bad link gets one note per parameter it could not use, each saying what 
   assert.equal(readTrainUrl('?seed=1e3').seed, 1);
   assert.deepEqual([readTrainUrl('?seed=4294967295').seed, readTrainUrl('?seed=4294967295').notes], [4294967295, []]);
   assert.equal(readTrainUrl('?ex=7').ex, 7);
+  // steps: whole numbers up to 20,000 inclusive, nothing around them
+  assert.deepEqual([readTrainUrl('?steps=20000').steps, readTrainUrl('?steps=20000').notes], [20000, []]);
+  for (const bad of ['1.5', '12%20', '%2012', '1e3']) {
+    const r = readTrainUrl(`?steps=${bad}`);
+    assert.deepEqual([r.steps, r.notes], [0, [`steps=${decodeURIComponent(bad)} is not a whole number from 0 to 20000; starting at step 0.`]], bad);
+  }
   // no query at all, or none and no hash: the defaults, without notes
   for (const s0 of [readTrainUrl(null), readTrainUrl(undefined, undefined), readTrainUrl('', null)]) {
     assert.deepEqual([s0.task, s0.seed, s0.steps, s0.step, s0.follow, s0.cell, s0.notes], ['find-the-noun', 1, 0, null, null, null, []]);
@@ -93,6 +99,9 @@ test('the loss curve, worked by hand: two steps on the default box', () => {
   // the first loss alone sets the axis when it is the largest; later larger ones raise it
   assert.equal(lossCurve([0.5], { initialLoss: 1.2 }).yMax, 1.5);
   assert.equal(lossCurve([0.5, 3.2], { initialLoss: 1.2 }).yMax, 4);
+  // a loss that is not a number does not set the axis: the finite ones do
+  assert.equal(lossCurve([1.7, NaN]).yMax, 2);
+  assert.equal(lossCurve([1.7, Infinity]).yMax, 2);
 });
 
 test('the loss curve with more steps than pixel columns: each point is the mean of its steps, at their centre', () => {
@@ -187,6 +196,12 @@ test('the read-out: its caption, labels that are a copy, and one cell explained 
   assert.doesNotMatch(explainReadout({ Wout, dWout: null, step: 3, dv: 2, vocab, i: 1, j: 2 }).text, /∂loss/);
   // cell (0, 1): the 2nd number
   assert.equal(explainReadout({ Wout, step: 0, dv: 2, vocab, i: 0, j: 1 }).title, 'Wout[1][2] = 0.200');
+});
+
+test('focusQuery: the last query with a right key, the first one included', () => {
+  assert.deepEqual(focusQuery([0, null, null]), { i: 0, j: 0 });
+  assert.deepEqual(focusQuery([null, 0, 1, null]), { i: 2, j: 1 });
+  assert.equal(focusQuery([]), null);
 });
 
 test('the prediction row and bars at their edges', () => {
