@@ -402,6 +402,10 @@ test('only a closing “and reset()” in the trainer’s message becomes “and
   s.trainer = standIn(real, 0, new Error('training stopped at step 1: undo and reset() are not it and reset()'));
   assert.equal(s.stepBy(1), false);
   assert.equal(s.stopped.reason, 'undo and reset() are not it and press Reset');
+  s.stopped = null;
+  s.trainer = standIn(real, 0, new Error('the core said: training stopped at step 1: boom'));
+  s.stepBy(1);
+  assert.equal(s.stopped.reason, 'the core said: training stopped at step 1: boom', 'only a leading “training stopped at step n: ” is cut');
   s.trainer = real;
   s.dispose();
 });
@@ -449,6 +453,55 @@ test('a sentence with no right key anywhere: the narration says the step alone, 
   assert.equal(m.head.says, 'step 0: not trained yet (random weights).');
   assert.equal(m.head.prediction.caption, `Next word after “${config.tokens[n - 1]}” (${n}): softmax of its scores (this position has no target in the task).`);
   assert.ok(m.head.prediction.bars.every((b) => !b.target));
+  // a query with a right key but no word to predict: its attention is said, no prediction
+  s.trainer = { ...standIn(real, 0), answers: () => ({ right: [...new Array(n - 1).fill(null), 0], target: new Array(n).fill(null) }) };
+  const m2 = panelModel(s, { r: attn.forward(forwardArgs(config)), tokens: config.tokens, follow: null });
+  assert.match(m2.head.says, new RegExp(`^step 0: not trained yet \\(random weights\\); “${config.tokens[n - 1]}” \\(${n}\\) puts \\d\\.\\d{3} of its attention on “${config.tokens[0]}” \\(1\\)\\.$`));
   s.trainer = real;
+  s.dispose();
+});
+
+test('a replay chunk that blows up mid-chunk replays the run to find the last finite head, as stepping by hand does', () => {
+  const link = '?mode=train&task=find-the-noun&seed=1&opt=sgd&lr=10&steps=60';
+  const replayed = fromLink(link);
+  while (!replayed.replayChunk(8)); // chunk ends 8, 16, ..., 32, then the blow-up inside the next
+  const byHand = fromLink(link.replace('&steps=60', ''));
+  while (!byHand.stopped) byHand.stepBy(1);
+  assert.ok(replayed.stopped && replayed.trainer.steps % 8 > 1, `the blow-up (step ${replayed.trainer.steps}) is not just after a chunk's end`);
+  assert.deepEqual([replayed.trainer.steps, replayed.shown.step], [byHand.trainer.steps, byHand.trainer.steps - 1]);
+  assert.deepEqual(replayed.shown.config, byHand.shown.config);
+  // disposing twice is harmless
+  replayed.dispose();
+  replayed.dispose();
+  byHand.dispose();
+});
+
+test('the first batch’s loss, the rate of the step shown, the speed and no notes from a session made in code', () => {
+  const s = new TrainSession(attn, { task: 'previous-token', seed: 7, optimizer: 'adam', schedule: [{ at: 0, lr: 0.01 }, { at: 3, lr: 0.05 }], speed: 5 });
+  assert.deepEqual([s.speed, s.error, s.initialLoss], [5, '', null]);
+  s.stepBy(3);
+  assert.equal(s.initialLoss, s.losses[0]);
+  assert.equal(s.shown.extra.lr, 0.01, 'step 3 was taken at the rate before the change');
+  s.stepBy(1);
+  assert.deepEqual([s.initialLoss, s.shown.extra.lr], [s.losses[0], 0.05]);
+  // Reset after Reset after Reset: each frees the trainer it replaces (8 slots in all)
+  for (let k = 0; k < 10; k++) s.restart();
+  assert.equal(s.trainer.steps, 0);
+  s.dispose();
+});
+
+test('the panel model: counter, seed line, curve box, read-out, and the loss of the step on show', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=7&ex=2&steps=30');
+  s.replayChunk(10);
+  s.replayChunk(10, { refresh: false }); // at step 20, showing step 10
+  const config = parseConfig(s.shown.config);
+  const m = panelModel(s, { r: attn.forward(forwardArgs(config)), tokens: config.tokens, follow: null });
+  assert.equal(m.stepText, 'Step 20');
+  assert.match(m.seedText, /^Initial weights from seed 7; sentence 3 of the task; batches of \d+ sequences\. The head has dk = \d+, /);
+  assert.deepEqual(m.curve.plot, { x: 44, y: 8, w: 304, h: 128 });
+  assert.equal(m.head.readout.Wout, s.shown.Wout);
+  assert.equal(m.head.readout.info.caption, `Wout: ${s.trainer.dv} × ${s.trainer.vocab.length}, output dim × word`);
+  assert.notEqual(lossLabel(1, s.losses[9]), lossLabel(1, s.trainer.loss), 'the losses at steps 10 and 20 read differently');
+  assert.ok(m.head.says.startsWith(`step 10: ${lossLabel(1, s.losses[9])};`), m.head.says);
   s.dispose();
 });

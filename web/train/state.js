@@ -69,8 +69,6 @@ export class TrainSession {
     this.playing = false;
     /** @type {number[]} one batch loss per step taken */
     this.losses = [];
-    /** @type {number | null} the first batch's loss: fixes the curve's y axis from the start */
-    this.initialLoss = null;
     /** @type {string} what went wrong, in the learner's words ('' when nothing) */
     this.error = (initial.notes || []).join(' ');
     /** @type {{ at: number, reason: string } | null} where training stopped on its own */
@@ -97,7 +95,6 @@ export class TrainSession {
     if (this.trainer) this.trainer.dispose();
     this.trainer = this.attn.createTrainer({ task: this.task, seed: this.seed, optimizer: this.optimizer, lr: this.schedule[0].lr });
     this.losses = [];
-    this.initialLoss = null;
     this.update = null;
     this.stopped = null;
   }
@@ -119,7 +116,6 @@ export class TrainSession {
       }
       left -= now;
     }
-    if (this.initialLoss == null && this.losses.length) this.initialLoss = this.losses[0];
   }
 
   /**
@@ -291,6 +287,11 @@ export class TrainSession {
   }
 
   // ---------------------------------------------------------------- derived
+
+  /** The first batch's loss (null before the first step): fixes the curve's y axis from the start. */
+  get initialLoss() {
+    return this.losses[0] ?? null;
+  }
 
   /** Where training is, for the link: { task, seed, optimizer, schedule, steps, ex, speed }. */
   get settings() {
