@@ -1,16 +1,28 @@
 // train-state.test.mjs: the training panel's state module (web/train/state.js) in Node, with the
 // real core: every path to a step ends in the same state, what the optimizer did is said as it
 // happened, and the live region's pace. The words themselves are in train-ui.test.mjs.
-import { test } from 'node:test';
+import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttention } from '../web/attention.js';
 import { parseConfig, forwardArgs } from '../web/config.js';
-import { TrainSession, panelModel, readoutExplanation, announce, ANNOUNCE_EVERY_MS } from '../web/train/state.js';
+import { TrainSession, panelModel, readoutExplanation, announce, showable, ANNOUNCE_EVERY_MS } from '../web/train/state.js';
 import { readTrainUrl, lossLabel, seedLine, lossCurve, TASKS, MAX_STEPS } from '../web/train.js';
 import { explainCell } from '../web/explain.js';
 import { MARKUP } from '../web/train/markup.js';
 
 const attn = await loadAttention();
+
+// Every trainer a test creates (its sessions', their scratch replays', its own) is freed after
+// it, even when the test fails half-way: the core has 8 trainer slots, and a test that fails
+// under a mutant must not leave the next tests without one.
+const created = [];
+const createTrainer = attn.createTrainer.bind(attn);
+attn.createTrainer = (options) => {
+  const t = createTrainer(options);
+  created.push(t);
+  return t;
+};
+afterEach(() => { for (const t of created.splice(0)) t.dispose(); });
 
 /** A session from a link, as the page reads it. */
 const fromLink = (query) => new TrainSession(attn, readTrainUrl(query));
@@ -269,5 +281,227 @@ test('a stopped run does not play again, and playing stops at the step limit a l
   assert.equal(s.playing, false);
   assert.equal(s.error, `Stopped at step ${MAX_STEPS - 19}: a link can replay at most ${MAX_STEPS} steps. Press Reset to start again.`);
   s.trainer = real;
+  s.dispose();
+});
+
+// ---------------------------------------------------------------- edges, one by one
+
+/**
+ * A trainer that stands in for the core's at a given step count: each step's loss is 0.5 (or it
+ * throws `fail`), and the head it shows is the real trainer's, so the panel can draw it.
+ */
+function standIn(real, steps, fail = null) {
+  return {
+    steps, lr: real.lr, batch: real.batch, dk: real.dk, dv: real.dv, vocab: real.vocab, loss: 0.5,
+    set({ lr }) { this.lr = lr; },
+    step(k) {
+      if (fail) throw fail;
+      this.steps += k;
+      return new Float32Array(k).fill(0.5);
+    },
+    weights: () => real.weights(), gradients: () => real.gradients(), example: (o) => real.example(o), answers: (o) => real.answers(o),
+    dispose() {},
+  };
+}
+
+test('showable: true for a head the explorer can draw, false (not just falsy) for one it cannot', () => {
+  const t = attn.createTrainer({ task: 'find-the-noun', seed: 1 });
+  const config = t.example();
+  assert.equal(showable(attn, config), true);
+  assert.equal(showable(attn, { ...config, Wq: config.Wq.map((row) => row.map(() => NaN)) }), false);
+  const huge = (m) => m.map((row) => row.map(() => 1e20));
+  assert.equal(showable(attn, { ...config, Wq: huge(config.Wq), Wk: huge(config.Wk) }), false, 'scores of about 1e40 overflow float32');
+  t.dispose();
+});
+
+test('the notes of a link with two bad parameters are one error line, a space between them', () => {
+  const s = fromLink('?mode=train&opt=rmsprop&speed=3&ex=x');
+  assert.equal(s.error, 'ex=x is not a whole number from 0 to 4294967295; using 0. opt=rmsprop is not an optimizer (adam or sgd); using adam.');
+  assert.equal(s.errorText, s.error);
+  s.dispose();
+});
+
+test('a replay refreshes the head after each chunk unless told not to, and always after the last', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1&steps=30');
+  assert.equal(s.replayChunk(10), false);
+  assert.deepEqual([s.trainer.steps, s.shown.step], [10, 10]);
+  assert.equal(s.replayChunk(10, { refresh: false }), false);
+  assert.deepEqual([s.trainer.steps, s.shown.step], [20, 10], 'the head on show stays at step 10');
+  const config = parseConfig(s.shown.config);
+  const m = panelModel(s, { r: attn.forward(forwardArgs(config)), tokens: config.tokens, follow: null });
+  assert.deepEqual(m.replay, { at: 20, of: 30 });
+  assert.equal(s.replayChunk(50, { refresh: false }), true);
+  assert.deepEqual([s.trainer.steps, s.shown.step, s.replay], [30, 30, null], 'the last chunk refreshes it anyway');
+  assert.equal(panelModel(s, { r: attn.forward(forwardArgs(config)), tokens: config.tokens, follow: null }).replay, null);
+  s.dispose();
+});
+
+test('after a blow-up stepped into by hand, the next sentence shows the last finite weights on that sentence', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1&opt=sgd&lr=10');
+  while (!s.stopped) s.stepBy(1);
+  const at = s.trainer.steps;
+  assert.deepEqual([s.shown.step, s.shown.ex], [at - 1, 0]);
+  s.nextExample();
+  assert.deepEqual([s.trainer.steps, s.shown.step, s.shown.ex], [at, at - 1, 1]);
+  // the same head a fresh run stepped to that step shows on sentence 2
+  const fresh = fromLink(`?mode=train&task=find-the-noun&seed=1&opt=sgd&lr=10&ex=1&steps=${at - 1}`);
+  fresh.replayChunk(1e6);
+  assert.deepEqual(s.shown.config, fresh.shown.config);
+  fresh.dispose();
+  s.dispose();
+});
+
+test('Play reaches exactly the step limit a link can replay, then stops and says so', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1');
+  const real = s.trainer;
+  s.trainer = standIn(real, MAX_STEPS - 20);
+  s.setSpeed(20);
+  s.play();
+  assert.equal(s.tick(), true, 'steps 19,981..20,000 are allowed');
+  assert.deepEqual([s.trainer.steps, s.error, s.playing], [MAX_STEPS, '', true]);
+  assert.equal(s.tick(), false);
+  assert.equal(s.error, `Stopped at step ${MAX_STEPS}: a link can replay at most ${MAX_STEPS} steps. Press Reset to start again.`);
+  // Single step at the limit takes no step, and nothing went wrong
+  assert.equal(s.stepBy(1), true);
+  assert.deepEqual([s.trainer.steps, s.stopped], [MAX_STEPS, null]);
+  s.trainer = real;
+  s.dispose();
+});
+
+test('a step that fails without losses of its own keeps the losses so far and says why it stopped', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1');
+  s.stepBy(2);
+  const real = s.trainer, losses = s.losses.slice();
+  s.trainer = standIn(real, 2, new Error('training stopped at step 3: something broke and reset()'));
+  assert.equal(s.stepBy(1), false);
+  assert.deepEqual(s.losses, losses);
+  assert.deepEqual(s.stopped, { at: 2, reason: 'something broke and press Reset' });
+  assert.equal(s.errorText, 'Training stopped at step 2: something broke and press Reset.');
+  s.trainer = real;
+  s.dispose();
+});
+
+test('a read-out cell with no head on show explains nothing', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1');
+  s.shown = null;
+  assert.deepEqual(readoutExplanation(s, 0, 0), { title: '', text: '' });
+  s.dispose();
+});
+
+test('the live region at 2 s exactly: 1,999 ms after the last words is too soon, 2,000 ms is not', () => {
+  const last = { text: 'step 1', at: 5000 };
+  assert.equal(announce(last, { text: 'step 2', running: true, now: 6999 }), last);
+  assert.deepEqual(announce(last, { text: 'step 2', running: true, now: 7000 }), { text: 'step 2', at: 7000 });
+  assert.deepEqual(announce(last, { text: 'step 2', running: false, now: 5001 }), { text: 'step 2', at: 5001 });
+  assert.equal(announce(last, { text: 'step 1', running: false, now: 9000 }), last);
+});
+
+test('only a closing “and reset()” in the trainer’s message becomes “and press Reset”', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1');
+  const real = s.trainer;
+  s.trainer = standIn(real, 0, new Error('training stopped at step 1: undo and reset() are not it and reset()'));
+  assert.equal(s.stepBy(1), false);
+  assert.equal(s.stopped.reason, 'undo and reset() are not it and press Reset');
+  s.stopped = null;
+  s.trainer = standIn(real, 0, new Error('the core said: training stopped at step 1: boom'));
+  s.stepBy(1);
+  assert.equal(s.stopped.reason, 'the core said: training stopped at step 1: boom', 'only a leading “training stopped at step n: ” is cut');
+  s.trainer = real;
+  s.dispose();
+});
+
+test('the replay that finds the last finite head frees its trainer, and with no slot free the head on show stays', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1&opt=sgd&lr=10');
+  while (!s.stopped) s.stepBy(1);
+  s.nextExample(); // replays the run on a scratch trainer
+  const others = Array.from({ length: 7 }, () => attn.createTrainer({ task: 'previous-token', seed: 1 }));
+  assert.equal(others.length, 7, 'the session holds one of the 8 slots, the scratch replay none');
+  // all 8 slots taken: the next sentence cannot be replayed, and the head on show stays
+  const before = s.shown;
+  s.nextExample();
+  assert.equal(s.ex, 2);
+  assert.equal(s.shown, before);
+  for (const t of others) t.dispose();
+  s.dispose();
+});
+
+test('the panel draws the head only for the result of the sentence on show, with that sentence’s answers', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1&ex=3&steps=5');
+  s.replayChunk(1e6);
+  const config = parseConfig(s.shown.config);
+  const r = attn.forward(forwardArgs(config));
+  assert.equal(panelModel(s, { r: null, tokens: config.tokens, follow: null }).head, null);
+  assert.equal(panelModel(s, { r, tokens: config.tokens.slice(1), follow: null }).head, null, 'a result for other tokens');
+  // find-the-noun: the last “the” should attend to the last noun before it
+  const tokens = config.tokens;
+  const the = tokens.lastIndexOf('the');
+  const noun = Math.max(...['cat', 'dog', 'bird', 'fox'].map((w) => tokens.lastIndexOf(w, the)));
+  assert.ok(noun >= 0 && noun < the);
+  const m = panelModel(s, { r, tokens, follow: null });
+  assert.match(m.head.says, new RegExp(`“the” \\(${the + 1}\\) puts \\d\\.\\d{3} of its attention on “${tokens[noun]}” \\(${noun + 1}\\), and predicts “${tokens[noun]}” with probability \\d\\.\\d{3}\\.`));
+  assert.equal(m.head.prediction.caption, `Next word after “the” (${the + 1}): softmax of its scores. The right answer is “${tokens[noun]}”.`);
+  s.dispose();
+});
+
+test('a sentence with no right key anywhere: the narration says the step alone, the bars show the last token without a target', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=1');
+  const real = s.trainer;
+  const config = parseConfig(s.shown.config);
+  const n = config.tokens.length;
+  s.trainer = { ...standIn(real, 0), answers: () => ({ right: new Array(n).fill(null), target: new Array(n).fill(null) }) };
+  const m = panelModel(s, { r: attn.forward(forwardArgs(config)), tokens: config.tokens, follow: null });
+  assert.equal(m.head.says, 'step 0: not trained yet (random weights).');
+  assert.equal(m.head.prediction.caption, `Next word after “${config.tokens[n - 1]}” (${n}): softmax of its scores (this position has no target in the task).`);
+  assert.ok(m.head.prediction.bars.every((b) => !b.target));
+  // a query with a right key but no word to predict: its attention is said, no prediction
+  s.trainer = { ...standIn(real, 0), answers: () => ({ right: [...new Array(n - 1).fill(null), 0], target: new Array(n).fill(null) }) };
+  const m2 = panelModel(s, { r: attn.forward(forwardArgs(config)), tokens: config.tokens, follow: null });
+  assert.match(m2.head.says, new RegExp(`^step 0: not trained yet \\(random weights\\); “${config.tokens[n - 1]}” \\(${n}\\) puts \\d\\.\\d{3} of its attention on “${config.tokens[0]}” \\(1\\)\\.$`));
+  s.trainer = real;
+  s.dispose();
+});
+
+test('a replay chunk that blows up mid-chunk replays the run to find the last finite head, as stepping by hand does', () => {
+  const link = '?mode=train&task=find-the-noun&seed=1&opt=sgd&lr=10&steps=60';
+  const replayed = fromLink(link);
+  while (!replayed.replayChunk(8)); // chunk ends 8, 16, ..., 32, then the blow-up inside the next
+  const byHand = fromLink(link.replace('&steps=60', ''));
+  while (!byHand.stopped) byHand.stepBy(1);
+  assert.ok(replayed.stopped && replayed.trainer.steps % 8 > 1, `the blow-up (step ${replayed.trainer.steps}) is not just after a chunk's end`);
+  assert.deepEqual([replayed.trainer.steps, replayed.shown.step], [byHand.trainer.steps, byHand.trainer.steps - 1]);
+  assert.deepEqual(replayed.shown.config, byHand.shown.config);
+  // disposing twice is harmless
+  replayed.dispose();
+  replayed.dispose();
+  byHand.dispose();
+});
+
+test('the first batch’s loss, the rate of the step shown, the speed and no notes from a session made in code', () => {
+  const s = new TrainSession(attn, { task: 'previous-token', seed: 7, optimizer: 'adam', schedule: [{ at: 0, lr: 0.01 }, { at: 3, lr: 0.05 }], speed: 5 });
+  assert.deepEqual([s.speed, s.error, s.initialLoss], [5, '', null]);
+  s.stepBy(3);
+  assert.equal(s.initialLoss, s.losses[0]);
+  assert.equal(s.shown.extra.lr, 0.01, 'step 3 was taken at the rate before the change');
+  s.stepBy(1);
+  assert.deepEqual([s.initialLoss, s.shown.extra.lr], [s.losses[0], 0.05]);
+  // Reset after Reset after Reset: each frees the trainer it replaces (8 slots in all)
+  for (let k = 0; k < 10; k++) s.restart();
+  assert.equal(s.trainer.steps, 0);
+  s.dispose();
+});
+
+test('the panel model: counter, seed line, curve box, read-out, and the loss of the step on show', () => {
+  const s = fromLink('?mode=train&task=find-the-noun&seed=7&ex=2&steps=30');
+  s.replayChunk(10);
+  s.replayChunk(10, { refresh: false }); // at step 20, showing step 10
+  const config = parseConfig(s.shown.config);
+  const m = panelModel(s, { r: attn.forward(forwardArgs(config)), tokens: config.tokens, follow: null });
+  assert.equal(m.stepText, 'Step 20');
+  assert.match(m.seedText, /^Initial weights from seed 7; sentence 3 of the task; batches of \d+ sequences\. The head has dk = \d+, /);
+  assert.deepEqual(m.curve.plot, { x: 44, y: 8, w: 304, h: 128 });
+  assert.equal(m.head.readout.Wout, s.shown.Wout);
+  assert.equal(m.head.readout.info.caption, `Wout: ${s.trainer.dv} × ${s.trainer.vocab.length}, output dim × word`);
+  assert.notEqual(lossLabel(1, s.losses[9]), lossLabel(1, s.trainer.loss), 'the losses at steps 10 and 20 read differently');
+  assert.ok(m.head.says.startsWith(`step 10: ${lossLabel(1, s.losses[9])};`), m.head.says);
   s.dispose();
 });

@@ -73,8 +73,8 @@ export function lrAt(schedule, step) {
 /** The schedule after the learner sets `lr` at step `step` (later changes are forgotten). @param {Schedule} schedule @param {number} step @param {number} lr */
 export function setLr(schedule, step, lr) {
   const kept = schedule.filter((s) => s.at < step);
-  if (!kept.length || kept[kept.length - 1].lr !== lr) kept.push({ at: step, lr });
-  return kept.length ? kept : [{ at: 0, lr }];
+  if (!kept.length || kept[kept.length - 1].lr !== lr) kept.push({ at: step, lr }); // at 0 when nothing is kept
+  return kept;
 }
 
 /** How to replay `steps` steps: [{ lr, count }] in order. @param {Schedule} schedule @param {number} steps */
@@ -113,9 +113,9 @@ export function parseSchedule(text) {
  * Reads the training state from location.search and .hash (the hash wins):
  * { task, seed, optimizer, schedule, steps, ex, speed, step, follow, cell, notes } where notes
  * lists, in the learner's words, every parameter that was not used and why.
- * @param {string | null | undefined} search @returns {TrainState}
+ * @param {string | null | undefined} search @param {string | null} [hash] @returns {TrainState}
  */
-export function readTrainUrl(search, hash = '') {
+export function readTrainUrl(search, hash) {
   const p = new URLSearchParams(search || '');
   const h = new URLSearchParams((hash || '').replace(/^#/, ''));
   const get = (/** @type {string} */ k) => (h.has(k) ? h.get(k) : p.get(k));
@@ -155,8 +155,8 @@ export function readTrainUrl(search, hash = '') {
   const step = get('step');
   if (/** @type {readonly unknown[]} */ (STEPS).includes(step)) s.step = /** @type {import('../types/config').Step} */ (step);
   const follow = get('follow');
-  if (follow != null && /^\d{1,3}$/.test(follow)) s.follow = Number(follow);
-  const cell = /^([A-Za-z]+)\.(\d{1,3})\.(\d{1,3})$/.exec(get('cell') || '');
+  if (/^\d{1,3}$/.test(String(follow))) s.follow = Number(follow); // a missing one is "null"
+  const cell = /^([A-Za-z]+)\.(\d{1,3})\.(\d{1,3})$/.exec(String(get('cell')));
   if (cell && /** @type {readonly string[]} */ (MATRICES).includes(cell[1])) s.cell = { m: /** @type {import('../types/config').MatrixName} */ (cell[1]), i: Number(cell[2]), j: Number(cell[3]) };
   return s;
 }
@@ -183,8 +183,8 @@ export function writeTrainUrl({ task, seed, optimizer, schedule, steps, ex = 0, 
 export function niceCeil(x) {
   if (!(x > 0)) return 1;
   const p = 10 ** Math.floor(Math.log10(x));
-  for (const k of [1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10]) if (k * p >= x * (1 - 1e-9)) return Math.round(k * p * 1e9) / 1e9;
-  return 10 * p;
+  const k = [1, 1.5, 2, 2.5, 3, 4, 5, 6, 8].find((k) => k * p >= x * (1 - 1e-9)) ?? 10;
+  return Math.round(k * p * 1e9) / 1e9;
 }
 
 /**
@@ -200,7 +200,7 @@ export function lossCurve(losses, { width = 320, height = 160, minSteps = 100, i
   const plot = { x: 44, y: 8, w: Math.max(10, width - 56), h: Math.max(10, height - 42) };
   const n = losses.length;
   let top = initialLoss ?? 0;
-  for (let k = 0; k < n; k++) if (Number.isFinite(losses[k]) && losses[k] > top) top = losses[k];
+  for (let k = 0; k < n; k++) if (Number.isFinite(losses[k])) top = Math.max(top, losses[k]);
   const yMax = niceCeil(top || 1);
   const xMax = niceCeil(Math.max(n, minSteps));
   const X = (/** @type {number} */ step) => plot.x + (step / xMax) * plot.w;
@@ -304,16 +304,15 @@ export function attentionOnRight(A, m, right) {
  * @param {Nums} O @param {number} dv @param {Nums} Wout @param {number} vocabSize @param {number} i
  */
 export function predict(O, dv, Wout, vocabSize, i) {
-  const logits = new Float64Array(vocabSize);
-  for (let v = 0; v < vocabSize; v++) {
+  const logits = Array.from({ length: vocabSize }, (_, v) => {
     let s = 0;
     for (let k = 0; k < dv; k++) s += O[i * dv + k] * Wout[k * vocabSize + v];
-    logits[v] = s;
-  }
-  const max = Math.max(...logits);
-  let sum = 0;
-  for (let v = 0; v < vocabSize; v++) sum += (logits[v] = Math.exp(logits[v] - max));
-  return Array.from(logits, (e) => e / sum);
+    return s;
+  });
+  const max = Math.max(...logits); // subtracted so that exp cannot overflow
+  const e = logits.map((l) => Math.exp(l - max));
+  const sum = e.reduce((a, b) => a + b, 0);
+  return e.map((x) => x / sum);
 }
 
 // Every loss the panel shows goes through the page's one formatter (fmt), so a loss reads the
@@ -415,7 +414,7 @@ export function readoutLabel(dv, vocab) {
  * @param {{ Wout: Nums, dWout?: Nums | null, update?: Nums | null, optimizer?: string, lr?: number | null, step: number,
  *   dv: number, vocab: string[], i: number, j: number }} o
  */
-export function explainReadout({ Wout, dWout = null, update = null, optimizer = 'adam', lr = null, step, dv, vocab, i, j }) {
+export function explainReadout({ Wout, dWout = null, update = null, optimizer, lr = null, step, dv, vocab, i, j }) {
   const V = vocab.length;
   const v = Wout[i * V + j];
   const dim = outputDims(dv)[i];

@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // fused.js: the long form against the fused form, pure (no DOM). Lesson: "Use the fused function in
 // practice: torch.nn.functional.scaled_dot_product_attention computes the same result with
 // optimised kernels that avoid storing the full n × n matrix" and "Quadratic cost. Doubling the
@@ -18,26 +17,34 @@ export const N_MIN = 8, N_MAX = 512, WIDTH = 64; // d = dk = dv = WIDTH
 export const SWEEP = [8, 16, 32, 64, 128, 256, 512];
 export const BLOCK = 4; // queries per block in the fused form (c/attention.c, TR)
 
+/** @typedef {{ n: number, causal: boolean, seed: number }} FusedState */
+/** @typedef {{ n: number, long: number, fused: number }} Timing µs per call of each form at n */
+/** @typedef {import('../../types/attention').Attention} Attention */
+
+/** @returns {FusedState} */
 export function defaultState() {
   return { n: 128, causal: true, seed: 1 };
 }
 
+/** @param {URLSearchParams} params @returns {FusedState} */
 export function readState(params) {
   const d = defaultState();
   return { n: intParam(params, 'n', N_MIN, N_MAX, d.n), causal: params.get('causal') !== '0', seed: intParam(params, 'seed', 0, 2 ** 31 - 1, d.seed) };
 }
 
+/** @param {FusedState} s */
 export function writeState(s) {
   return { mode: MODE, n: s.n, causal: s.causal ? 1 : 0, ...(s.seed !== 1 ? { seed: s.seed } : {}) };
 }
 
-/** The head's inputs for n tokens: seeded X [n, 64] and weights [64, 64] of standard deviation 1/8. */
+/**
+ * The head's inputs for n tokens: seeded X [n, 64] and weights [64, 64] of standard deviation 1/8.
+ * @param {number} n @param {{ causal: boolean, seed: number }} s
+ */
 export function headArgs(n, { causal, seed }) {
   const rand = mulberry32(seed);
-  const matrix = (rows, scale) => {
-    const data = normals(rand, rows * WIDTH);
-    for (let k = 0; k < data.length; k++) data[k] *= scale;
-    return { shape: [rows, WIDTH], data };
+  const matrix = (/** @type {number} */ rows, /** @type {number} */ scale) => {
+    return { shape: /** @type {[number, number]} */ ([rows, WIDTH]), data: normals(rand, rows * WIDTH).map((v) => v * scale) };
   };
   const X = matrix(N_MAX, 1); // the same tokens at every n: n = 8 is the first 8 of n = 512
   X.shape = [n, WIDTH];
@@ -49,6 +56,7 @@ export function headArgs(n, { causal, seed }) {
 /**
  * Both forms once at the state's n: their O, how much they differ, and the bytes of working
  * memory the core laid out for each (attn.workspace()).
+ * @param {Attention} attn @param {FusedState} state
  */
 export function compareForms(attn, state) {
   const args = headArgs(state.n, state);
@@ -61,12 +69,12 @@ export function compareForms(attn, state) {
     maxDiff = Math.max(maxDiff, Math.abs(long.O[k] - fused.O[k]));
     if (!Object.is(long.O[k], fused.O[k])) identical = false;
   }
-  const b = (space, ...names) => names.reduce((t, k) => t + space.buffers[k], 0);
+  const b = (/** @type {ReturnType<Attention['workspace']>} */ space) => space.buffers.S + space.buffers.M + space.buffers.A;
   const n = state.n;
   return {
     n, scores: n * n, outputs: long.O.length, maxDiff, identical,
-    long: { total: longSpace.total, square: b(longSpace, 'S', 'M', 'A'), squareNames: ['S', 'M', 'A'] },
-    fused: { total: fusedSpace.total, square: b(fusedSpace, 'S', 'M', 'A'), block: BLOCK * n * 4, work: fusedSpace.buffers.work },
+    long: { total: longSpace.total, square: b(longSpace) },
+    fused: { total: fusedSpace.total, square: b(fusedSpace), block: BLOCK * n * 4 },
   };
 }
 
@@ -74,6 +82,7 @@ export function compareForms(attn, state) {
  * µs per call of fn: `runs` runs of about budgetMs / runs each, calls doubling until the run is
  * long enough to time with a coarse clock; the fastest run counts (a pause by the garbage
  * collector or another tab only slows a run down).
+ * @param {() => unknown} fn @param {() => number} now @param {{ budgetMs?: number, runs?: number }} [o]
  */
 export function timePerCall(fn, now, { budgetMs = 15, runs = 3 } = {}) {
   fn(); // the first call may lay out memory
@@ -94,7 +103,11 @@ export function timePerCall(fn, now, { budgetMs = 15, runs = 3 } = {}) {
   return best;
 }
 
-/** The time per call of both forms at n (the long form refilling one result with into). */
+/**
+ * The time per call of both forms at n (the long form refilling one result with into).
+ * @param {Attention} attn @param {{ causal: boolean, seed: number }} state @param {number} n
+ * @param {() => number} now @param {{ budgetMs?: number, runs?: number }} [options] @returns {Timing}
+ */
 export function timeForms(attn, state, n, now, options) {
   const args = headArgs(n, state);
   let kept = attn.forward(args);
@@ -109,6 +122,7 @@ export function timeForms(attn, state, n, now, options) {
 
 const log2 = Math.log2, log10 = Math.log10;
 
+/** @param {number} us */
 function timeLabel(us) {
   if (us >= 1000) return `${us / 1000} ms`;
   return `${us} µs`;
@@ -118,6 +132,7 @@ function timeLabel(us) {
  * Geometry of the plot, in SVG units: x = log₂ n from N_MIN to N_MAX, y = log₁₀ time with a
  * decade per tick. points: [{ n, long, fused }] (µs; missing ones are skipped). The n² line goes
  * through the long form's time at the largest n measured: t(n) = t(n_max) · (n / n_max)².
+ * @param {Timing[]} points @param {{ width?: number, height?: number, current?: number | null }} [o]
  */
 export function plotGeometry(points, { width = 480, height = 260, current = null } = {}) {
   const pad = { left: 54, right: 12, top: 10, bottom: 34 };
@@ -126,12 +141,13 @@ export function plotGeometry(points, { width = 480, height = 260, current = null
   const square = anchor ? [N_MIN, N_MAX].map((n) => ({ n, t: anchor.long * (n / anchor.n) ** 2 })) : [];
   const times = [...done.flatMap((p) => [p.long, p.fused]), ...square.map((s) => s.t)];
   const lo = times.length ? Math.floor(log10(Math.min(...times))) : 0;
-  const hi = times.length ? Math.max(lo + 1, Math.ceil(log10(Math.max(...times)))) : 3;
-  const x = (n) => pad.left + ((log2(n) - log2(N_MIN)) / (log2(N_MAX) - log2(N_MIN))) * (width - pad.left - pad.right);
-  const y = (t) => height - pad.bottom - ((log10(t) - lo) / (hi - lo)) * (height - pad.top - pad.bottom);
-  const xy = (n, t) => [+x(n).toFixed(2), +y(t).toFixed(2)];
+  // the n² line alone spans 512² / 8² = 4096 times, so there are always several decades
+  const hi = times.length ? Math.ceil(log10(Math.max(...times))) : 3;
+  const x = (/** @type {number} */ n) => pad.left + ((log2(n) - log2(N_MIN)) / (log2(N_MAX) - log2(N_MIN))) * (width - pad.left - pad.right);
+  const y = (/** @type {number} */ t) => height - pad.bottom - ((log10(t) - lo) / (hi - lo)) * (height - pad.top - pad.bottom);
+  const xy = (/** @type {number} */ n, /** @type {number} */ t) => [+x(n).toFixed(2), +y(t).toFixed(2)];
   const yTicks = [];
-  for (let e = lo; e <= hi; e++) yTicks.push({ y: +y(10 ** e).toFixed(2), label: timeLabel(e >= 0 ? 10 ** e : Number((10 ** e).toPrecision(1))) });
+  for (let e = lo; e <= hi; e++) yTicks.push({ y: +y(10 ** e).toFixed(2), label: timeLabel(Number((10 ** e).toPrecision(1))) }); // 1e-4, not 0.00009999…
   return {
     width, height, pad,
     xTicks: SWEEP.map((n) => ({ x: +x(n).toFixed(2), label: String(n) })),
@@ -140,31 +156,30 @@ export function plotGeometry(points, { width = 480, height = 260, current = null
     fused: done.map((p) => xy(p.n, p.fused)),
     square: square.map((s) => xy(s.n, s.t)),
     marker: current == null ? null : +x(current).toFixed(2),
-    decades: [lo, hi],
   };
 }
 
 // ---------------------------------------------------------------- words
 
-/** 1,048,576 bytes -> "1.0 MiB", 2048 -> "2.0 KiB", 196,608 -> "192 KiB", 96 -> "96 bytes". */
+/** 1,048,576 bytes -> "1.0 MiB", 2048 -> "2.0 KiB", 196,608 -> "192 KiB", 96 -> "96 bytes". @param {number} b */
 export function bytesText(b) {
-  const unit = (x, name) => `${x < 10 ? x.toFixed(1) : Math.round(x)} ${name}`;
+  const unit = (/** @type {number} */ x, /** @type {string} */ name) => `${x < 10 ? x.toFixed(1) : Math.round(x)} ${name}`;
   if (b >= 1024 ** 3) return unit(b / 1024 ** 3, 'GiB');
   if (b >= 1024 ** 2) return unit(b / 1024 ** 2, 'MiB');
   if (b >= 1024) return unit(b / 1024, 'KiB');
   return count(b, 'byte');
 }
 
-/** µs -> "3.2 µs", "450 µs", "2.31 ms". */
+/** µs -> "3.2 µs", "450 µs", "2.31 ms", "12.3 ms"; each cut where rounding would carry to the next form (99.97 µs is "100 µs", not "1.0e+2 µs"). @param {number} us */
 export function timeText(us) {
   if (!(us > 0)) return '—';
-  if (us >= 1000) return `${(us / 1000).toFixed(us >= 10000 ? 1 : 2)} ms`;
-  return `${us.toPrecision(us >= 100 ? 3 : 2)} µs`;
+  if (us >= 999.5) return `${(us / 1000).toFixed(us >= 9995 ? 1 : 2)} ms`;
+  return `${us.toPrecision(us >= 99.5 ? 3 : 2)} µs`;
 }
 
-const grouped = (x) => x.toLocaleString('en-US');
+const grouped = (/** @type {number} */ x) => x.toLocaleString('en-US');
 
-/** How much longer a call got from one n to the next power of two, for each pair measured. */
+/** How much longer a call got from one n to the next power of two, for each pair measured. @param {Timing[]} points */
 export function growth(points) {
   const done = points.filter((p) => p.long > 0 && p.fused > 0).sort((a, b) => a.n - b.n);
   const out = [];
@@ -176,7 +191,10 @@ export function growth(points) {
   return out;
 }
 
-/** The sentences under the numbers. c: compareForms(); t: timeForms() at n (or null); points: the sweep so far. */
+/**
+ * The sentences under the numbers. c: compareForms(); t: timeForms() at n (or null); points: the sweep so far.
+ * @param {ReturnType<typeof compareForms>} c @param {Timing | null} t @param {Timing[]} points @param {{ causal: boolean }} state
+ */
 export function explainFused(c, t, points, state) {
   const n = c.n, out = [];
   out.push(`With n = ${n} tokens there are ${n} × ${n} = ${grouped(c.scores)} scores. The long form stores all of them in S, and as many masks in M and weights in A: ${bytesText(c.long.square)} of n × n matrices out of ${bytesText(c.long.total)} in all. The fused form stores none: it works through ${count(Math.ceil(n / BLOCK), 'block')} of ${BLOCK} queries, keeping one block’s ${BLOCK} × ${n} scores (${bytesText(c.fused.block)}) at a time, ${bytesText(c.fused.total)} in all with the inputs, Kᵀ, V and O.`);

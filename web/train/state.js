@@ -69,8 +69,6 @@ export class TrainSession {
     this.playing = false;
     /** @type {number[]} one batch loss per step taken */
     this.losses = [];
-    /** @type {number | null} the first batch's loss: fixes the curve's y axis from the start */
-    this.initialLoss = null;
     /** @type {string} what went wrong, in the learner's words ('' when nothing) */
     this.error = (initial.notes || []).join(' ');
     /** @type {{ at: number, reason: string } | null} where training stopped on its own */
@@ -97,7 +95,6 @@ export class TrainSession {
     if (this.trainer) this.trainer.dispose();
     this.trainer = this.attn.createTrainer({ task: this.task, seed: this.seed, optimizer: this.optimizer, lr: this.schedule[0].lr });
     this.losses = [];
-    this.initialLoss = null;
     this.update = null;
     this.stopped = null;
   }
@@ -110,7 +107,7 @@ export class TrainSession {
       const lr = lrAt(this.schedule, t.steps);
       const next = this.schedule.find((s) => s.at > t.steps);
       const now = Math.min(left, next ? next.at - t.steps : left);
-      if (t.lr !== lr) t.set({ lr });
+      t.set({ lr }); // stores the rate, nothing else: the same rate again changes nothing
       try {
         for (const l of t.step(now)) this.losses.push(l);
       } catch (e) {
@@ -119,7 +116,6 @@ export class TrainSession {
       }
       left -= now;
     }
-    if (this.initialLoss == null && this.losses.length) this.initialLoss = this.losses[0];
   }
 
   /**
@@ -173,7 +169,7 @@ export class TrainSession {
       scratch = new TrainSession(this.attn, { task: this.task, seed: this.seed, optimizer: this.optimizer, schedule: this.schedule, ex: this.ex });
       scratch.backtrack = false;
       const bulk = Math.max(0, upTo - BACKTRACK);
-      if (scratch.#train(bulk)) scratch.#refreshShown();
+      scratch.#train(bulk); // steps before the blow-up: it cannot stop here
       while (scratch.trainer.steps < upTo && scratch.stepBy(1)) { /* each step refreshes the head */ }
       return scratch.shown;
     } catch {
@@ -291,6 +287,11 @@ export class TrainSession {
   }
 
   // ---------------------------------------------------------------- derived
+
+  /** The first batch's loss (null before the first step): fixes the curve's y axis from the start. */
+  get initialLoss() {
+    return this.losses[0] ?? null;
+  }
 
   /** Where training is, for the link: { task, seed, optimizer, schedule, steps, ex, speed }. */
   get settings() {
