@@ -162,7 +162,7 @@ test('parseConfig routes: JSON stays JSON, tensors go to the tensor reader, anyt
   // errors from the tensor reader are ConfigErrors, the page's one kind of input error
   assert.throws(() => parseConfig('Q = tensor([[1., nan]])\nK = Q\nV = Q'), (e) => e instanceof ConfigError && /is nan: every entry must be a finite number/.test(e.message));
   // and the shapes are checked as for any config
-  assert.throws(() => parseConfig('Q = [[1, 0]]\nK = [[1]]\nV = [[1]]'), (e) => e instanceof ConfigError && /"K" has 1 columns but must have 2/.test(e.message));
+  assert.throws(() => parseConfig('Q = [[1, 0]]\nK = [[1]]\nV = [[1]]'), (e) => e instanceof ConfigError && /"K" has 1 column but must have 2/.test(e.message));
 });
 
 // ----------------------------------------------------------------------------- every rule
