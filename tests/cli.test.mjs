@@ -50,7 +50,7 @@ test('bad options and bad configs exit non-zero with the fix', () => {
   assert.match(r.stderr, /no preset "nope": use one of/);
   r = spawnSync(process.execPath, [cli, '--config', '-'], { input: '{"X":[[1]],"Wq":[[1,2]],"Wk":[[1]],"Wv":[[1]]}', encoding: 'utf8' });
   assert.equal(r.status, 1);
-  assert.match(r.stderr, /the config is not valid: "Wk" has 1 columns but must have 2/);
+  assert.match(r.stderr, /the config is not valid: "Wk" has 1 column but must have 2/);
 });
 
 test('--help lists the options', () => {

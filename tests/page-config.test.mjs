@@ -204,13 +204,14 @@ test('the parsed config is a copy: changing it leaves the input alone', () => {
 
 test('token and feature names: arrays of strings, one each, at most 40 characters (40 is fine)', () => {
   rejects({ ...good(), tokens: 'cat' }, /"tokens" must be an array of strings, one per token\./);
-  rejects({ ...good(), features: ['a'] }, /"features" has 1 names? but there (are|is) 4 features? \(columns? of X\)/);
+  rejects({ ...good(), features: ['a'] }, /^"features" has 1 name but there are 4 features \(columns of X\)\.$/);
+  rejects({ ...good(), X: [[1], [0], [1], [0], [1]], Wq: [[1]], Wk: [[1]], Wv: [[1]], features: ['a', 'b'] }, /^"features" has 2 names but there is 1 feature \(column of X\)\.$/);
   rejects({ ...good(), tokens: ['a', 'b', 'c', 'd', 'x'.repeat(41)] }, /"tokens" entry 5 is 41 characters long; the limit is 40\./);
   assert.equal(parseConfig({ ...good(), tokens: ['a', 'b', 'c', 'd', 'x'.repeat(40)] }).tokens[4].length, 40);
   const we = qkv();
   delete we.tokens;
   assert.deepEqual(parseConfig(we).tokens, ['1', '2', '3']);
-  rejects({ ...qkv(), tokens: ['a'] }, /"tokens" has 1 names? but there (are|is) 3 tokens/);
+  rejects({ ...qkv(), tokens: ['a'] }, /^"tokens" has 1 name but there are 3 tokens\.$/);
 });
 
 test('the JSON text may be MAX_JSON characters long, not one more', () => {

@@ -105,15 +105,16 @@ function colsWhy(key) {
 }
 
 /**
- * obj[key]: count names, or the made-up ones when it is left out.
- * @param {Record<string, unknown>} obj @param {string} key @param {number} count @param {string} what
+ * obj[key]: count names, or the made-up ones when it is left out. what: what each names, one and
+ * several ('token', 'tokens').
+ * @param {Record<string, unknown>} obj @param {string} key @param {number} count @param {[string, string]} what
  * @param {(i: number) => string} make @returns {string[]}
  */
-function names(obj, key, count, what, make) {
+function names(obj, key, count, [what, whats], make) {
   if (obj[key] === undefined) return Array.from({ length: count }, (_, i) => make(i));
   const a = obj[key];
   if (!Array.isArray(a)) fail(`"${key}" must be an array of strings, one per ${what}.`);
-  if (a.length !== count) fail(`"${key}" has ${countOf(a.length, 'name')} but there ${count === 1 ? 'is' : 'are'} ${countOf(count, what)}.`);
+  if (a.length !== count) fail(`"${key}" has ${countOf(a.length, 'name')} but there ${count === 1 ? 'is' : 'are'} ${countOf(count, what, whats)}.`);
   return a.map((/** @type {unknown} */ t, i) => {
     if (typeof t !== 'string') fail(`"${key}" entry ${i + 1} must be a string.`);
     if (t.length > MAX_NAME) fail(`"${key}" entry ${i + 1} is ${t.length} characters long; the limit is ${MAX_NAME}.`);
@@ -159,7 +160,7 @@ export function parseConfig(input, limits = DEFAULT_LIMITS) {
     const Q = matrix(obj, 'Q', null, null, limits);
     const K = matrix(obj, 'K', Q.length, Q[0].length, limits);
     const V = matrix(obj, 'V', Q.length, null, limits);
-    const tokens = names(obj, 'tokens', Q.length, 'token', (i) => String(i + 1));
+    const tokens = names(obj, 'tokens', Q.length, ['token', 'tokens'], (i) => String(i + 1));
     return { tokens, Q, K, V, causal, scale };
   }
   for (const k of ['X', 'Wq', 'Wk', 'Wv']) if (obj[k] === undefined) fail(`"${k}" is missing: give X, Wq, Wk and Wv (or Q, K and V for the direct form).`);
@@ -168,8 +169,8 @@ export function parseConfig(input, limits = DEFAULT_LIMITS) {
   const Wq = matrix(obj, 'Wq', d, null, limits);
   const Wk = matrix(obj, 'Wk', d, Wq[0].length, limits);
   const Wv = matrix(obj, 'Wv', d, null, limits);
-  const tokens = names(obj, 'tokens', X.length, 'token', (i) => String(i + 1));
-  const features = names(obj, 'features', d, 'feature (column of X)', (i) => 'f' + (i + 1));
+  const tokens = names(obj, 'tokens', X.length, ['token', 'tokens'], (i) => String(i + 1));
+  const features = names(obj, 'features', d, ['feature (column of X)', 'features (columns of X)'], (i) => 'f' + (i + 1));
   return { tokens, features, X, Wq, Wk, Wv, causal, scale };
 }
 

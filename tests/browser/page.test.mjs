@@ -255,7 +255,7 @@ test('the URL holds head, step and selection: a copied link reopens the same vie
 const BAD = [
   ['not JSON', '{"X": [[1,', /not valid JSON/],
   ['an unknown key', JSON.stringify({ ...PRESETS.cat.config, colour: 1 }), /Unknown key "colour"/],
-  ['mismatched shapes', JSON.stringify({ ...PRESETS.cat.config, Wq: [[1]] }), /"Wq" has 1 rows but must have 4/],
+  ['mismatched shapes', JSON.stringify({ ...PRESETS.cat.config, Wq: [[1]] }), /"Wq" has 1 row but must have 4/],
   ['a non-finite number', '{"X": [[1e999]], "Wq": [[1]], "Wk": [[1]], "Wv": [[1]]}', /finite number/],
 ];
 for (const [what, text, re] of BAD) {
@@ -277,7 +277,7 @@ test('a bad config pasted into the editor is refused with its message, the head 
   await page.fill('#config-text', '{"tokens": ["a"], "X": [[1, 2]], "Wq": [[1]], "Wk": [[1]], "Wv": [[1]]}');
   await page.click('#apply-config');
   await settle(page);
-  assert.match(await page.locator('#error').textContent(), /"Wq" has 1 rows but must have 2/);
+  assert.match(await page.locator('#error').textContent(), /"Wq" has 1 row but must have 2/);
   assert.equal((await cellTexts(page, 'A')).length, 5);
   await context.close();
 });
