@@ -47,10 +47,9 @@ export function wrongAxis(attn, preset) {
   const { n, m } = r;
   const wrong = new Float32Array(n * m);
   for (let j = 0; j < m; j++) {
-    const col = new Float32Array(n);
-    for (let i = 0; i < n; i++) col[i] = r.M[i * m + j] === -Infinity ? -Infinity : r.S[i * m + j] + r.M[i * m + j];
-    const a = attn.softmaxRow(col);
-    for (let i = 0; i < n; i++) wrong[i * m + j] = a[i];
+    // column j of S + M (M is 0 or −∞), through the core's softmax
+    const a = attn.softmaxRow(Float32Array.from({ length: n }, (_, i) => r.S[i * m + j] + r.M[i * m + j]));
+    a.forEach((w, i) => { wrong[i * m + j] = w; });
   }
   const rowSums = sums(wrong, n, m, true);
   const worst = rowSums.reduce((b, s, i) => (Math.abs(s - 1) > Math.abs(rowSums[b] - 1) ? i : b), 0);
@@ -69,18 +68,18 @@ export function explainWrongAxis(w, fmtv) {
 }
 
 /** A token in a sentence: “cat” (2), or “token 2” when its name is its number (the worked example). */
-export const who = (t, i) => (t[i] === String(i + 1) ? `token ${i + 1}` : tokenRef(t, i));
+export const who = tokenRef;
 
 /** The diagonal of A: how much each token attends to itself, and each row's largest weights (ties kept). */
 export function diagonal(attn, preset) {
   const { config, r } = presetHead(attn, preset);
   const diag = [], tops = [];
-  for (let i = 0; i < Math.min(r.n, r.m); i++) {
+  for (let i = 0; i < r.n; i++) { // a preset is self-attention: A is square
     const row = r.A.subarray(i * r.m, (i + 1) * r.m);
     diag.push(row[i]);
     tops.push(largest(row));
   }
-  return { config, r, diag, tops, topIsSelf: tops.map((js, i) => js.length === 1 && js[0] === i) };
+  return { config, r, diag, tops };
 }
 
 export function explainDiagonal(d, fmtv) {
@@ -103,7 +102,7 @@ export const VALUE_ROW = 2; // the query whose row is taken apart (token 3)
 
 /** A, V and O of the worked example, and row VALUE_ROW's contributions A[i][j]·V[j]. */
 export function valuesMatter(attn, values) {
-  const V = WORKED.V.map((row, j) => (values === 'silent' && j === 2 ? [0, 0] : row.slice()));
+  const V = WORKED.V.map((row, j) => (values === 'silent' && j === 2 ? [0, 0] : row));
   const r = attn.forward({ Q: WORKED.Q, K: WORKED.Q, V });
   const i = VALUE_ROW;
   const contributions = [];
@@ -112,17 +111,16 @@ export function valuesMatter(attn, values) {
     const v = Array.from(r.V.subarray(j * r.dv, (j + 1) * r.dv));
     contributions.push({ j, weight: w, value: v, part: v.map((x) => w * x), size: Math.hypot(...v.map((x) => w * x)) });
   }
-  return { config: { tokens: ['1', '2', '3'] }, r, row: i, contributions, values };
+  return { r, row: i, contributions, values };
 }
 
 export function explainValues(v, fmtv) {
   const c = v.contributions;
-  const topKeys = largest(c.map((x) => x.weight));
-  const top = c[topKeys[0]];
-  const most = c.reduce((b, x) => (x.size > b.size ? x : b));
-  const on = topKeys.length === 1 ? `token ${top.j + 1}` : `tokens ${list(topKeys.map((j) => j + 1))} alike (a tie)`;
-  const out = [`Token ${v.row + 1} puts its largest weight, ${fmtv(top.weight)}, on ${on}.`];
-  if (topKeys.length === 1 && top.j !== most.j) {
+  // Row 3 of the worked example's A is [0.248, 0.248, 0.503] whatever the values: one largest weight.
+  const top = c[largest(c.map((x) => x.weight))[0]];
+  const most = c[largest(c.map((x) => x.size))[0]];
+  const out = [`Token ${v.row + 1} puts its largest weight, ${fmtv(top.weight)}, on token ${top.j + 1}.`];
+  if (top.j !== most.j) {
     out.push(`Yet token ${top.j + 1}’s value is [${top.value.map(fmtv).join(', ')}], so it adds [${top.part.map(fmtv).join(', ')}] to the output: nothing. The output [${Array.from(v.r.O.subarray(v.row * v.r.dv, (v.row + 1) * v.r.dv)).map(fmtv).join(', ')}] comes mostly from token ${most.j + 1} (weight ${fmtv(most.weight)}).`);
   } else {
     out.push(`Here its value [${top.value.map(fmtv).join(', ')}] also contributes most to the output. Switch to “token 3’s value is zero” to see a large weight that moves nothing.`);
