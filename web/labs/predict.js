@@ -59,9 +59,10 @@ export function target(view, { hide, target: kind, row, col }) {
 
 /** Reads a guess of `count` numbers ("0.5, 0.25 0.25"; "−∞" or "-inf" for a masked score). */
 export function parseGuess(text, count) {
-  const parts = String(text).trim().split(/[\s;]+|,\s+|,(?=\S)(?!\d{3}\b)/).filter(Boolean);
+  // spaces, semicolons and commas separate, except a comma before exactly three digits or at the end
+  const parts = String(text).split(/[\s;]|,(?!$|\d{3}\b)/).filter(Boolean);
   if (parts.length !== count) return { ok: false, error: `Type ${count} number${count > 1 ? 's' : ''}${count > 1 ? ', separated by spaces or commas' : ''}: you typed ${parts.length}.` };
-  const values = parts.map((p) => (/^([-−]\s*(∞|inf(inity)?))$/i.test(p) ? -Infinity : parseNumber(p)));
+  const values = parts.map((p) => (/^[-−](∞|inf(inity)?)$/i.test(p) ? -Infinity : parseNumber(p)));
   const bad = values.findIndex(Number.isNaN);
   if (bad >= 0) return { ok: false, error: `“${parts[bad]}” is not a number.` };
   return { ok: true, values };
@@ -133,7 +134,7 @@ export function exerciseAnswer(attn, id) {
       for (let j = 0; j < r.m; j++) s += r.A[i * r.m + j];
       worst = Math.max(worst, Math.abs(s - 1));
     }
-    return { values: [r.n, r.m, r.n, r.m, 1], note: `The core ran a head with Q and K of shape (5, 16): S and A came out (${r.n}, ${r.m}); its rows of A sum to 1 within ${worst.toExponential(1)}.`, tolerance: [0, 0, 0, 0, 0.01] };
+    return { values: [r.n, r.m, r.n, r.m, 1], note: `The core ran a head with Q and K of shape (5, 16): S and A came out (${r.n}, ${r.m}); its rows of A sum to 1 within ${worst.toExponential(1)}.`, tolerance: [0, 0, 0, 0, 0.01], head: r };
   }
   if (id === 'q2') {
     const a = attn.softmaxRow([2, 2, 0]);
