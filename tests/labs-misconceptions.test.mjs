@@ -85,12 +85,12 @@ test('wrong axis, previous-token: the first row keeps only its share of the firs
 });
 
 test('wrong axis: the row named is the one farthest from 1, below as well as above, and the first of a tie', () => {
-  // Two queries: the row sums are s and 2 − s, equally far from 1; the first row is named.
-  // Column 1 of S is [0, 2]: softmax [0.119, 0.881]; column 2 is [0, 0]: [0.5, 0.5].
-  const two = wrongAxis(headOf({ n: 2, m: 2, S: new Float32Array([0, 0, 2, 0]), M: new Float32Array(4), A: new Float32Array([0.5, 0.5, 0.5, 0.5]) }), 'worked-example');
-  assert.deepEqual(f3(two.rowSums), ['0.619', '1.381']);
+  // Two queries under the causal mask, all scores 0: column 1 is [0.5, 0.5], column 2 only row 2's, [0, 1].
+  // The row sums 0.5 and 1.5 are exactly as far from 1: the first row is named.
+  const two = wrongAxis(headOf({ n: 2, m: 2, S: new Float32Array(4), M: new Float32Array([0, -Infinity, 0, 0]), A: new Float32Array([1, 0, 0.5, 0.5]) }), 'worked-example');
+  assert.deepEqual(Array.from(two.rowSums), [0.5, 1.5]);
   assert.equal(two.worst, 0);
-  assert.match(explainWrongAxis(two, fmt)[1], /^But a column is one key shared out among the queries\. Row 1 \(“1”\) now adds up to 0\.619, not 1,/);
+  assert.match(explainWrongAxis(two, fmt)[1], /^But a column is one key shared out among the queries\. Row 1 \(“1”\) now adds up to 0\.500, not 1,/);
   // Three queries, the first far below 1: S column [−10, 0, 0] puts about 0 on row 1 and 0.5 on rows 2, 3.
   const S = new Float32Array([-10, -10, -10, 0, 0, 0, 0, 0, 0]);
   const low = wrongAxis(headOf({ n: 3, m: 3, S, M: new Float32Array(9), A: new Float32Array(9).fill(1 / 3) }), 'worked-example');

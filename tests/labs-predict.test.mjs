@@ -17,7 +17,9 @@ import { paramNotes as recordNotes } from '../web/labs/mount.js';
 
 const attn = await loadAttention();
 const f3 = (xs) => Array.from(xs, fmt);
-const views = Object.fromEntries(PRESET_CHOICES.map((p) => [p, presetView(attn, p)]));
+// Each preset's view, made on first use inside a test (not while the file loads).
+const made = {};
+const view = (preset) => (made[preset] ??= presetView(attn, preset));
 
 // ---------------------------------------------------------------- URL state
 
@@ -39,7 +41,7 @@ test('predict state: defaults, every parameter read (and clamped), written back 
 // ---------------------------------------------------------------- the hidden values
 
 test('presetView: the head, and the unscaled Q·Kᵀ of the Score step (the lesson’s [[1, 0, 1], [0, 1, 1], [1, 1, 2]])', () => {
-  const v = views['worked-example'];
+  const v = presetView(attn, 'worked-example');
   assert.deepEqual(v.config.tokens, ['1', '2', '3']);
   assert.equal(v.step, null);
   assert.deepEqual(f3(v.r.A), ['0.401', '0.198', '0.401', '0.198', '0.401', '0.401', '0.248', '0.248', '0.503']);
@@ -48,7 +50,7 @@ test('presetView: the head, and the unscaled Q·Kᵀ of the Score step (the less
 });
 
 test('target: the hidden cell or row, clamped to the matrix; the range is 1 for weights and max − min of the finite values otherwise', () => {
-  const cat = views.cat;
+  const cat = view('cat');
   const cell = target(cat, { hide: 'A', target: 'cell', row: 9, col: 9 });
   assert.deepEqual([cell.m, cell.kind, cell.i, cell.j], ['A', 'cell', 4, 4]);
   assert.deepEqual(f3(cell.values), ['0.118'], 'the last “the”: 1 / (1 + e^1.5 + 1 + 1 + 1) = 1 / 8.482');
@@ -62,9 +64,9 @@ test('target: the hidden cell or row, clamped to the matrix; the range is 1 for 
   const o = target(cat, { hide: 'O', target: 'cell', row: 9, col: 9 });
   assert.deepEqual([o.i, o.j], [4, 3], 'O has 4 columns');
   // the worked example: A's own spread is 0.503 − 0.198, but weights are scored on [0, 1]
-  assert.equal(target(views['worked-example'], { hide: 'A', target: 'cell', row: 0, col: 0 }).range, 1);
+  assert.equal(target(view('worked-example'), { hide: 'A', target: 'cell', row: 0, col: 0 }).range, 1);
   // its O runs from 0.797 to 1.759 (the lesson's outputs): range 0.962
-  const wo = target(views['worked-example'], { hide: 'O', target: 'row', row: 2, col: 0 });
+  const wo = target(view('worked-example'), { hide: 'O', target: 'row', row: 2, col: 0 });
   assert.deepEqual(f3(wo.values), ['1.759', '1.000']);
   assert.equal(fmt(wo.range), '0.962');
 });
@@ -132,23 +134,23 @@ test('scoreGuess: a −∞ cell counts 0 when guessed −∞ and the whole range
 // ---------------------------------------------------------------- the reveal's words
 
 test('explainTarget: a cell gets the explorer’s own explanation of it', () => {
-  const t = target(views.cat, { hide: 'A', target: 'cell', row: 4, col: 4 });
-  const text = explainTarget(views.cat, t);
-  assert.equal(text, explainCell(views.cat, 'A', 4, 4).text);
+  const t = target(view('cat'), { hide: 'A', target: 'cell', row: 4, col: 4 });
+  const text = explainTarget(view('cat'), t);
+  assert.equal(text, explainCell(view('cat'), 'A', 4, 4).text);
   assert.match(text, /^The share of its attention “the” \(5\) gives to itself: the softmax of row 5 of S\.\nA\[5\]\[5\] = /);
   assert.match(text, /\nA\[5\]\[5\] = 1\.000 \/ 8\.482 = 0\.118\n/);
 });
 
 test('explainTarget: a row of A says it adds up to 1 and how many weights the mask zeroes (none, one, several), then follows the token', () => {
-  const say = (preset, hide, row) => explainTarget(views[preset], target(views[preset], { hide, target: 'row', row, col: 0 }));
+  const say = (preset, hide, row) => explainTarget(view(preset), target(view(preset), { hide, target: 'row', row, col: 0 }));
   // cat row 4 (“on”) sees 4 of 5 tokens: one masked; row 2 sees 2: three masked
-  assert.equal(say('cat', 'A', 3), `Row 4 of A is the softmax of row 4 of the scores, so its weights are non-negative and add up to 1; the masked one is exactly 0. ${followSentence(views.cat, 3)}`);
+  assert.equal(say('cat', 'A', 3), `Row 4 of A is the softmax of row 4 of the scores, so its weights are non-negative and add up to 1; the masked one is exactly 0. ${followSentence(view('cat'), 3)}`);
   assert.match(say('cat', 'A', 3), /exactly 0\. “on” \(4\) gives 0\.599 of its attention to “cat” \(2\)\./);
-  assert.equal(say('cat', 'A', 1), `Row 2 of A is the softmax of row 2 of the scores, so its weights are non-negative and add up to 1; the 3 masked ones are exactly 0. ${followSentence(views.cat, 1)}`);
-  assert.equal(say('worked-example', 'A', 0), `Row 1 of A is the softmax of row 1 of the scores, so its weights are non-negative and add up to 1. ${followSentence(views['worked-example'], 0)}`);
+  assert.equal(say('cat', 'A', 1), `Row 2 of A is the softmax of row 2 of the scores, so its weights are non-negative and add up to 1; the 3 masked ones are exactly 0. ${followSentence(view('cat'), 1)}`);
+  assert.equal(say('worked-example', 'A', 0), `Row 1 of A is the softmax of row 1 of the scores, so its weights are non-negative and add up to 1. ${followSentence(view('worked-example'), 0)}`);
   // S and O rows: only the token's own sentence
-  assert.equal(say('cat', 'S', 1), followSentence(views.cat, 1));
-  assert.equal(say('worked-example', 'O', 2), followSentence(views['worked-example'], 2));
+  assert.equal(say('cat', 'S', 1), followSentence(view('cat'), 1));
+  assert.equal(say('worked-example', 'O', 2), followSentence(view('worked-example'), 2));
   assert.match(say('worked-example', 'O', 2), /Its output \(row 3 of O\) is \[1\.759, 1\.000\]/);
 });
 
@@ -227,4 +229,11 @@ test('paramNotes: a value the lab reads as written, however it is spelled, gets 
   // a setting the lab leaves empty (stability's unreadable scores, which it reports itself) gets no second note
   assert.equal(labOf('stability-lab').state.readState(new URLSearchParams('scores=abc')).scores, null);
   assert.deepEqual(notes('stability-lab', 'scores=abc'), []);
+});
+
+test('mountLab: a known lab goes on to be mounted in the root’s document; an unknown one is refused by name', async () => {
+  const { mountLab } = await import('../web/labs/index.js');
+  const doc = { createElement: (tag) => { throw new Error(`mounting: createElement(${tag})`); } };
+  assert.throws(() => mountLab('predict-lab', { ownerDocument: doc }, { attn }), /^Error: mounting: createElement\(/);
+  assert.throws(() => mountLab('predict', { ownerDocument: doc }, { attn }), /^Error: unknown lab "predict": the labs are sqrt-dk-lab, /);
 });
