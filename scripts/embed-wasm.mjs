@@ -13,7 +13,7 @@
 // Deterministic: zopfli writes no time or name into the gzip header.
 // Usage: node scripts/embed-wasm.mjs SIMD SCALAR TRAINER_SIMD TRAINER_SCALAR FORWARD_SIMD FORWARD_SCALAR OUT_DIR
 // (each a .wasm file)
-import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -58,3 +58,6 @@ export async function wasmBytes(simd, core = 'full') {
 rmSync(tmp, { recursive: true });
 mkdirSync(outDir, { recursive: true });
 for (const [name, text] of Object.entries(files)) writeFileSync(join(outDir, name), text);
+// Builds that an older version of this script wrote (attention-wasm-both.js, wasm-source-inline.js)
+// would stay in an old checkout's web/gen/ and ship in its npm pack: they go.
+for (const name of readdirSync(outDir)) if (/^(attention-wasm-|wasm-source)/.test(name) && !(name in files)) rmSync(join(outDir, name));

@@ -83,8 +83,10 @@ test('dispose() from a getter during a call is refused, and the outer result is 
   near(r.O, EXPECTED_O, 'O');
   assert.deepEqual(seen.map((e) => e.name), ['ReentrancyError']);
   assert.match(seen[0].message, /dispose\(\) was called while forward\(\) was still running/);
+  assert.equal(own.core, 'full');
   own.dispose(); // and afterwards it works
-  assert.throws(() => own.forward({ Q: [[1]], K: [[1]], V: [[1]] }), /disposed/);
+  assert.throws(() => own.forward({ Q: [[1]], K: [[1]], V: [[1]] }), { message: 'this Attention was disposed: call loadAttention() again' });
+  assert.equal(own.core, null, 'docs/api.md: a disposed instance has no core');
 });
 
 test('multiHead(): a getter in its data that calls forward() leaves the output right', () => {

@@ -228,8 +228,17 @@ export class AttentionExplorer extends Base {
 
   // The shadow root the constructor attached (open, so this.shadowRoot is it).
   get #shadow() { return /** @type {ShadowRoot} */ (this.shadowRoot); }
-  // The explorer's API, for what only it has (the exports, before ready: a TypeError as before).
-  get #api() { return /** @type {ExplorerApi} */ (this.#app); }
+  // The explorer's API, for what only it has (the exports). Before the head is drawn, or in a mode
+  // that shows no single head, an export says what to do instead of failing on a null.
+  /** @param {string} what */
+  #api(what) {
+    const app = /** @type {ExplorerApi | null} */ (this.#app);
+    const explorer = app && typeof app.exportCSV === 'function';
+    if (explorer && app.result) return app;
+    throw new Error(app && !explorer
+      ? `attention-explorer: ${what}() belongs to the explorer; mode="${this.getAttribute('mode')}" has no exports (leave out mode for the explorer)`
+      : `attention-explorer: ${what}() needs the head drawn first: await el.ready, then export`);
+  }
 
   connectedCallback() {
     if (!this.#started) this.#mount();
@@ -507,14 +516,14 @@ export class AttentionExplorer extends Base {
 
   // Exports: m is a matrix name (X Wq Wk Wv Q K V S M A O) or null for the whole view.
   /** @param {MatrixName} m */
-  exportCSV(m) { return this.#api.exportCSV(m); }
+  exportCSV(m) { return this.#api('exportCSV').exportCSV(m); }
   /** @param {MatrixName | null} m */
-  exportJSON(m = null) { return this.#api.exportJSON(m); }
+  exportJSON(m = null) { return this.#api('exportJSON').exportJSON(m); }
   /** @param {MatrixName | null} m */
-  exportSVG(m = null) { return this.#api.exportSVG(m); }
+  exportSVG(m = null) { return this.#api('exportSVG').exportSVG(m); }
   /** @param {MatrixName | null} m */
-  exportPNG(m = null) { return this.#api.exportPNG(m); }
-  exportPyTorch() { return this.#api.exportPyTorch(); }
+  exportPNG(m = null) { return this.#api('exportPNG').exportPNG(m); }
+  exportPyTorch() { return this.#api('exportPyTorch').exportPyTorch(); }
 }
 
 if (globalThis.customElements && !customElements.get('attention-explorer')) customElements.define('attention-explorer', AttentionExplorer);

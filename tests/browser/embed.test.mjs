@@ -290,6 +290,26 @@ test('exports: PNG, SVG, CSV and JSON hold the right content, and the buttons do
   assert.deepEqual(csv.flat(), Array.from(r.A));
   assert.deepEqual(JSON.parse(got.jsonO).values.flat(), Array.from(r.O));
   assert.deepEqual(JSON.parse(got.json).matrices.A.values.flat(), Array.from(r.A));
+  // Before the head is drawn, and in a mode that is not the explorer, an export says what to do.
+  const early = await p.evaluate(async () => {
+    const tryIt = (el, f) => { try { el[f]('A'); return 'no error'; } catch (err) { return `${err.constructor.name}: ${err.message}`; } };
+    const fresh = document.createElement('attention-explorer');
+    fresh.setAttribute('preset', 'cat');
+    document.body.append(fresh);
+    const before = ['exportCSV', 'exportJSON', 'exportSVG', 'exportPyTorch'].map((f) => tryIt(fresh, f));
+    await fresh.ready;
+    const after = tryIt(fresh, 'exportCSV');
+    const lab = document.createElement('attention-explorer');
+    lab.setAttribute('mode', 'sqrt-dk-lab');
+    document.body.append(lab);
+    await lab.ready;
+    const inLab = tryIt(lab, 'exportPNG');
+    fresh.remove(); lab.remove();
+    return { before, after, inLab };
+  });
+  assert.deepEqual(early.before, ['exportCSV', 'exportJSON', 'exportSVG', 'exportPyTorch'].map((f) => `Error: attention-explorer: ${f}() needs the head drawn first: await el.ready, then export`));
+  assert.equal(early.after, 'no error');
+  assert.equal(early.inLab, 'Error: attention-explorer: exportPNG() belongs to the explorer; mode="sqrt-dk-lab" has no exports (leave out mode for the explorer)');
 
   // The buttons: choose A, download CSV and PNG; copy as PyTorch shows the script.
   await p.locator('#e details.exports summary').click();
