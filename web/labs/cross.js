@@ -59,10 +59,8 @@ export function computeCross(attn, state) {
   const p = PAIRS[state.pair];
   const r = attn.forward(crossArgs(state));
   // Each row's largest weight, ties kept (every key whose weight reads the same as the largest).
-  const bestOf = (/** @type {Float32Array} */ A) => Array.from({ length: r.n }, (_, i) => {
-    const row = A.subarray(i * r.m, (i + 1) * r.m);
-    return row.some((w) => w > 0) ? largest(row) : [];
-  });
+  // Never none: even under the causal mask each row sees the first source word.
+  const bestOf = (/** @type {Float32Array} */ A) => Array.from({ length: r.n }, (_, i) => largest(A.subarray(i * r.m, (i + 1) * r.m)));
   const free = state.causal ? attn.forward(crossArgs({ ...state, causal: false })) : r;
   // the match of each row without the mask; the keys of it after the row's own position are the
   // ones the causal mask hides
@@ -76,11 +74,11 @@ export function explainCross(x, state, fmtv) {
   const { r, rowLabels: tgt, colLabels: src, best } = x;
   const out = [`Queries come from the translation being written (${tgt.map((t) => `“${t}”`).join(' ')}, ${r.n} rows); keys and values from the source sentence (${src.map((t) => `“${t}”`).join(' ')}, ${r.m} columns). S and A are (${r.n}, ${r.m}): the two lengths need not match.`];
   const words = (/** @type {number[]} */ js) => list(js.map((j) => `“${src[j]}”`));
-  const pairs = best.map((js, i) => (js.length ? `“${tgt[i]}” → ${words(js)} (${fmtv(r.A[i * r.m + js[0]])}${js.length > 1 ? ' each, a tie' : ''})` : null)).filter(Boolean);
+  const pairs = best.map((js, i) => `“${tgt[i]}” → ${words(js)} (${fmtv(r.A[i * r.m + js[0]])}${js.length > 1 ? ' each, a tie' : ''})`);
   out.push(`Each word of the translation reads most from: ${pairs.join('; ')}.`);
   if (state.causal) {
     const lost = x.hidden.map(({ i, keys }) => `“${tgt[i]}” cannot see ${words(keys)}`);
-    out.push(`With the causal mask, translation word i may only see source words 1 to i. That rule exists so a token cannot read the future of its own sequence while that sequence is being generated. The source sentence is not being generated: all of it is known before the translation starts, so hiding part of it only removes information.${lost.length ? ` Here ${list(lost)}, ${lost.length === 1 && x.hidden[0].keys.length === 1 ? 'the word it should translate' : 'words they should translate'}: the two sentences do not line up position by position.` : ' Here the word orders happen to match, so nothing is lost, but with “the black cat sleeps” they do not.'}`);
+    out.push(`With the causal mask, translation word i may only see source words 1 to i. That rule exists so a token cannot read the future of its own sequence while that sequence is being generated. The source sentence is not being generated: all of it is known before the translation starts, so hiding part of it only removes information.${lost.length ? ` Here ${list(lost)}, ${lost.length > 1 ? 'words they should translate' : x.hidden[0].keys.length > 1 ? 'words it should translate' : 'the word it should translate'}: the two sentences do not line up position by position.` : ' Here the word orders happen to match, so nothing is lost, but with “the black cat sleeps” they do not.'}`);
   } else {
     out.push('No causal mask: the whole source sentence is known before the translation starts, so every query may read every source word. (Causal masking belongs to the translation’s own self-attention, where a word must not see the words after it.)');
   }

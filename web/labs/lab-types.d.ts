@@ -105,3 +105,12 @@ export interface UI {
   weightBars(doc: Document, weights: readonly number[] | Float32Array, options: { title: string; labels?: readonly string[] }): SVGElement;
   table(doc: Document, head: readonly string[], rows: readonly (readonly string[])[], options?: TableOptions): HTMLDivElement;
 }
+
+/** One of the lesson's knowledge-check questions (labs/predict.js EXERCISES); whole: answers shown as 5, not 5.000. */
+export interface Exercise {
+  title: string;
+  question: string;
+  fields: string[];
+  explanation: string;
+  whole?: boolean;
+}

@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // misconceptions.js: three of the lesson's misconceptions, each shown with numbers from the core.
 // Pure (no DOM).
 //   1. "Normalising over the wrong axis (dim=0) is a classic bug that still runs and still gives
@@ -12,26 +11,36 @@ import { oneOf } from './random.js';
 import { largest, list, noun, verb } from '../words.js';
 import { tokenRef } from '../format.js';
 
+/** @typedef {import('../../types/attention').Attention} Attention @typedef {import('../../types/presets').PresetName} PresetName */
+/** @typedef {import('./lab-types').MisconceptionsState} MisState @typedef {(v: number) => string} Fmt */
+
 export const MODE = 'misconceptions-lab';
+/** @type {PresetName[]} */
 export const PRESET_CHOICES = ['worked-example', 'cat', 'previous-token'];
+/** @type {MisState['values'][]} */
 export const VALUE_CHOICES = ['lesson', 'silent'];
 
+/** @returns {MisState} */
 export function defaultState() {
   return { preset: 'worked-example', values: 'silent' };
 }
+/** @param {URLSearchParams} params @returns {MisState} */
 export function readState(params) {
   const d = defaultState();
   return { preset: oneOf(params, 'preset', PRESET_CHOICES, d.preset), values: oneOf(params, 'values', VALUE_CHOICES, d.values) };
 }
+/** @param {MisState} s */
 export function writeState(s) {
   return { mode: MODE, preset: s.preset, values: s.values };
 }
 
+/** @param {Attention} attn @param {PresetName} preset */
 export function presetHead(attn, preset) {
   const config = parseConfig(PRESETS[preset].config);
   return { config, r: attn.forward(forwardArgs(config)) };
 }
 
+/** @param {ArrayLike<number>} M @param {number} rows @param {number} cols @param {boolean} byRow */
 const sums = (M, rows, cols, byRow) => {
   const out = new Array(byRow ? rows : cols).fill(0);
   for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) out[byRow ? i : j] += M[i * cols + j];
@@ -41,16 +50,16 @@ const sums = (M, rows, cols, byRow) => {
 /**
  * Softmax over dim=0: each COLUMN of S + M (the masked scores) through the core's softmax.
  * Returns the wrong weights, their column and row sums, and the right weights' row sums.
+ * @param {Attention} attn @param {PresetName} preset
  */
 export function wrongAxis(attn, preset) {
   const { config, r } = presetHead(attn, preset);
   const { n, m } = r;
   const wrong = new Float32Array(n * m);
   for (let j = 0; j < m; j++) {
-    const col = new Float32Array(n);
-    for (let i = 0; i < n; i++) col[i] = r.M[i * m + j] === -Infinity ? -Infinity : r.S[i * m + j] + r.M[i * m + j];
-    const a = attn.softmaxRow(col);
-    for (let i = 0; i < n; i++) wrong[i * m + j] = a[i];
+    // column j of S + M (M is 0 or −∞), through the core's softmax
+    const a = attn.softmaxRow(Float32Array.from({ length: n }, (_, i) => r.S[i * m + j] + r.M[i * m + j]));
+    a.forEach((w, i) => { wrong[i * m + j] = w; });
   }
   const rowSums = sums(wrong, n, m, true);
   const worst = rowSums.reduce((b, s, i) => (Math.abs(s - 1) > Math.abs(rowSums[b] - 1) ? i : b), 0);
@@ -59,6 +68,7 @@ export function wrongAxis(attn, preset) {
   };
 }
 
+/** @param {ReturnType<typeof wrongAxis>} w @param {Fmt} fmtv */
 export function explainWrongAxis(w, fmtv) {
   const t = w.config.tokens, i = w.worst;
   return [
@@ -69,27 +79,28 @@ export function explainWrongAxis(w, fmtv) {
 }
 
 /** A token in a sentence: “cat” (2), or “token 2” when its name is its number (the worked example). */
-export const who = (t, i) => (t[i] === String(i + 1) ? `token ${i + 1}` : tokenRef(t, i));
+export const who = tokenRef;
 
-/** The diagonal of A: how much each token attends to itself, and each row's largest weights (ties kept). */
+/** The diagonal of A: how much each token attends to itself, and each row's largest weights (ties kept). @param {Attention} attn @param {PresetName} preset */
 export function diagonal(attn, preset) {
   const { config, r } = presetHead(attn, preset);
-  const diag = [], tops = [];
-  for (let i = 0; i < Math.min(r.n, r.m); i++) {
+  const diag = [], tops = /** @type {number[][]} */ ([]);
+  for (let i = 0; i < r.n; i++) { // a preset is self-attention: A is square
     const row = r.A.subarray(i * r.m, (i + 1) * r.m);
     diag.push(row[i]);
     tops.push(largest(row));
   }
-  return { config, r, diag, tops, topIsSelf: tops.map((js, i) => js.length === 1 && js[0] === i) };
+  return { config, r, diag, tops };
 }
 
+/** @param {ReturnType<typeof diagonal>} d @param {Fmt} fmtv */
 export function explainDiagonal(d, fmtv) {
   const t = d.config.tokens, k = d.diag.length;
   const nonzero = d.diag.filter((w) => w > 0).length;
   const out = [`A token also attends to itself: ${nonzero} of ${k} diagonal ${noun(k, 'weight')} ${verb(nonzero, 'is', 'are')} above 0 (${d.diag.map(fmtv).join(', ')}).`];
-  const alone = d.tops.map((js, i) => (js.length === 1 && js[0] === i ? who(t, i) : null)).filter(Boolean);
+  const alone = d.tops.flatMap((js, i) => (js.length === 1 && js[0] === i ? [who(t, i)] : []));
   if (alone.length) out.push(`For ${list(alone)} the largest weight of the row is on the token itself.`);
-  const cap = (x) => x[0].toUpperCase() + x.slice(1);
+  const cap = (/** @type {string} */ x) => x[0].toUpperCase() + x.slice(1);
   d.tops.forEach((js, i) => {
     if (js.length > 1 && js.includes(i)) out.push(`${cap(who(t, i))} gives ${fmtv(d.diag[i])} to itself and the same to ${list(js.filter((j) => j !== i).map((j) => who(t, j)))}: a tie for the largest weight of its row, with no single winner.`);
   });
@@ -101,9 +112,9 @@ export function explainDiagonal(d, fmtv) {
 const WORKED = { Q: [[1, 0], [0, 1], [1, 1]], V: [[1, 0], [0, 2], [3, 1]] };
 export const VALUE_ROW = 2; // the query whose row is taken apart (token 3)
 
-/** A, V and O of the worked example, and row VALUE_ROW's contributions A[i][j]·V[j]. */
+/** A, V and O of the worked example, and row VALUE_ROW's contributions A[i][j]·V[j]. @param {Attention} attn @param {MisState['values']} values */
 export function valuesMatter(attn, values) {
-  const V = WORKED.V.map((row, j) => (values === 'silent' && j === 2 ? [0, 0] : row.slice()));
+  const V = WORKED.V.map((row, j) => (values === 'silent' && j === 2 ? [0, 0] : row));
   const r = attn.forward({ Q: WORKED.Q, K: WORKED.Q, V });
   const i = VALUE_ROW;
   const contributions = [];
@@ -112,17 +123,17 @@ export function valuesMatter(attn, values) {
     const v = Array.from(r.V.subarray(j * r.dv, (j + 1) * r.dv));
     contributions.push({ j, weight: w, value: v, part: v.map((x) => w * x), size: Math.hypot(...v.map((x) => w * x)) });
   }
-  return { config: { tokens: ['1', '2', '3'] }, r, row: i, contributions, values };
+  return { r, row: i, contributions, values };
 }
 
+/** @param {ReturnType<typeof valuesMatter>} v @param {Fmt} fmtv */
 export function explainValues(v, fmtv) {
   const c = v.contributions;
-  const topKeys = largest(c.map((x) => x.weight));
-  const top = c[topKeys[0]];
-  const most = c.reduce((b, x) => (x.size > b.size ? x : b));
-  const on = topKeys.length === 1 ? `token ${top.j + 1}` : `tokens ${list(topKeys.map((j) => j + 1))} alike (a tie)`;
-  const out = [`Token ${v.row + 1} puts its largest weight, ${fmtv(top.weight)}, on ${on}.`];
-  if (topKeys.length === 1 && top.j !== most.j) {
+  // Row 3 of the worked example's A is [0.248, 0.248, 0.503] whatever the values: one largest weight.
+  const top = c[largest(c.map((x) => x.weight))[0]];
+  const most = c[largest(c.map((x) => x.size))[0]];
+  const out = [`Token ${v.row + 1} puts its largest weight, ${fmtv(top.weight)}, on token ${top.j + 1}.`];
+  if (top.j !== most.j) {
     out.push(`Yet token ${top.j + 1}’s value is [${top.value.map(fmtv).join(', ')}], so it adds [${top.part.map(fmtv).join(', ')}] to the output: nothing. The output [${Array.from(v.r.O.subarray(v.row * v.r.dv, (v.row + 1) * v.r.dv)).map(fmtv).join(', ')}] comes mostly from token ${most.j + 1} (weight ${fmtv(most.weight)}).`);
   } else {
     out.push(`Here its value [${top.value.map(fmtv).join(', ')}] also contributes most to the output. Switch to “token 3’s value is zero” to see a large weight that moves nothing.`);

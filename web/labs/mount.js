@@ -41,7 +41,7 @@ export function paramNotes(lab, params) {
   /** @type {string[]} */
   const notes = [];
   /** @param {string} text @param {unknown} value */
-  const same = (text, value) => String(value) === text.replace(/\u2212/g, '-').replace(/\s+/g, '') || (typeof value === 'number' && Number(text) === value && text.trim() !== '');
+  const same = (text, value) => String(value) === text.replace(/\u2212/g, '-').replace(/\s/g, '') || (Number(text) === value && text.trim() !== '');
   for (const [key, text] of params) {
     if (key === 'mode' || key === 'theme') continue;
     const shown = `${clipMessage(key, 30)}=${clipMessage(text, 30)}`;

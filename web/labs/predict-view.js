@@ -74,7 +74,7 @@ function renderPreset(attn, doc, s, out, getRevealed, reveal, lab) {
   mats.append(hid.el);
   out.append(mats, guessBox(doc, t.kind === 'cell' ? 'Your guess' : `Your guess for the ${info.cols} numbers`, /** @type {string | undefined} */ (rev?.text), t.values.length, reveal));
   if (!rev) return;
-  const g = /** @type {Guess} */ (parseGuess(rev.text, t.values.length)); // predict.js is not typed yet
+  const g = parseGuess(/** @type {string} */ (rev.text), t.values.length); // the guess box keeps one text; an exercise keeps one per field
   if (!g.ok) {
     out.append(h(doc, 'p', { class: 'lab-error', attrs: { role: 'alert', 'data-role': 'guess-error' }, text: g.error }));
     return;

@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // predict.js: predict, then reveal. Pure (no DOM). The learner hides a matrix of a preset,
 // types a guess for one cell or one row, and reveals: the score says how close the guess was and
 // the explanation is the explorer's own (web/explain.js). The lesson's three knowledge-check
@@ -12,15 +11,24 @@ import { parseNumber, fmt } from '../format.js';
 import { intParam, oneOf } from './random.js';
 import { computeSqrtDk } from './sqrtdk.js';
 
+/** @typedef {import('../../types/attention').Attention} Attention @typedef {import('../../types/export').View} View */
+/** @typedef {import('./lab-types').PredictState} PredictState @typedef {import('./lab-types').Exercise} Exercise */
+
 export const MODE = 'predict-lab';
+/** @type {PredictState['preset'][]} */
 export const PRESET_CHOICES = ['cat', 'worked-example', 'previous-token'];
+/** @type {PredictState['hide'][]} */
 export const HIDE_CHOICES = ['A', 'S', 'O'];
+/** @type {PredictState['target'][]} */
 export const TARGETS = ['cell', 'row'];
+/** @type {PredictState['exercise'][]} */
 export const EXERCISE_CHOICES = ['', 'q1', 'q2', 'q3'];
 
+/** @returns {PredictState} */
 export function defaultState() {
   return { preset: 'cat', hide: 'A', target: 'cell', row: 4, col: 1, exercise: '' };
 }
+/** @param {URLSearchParams} params @returns {PredictState} */
 export function readState(params) {
   const d = defaultState();
   return {
@@ -32,13 +40,14 @@ export function readState(params) {
     exercise: oneOf(params, 'exercise', EXERCISE_CHOICES, d.exercise),
   };
 }
+/** @param {PredictState} s */
 export function writeState(s) {
   const o = { mode: MODE };
   if (s.exercise) return { ...o, exercise: s.exercise };
   return { ...o, preset: s.preset, hide: s.hide, target: s.target, row: s.row, ...(s.target === 'cell' ? { col: s.col } : {}) };
 }
 
-/** The preset's head and the explorer's view of it (as web/explain.js expects). */
+/** The preset's head and the explorer's view of it (as web/explain.js expects). @param {Attention} attn @param {PredictState['preset']} preset @returns {View} */
 export function presetView(attn, preset) {
   const config = parseConfig(PRESETS[preset].config);
   const r = attn.forward(forwardArgs(config));
@@ -46,7 +55,7 @@ export function presetView(attn, preset) {
   return { config, r, raw, step: null };
 }
 
-/** The hidden values: one cell or one row of the matrix as the explorer shows it. */
+/** The hidden values: one cell or one row of the matrix as the explorer shows it. @param {View} view @param {PredictState} s */
 export function target(view, { hide, target: kind, row, col }) {
   const info = matrixInfo(view, hide);
   const i = Math.min(row, info.rows - 1), j = Math.min(col, info.cols - 1);
@@ -57,11 +66,15 @@ export function target(view, { hide, target: kind, row, col }) {
   return { m: hide, kind, i, j, values, info, range: hide === 'A' ? 1 : Math.max(hi - lo, 1e-6) };
 }
 
-/** Reads a guess of `count` numbers ("0.5, 0.25 0.25"; "−∞" or "-inf" for a masked score). */
+/**
+ * Reads a guess of `count` numbers ("0.5, 0.25 0.25"; "−∞" or "-inf" for a masked score).
+ * @param {string} text @param {number} count @returns {{ ok: true, values: number[] } | { ok: false, error: string }}
+ */
 export function parseGuess(text, count) {
-  const parts = String(text).trim().split(/[\s;]+|,\s+|,(?=\S)(?!\d{3}\b)/).filter(Boolean);
+  // spaces, semicolons and commas separate, except a comma before exactly three digits or at the end
+  const parts = String(text).split(/[\s;]|,(?!$|\d{3}\b)/).filter(Boolean);
   if (parts.length !== count) return { ok: false, error: `Type ${count} number${count > 1 ? 's' : ''}${count > 1 ? ', separated by spaces or commas' : ''}: you typed ${parts.length}.` };
-  const values = parts.map((p) => (/^([-−]\s*(∞|inf(inity)?))$/i.test(p) ? -Infinity : parseNumber(p)));
+  const values = parts.map((p) => (/^[-−](∞|inf(inity)?)$/i.test(p) ? -Infinity : parseNumber(p)));
   const bad = values.findIndex(Number.isNaN);
   if (bad >= 0) return { ok: false, error: `“${parts[bad]}” is not a number.` };
   return { ok: true, values };
@@ -71,6 +84,7 @@ export function parseGuess(text, count) {
  * How close a guess is. error: mean |guess − truth| over the cells (a −∞ cell counts 0 when
  * guessed −∞ and the whole range otherwise); points: 100 for exact, falling linearly to 0 at
  * an error of half the range of the hidden matrix (half of 1 for weights).
+ * @param {number[]} truth @param {number[]} guess @param {number} range
  */
 export function scoreGuess(truth, guess, range) {
   const tol = range / 2;
@@ -86,7 +100,7 @@ export function scoreGuess(truth, guess, range) {
   return { error, points, verdict, errors: errs };
 }
 
-/** The explanation shown after the reveal (the explorer's own words for that cell or row). */
+/** The explanation shown after the reveal (the explorer's own words for that cell or row). @param {View} view @param {ReturnType<typeof target>} t */
 export function explainTarget(view, t) {
   if (t.kind === 'cell') return explainCell(view, t.m, t.i, t.j).text;
   const sentences = [];
@@ -100,6 +114,7 @@ export function explainTarget(view, t) {
 
 // ---------------------------------------------------------------- the lesson's knowledge check
 
+/** @type {Record<'q1' | 'q2' | 'q3', Exercise>} */
 export const EXERCISES = {
   q1: {
     title: 'Question 1',
@@ -122,10 +137,14 @@ export const EXERCISES = {
   },
 };
 
-/** The true answers of an exercise, measured by the core, and a note on where they came from. */
+/**
+ * The true answers of an exercise, measured by the core, and a note on where they came from.
+ * @param {Attention} attn @param {string} id
+ * @returns {{ values: number[], note: string, tolerance: number[], head?: import('../../types/attention').ForwardResult }}
+ */
 export function exerciseAnswer(attn, id) {
   if (id === 'q1') {
-    const rand = (k) => Array.from({ length: 5 }, (_, i) => Array.from({ length: 16 }, (_, c) => Math.sin(1 + i * 16 + c + k * 97)));
+    const rand = (/** @type {number} */ k) => Array.from({ length: 5 }, (_, i) => Array.from({ length: 16 }, (_, c) => Math.sin(1 + i * 16 + c + k * 97)));
     const r = attn.forward({ Q: rand(0), K: rand(1), V: rand(2) });
     let worst = 0; // the largest |row sum − 1|
     for (let i = 0; i < r.n; i++) {
@@ -133,7 +152,7 @@ export function exerciseAnswer(attn, id) {
       for (let j = 0; j < r.m; j++) s += r.A[i * r.m + j];
       worst = Math.max(worst, Math.abs(s - 1));
     }
-    return { values: [r.n, r.m, r.n, r.m, 1], note: `The core ran a head with Q and K of shape (5, 16): S and A came out (${r.n}, ${r.m}); its rows of A sum to 1 within ${worst.toExponential(1)}.`, tolerance: [0, 0, 0, 0, 0.01] };
+    return { values: [r.n, r.m, r.n, r.m, 1], note: `The core ran a head with Q and K of shape (5, 16): S and A came out (${r.n}, ${r.m}); its rows of A sum to 1 within ${worst.toExponential(1)}.`, tolerance: [0, 0, 0, 0, 0.01], head: r };
   }
   if (id === 'q2') {
     const a = attn.softmaxRow([2, 2, 0]);
@@ -143,13 +162,16 @@ export function exerciseAnswer(attn, id) {
   return { values: [r.raw.std, r.scaled.std], note: `Measured by the core on 64 random unit-variance queries and keys (${r.samples} dot products, seed 1).`, tolerance: [1, 0.15] };
 }
 
-/** One line of an exercise's result: what the learner said and what the core gives. */
+/**
+ * One line of an exercise's result: what the learner said and what the core gives.
+ * @param {Exercise} ex @param {number} k @param {number | null} guess @param {number} value @param {boolean} right
+ */
 export function fieldLine(ex, k, guess, value, right) {
-  const f = (v) => (ex.whole && Number.isInteger(v) ? String(v) : fmt(v));
+  const f = (/** @type {number} */ v) => (ex.whole && Number.isInteger(v) ? String(v) : fmt(v));
   return `${ex.fields[k]}: you said ${guess == null || Number.isNaN(guess) ? '(nothing)' : f(guess)}, the core gives ${f(value)} ${right ? '✓' : '✗'}`;
 }
 
-/** Scores an exercise: each field is right when within its tolerance (relative for q3). */
+/** Scores an exercise: each field is right when within its tolerance. @param {{ values: number[], tolerance: number[] }} answer @param {number[]} guess */
 export function scoreExercise(answer, guess) {
   const right = answer.values.map((v, k) => Math.abs(guess[k] - v) <= answer.tolerance[k] + 1e-9);
   const count = right.filter(Boolean).length;

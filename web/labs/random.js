@@ -26,7 +26,7 @@ export function normals(rand, count) {
     const u = 1 - rand(), v = rand(); // u in (0, 1]: log(u) is finite
     const r = Math.sqrt(-2 * Math.log(u));
     out[k] = r * Math.cos(2 * Math.PI * v);
-    if (k + 1 < count) out[k + 1] = r * Math.sin(2 * Math.PI * v);
+    out[k + 1] = r * Math.sin(2 * Math.PI * v); // past the end when count is odd: a typed array ignores it
   }
   return out;
 }
@@ -37,7 +37,7 @@ export function normals(rand, count) {
  */
 export function intParam(params, key, lo, hi, fallback) {
   const t = params.get(key);
-  if (t === null || !/^-?\d+$/.test(t)) return fallback;
+  if (!/^-?\d+$/.test(String(t))) return fallback; // absent: "null"
   return Math.min(hi, Math.max(lo, Number(t)));
 }
 
