@@ -269,22 +269,22 @@ test('scaling off: the score says the lesson would divide by √dk, the captions
   assert.equal(narration(v, 'mask'), '4. Mask. Set the 1 masked score to −∞: those keys get weight 0.');
 });
 
-test('a float mask: “The mask adds −1.000”, and the weight names (S + M) where the mask added something', () => {
+test('a float mask: “The mask adds −1.000”, and a row where it added something is the softmax of S + M, every term named so', () => {
   const v = off();
   assert.deepEqual(explainCell(v, 'M', 0, 1), { title: 'M[1][2] = −1.000', text: 'The mask adds −1.000 to this score.', sources: [{ m: 'S', row: 0, col: 1 }, { m: 'A', row: 0, col: 1 }] });
   assert.equal(explainCell(v, 'M', 0, 2).text, 'The mask does not let “a” (1) look at “c” (3), so −∞ is added to this score: its weight in A is exactly 0.');
   assert.equal(explainCell(v, 'M', 1, 2).text, '“b” (2) may look at “c” (3), so 0 is added to the score.');
   const tail = 'Σ = 2.718 + 0.368 = 3.086 (the 1 masked key adds exp(−∞) = 0)\n';
   assert.equal(explainCell(v, 'A', 0, 0).text,
-    'The share of its attention “a” (1) gives to itself: the softmax of row 1 of S.\n' +
-    'A[1][1] = exp(S[1][1]) / Σₖ exp(S[1][k])\nexp(1.000) = 2.718\n' + tail + 'A[1][1] = 2.718 / 3.086 = 0.881\n' +
+    'The share of its attention “a” (1) gives to itself: the softmax of row 1 of S + M (the mask adds a number to some of its scores).\n' +
+    'A[1][1] = exp((S + M)[1][1]) / Σₖ exp((S + M)[1][k])\nexp(1.000) = 2.718\n' + tail + 'A[1][1] = 2.718 / 3.086 = 0.881\n' +
     'The core first subtracts the row’s largest score, 1.000, from every score: exp(1.000 − 1.000) / Σ = 1.000 / 1.135, the same ratio, and no term can be larger than 1, so nothing overflows.');
   assert.equal(explainCell(v, 'A', 0, 1).text,
-    'The share of its attention “a” (1) gives to “b” (2): the softmax of row 1 of S.\n' +
+    'The share of its attention “a” (1) gives to “b” (2): the softmax of row 1 of S + M (the mask adds a number to some of its scores).\n' +
     'A[1][2] = exp((S + M)[1][2]) / Σₖ exp((S + M)[1][k])\nexp(−1.000) = 0.368\n' + tail + 'A[1][2] = 0.368 / 3.086 = 0.119\n' +
     'The core first subtracts the row’s largest score, 1.000, from every score: exp(−1.000 − 1.000) / Σ = 0.135 / 1.135, the same ratio, and no term can be larger than 1, so nothing overflows.');
   // row c has no mask entry: every name is plain S, and no masked key is counted
-  assert.match(explainCell(v, 'A', 2, 2).text, /\nA\[3\]\[3\] = exp\(S\[3\]\[3\]\) \/ Σₖ exp\(S\[3\]\[k\]\)\nexp\(2\.000\) = 7\.389\nΣ = 2\.718 \+ 2\.718 \+ 7\.389 = 12\.826\nA\[3\]\[3\] = 7\.389 \/ 12\.826 = 0\.576\n/);
+  assert.match(explainCell(v, 'A', 2, 2).text, /: the softmax of row 3 of S\.\nA\[3\]\[3\] = exp\(S\[3\]\[3\]\) \/ Σₖ exp\(S\[3\]\[k\]\)\nexp\(2\.000\) = 7\.389\nΣ = 2\.718 \+ 2\.718 \+ 7\.389 = 12\.826\nA\[3\]\[3\] = 7\.389 \/ 12\.826 = 0\.576\n/);
 });
 
 test('before the mask step, A and O say which scores they come from, and the S panel shows the unmasked ones', () => {

@@ -375,7 +375,9 @@ function explainWeightA(view, m, i, j) {
     return { text: `Exactly 0: every key of row ${i + 1} is masked, so ${tokenRef(t, i)} has nothing to look at. PyTorch’s rule gives such a row weights of 0 and an output of 0.`, sources };
   if (r.M[i * r.m + j] === -Infinity)
     return { text: `Exactly 0: ${maskedWhy(view, i, j)}, so the score was masked to −∞, and exp(−∞) = 0.`, sources };
-  const head = `${laterNote(view, 'A')}The share of its attention ${tokenRef(t, i)} gives to ${i === j ? 'itself' : tokenRef(t, j)}: the softmax of row ${i + 1} of S.\n`;
+  // a float mask that adds a number to a visible key's score: the softmax is of S + M
+  const adds = live.some((c) => r.M[i * r.m + c] !== 0);
+  const head = `${laterNote(view, 'A')}The share of its attention ${tokenRef(t, i)} gives to ${i === j ? 'itself' : tokenRef(t, j)}: the softmax of row ${i + 1} of ${adds ? 'S + M (the mask adds a number to some of its scores)' : 'S'}.\n`;
   return { text: head + softmaxArithmetic(view, i, j, live), sources };
 }
 
@@ -389,7 +391,8 @@ function softmaxArithmetic(view, i, j, live) {
   const { r } = view;
   const at = `A[${i + 1}][${j + 1}]`;
   const s = (/** @type {number} */ c) => r.S[i * r.m + c] + r.M[i * r.m + c]; // M adds 0 to a visible key (or a float mask's value)
-  const scores = r.M[i * r.m + j] === 0 ? 'S' : '(S + M)'; // S + M where a float mask adds a number
+  // S + M where a float mask adds a number to a visible key of the row (else the two are equal)
+  const scores = live.some((c) => r.M[i * r.m + c] !== 0) ? '(S + M)' : 'S';
   const sName = `${scores}[${i + 1}][${j + 1}]`, sAll = `${scores}[${i + 1}][k]`;
   let max = -Infinity;
   for (const c of live) max = Math.max(max, s(c));
