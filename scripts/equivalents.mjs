@@ -1,6 +1,6 @@
 // equivalents.mjs: reads tests/mutation/*-equivalents.txt, the mutants a person read and found
 // equivalent (no input can tell them from the real code), for scripts/mutate-c.mjs and
-// scripts/mutate-js-report.mjs. Blocks separated by blank lines, # lines are comments:
+// scripts/mutate-js-report.mjs. Blocks separated by blank lines or # lines (comments):
 //   <file> <where>        where: the function (C) or the mutator (JS)
 //   - <the source line(s) before the mutation>
 //   + <the same line(s) mutated>
@@ -17,7 +17,7 @@ export function readEquivalents(path) {
   const out = [];
   let cur = null;
   for (const raw of readFileSync(path, 'utf8').split('\n')) {
-    if (raw.startsWith('#')) continue;
+    if (raw.startsWith('#')) { cur = null; continue; } // a comment ends a block, as a blank line does
     if (!raw.trim()) { cur = null; continue; }
     if (!cur) {
       const [file, where] = raw.trim().split(/\s+/);

@@ -212,6 +212,7 @@ test('token and feature names: arrays of strings, one each, at most 40 character
   delete we.tokens;
   assert.deepEqual(parseConfig(we).tokens, ['1', '2', '3']);
   rejects({ ...qkv(), tokens: ['a'] }, /^"tokens" has 1 name but there are 3 tokens\.$/);
+  rejects({ Q: [[1]], K: [[1]], V: [[1]], tokens: ['a', 'b'] }, /^"tokens" has 2 names but there is 1 token\.$/);
 });
 
 test('the JSON text may be MAX_JSON characters long, not one more', () => {
