@@ -1,4 +1,3 @@
-// @ts-nocheck: not typed yet (issue 12, point 3); remove this line once tsc passes on this file
 // index.js: every lab, by its mode name (the ?mode= of the page and the mode="" of the element).
 // mountLab(mode, root, { attn, doc, params, onState }) mounts one lab with its state read from
 // URL parameters; onState(paramsObject) is called with the lab's new URL state on every change.
@@ -21,19 +20,33 @@ import { paramNotes as notesOf, mountLabRecord } from './mount.js';
 import { CATALOG } from './catalog.js';
 
 // Each lab's title is written once, in catalog.js (the labs page loads from it lazily).
-const titleOf = (mode) => CATALOG.find((e) => e.mode === mode).title;
+/** @param {string} mode */
+const titleOf = (mode) => /** @type {import('./catalog.js').LabEntry} */ (CATALOG.find((e) => e.mode === mode)).title;
 
 /** @typedef {import('./mount.js').Lab} Lab @typedef {import('./mount.js').MountOptions} MountOptions */
 
+/**
+ * One lab: its pure module and its view, which share the state type S. The list holds every lab,
+ * so S is forgotten here: mountLabRecord hands the view only the state its own module read.
+ * @template S
+ * @param {{ MODE: string, defaultState(): S, readState(params: URLSearchParams): S, writeState(state: S): Record<string, unknown> }} state
+ * @param {(root: HTMLElement, options: import('./lab-types').ViewOptions<S>) => import('./mount.js').LabApi} mount
+ * @returns {Lab}
+ */
+const labRecord = (state, mount) => ({
+  mode: state.MODE, title: titleOf(state.MODE),
+  state: /** @type {Lab['state']} */ (state), mount: /** @type {Lab['mount']} */ (/** @type {unknown} */ (mount)),
+});
+
 /** @type {Lab[]} */
 export const LABS = [
-  { mode: sqrtdk.MODE, title: titleOf(sqrtdk.MODE), state: sqrtdk, mount: mountSqrtDkLab },
-  { mode: stability.MODE, title: titleOf(stability.MODE), state: stability, mount: mountStabilityLab },
-  { mode: misconceptions.MODE, title: titleOf(misconceptions.MODE), state: misconceptions, mount: mountMisconceptionsLab },
-  { mode: predict.MODE, title: titleOf(predict.MODE), state: predict, mount: mountPredictLab },
-  { mode: multihead.MODE, title: titleOf(multihead.MODE), state: multihead, mount: mountMultiHeadLab },
-  { mode: cross.MODE, title: titleOf(cross.MODE), state: cross, mount: mountCrossLab },
-  { mode: fused.MODE, title: titleOf(fused.MODE), state: fused, mount: mountFusedLab },
+  labRecord(sqrtdk, mountSqrtDkLab),
+  labRecord(stability, mountStabilityLab),
+  labRecord(misconceptions, mountMisconceptionsLab),
+  labRecord(predict, mountPredictLab),
+  labRecord(multihead, mountMultiHeadLab),
+  labRecord(cross, mountCrossLab),
+  labRecord(fused, mountFusedLab),
 ];
 export const LAB_MODES = LABS.map((l) => l.mode);
 
