@@ -56,3 +56,11 @@ test('package.json "types" and "files" ship the declarations', () => {
   assert.equal(pkg.types, pkg.exports['.'].types);
   assert.ok(pkg.files.includes('types/*.d.ts'));
 });
+
+test('every JS file of web/ is type-checked: none opts out with @ts-nocheck or @ts-ignore', async () => {
+  const { readdirSync } = await import('node:fs');
+  const files = readdirSync(ROOT + 'web', { recursive: true }).filter((f) => /\.m?js$/.test(f) && !f.startsWith('gen'));
+  assert.ok(files.length > 50, `web/ has ${files.length} JS files`);
+  const optOuts = files.filter((f) => /@ts-(nocheck|ignore)\b/.test(readFileSync(ROOT + 'web/' + f, 'utf8')));
+  assert.deepEqual(optOuts, []);
+});
