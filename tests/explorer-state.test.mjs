@@ -637,3 +637,36 @@ test('readUrlState drops only a leading “#” of the hash', () => {
   assert.equal(readUrlState('', 'step=mix').step, 'mix');
   assert.equal(readUrlState('', 'step=mix#').step, null, '“mix#” is no step');
 });
+
+test('a cell in a link must lie in its matrix of this head: the last row and column are in, one past either is dropped', () => {
+  // cat: X 5 × 4 (tokens × features), Wq, Wk, Wv 4 × 4, Q, K, V 5 × 4, S, M, A 5 × 5, O 5 × 4
+  const cat = parseConfig(PRESETS.cat.config);
+  const catShapes = { X: [5, 4], Wq: [4, 4], Wk: [4, 4], Wv: [4, 4], Q: [5, 4], K: [5, 4], V: [5, 4], S: [5, 5], M: [5, 5], A: [5, 5], O: [5, 4] };
+  // the worked example, given as Q, K, V: 3 × 2 each, S, M, A 3 × 3, O 3 × 2, and no X or weights
+  const worked = parseConfig(PRESETS['worked-example'].config);
+  const workedShapes = { X: null, Wq: null, Wk: null, Wv: null, Q: [3, 2], K: [3, 2], V: [3, 2], S: [3, 3], M: [3, 3], A: [3, 3], O: [3, 2] };
+  for (const [head, shapes] of [[cat, catShapes], [worked, workedShapes]]) {
+    for (const [m, shape] of Object.entries(shapes)) {
+      if (!shape) { assert.equal(S.cellIn(head, { m, i: 0, j: 0 }), false, `${m}: this head has none`); continue; }
+      const [rows, cols] = shape;
+      assert.equal(S.cellIn(head, { m, i: rows - 1, j: cols - 1 }), true, `${m}: last cell`);
+      assert.equal(S.cellIn(head, { m, i: rows, j: 0 }), false, `${m}: one row past`);
+      assert.equal(S.cellIn(head, { m, i: 0, j: cols }), false, `${m}: one column past`);
+    }
+  }
+  // dk ≠ dv, given directly: Q and K 2 × 1, V 2 × 3
+  const wide = parseConfig({ Q: [[1], [2]], K: [[1], [0]], V: [[1, 0, 1], [0, 1, 1]] });
+  assert.deepEqual(['Q', 'K', 'V', 'O', 'S'].map((m) => S.cellIn(wide, { m, i: 1, j: 2 })), [false, false, true, true, false]);
+  assert.deepEqual(['Q', 'K', 'V', 'O', 'S'].map((m) => S.cellIn(wide, { m, i: 1, j: 0 })), [true, true, true, true, true]);
+  // d = 3, dk = 2, dv = 1 from X and weights: X 2 × 3, Wq and Wk 3 × 2, Wv 3 × 1, Q and K 2 × 2, V and O 2 × 1
+  const proj = parseConfig({ X: [[1, 0, 0], [0, 1, 0]], Wq: [[1, 0], [0, 1], [0, 0]], Wk: [[1, 0], [0, 1], [0, 0]], Wv: [[1], [0], [0]] });
+  const edge = (m) => [[0, 0], [1, 0], [2, 0], [0, 1], [0, 2]].filter(([i, j]) => S.cellIn(proj, { m, i, j })).length;
+  assert.deepEqual(['X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'O', 'S'].map(edge), [4, 4, 4, 3, 3, 3, 2, 2, 3]);
+  // from a link: the cell outside is dropped, and the cursor is not asked for
+  const out = reopen('?preset=cat&cell=O.40.0');
+  assert.deepEqual([out.state.sel, out.change.restoreCursor, S.urlOf(out.state)], [null, false, '?preset=cat']);
+  const wq = reopen('?preset=worked-example&cell=Wq.0.0');
+  assert.deepEqual([wq.state.sel, S.urlOf(wq.state)], [null, '?preset=worked-example']);
+  const inside = reopen('?preset=worked-example&cell=A.2.2');
+  assert.deepEqual([inside.state.sel, inside.change.restoreCursor], [{ m: 'A', i: 2, j: 2 }, true]);
+});

@@ -567,6 +567,23 @@ function startWith(state, config, preset, from = null) {
 }
 
 /**
+ * Whether cell is inside its matrix in this head (a link may name a cell of another head, or a
+ * weight of a head given as Q, K and V, which has none).
+ * @param {Config} c @param {Cell} cell
+ */
+export function cellIn(c, { m, i, j }) {
+  const direct = isDirect(c);
+  const h = /** @type {Record<string, number[][]>} */ (/** @type {unknown} */ (c));
+  const n = (direct ? h.Q : h.X).length; // one row per token, as query and as key (parseConfig)
+  const dk = (direct ? h.Q : h.Wq)[0].length, dv = (direct ? h.V : h.Wv)[0].length;
+  /** @type {Record<string, [number, number] | undefined>} */
+  const shapes = { Q: [n, dk], K: [n, dk], V: [n, dv], S: [n, n], M: [n, n], A: [n, n], O: [n, dv] };
+  if (!direct) Object.assign(shapes, { X: [n, h.X[0].length], Wq: [h.X[0].length, dk], Wk: [h.X[0].length, dk], Wv: [h.X[0].length, dv] });
+  const shape = shapes[m];
+  return shape !== undefined && i < shape[0] && j < shape[1];
+}
+
+/**
  * The page's start from its link (readUrlState's result). Never throws: a bad link says why.
  * @param {State} state @param {UrlState} u @returns {Change}
  */
@@ -582,7 +599,7 @@ export function fromUrl(state, u) {
   state.step = u.step;
   const n = headOf(state).tokens.length;
   state.follow = isRow(u.follow, n) ? u.follow : null;
-  state.sel = u.cell;
+  state.sel = u.cell && cellIn(headOf(state), u.cell) ? u.cell : null; // a cell of another head is dropped
   state.urlTheme = u.theme;
   state.rev++;
   return { compute: true, rebuild: true, tokens: true, error, badConfig, restoreCursor: Boolean(state.sel) };
