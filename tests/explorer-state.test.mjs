@@ -275,8 +275,14 @@ test('the leak check keeps its “before” and takes the new head as its “bef
   assert.equal(state.leak.base.X[4][0], 0);
   S.setPreset(state, 'previous-token');
   assert.deepEqual(state.leak.base, state.config);
+  // a head shown from outside (a trained head, another head of the induction model) too, even of another size
+  S.showHead(state, { X: [[1, 0], [0, 1]], Wq: [[1], [0]], Wk: [[1], [0]], Wv: [[0], [1]] });
+  assert.deepEqual(state.leak.base, state.config);
+  assert.equal(state.leak.base.X.length, 2);
   S.toggleLeak(state);
   assert.equal(state.leak, null);
+  S.showHead(state, PRESETS.cat.config);
+  assert.equal(state.leak, null, 'off stays off');
 });
 
 test('the weights start folded; a trained head (showHead) opens them unless the learner folded them', () => {

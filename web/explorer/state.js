@@ -298,6 +298,7 @@ export function showHead(state, input, extra = null) {
   if (!state.weightsChosen) state.weightsOpen = true;
   state.extra = extra;
   if (!isRow(state.follow, cfg.tokens.length)) state.follow = null;
+  if (state.leak) state.leak = { base: cloneConfig(cfg) }; // the leak check compares with the head shown now
   return { compute: true, url: true };
 }
 
