@@ -234,7 +234,7 @@ export class AttentionExplorer extends Base {
   #api(what) {
     const app = /** @type {ExplorerApi | null} */ (this.#app);
     const explorer = app && typeof app.exportCSV === 'function';
-    if (explorer && app.result) return app;
+    if (explorer && app.view) return app; // a head is drawn (result would copy it)
     throw new Error(app && !explorer
       ? `attention-explorer: ${what}() belongs to the explorer; mode="${this.getAttribute('mode')}" has no exports (leave out mode for the explorer)`
       : `attention-explorer: ${what}() needs the head drawn first: await el.ready, then export`);

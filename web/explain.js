@@ -378,21 +378,20 @@ function explainWeightA(view, m, i, j) {
   // a float mask that adds a number to a visible key's score: the softmax is of S + M
   const adds = live.some((c) => r.M[i * r.m + c] !== 0);
   const head = `${laterNote(view, 'A')}The share of its attention ${tokenRef(t, i)} gives to ${i === j ? 'itself' : tokenRef(t, j)}: the softmax of row ${i + 1} of ${adds ? 'S + M (the mask adds a number to some of its scores)' : 'S'}.\n`;
-  return { text: head + softmaxArithmetic(view, i, j, live), sources };
+  return { text: head + softmaxArithmetic(view, i, j, live, adds ? '(S + M)' : 'S'), sources };
 }
 
 /**
  * The arithmetic of A[i][j] over the visible keys `live`. The lesson's way, exp(s) / Σ exp(s) with
  * the real terms, when every term and the sum fit in float32; otherwise the core's way, with the
- * row's largest score subtracted first, and why.
- * @param {View} view @param {number} i @param {number} j @param {number[]} live
+ * row's largest score subtracted first, and why. scores: what the terms are named, S, or (S + M)
+ * where a float mask adds a number to a visible key of the row.
+ * @param {View} view @param {number} i @param {number} j @param {number[]} live @param {string} scores
  */
-function softmaxArithmetic(view, i, j, live) {
+function softmaxArithmetic(view, i, j, live, scores) {
   const { r } = view;
   const at = `A[${i + 1}][${j + 1}]`;
   const s = (/** @type {number} */ c) => r.S[i * r.m + c] + r.M[i * r.m + c]; // M adds 0 to a visible key (or a float mask's value)
-  // S + M where a float mask adds a number to a visible key of the row (else the two are equal)
-  const scores = live.some((c) => r.M[i * r.m + c] !== 0) ? '(S + M)' : 'S';
   const sName = `${scores}[${i + 1}][${j + 1}]`, sAll = `${scores}[${i + 1}][k]`;
   let max = -Infinity;
   for (const c of live) max = Math.max(max, s(c));
