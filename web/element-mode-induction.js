@@ -6,17 +6,14 @@ import { mountExplorer } from './explorer.js';
 import { INDUCTION_CSS } from './gen/induction-css.js';
 import { readInductionUrl } from './induction.js';
 import { mountInductionPanel } from './induction-panel.js';
-import { paramsOf, stateEmitter, panelModeMethods } from './element-modes.js';
+import { paramsOf, stateEmitter, panelModeMethods, panelLayout } from './element-modes.js';
 
 /** @typedef {import('./attention-explorer.js').Mount} Mount */
 
 /** mode="induction": the induction panel (trained in a Web Worker) above an explorer that opens its heads. @type {Mount} */
 function mountInduction(container, element, { doc, params, emit }) {
   const initial = readInductionUrl('?' + (params || ''), '');
-  const section = container.appendChild(doc.createElement('section'));
-  section.className = 'induction';
-  section.setAttribute('aria-label', 'Watch an induction head form');
-  const box = container.appendChild(doc.createElement('div'));
+  const { section, box } = panelLayout(container, doc, 'induction', 'Watch an induction head form');
   /** @type {ReturnType<typeof mountInductionPanel> | null} */
   let panel = null;
   let gone = false;

@@ -6,17 +6,14 @@ import { mountExplorer, sharedCore } from './explorer.js';
 import { mountTrainPanel, EXPLORER_CONTROLS } from './train-panel.js';
 import { readTrainUrl } from './train.js';
 import { TRAIN_CSS } from './gen/train-css.js';
-import { paramsOf, stateEmitter, panelModeMethods } from './element-modes.js';
+import { paramsOf, stateEmitter, panelModeMethods, panelLayout } from './element-modes.js';
 
 /** @typedef {import('./attention-explorer.js').Mount} Mount */
 
 /** mode="train": the training panel above an explorer that shows the head being trained. @type {Mount} */
 function mountTrain(container, element, { doc, params, emit }) {
   const initial = readTrainUrl('?' + (params || ''), '');
-  const section = container.appendChild(doc.createElement('section'));
-  section.className = 'train';
-  section.setAttribute('aria-label', 'Watch a head learn');
-  const box = container.appendChild(doc.createElement('div'));
+  const { section, box } = panelLayout(container, doc, 'train', 'Watch a head learn');
   /** @type {ReturnType<typeof mountTrainPanel> | null} */
   let panel = null;
   let gone = false;

@@ -37,6 +37,19 @@ export function stateEmitter(mode, emit, first) {
 }
 
 /**
+ * A panel mode's layout in the element: its panel's section (class and label given) above a box
+ * for the explorer that shows the panel's head.
+ * @param {Node} container @param {Document} doc @param {string} className @param {string} label
+ */
+export function panelLayout(container, doc, className, label) {
+  const section = container.appendChild(doc.createElement('section'));
+  section.className = className;
+  section.setAttribute('aria-label', label);
+  const box = container.appendChild(doc.createElement('div'));
+  return { section, box };
+}
+
+/**
  * The methods a panel mode (train, induction) shares: the theme goes to its explorer, a redraw
  * or pause to its panel once there is one, destroy takes both down. `panel()` gives the panel or
  * null; `gone()` marks the mode destroyed, so a mount still loading stops.
