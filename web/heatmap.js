@@ -29,6 +29,7 @@ import { cellRgb, css, textOn } from './colors.js';
  * @typedef {{ el: HTMLDivElement, m: string, rows: number, cols: number, mode: HeatmapMode,
  *   update: (values: ArrayLike<number>, options: UpdateOptions) => void,
  *   setMarks: (cls: string, specs: readonly Mark[]) => void, setCursor: (i: number, j: number) => void,
+ *   setLabels: (rowLabels: readonly string[], colLabels: readonly string[]) => void,
  *   setFollowed: (row: number | null) => void, cellAt: (ev: MouseEvent) => Cursor | null,
  *   focusCursor: () => void, hideCursor: () => void, readonly cursor: Cursor,
  *   cell: (i: number, j: number) => HTMLElement | null }} Heatmap
@@ -47,8 +48,9 @@ export function chooseMode(rows, cols) {
 
 /**
  * createHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, editable, followable, maxPx, minCol, mode })
- * returns { el, m, rows, cols, mode, update, setMarks, setCursor, setFollowed, cursor, cellAt,
- * focusCursor, hideCursor, cell }. Both modes have the same interface.
+ * returns { el, m, rows, cols, mode, update, setMarks, setCursor, setLabels, setFollowed, cursor,
+ * cellAt, focusCursor, hideCursor, cell }. Both modes have the same interface. setLabels renames
+ * the rows and columns in place (another sentence of the same length keeps every node).
  * @param {Document} doc @param {HeatmapOptions} opts @returns {Heatmap}
  */
 export function createHeatmap(doc, opts) {
@@ -70,13 +72,18 @@ function buildGrid(doc, el, { m, rows, cols, rowLabels, colLabels, editable, fol
   head.setAttribute('role', 'row');
   head.className = 'hm-r';
   head.appendChild(doc.createElement('span')).className = 'hm-corner';
+  /** @type {HTMLSpanElement[]} */
+  const colHeads = [];
   for (let j = 0; j < cols; j++) {
     const h = head.appendChild(doc.createElement('span'));
     h.setAttribute('role', 'columnheader');
     h.className = 'hm-lab hm-col';
     h.textContent = colLabels[j];
     h.title = colLabels[j];
+    colHeads.push(h);
   }
+  /** @type {HTMLSpanElement[]} */
+  const rowHeads = [];
   /** @type {HTMLSpanElement[]} */
   const cells = new Array(rows * cols);
   /** @type {(HTMLButtonElement | undefined)[]} */
@@ -89,6 +96,7 @@ function buildGrid(doc, el, { m, rows, cols, rowLabels, colLabels, editable, fol
     lab.setAttribute('role', 'rowheader');
     lab.className = 'hm-lab hm-rowlab';
     lab.title = rowLabels[i];
+    rowHeads.push(lab);
     if (followable) {
       const b = lab.appendChild(doc.createElement('button'));
       b.type = 'button';
@@ -111,7 +119,7 @@ function buildGrid(doc, el, { m, rows, cols, rowLabels, colLabels, editable, fol
       cells[i * cols + j] = c;
     }
   }
-  return { cells, heads };
+  return { cells, heads, colHeads, rowHeads };
 }
 
 /**
@@ -128,9 +136,12 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
   // Columns as wide as the longest number shown (monospace: `ch` per character) or the longest
   // word of a column label (proportional letters run about 0.85 ch), set when that changes, so an
   // edit relays out the cells it changed instead of measuring every cell again.
-  const labelWord = Math.round(0.85 * Math.max(1, ...colLabels.flatMap((l) => String(l).split(/\s+/).map((w) => w.length))));
-  let widest = 0;
+  /** @param {readonly string[]} labels */
+  const longestWord = (labels) => Math.round(0.85 * Math.max(1, ...labels.flatMap((l) => String(l).split(/\s+/).map((w) => w.length))));
+  let labelWord = longestWord(colLabels);
+  let widest = 0, longestText = 1;
   const fitColumns = (/** @type {number} */ len) => {
+    longestText = len;
     len = Math.max(len, labelWord);
     if (len === widest) return;
     widest = len;
@@ -138,7 +149,7 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
   };
   fitColumns(1);
   el.style.gridTemplateRows = `auto repeat(${rows}, 24px)`; // the header's labels, then rows of one line
-  const { cells, heads } = buildGrid(doc, el, { m, rows, cols, rowLabels, colLabels, editable, followable });
+  const { cells, heads, colHeads, rowHeads } = buildGrid(doc, el, { m, rows, cols, rowLabels, colLabels, editable, followable });
   /** @type {Map<string, Set<HTMLElement>>} */
   const marks = new Map(); // class -> the cells that carry it
   let cursor = { i: 0, j: 0 }; // j = -1: the row's header button
@@ -211,6 +222,28 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
   }
 
   /**
+   * New names for the rows and columns (as many as before): the headers' text and titles, and
+   * the columns' width if a longer word needs it. The cells' labels come with the next update.
+   * @param {readonly string[]} newRows @param {readonly string[]} newCols
+   */
+  function setLabels(newRows, newCols) {
+    colHeads.forEach((h, j) => {
+      if (h.title === newCols[j]) return;
+      h.textContent = newCols[j];
+      h.title = newCols[j];
+    });
+    rowHeads.forEach((lab, i) => {
+      if (lab.title === newRows[i]) return;
+      lab.title = newRows[i];
+      const b = heads[i];
+      if (b) b.textContent = newRows[i];
+      else lab.textContent = newRows[i];
+    });
+    labelWord = longestWord(newCols);
+    fitColumns(longestText);
+  }
+
+  /**
    * Moves the keyboard cursor (the roving tabindex); column −1 is the row header, when it is a button.
    * @param {number} i @param {number} j
    */
@@ -240,7 +273,7 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
   }
 
   return {
-    el, m, rows, cols, mode: 'cells', update, setMarks, setCursor, setFollowed, cellAt,
+    el, m, rows, cols, mode: 'cells', update, setMarks, setCursor, setLabels, setFollowed, cellAt,
     // Called when a key moved the cursor: the focus ring must show. Engines disagree on whether
     // a focus() from a key handler is "visible" after a mouse click (WebKit: no), so say so.
     focusCursor: () => at(cursor).focus(FOCUS_VISIBLE),
@@ -356,6 +389,7 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
 
   return {
     el, m, rows, cols, mode: 'canvas', update, setMarks, setCursor, cellAt, setFollowed() {},
+    setLabels() {}, // a canvas shows no names: its cells' labels come with the next update
     focusCursor: () => canvas.focus(FOCUS_VISIBLE), // (see the cells' focusCursor)
     hideCursor: () => { cursorBox.hidden = true; },
     get cursor() { return cursor; },

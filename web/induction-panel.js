@@ -453,13 +453,13 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     splitAt = t;
     // the query: the one chosen, else the last token of the repeated part
     const sel = $('ind-query');
-    if (sel.options.length !== n || sel.dataset.tokens !== v.tokens.join(' ')) {
-      sel.textContent = '';
-      v.tokens.forEach((tok, i) => {
-        const o = sel.appendChild(doc.createElement('option'));
-        o.value = String(i);
-        o.textContent = `${tok} (${i + 1})${v.induct[i] >= 0 ? '' : ', no earlier copy'}`;
-      });
+    if (sel.dataset.tokens !== v.tokens.join(' ')) {
+      // another sequence renames the options in place
+      if (sel.options.length !== n) {
+        sel.textContent = '';
+        for (let i = 0; i < n; i++) sel.appendChild(doc.createElement('option')).value = String(i);
+      }
+      v.tokens.forEach((tok, i) => (sel.options[i].textContent = `${tok} (${i + 1})${v.induct[i] >= 0 ? '' : ', no earlier copy'}`));
       sel.dataset.tokens = v.tokens.join(' ');
     }
     const i = st.query != null && st.query < n ? st.query : n - 1;
@@ -478,12 +478,13 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     const data = new Float32Array(rows.length * keys);
     parts.forEach((row, p) => { for (let j = 0; j < keys; j++) data[p * keys + j] = row[j]; });
     for (let j = 0; j < keys; j++) data[parts.length * keys + j] = total[j];
+    const colLabels = v.tokens.slice(0, keys).map((x, j) => `${x} ${j + 1}`);
     if (!hm.split || hm.split.cols !== keys) {
       $('ind-split').textContent = '';
-      hm.split = createHeatmap(doc, { m: 'split', rows: rows.length, cols: keys, rowLabels: rows, colLabels: v.tokens.slice(0, keys).map((x, j) => `${x} ${j + 1}`), caption: 'score shares: source × key', mode: 'cells' });
+      hm.split = createHeatmap(doc, { m: 'split', rows: rows.length, cols: keys, rowLabels: rows, colLabels, caption: 'score shares: source × key', mode: 'cells' });
       $('ind-split').appendChild(hm.split.el);
       hm.cell = null;
-    }
+    } else hm.split.setLabels(rows, colLabels); // another sequence: the same cells, its tokens
     hm.split.update(data, { kind: 'diverging', maxAbs: maxAbsFinite(data) || 1, theme: theme(), format: fmt, label: (r, c, x) => `${rows[r]}, key ${v.tokens[c]} ${c + 1}: ${fmt(x)}` });
     hm.split.setMarks('cur', inductionKeys(v.tokens, i).map((j) => ({ row: rows.length - 1, col: j })));
     $('ind-split-says').textContent = splitSentence({ tokens: v.tokens, i, sources, parts, total, head: hv.index });

@@ -139,6 +139,51 @@ test('click a head: the explorer opens it (X is the residual stream it reads) an
   await context.close();
 });
 
+test('“Another sequence” redraws the explorer, the token chips and the split in place: the same nodes, new tokens and numbers', async () => {
+  const { page, context, log } = await openInduction('?mode=induction&seed=1&steps=60&head=2.1');
+  await page.waitForFunction(() => __induction.last.view.head && __induction.last.view.head.index === 2);
+  await redraw(page);
+  // mark every node the redraw must keep: the explorer's figures and canvases, the chips, the split's grid and headers
+  const KEEP = '#matrices [data-panel], #matrices [data-panel] canvas, #tokens [data-follow], #ind-split .hm, #ind-split [role="columnheader"], #ind-query option';
+  const marked = () => page.evaluate((sel) => [...document.querySelectorAll(sel)].map((e) => e.__mark ?? null), KEEP);
+  const count = await page.evaluate((sel) => {
+    const nodes = [...document.querySelectorAll(sel)];
+    nodes.forEach((e, k) => (e.__mark = k));
+    return nodes.length;
+  }, KEEP);
+  assert.ok(count > 11 + 10 + 32 + 1 + 32 + 32, `${count} nodes marked`);
+  const numbers = () => page.evaluate(() => {
+    const r = __explorer.view.r;
+    const pixels = (m) => {
+      const c = document.querySelector(`#matrices canvas[data-matrix-canvas="${m}"]`);
+      return Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data.slice(0, 4 * c.width * 8)).join(',');
+    };
+    return {
+      tokens: __explorer.state.config.tokens.slice(), chips: [...document.querySelectorAll('#tokens [data-follow]')].map((b) => b.textContent),
+      X: Array.from(r.X), A: Array.from(r.A), pixelsX: pixels('X'), pixelsA: pixels('A'),
+      split: [...document.querySelectorAll('#ind-split [role="columnheader"]')].map((h) => h.textContent), splitSays: document.querySelector('#ind-split-says').textContent,
+    };
+  });
+  const before = await numbers();
+  await page.click('#ind-example');
+  await page.waitForFunction(() => __induction.last.settings.ex === 1);
+  await redraw(page);
+  const after = await numbers();
+  const seq = await page.evaluate(() => __induction.last.view.tokens);
+  assert.notDeepEqual(after.tokens, before.tokens, 'another sequence');
+  assert.deepEqual(after.tokens, seq, 'the explorer shows the new sequence');
+  assert.deepEqual(after.chips, seq, 'its chips are renamed');
+  assert.deepEqual(after.split, seq.map((t, j) => `${t} ${j + 1}`), 'the split’s columns are the new tokens');
+  assert.notDeepEqual(after.X, before.X, 'new numbers in X');
+  assert.notDeepEqual(after.A, before.A, 'and in A');
+  assert.notEqual(after.pixelsX, before.pixelsX, 'X’s canvas was redrawn');
+  assert.notEqual(after.pixelsA, before.pixelsA, 'A’s canvas was redrawn');
+  assert.notEqual(after.splitSays, before.splitSays);
+  assert.deepEqual(await marked(), Array.from({ length: count }, (_, k) => k), 'every marked node is still there, in order, and no new one');
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
 test('seed 1 grows two induction heads: the circuit button ablates both together, the loss jumps back up, and restores them', async () => {
   const { page, context } = await openInduction('?mode=induction&seed=1&steps=400');
   const e = await page.evaluate(() => __induction.last.evals.at(-1));

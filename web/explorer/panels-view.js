@@ -2,7 +2,7 @@
 // heatmap (web/heatmap.js) with its caption and legend, in the lesson's order: X → Q, K, V on
 // one row (the learned weights folded into a strip that opens on demand), S → M → A → O on the
 // next. The scaling toggle sits in S's caption, the causal toggle in M's, the leak check in O's.
-// Drawn from (state, view); it keeps only the DOM it made and which layout that DOM is for.
+// Drawn from (state, view); it keeps only the DOM it made and which layout and names it is for.
 // Captions and legends are redrawn from the values every frame they could change.
 
 import { createHeatmap } from '../heatmap.js';
@@ -10,7 +10,7 @@ import { fmt, fmtShort } from '../format.js';
 import { matrixInfo, displayed, labeler, legendInfo, STEP_MATRICES } from '../explain.js';
 import { scaleKind, maxAbsFinite, legendGradient, css, maskedRgb, cellRgb } from '../colors.js';
 import { isDirect, STEPS } from '../config.js';
-import { editable, shownGroups, stepIndex, can, headOf, PRODUCED_AT, TOKEN_ROWS, MANY } from './state.js';
+import { editable, shownGroups, stepIndex, can, headOf, PRODUCED_AT, TOKEN_ROWS } from './state.js';
 import { el, setText, setAttr } from './dom.js';
 
 /** @typedef {import('./state.js').State} State */
@@ -167,11 +167,27 @@ export function createPanelsView(doc, box) {
   /** @type {HTMLDivElement | null} */
   let weightsRow = null;
 
-  // Everything the panels' structure depends on: a change rebuilds them.
+  let named = ''; // the names the rows and columns were given
+  // Everything the panels' structure depends on: a change rebuilds them. The names of the
+  // tokens, features and value dims do not: another sentence of the same length (a training
+  // page's next example, the induction page's next sequence) renames them in place.
   /** @param {State} state @param {View} view */
   function layoutKey(state, view) {
     const c = headOf(state), r = view.r;
-    return JSON.stringify([isDirect(c), r.n, r.d, r.dk, r.dv, c.tokens.length <= MANY && c.tokens, isDirect(c) ? undefined : c.features, matrixInfo(view, 'O').colLabels, can(state, 'edit')]);
+    return JSON.stringify([isDirect(c), r.n, r.d, r.dk, r.dv, can(state, 'edit')]);
+  }
+  /** @param {State} state @param {View} view */
+  function namesKey(state, view) {
+    const c = headOf(state);
+    return JSON.stringify([c.tokens, isDirect(c) ? undefined : c.features, matrixInfo(view, 'O').colLabels]);
+  }
+  /** Every panel's rows and columns renamed from the view; the cells' labels follow. @param {View} view */
+  function rename(view) {
+    labelFns = new Map();
+    for (const [m, p] of panels) {
+      const info = matrixInfo(view, m);
+      p.hm.setLabels(info.rowLabels, info.colLabels);
+    }
   }
 
   /** @param {State} state @param {View} view */
@@ -224,15 +240,17 @@ export function createPanelsView(doc, box) {
    * @param {State} state @param {View} view @param {{ values?: boolean, rebuild?: boolean }} [what]
    */
   function draw(state, view, { values = false, rebuild = false } = {}) {
-    const key = layoutKey(state, view);
+    const key = layoutKey(state, view), names = namesKey(state, view);
     const fresh = rebuild || key !== layout;
+    const renamed = !fresh && names !== named;
+    named = names;
     if (fresh) {
       layout = key;
       labelFns = new Map();
       ({ panels, strip, weightsRow } = buildPanels(doc, box, state, view));
       captioned = null;
-    }
-    if (values || fresh) drawValues(state, view);
+    } else if (renamed) rename(view);
+    if (values || fresh || renamed) drawValues(state, view);
     drawCaptions(state, view);
     return fresh;
   }

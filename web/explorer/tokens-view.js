@@ -1,6 +1,6 @@
 // explorer/tokens-view.js: the token chips ("Follow a token"), the follow sentence and the token
-// editor (rename, add, remove). Rebuilt only when the token names change, and never while the
-// learner is typing in one of its fields.
+// editor (rename, add, remove). Rebuilt only when the number of tokens changes (new names of
+// the same count rename them in place), and never while the learner is typing in one of its fields.
 
 import { followSentence } from '../explain.js';
 import { MAX_NAME } from '../config.js';
@@ -18,6 +18,11 @@ export function createTokensView(doc, $, active) {
   /** @param {readonly string[]} tokens */
   function chips(tokens) {
     const box = $('tokens');
+    const now = /** @type {HTMLCollectionOf<HTMLElement>} */ (box.children);
+    if (tokens.length <= MANY && now.length === tokens.length && tokens.every((_, i) => now[i].dataset.follow === String(i))) {
+      tokens.forEach((t, i) => setText(now[i], t)); // the same chips, renamed (focus stays where it is)
+      return;
+    }
     box.textContent = '';
     if (tokens.length <= MANY) {
       tokens.forEach((t, i) => {
@@ -42,6 +47,11 @@ export function createTokensView(doc, $, active) {
     const list = $('token-list');
     const focused = active();
     if (focused && list.contains(focused)) return false; // don't pull the field from under the typist
+    const inputs = /** @type {NodeListOf<HTMLInputElement>} */ (list.querySelectorAll('input[data-token]'));
+    if (tokens.length <= MANY && inputs.length === tokens.length) {
+      tokens.forEach((t, i) => { if (inputs[i].value !== t) inputs[i].value = t; });
+      return true;
+    }
     list.textContent = '';
     if (tokens.length > MANY) {
       list.appendChild(el(doc, 'li', 'note', `${tokens.length} tokens: rename them in the config JSON.`));
