@@ -10,6 +10,17 @@ import { parseConfig, forwardArgs } from '../web/config.js';
 
 const attn = await loadAttention();
 
+/**
+ * A trainer that is disposed when the test ends, passed or failed: a failing assertion must not
+ * keep one of the core's 8 trainer slots from the tests after it.
+ * @param {import('node:test').TestContext} ctx
+ */
+function trainer(ctx, options, core = attn) {
+  const t = core.createTrainer(options);
+  ctx.after(() => t.dispose());
+  return t;
+}
+
 // The targets the issue asks for, stated once: within STEPS steps of batch 16 at the default
 // learning rate (Adam, 0.01), the held-out loss is below LOSS and at least ATTENTION of each
 // query's attention is on its right key, on average over the held-out sequences.
@@ -28,12 +39,15 @@ for (const task of ['previous-token', 'find-the-noun']) {
   test(`${task}: loss below ${LOSS} and >= ${ATTENTION} of the attention on the right key within ${STEPS} steps (seeds 1, 2, 3)`, () => {
     for (const seed of [1, 2, 3]) {
       const t = attn.createTrainer({ task, seed });
-      const start = t.evaluate();
-      assert.ok(start.attentionOnRight < 0.5, `seed ${seed}: the untrained head already puts ${start.attentionOnRight} on the right key`);
-      const reached = stepsToTarget(t, STEPS);
-      assert.ok(reached, `seed ${seed}: not reached in ${STEPS} steps; now ${JSON.stringify(t.evaluate())}`);
-      console.log(`# ${task} seed ${seed}: ${reached.steps} steps, held-out loss ${reached.loss.toFixed(4)}, attention on the right key ${reached.attentionOnRight.toFixed(3)}, accuracy ${reached.accuracy}`);
-      t.dispose();
+      try {
+        const start = t.evaluate();
+        assert.ok(start.attentionOnRight < 0.5, `seed ${seed}: the untrained head already puts ${start.attentionOnRight} on the right key`);
+        const reached = stepsToTarget(t, STEPS);
+        assert.ok(reached, `seed ${seed}: not reached in ${STEPS} steps; now ${JSON.stringify(t.evaluate())}`);
+        console.log(`# ${task} seed ${seed}: ${reached.steps} steps, held-out loss ${reached.loss.toFixed(4)}, attention on the right key ${reached.attentionOnRight.toFixed(3)}, accuracy ${reached.accuracy}`);
+      } finally {
+        t.dispose();
+      }
     }
   });
 }
@@ -46,10 +60,13 @@ for (const task of ['find-the-noun', 'previous-token']) {
     const reached = [], missed = [];
     for (let seed = 0; seed < SEEDS; seed++) {
       const t = attn.createTrainer({ task, seed });
-      const r = stepsToTarget(t, WITHIN);
-      if (r) reached.push(r.steps);
-      else missed.push(`seed ${seed}: ${JSON.stringify(t.evaluate())}`);
-      t.dispose();
+      try {
+        const r = stepsToTarget(t, WITHIN);
+        if (r) reached.push(r.steps);
+        else missed.push(`seed ${seed}: ${JSON.stringify(t.evaluate())}`);
+      } finally {
+        t.dispose();
+      }
     }
     reached.sort((a, b) => a - b);
     console.log(`# ${task}: ${reached.length}/${SEEDS} seeds within ${WITHIN} steps; median ${reached[reached.length >> 1]}, slowest ${reached[reached.length - 1]}`);
@@ -57,8 +74,8 @@ for (const task of ['find-the-noun', 'previous-token']) {
   });
 }
 
-test('find-the-noun: a distractor noun comes before the right one, so attention leaking onto it costs accuracy', () => {
-  const t = attn.createTrainer({ task: 'find-the-noun', seed: 1 });
+test('find-the-noun: a distractor noun comes before the right one, so attention leaking onto it costs accuracy', (ctx) => {
+  const t = trainer(ctx, { task: 'find-the-noun', seed: 1 });
   const nouns = new Set(['cat', 'dog', 'bird', 'fox']);
   let withDistractor = 0;
   for (let seed = 1; seed <= 200; seed++) {
@@ -74,21 +91,18 @@ test('find-the-noun: a distractor noun comes before the right one, so attention 
   }
   assert.ok(withDistractor > 100 && withDistractor < 200, `${withDistractor} of 200 sentences have a distractor`);
   assert.deepEqual(t.example({ seed: 0 }).tokens, ['the', 'cat', 'sat', 'on', 'the'], 'seed 0 is still the widget page’s sentence');
-  t.dispose();
 });
 
-test('training is deterministic for a seed: the same losses and weights twice', () => {
-  const a = attn.createTrainer({ task: 'previous-token', seed: 7 });
-  const b = attn.createTrainer({ task: 'previous-token', seed: 7 });
+test('training is deterministic for a seed: the same losses and weights twice', (ctx) => {
+  const a = trainer(ctx, { task: 'previous-token', seed: 7 });
+  const b = trainer(ctx, { task: 'previous-token', seed: 7 });
   assert.deepEqual(a.step(40), b.step(40));
   assert.deepEqual(a.weights(), b.weights());
   assert.deepEqual(a.evaluate(), b.evaluate());
-  a.dispose();
-  b.dispose();
 });
 
-test('reset() returns the same initial weights and replays the same losses; reroll(seed) draws new ones', () => {
-  const t = attn.createTrainer({ task: 'find-the-noun', seed: 3 });
+test('reset() returns the same initial weights and replays the same losses; reroll(seed) draws new ones', (ctx) => {
+  const t = trainer(ctx, { task: 'find-the-noun', seed: 3 });
   const init = t.weights();
   const first = t.step(25);
   assert.notDeepEqual(t.weights(), init);
@@ -103,12 +117,11 @@ test('reset() returns the same initial weights and replays the same losses; rero
   assert.notDeepEqual(t.weights(), init);
   t.reroll(3);
   assert.deepEqual(t.weights(), init);
-  t.dispose();
 });
 
-test('gradients() are the ones the step used: with SGD, W after = W before - lr·dW', () => {
+test('gradients() are the ones the step used: with SGD, W after = W before - lr·dW', (ctx) => {
   const lr = 0.05;
-  const t = attn.createTrainer({ task: 'previous-token', seed: 2, optimizer: 'sgd', lr });
+  const t = trainer(ctx, { task: 'previous-token', seed: 2, optimizer: 'sgd', lr });
   for (const g of Object.values(t.gradients())) assert.ok(g.every((x) => x === 0), 'gradients are 0 before the first step');
   t.step(3);
   const before = t.weights();
@@ -124,11 +137,10 @@ test('gradients() are the ones the step used: with SGD, W after = W before - lr�
     }
   }
   assert.ok(moved > 0, 'some gradient is non-zero');
-  t.dispose();
 });
 
-test("example() is a config the page accepts, and forward() on it shows the trained head: the lesson's last \"the\" looks at \"cat\"", () => {
-  const t = attn.createTrainer({ task: 'find-the-noun', seed: 1 });
+test("example() is a config the page accepts, and forward() on it shows the trained head: the lesson's last \"the\" looks at \"cat\"", (ctx) => {
+  const t = trainer(ctx, { task: 'find-the-noun', seed: 1 });
   t.step(1000); // past the target: "the" competes with the first "the", so give it time to sharpen
   const config = t.example();
   assert.deepEqual(config.tokens, ['the', 'cat', 'sat', 'on', 'the']);
@@ -138,11 +150,10 @@ test("example() is a config the page accepts, and forward() on it shows the trai
   const r = attn.forward(forwardArgs(parsed));
   const n = config.tokens.length;
   assert.ok(r.A[4 * n + 1] >= ATTENTION, `A[the][cat] = ${r.A[4 * n + 1]}`);
-  t.dispose();
 });
 
-test('previous-token: example() rows attend to the token before them once trained', () => {
-  const t = attn.createTrainer({ task: 'previous-token', seed: 1 });
+test('previous-token: example() rows attend to the token before them once trained', (ctx) => {
+  const t = trainer(ctx, { task: 'previous-token', seed: 1 });
   t.step(STEPS);
   const config = t.example({ seed: 5 });
   assert.equal(config.tokens.length, 8);
@@ -150,10 +161,9 @@ test('previous-token: example() rows attend to the token before them once traine
   const r = attn.forward(forwardArgs(parseConfig(config)));
   const { right } = t.answers({ seed: 5 });
   for (let i = 1; i < 8; i++) assert.ok(r.A[i * 8 + right[i]] > 0.8, `row ${i}: ${r.A[i * 8 + right[i]]} on token ${right[i]}`);
-  t.dispose();
 });
 
-test('bad options throw errors that name the option and the fix', () => {
+test('bad options throw errors that name the option and the fix', (ctx) => {
   assert.throws(() => attn.createTrainer({ task: 'copy' }), /task is "copy": the built-in tasks are "previous-token", "find-the-noun"/);
   assert.throws(() => attn.createTrainer({ dk: 0 }), /dk is 0: .*from 1 to 16/);
   assert.throws(() => attn.createTrainer({ lr: -1 }), /lr is -1: the learning rate must be a positive finite number/);
@@ -161,16 +171,16 @@ test('bad options throw errors that name the option and the fix', () => {
   assert.throws(() => attn.createTrainer({ batch: 1000 }), /batch is 1000/);
   assert.throws(() => attn.createTrainer({ seed: -1 }), /seed is -1/);
   assert.throws(() => attn.createTrainer({ seed: 4294967296 }), { message: 'seed is 4294967296: it must be a whole number from 0 to 4294967295' });
-  attn.createTrainer({ seed: 4294967295 }).dispose(); // the largest seed is taken
+  trainer(ctx, { seed: 4294967295 }).dispose(); // the largest seed is taken
   assert.throws(() => attn.createTrainer({ steps: 3 }), /unknown option "steps"/);
-  const t = attn.createTrainer({});
+  const t = trainer(ctx, {});
   assert.throws(() => t.step(1.5), /k is 1.5/);
   t.dispose();
   assert.throws(() => t.step(), /disposed/);
 });
 
-test('set() checks each setting it is given, naming it and the fix, and keeps the old settings when it refuses', () => {
-  const t = attn.createTrainer({ task: 'previous-token', seed: 1 });
+test('set() checks each setting it is given, naming it and the fix, and keeps the old settings when it refuses', (ctx) => {
+  const t = trainer(ctx, { task: 'previous-token', seed: 1 });
   const before = [t.lr, t.optimizer, t.batch];
   assert.throws(() => t.set({ x: 1 }), { message: 'set got an unknown option "x": the options are lr, optimizer, batch' });
   assert.throws(() => t.set({ lr: '0.1' }), { message: 'lr is "0.1": the learning rate must be a positive finite number, like 0.01' });
@@ -181,29 +191,26 @@ test('set() checks each setting it is given, naming it and the fix, and keeps th
   assert.equal(t.batch, 1, 'one sequence a batch is allowed');
   t.set({ batch: 256 });
   assert.equal(t.batch, 256, 'so is the largest batch');
-  t.dispose();
 });
 
-test('a learning rate far too high stops training with an error, and reset() recovers', () => {
-  const t = attn.createTrainer({ task: 'previous-token', seed: 1, optimizer: 'sgd', lr: 1e30 });
+test('a learning rate far too high stops training with an error, and reset() recovers', (ctx) => {
+  const t = trainer(ctx, { task: 'previous-token', seed: 1, optimizer: 'sgd', lr: 1e30 });
   assert.throws(() => t.step(20), /training stopped at step \d+: .*lower the learning rate/);
   t.set({ lr: 0.01, optimizer: 'adam' });
   t.reset();
   const losses = t.step(5);
   assert.ok(losses.every(Number.isFinite));
-  t.dispose();
 });
 
-test('trainers live in 8 slots: the ninth throws until one is disposed; forward() still works beside them', async () => {
+test('trainers live in 8 slots: the ninth throws until one is disposed; forward() still works beside them', async (ctx) => {
   const own = await loadAttention();
-  const trainers = Array.from({ length: 8 }, (_, s) => own.createTrainer({ seed: s }));
+  const trainers = Array.from({ length: 8 }, (_, s) => trainer(ctx, { seed: s }, own));
   assert.throws(() => own.createTrainer({}), (e) => /all 8 trainer slots are in use: call dispose\(\) on a trainer you no longer need/.test(e.message) && e.code === 'AE_TRAINER_SLOTS' && e.slots === 8);
   trainers[3].dispose();
-  trainers[3] = own.createTrainer({ seed: 3 });
+  trainers[3] = trainer(ctx, { seed: 3 }, own);
   const r = own.forward({ X: [[1, 0], [0, 1]], Wq: [[1, 0], [0, 1]], Wk: [[1, 0], [0, 1]], Wv: [[1, 0], [0, 1]], causal: true });
   assert.deepEqual(Array.from(r.A.slice(0, 2)), [1, 0]);
   trainers[0].step(2);
-  for (const t of trainers) t.dispose();
 });
 
 // Issue 11, point 9. Run in a child with --expose-gc, so the test can collect garbage itself.
@@ -239,9 +246,9 @@ test('trainers dropped without dispose() are reclaimed by the garbage collector 
   assert.deepEqual(JSON.parse(r.stdout), { ninthBeforeGc: 'AE_TRAINER_SLOTS', createdAfterGc: 7, ninthAfter: 'AE_TRAINER_SLOTS', keptSteps: 3, keptStillWorks: 256 });
 });
 
-test('after attn.dispose() its trainers refuse every call with an error that says why and what to do', async () => {
+test('after attn.dispose() its trainers refuse every call with an error that says why and what to do', async (ctx) => {
   const own = await loadAttention();
-  const t = own.createTrainer({ seed: 4 });
+  const t = trainer(ctx, { seed: 4 }, own);
   t.step(2);
   own.dispose();
   const disposed = /this trainer's Attention was disposed \(attn\.dispose\(\)\), and its trainers with it: load the core again with loadAttention\(\) and create a new trainer/;
@@ -259,16 +266,19 @@ test('after attn.dispose() its trainers refuse every call with an error that say
 test('a step that blows the read-out up throws; no step ever returns a NaN loss (SGD at lr 1e4)', () => {
   for (const [task, dv] of [['previous-token', 1], ['previous-token', 16], ['find-the-noun', 11]]) {
     const t = attn.createTrainer({ task, seed: 7, optimizer: 'sgd', lr: 1e4, batch: 4, dk: 6, dv });
-    let stopped = null;
-    for (let s = 0; s < 200 && !stopped; s++) {
-      try {
-        const [loss] = t.step(1);
-        assert.ok(Number.isFinite(loss) && loss >= 0, `${task} dv ${dv}: step ${s} returned loss ${loss}`);
-      } catch (e) {
-        stopped = e;
+    try {
+      let stopped = null;
+      for (let s = 0; s < 200 && !stopped; s++) {
+        try {
+          const [loss] = t.step(1);
+          assert.ok(Number.isFinite(loss) && loss >= 0, `${task} dv ${dv}: step ${s} returned loss ${loss}`);
+        } catch (e) {
+          stopped = e;
+        }
       }
+      assert.match(String(stopped && stopped.message), /training stopped at step \d+: .*lower the learning rate/, `${task} dv ${dv}`);
+    } finally {
+      t.dispose();
     }
-    assert.match(String(stopped && stopped.message), /training stopped at step \d+: .*lower the learning rate/, `${task} dv ${dv}`);
-    t.dispose();
   }
 });
