@@ -36,7 +36,8 @@ export const EXPLORER_CONTROLS = ['theme', 'steps', 'follow', 'explain', 'export
  * once a link's steps are replayed; step(k) takes k steps as the Single step button does (the
  * browser tests drive training with it, never with the clock).
  * @param {HTMLElement} container
- * @param {{ doc: Document, attn: any, explorer: any, initial: any, onUrl?: (q: string) => void }} o
+ * @param {{ doc: Document, attn: import('../types/attention').Attention, explorer: import('./explorer/mount.js').ExplorerApi,
+ *   initial: import('./train.js').TrainState, onUrl?: (q: string) => void }} o
  */
 export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl = () => {} }) {
   const win = /** @type {Window} */ (doc.defaultView);
@@ -51,7 +52,7 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
   const cursor = { hover: null, focus: null };
   let said = { text: '', at: -Infinity }; // what the live region last said, and when
   let frame = 0, loop = 0, gone = false;
-  /** @type {any} */
+  /** @type {TrainSession['shown']} */
   let handed = null; // the head last handed to the explorer
   const theme = () => explorer.state.theme; // the page's, or the <attention-explorer> element's
 
@@ -70,8 +71,9 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
   function draw() {
     frame = 0;
     if (gone) return;
-    const r = explorer.result, tokens = explorer.state.config.tokens;
-    const m = panelModel(s, { r, tokens, follow: explorer.state.follow });
+    // the head the explorer drew, read in place (explorer.result would copy every array)
+    const view = explorer.view;
+    const m = panelModel(s, { r: view && view.r, tokens: view ? view.config.tokens : [], follow: explorer.state.follow });
     drawStatus($, m);
     drawCurve($('train-curve'), m.curve, CURVE);
     $('train-curve-cap').textContent = m.curveCaption;
@@ -247,7 +249,7 @@ export async function startTrainPage(doc) {
   /** @type {ReturnType<typeof mountTrainPanel> | null} */
   let panel = null;
   const core = sharedCore({ core: 'trainer' }); // the page trains a head, and needs no induction model
-  const explorer = /** @type {any} */ (mountExplorer)(doc, {
+  const explorer = mountExplorer(doc, {
     container: box,
     url: false,
     core,
