@@ -582,7 +582,9 @@ test('multiHead(): head counts, 3-D splits and causal are checked with the fix n
   const t3 = (shape) => ({ shape, data: new Float32Array(shape.reduce((p, q) => p * q, 1)) });
   const three = { Q: t3([1, 2, 8]), K: t3([1, 3, 4]), V: t3([1, 3, 6]) };
   const split = '3-D tensors need qHeads and kvHeads (whole numbers >= 1) to split the hidden axis into heads';
-  refuses(() => attn.multiHead(three), `${split}: qHeads is missing`);
+  refuses(() => attn.multiHead(three), `${split}: qHeads and kvHeads are missing`);
+  refuses(() => attn.multiHead({ ...three, qHeads: null, kvHeads: undefined }), `${split}: qHeads and kvHeads are missing`);
+  refuses(() => attn.multiHead({ ...three, kvHeads: 0 }), `${split}: qHeads is missing`, 'a missing count is named before a bad one');
   refuses(() => attn.multiHead({ ...three, kvHeads: 2 }), `${split}: qHeads is missing`);
   refuses(() => attn.multiHead({ ...three, qHeads: 4 }), `${split}: kvHeads is missing`);
   refuses(() => attn.multiHead({ ...three, qHeads: 4, kvHeads: null }), `${split}: kvHeads is missing`);
@@ -598,6 +600,16 @@ test('multiHead(): head counts, 3-D splits and causal are checked with the fix n
   refuses(() => attn.multiHead({ ...MH, qHeads: 2 }), 'qHeads is 2 but Q has 4 heads (Q.shape[1]): leave qHeads out for 4-D tensors, or make them agree');
   refuses(() => attn.multiHead({ ...MH, kvHeads: 4 }), 'kvHeads is 4 but K has 2 heads (K.shape[1]): leave kvHeads out for 4-D tensors, or make them agree');
   refuses(() => attn.multiHead({ Q: t4([1, 1, 2, 2]), K: t4([1, 1, 2, 2]), V: t4([1, 1, 2, 2]), kvHeads: 2 }), 'kvHeads is 2 but K has 1 head (K.shape[1]): leave kvHeads out for 4-D tensors, or make them agree');
+  // Q, K and V must fit together: head sizes, K's and V's heads and lengths, the batch, the groups
+  refuses(() => attn.multiHead({ ...MH, K: t4([2, 2, 5, 3]) }), 'K\'s head size is 3 but Q\'s is 2: they must match');
+  refuses(() => attn.multiHead({ ...MH, V: t4([2, 1, 5, 3]) }), 'V is [2,1,5,3] but K is [2,2,5,2]: V needs the same batch, heads and length as K');
+  refuses(() => attn.multiHead({ ...MH, V: t4([2, 2, 4, 3]) }), 'V is [2,2,4,3] but K is [2,2,5,2]: V needs the same batch, heads and length as K');
+  refuses(() => attn.multiHead({ ...MH, K: t4([1, 2, 5, 2]), V: t4([1, 2, 5, 3]) }), 'Q, K and V need the same batch size (got 2, 1, 1)');
+  refuses(() => attn.multiHead({ ...MH, K: t4([2, 3, 5, 2]), V: t4([2, 3, 5, 3]) }), 'qHeads (4) must be a multiple of kvHeads (3) for grouped-query attention');
+  refuses(() => attn.multiHead({ ...three, qHeads: 4, kvHeads: 1 }), 'K\'s head size is 4 but Q\'s is 2: they must match');
+  refuses(() => attn.multiHead({ ...three, V: t3([1, 2, 6]), qHeads: 4, kvHeads: 2 }), 'V has length 2 but K has 3: V needs one row per key');
+  refuses(() => attn.multiHead({ ...three, V: t3([2, 3, 6]), qHeads: 4, kvHeads: 2 }), 'Q, K and V need the same batch size (got 1, 1, 2)');
+  refuses(() => attn.multiHead({ Q: t3([1, 2, 6]), K: t3([1, 3, 4]), V: t3([1, 3, 4]), qHeads: 3, kvHeads: 2 }), 'qHeads (3) must be a multiple of kvHeads (2) for grouped-query attention');
   const expected = [...expectedHeads(MH)];
   assert.deepEqual([...attn.multiHead({ ...MH, qHeads: 4, kvHeads: 2 }).data], expected);
   assert.deepEqual([...attn.multiHead({ ...MH, qHeads: null, kvHeads: null }).data], expected);

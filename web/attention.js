@@ -311,12 +311,14 @@ function checkMultiHeadArgs(args) {
   const rank = qs.length;
   if (rank !== 3 && rank !== 4) throw new Error(`Q has rank ${rank}: multiHead takes 4-D [batch, heads, len, size] or 3-D [batch, len, heads·size] tensors`);
   if (ks.length !== rank || vs.length !== rank) throw new Error(`Q, K and V must have the same rank (got ${rank}, ${ks.length}, ${vs.length})`);
-  for (const [name, h] of [['qHeads', qHeads], ['kvHeads', kvHeads]]) {
-    if (h === undefined || h === null) {
-      if (rank === 3) throw new Error(`3-D tensors need qHeads and kvHeads (whole numbers >= 1) to split the hidden axis into heads: ${name} is missing`);
-      continue;
-    }
-    if (typeof h !== 'number' || !Number.isSafeInteger(h) || h < 1) throw new Error(`${name} is ${describe(h)}: it must be a whole number of heads >= 1`);
+  /** @type {[string, unknown][]} */
+  const counts = [['qHeads', qHeads], ['kvHeads', kvHeads]];
+  const missing = counts.filter(([, h]) => h === undefined || h === null).map(([name]) => name);
+  if (rank === 3 && missing.length) {
+    throw new Error(`3-D tensors need qHeads and kvHeads (whole numbers >= 1) to split the hidden axis into heads: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing`);
+  }
+  for (const [name, h] of counts) {
+    if (h != null && (typeof h !== 'number' || !Number.isSafeInteger(h) || h < 1)) throw new Error(`${name} is ${describe(h)}: it must be a whole number of heads >= 1`);
   }
   if (causal !== undefined && typeof causal !== 'boolean') throw new Error(`causal is ${describe(causal)}: it must be true or false`);
   // [batch, heads, len, head size] of each, in either layout
@@ -982,21 +984,11 @@ class Attention {
   }
 
   /** @param {MultiHeadArgs} args */
-  #multiHead({ Q, K, V, qHeads, kvHeads, mask, causal = false, scale, ...rest }) {
-    for (const key of Object.keys(rest)) throw new Error(`multiHead got an unknown input "${key}"`);
-    /** @template {CheckedMask} T @param {string} name @param {T} t @returns {T} */
-    const tensor = (name, t) => {
-      if (!t || !Array.isArray(t.shape) || !t.data || typeof t.data.length !== 'number') {
-        throw new Error(`${name} must be { shape: [...], data } with data in row-major order`);
-      }
-      const size = t.shape.reduce((a, b) => a * b, 1);
-      if (t.data.length !== size) throw new Error(`${name}.data has ${t.data.length} values but shape [${t.shape}] needs ${size}`);
-      return t;
-    };
-    Q = tensor('Q', Q); K = tensor('K', K); V = tensor('V', V);
+  #multiHead({ Q, K, V, qHeads, kvHeads, mask, causal = false, scale }) {
+    // checkMultiHeadArgs checked the keys, the tensors and their data, the ranks, the head counts
+    // (both given in 3-D), that the hidden sizes divide by them, and every size against LIMITS.
+    // Left here: that Q, K and V fit together.
     const rank = Q.shape.length;
-    if (rank !== 3 && rank !== 4) throw new Error(`Q has rank ${rank}: multiHead takes 4-D [batch, heads, len, size] or 3-D [batch, len, heads·size] tensors`);
-    if (K.shape.length !== rank || V.shape.length !== rank) throw new Error(`Q, K and V must have the same rank (got ${Q.shape.length}, ${K.shape.length}, ${V.shape.length})`);
     /** @type {number} */
     let batch, L, S, dk, dv;
     if (rank === 4) {
@@ -1004,20 +996,14 @@ class Attention {
       if (K.shape[3] !== dk) throw new Error(`K's head size is ${K.shape[3]} but Q's is ${dk}: they must match`);
       if (V.shape[1] !== kvHeads || V.shape[2] !== S) throw new Error(`V is [${V.shape}] but K is [${K.shape}]: V needs the same batch, heads and length as K`);
     } else {
-      if (typeof qHeads !== 'number' || typeof kvHeads !== 'number' || !Number.isInteger(qHeads) || !Number.isInteger(kvHeads) || qHeads < 1 || kvHeads < 1) {
-        throw new Error('3-D tensors need qHeads and kvHeads (whole numbers >= 1) to split the hidden axis into heads');
-      }
+      qHeads = /** @type {number} */ (qHeads); kvHeads = /** @type {number} */ (kvHeads); // given: 3-D needs both
       [batch, L] = Q.shape; S = K.shape[1];
-      if (Q.shape[2] % qHeads || K.shape[2] % kvHeads || V.shape[2] % kvHeads) {
-        throw new Error(`the hidden sizes (Q ${Q.shape[2]}, K ${K.shape[2]}, V ${V.shape[2]}) must divide by the head counts (${qHeads}, ${kvHeads})`);
-      }
       dk = Q.shape[2] / qHeads; dv = V.shape[2] / kvHeads;
       if (K.shape[2] / kvHeads !== dk) throw new Error(`K's head size is ${K.shape[2] / kvHeads} but Q's is ${dk}: they must match`);
       if (V.shape[1] !== S) throw new Error(`V has length ${V.shape[1]} but K has ${S}: V needs one row per key`);
     }
     if (K.shape[0] !== batch || V.shape[0] !== batch) throw new Error(`Q, K and V need the same batch size (got ${Q.shape[0]}, ${K.shape[0]}, ${V.shape[0]})`);
     if (qHeads % kvHeads) throw new Error(`qHeads (${qHeads}) must be a multiple of kvHeads (${kvHeads}) for grouped-query attention`);
-    checkSize('Q', batch * qHeads, 'heads in all (batch × heads)', LIMITS.maxHeads, 'split the batch');
     const group = qHeads / kvHeads;
 
     // Element (b, h, t, c) of a tensor with `size`-wide heads in either layout.
@@ -1033,7 +1019,7 @@ class Attention {
       for (let t = 0; t < len; t++) for (let c = 0; c < size; c++) out[t * size + c] = T.data[at(T, size, b, h, t, c)];
       return { shape: [len, size], data: out };
     };
-    const maskHead = mask ? this.#broadcastMask(tensor('mask', mask), batch, qHeads, L, S) : null;
+    const maskHead = mask ? this.#broadcastMask(mask, batch, qHeads, L, S) : null;
 
     const outShape = rank === 4 ? [batch, qHeads, L, dv] : [batch, L, qHeads * dv];
     const Y = { shape: outShape, data: new Float32Array(outShape.reduce((a, b) => a * b, 1)) };
