@@ -153,7 +153,7 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
   /** @type {Map<string, Set<HTMLElement>>} */
   const marks = new Map(); // class -> the cells that carry it
   let cursor = { i: 0, j: 0 }; // j = -1: the row's header button
-  /** @type {{ values: Float32Array, kind: ScaleKind, maxAbs: number, theme: Theme, label: UpdateOptions['label'], texts: (string | null)[], backs: (string | null)[], fores: (string | null)[] } | null} */
+  /** @type {{ values: Float32Array, kind: ScaleKind, maxAbs: number, theme: Theme, label: UpdateOptions['label'], texts: (string | null)[], backs: (string | null)[], fores: (string | null)[], arias: (string | null)[] } | null} */
   let prev = null;
   // (j is -1 only when the rows are followable: then every row has its button)
   /** @param {Cursor} c @returns {HTMLElement} */
@@ -176,6 +176,7 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
     const texts = prev ? prev.texts : new Array(cells.length).fill(null);
     const backs = prev ? prev.backs : new Array(cells.length).fill(null);
     const fores = prev ? prev.fores : new Array(cells.length).fill(null);
+    const arias = prev ? prev.arias : new Array(cells.length).fill(null);
     for (let k = 0; k < cells.length; k++) {
       const v = values[k], c = cells[k];
       const same = prev && Object.is(prev.values[k], v);
@@ -195,9 +196,14 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
         texts[k] = text;
         c.classList.toggle('masked', v === -Infinity);
       }
-      c.setAttribute('aria-label', label(Math.floor(k / cols), k % cols, v));
+      // a label is written only when it reads differently (a new value often shows the same)
+      const aria = label(Math.floor(k / cols), k % cols, v);
+      if (aria !== arias[k]) {
+        c.setAttribute('aria-label', aria);
+        arias[k] = aria;
+      }
     }
-    prev = { values: Float32Array.from(values), kind, maxAbs, theme, label, texts, backs, fores };
+    prev = { values: Float32Array.from(values), kind, maxAbs, theme, label, texts, backs, fores, arias };
     let len = 1;
     for (const t of texts) if (t !== null && t.length > len) len = t.length;
     fitColumns(len);
@@ -328,8 +334,11 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
   }
   const cursorBox = overlay('hl-cursor');
   cursorBox.hidden = true;
+  let described = '';
   const describe = () => {
-    if (lastLabel) canvas.setAttribute('aria-label', `${caption}. Arrow keys move the cursor; now at ` + lastLabel(cursor.i, cursor.j, lastValues[cursor.i * cols + cursor.j]));
+    if (!lastLabel) return;
+    const text = `${caption}. Arrow keys move the cursor; now at ` + lastLabel(cursor.i, cursor.j, lastValues[cursor.i * cols + cursor.j]);
+    if (text !== described) canvas.setAttribute('aria-label', (described = text));
   };
 
   /** @type {{ values: Float32Array, kind: ScaleKind, maxAbs: number, theme: Theme } | null} */
@@ -339,6 +348,7 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
     const data = img.data;
     // The image keeps its pixels: only values that changed (or all, for a new scale) are coloured.
     const same = prev && prev.kind === kind && prev.maxAbs === maxAbs && prev.theme === theme;
+    let painted = 0;
     for (let k = 0; k < values.length; k++) {
       if (same && prev && Object.is(prev.values[k], values[k])) continue;
       const rgb = cellRgb(kind, values[k], maxAbs, theme);
@@ -346,9 +356,10 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
       data[4 * k + 1] = rgb[1];
       data[4 * k + 2] = rgb[2];
       data[4 * k + 3] = 255;
+      painted++;
     }
-    ctx.putImageData(img, 0, 0);
-    prev = { values: Float32Array.from(values), kind, maxAbs, theme };
+    if (painted) ctx.putImageData(img, 0, 0); // nothing changed (the mask while a head trains): the canvas stays
+    if (!prev || painted) prev = { values: Float32Array.from(values), kind, maxAbs, theme };
     lastLabel = label;
     lastValues = values;
     describe();

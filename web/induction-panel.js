@@ -14,6 +14,7 @@ import {
 import { niceCeil } from './train.js';
 import { cellRgb, maskedRgb, css, maxAbsFinite } from './colors.js';
 import { createHeatmap } from './heatmap.js';
+import { setText, setAttr } from './explorer/dom.js';
 import { fmt } from './format.js';
 import { createEngine } from './induction-engine.js';
 import { workerUrl } from './induction-worker-url.js';
@@ -225,6 +226,13 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     return e;
   }
   const theme = () => explorer.state.theme;
+  /**
+   * Whether `el` shows what `key` names already; if not, it is marked as showing it (the caller
+   * draws it now). A chart whose numbers did not change is left alone: the evaluations behind
+   * the sparklines and K-composition arrive every few steps, the panel redraws ten times a second.
+   * @param {HTMLElement | SVGElement} el @param {string} key
+   */
+  const drawnFor = (el, key) => el.dataset.drawn === key || ((el.dataset.drawn = key), false);
 
   /**
    * A chart's layer of lines, emptied: its frame (axes, grid) is drawn by frame() only when key,
@@ -296,6 +304,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     let yMax = 0;
     for (const e of ev) for (const row of e.composition) for (const v of row) yMax = Math.max(yMax, v);
     yMax = niceCeil(Math.max(yMax, 0.1));
+    if (drawnFor(svg, JSON.stringify([xMax, yMax, ev.map((e) => [e.step, e.composition])]))) return;
     const g = lines(svg, `${xMax} ${yMax}`, () => axes(svg, box, xMax, yMax, 'K-composition'));
     const H = MODEL.heads, steps = ev.map((e) => e.step);
     const latest = ev[ev.length - 1];
@@ -339,6 +348,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
     const box = { x: 1, y: 2, w: width - 2, h: height - 4 };
     const xMax = Math.max(steps[steps.length - 1] || 0, 10);
+    if (drawnFor(svg, `${steps}|${prev}|${ind}`)) return;
     const g = lines(svg, 'spark', () => {
       svgEl(svg, 'line', { x1: box.x, x2: box.x + box.w, y1: box.y + box.h, y2: box.y + box.h, class: 'axis' });
       svgEl(svg, 'line', { x1: box.x, x2: box.x + box.w, y1: box.y + box.h / 2, y2: box.y + box.h / 2, class: 'grid' });
@@ -412,19 +422,19 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
       const src = /** @type {Scores} */ (ctl ? e.control : e);
       drawPattern(/** @type {HTMLCanvasElement} */ (card.querySelector('canvas')), A, MODEL.n);
       const open = /** @type {HTMLButtonElement} */ (card.querySelector('.ind-open'));
-      /** @type {Element} */ (card.querySelector('.ind-name')).textContent = `Head ${headName(h)}`;
+      setText(/** @type {Element} */ (card.querySelector('.ind-name')), `Head ${headName(h)}`);
       const label = headLabel(h, src.prev[h], src.induction[h]);
-      /** @type {Element} */ (card.querySelector('.ind-scores')).textContent = `previous-token ${fmt(src.prev[h])} · induction ${fmt(src.induction[h])}`;
-      open.setAttribute('aria-label', ctl ? `Control ${label}` : `${label}. Open it in the explorer`);
-      open.setAttribute('aria-pressed', String(!ctl && st.head === h));
+      setText(/** @type {Element} */ (card.querySelector('.ind-scores')), `previous-token ${fmt(src.prev[h])} · induction ${fmt(src.induction[h])}`);
+      setAttr(open, 'aria-label', ctl ? `Control ${label}` : `${label}. Open it in the explorer`);
+      setAttr(open, 'aria-pressed', String(!ctl && st.head === h));
       card.classList.toggle('selected', !ctl && st.head === h);
       const series = /** @type {Scores[]} */ (ctl ? last.evals.map((x) => x.control) : last.evals);
       spark(/** @type {SVGSVGElement} */ (card.querySelector('.ind-spark')), steps, series.map((x) => x.prev[h]), series.map((x) => x.induction[h]));
       const ab = card.querySelector('.ind-ablate');
       if (ab) {
         const on = st.ablate.includes(h);
-        ab.setAttribute('aria-pressed', String(on));
-        ab.textContent = on ? `Restore ${headName(h)}` : `Ablate ${headName(h)}`;
+        setAttr(ab, 'aria-pressed', String(on));
+        setText(ab, on ? `Restore ${headName(h)}` : `Ablate ${headName(h)}`);
         card.classList.toggle('ablated', on);
       }
     }

@@ -113,13 +113,21 @@ function buildPanels(doc, box, state, view) {
   return { panels, strip, weightsRow };
 }
 
-// The legend says what the panel's values show (legendInfo): redrawn only when that changes.
+// The legend says what the panel's values show (legendInfo). Its spans are built when what it
+// shows changes (the theme, the scale, a mask); new ends of the scale, which every step of
+// training brings, only change the texts of the two ends, and only when they read differently.
 /** @param {Document} doc @param {Panel} p @param {import('../colors.js').Theme} theme @param {ReturnType<typeof legendInfo>} info */
 function drawLegend(doc, p, theme, info) {
-  const key = JSON.stringify([theme, info]);
-  if (key === p.legendKey) return;
-  p.legendKey = key;
+  const key = JSON.stringify([theme, info.kind, info.centre, info.mayLook, info.masked]);
   const legend = p.legend;
+  if (key === p.legendKey) {
+    if (info.kind !== 'mask') {
+      setText(/** @type {Element} */ (legend.querySelector('.lo')), fmtShort(info.lo));
+      setText(/** @type {Element} */ (legend.querySelector('.hi')), fmtShort(info.hi));
+    }
+    return;
+  }
+  p.legendKey = key;
   legend.textContent = '';
   /** @param {import('../colors.js').Rgb} rgb @param {string} text */
   const swatch = (rgb, text) => {
