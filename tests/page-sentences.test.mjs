@@ -128,11 +128,15 @@ function followRules(view, i, s, fail) {
   const names = matrixInfo(view, 'O').colLabels;
   if (!out) fail('does not name the largest component of its output as the largest');
   else for (const p of namesTheTie(out[0], row(r.O, i, r.dv), null, (k) => `“${names[k]}”`)) fail(p);
-  const after = /the (\d+) tokens after it are masked|the token after it is masked/.exec(s);
-  if (r.causal && live.length === i + 1 && r.m - i - 1 > 0) {
-    const said = after ? (after[1] ? Number(after[1]) : 1) : -1;
-    if (said !== r.m - i - 1) fail(`says ${said} tokens after it, there are ${r.m - i - 1}`);
-  }
+  // what hides what: the causal mask every key after the query, an explicit mask the rest
+  const later = r.causal ? Math.max(0, r.m - i - 1) : 0;
+  const byMask = r.m - live.length - later;
+  const after = /the causal mask hides (?:the token|the (\d+) tokens) after it/.exec(s);
+  const saidLater = after ? (after[1] ? Number(after[1]) : 1) : 0;
+  if (saidLater !== later) fail(`says the causal mask hides ${saidLater} tokens after it, it hides ${later}`);
+  const mask = /the mask hides (?:the other (one|\d+)|(\d+) tokens?)/.exec(s);
+  const saidMask = mask ? (mask[1] === 'one' ? 1 : Number(mask[1] ?? mask[2])) : 0;
+  if (saidMask !== byMask) fail(`says the mask hides ${saidMask} tokens, it hides ${byMask}`);
 }
 
 // The first problem of each kind (kinds told apart by their words, without the numbers).
@@ -204,6 +208,8 @@ test('200 seeded random heads keep the rules too (numbers as tokens, duplicates,
     const { config, mask, step } = randomHead(seed);
     const view = viewOf(config, step, mask);
     problems.push(...problemsOf(view, `seed ${seed} step=${step}:`));
+    // the same explicit mask under the causal mask too: each hides its own keys
+    if (mask) problems.push(...problemsOf(viewOf({ ...config, causal: true }, step, mask), `seed ${seed} causal and mask step=${step}:`));
     const r = view.r;
     seen.fullyMasked += fullyMaskedRows(r).length > 0;
     seen.numericTokens += config.tokens.some((t) => /^\d+$/.test(t));

@@ -560,17 +560,24 @@ export function followSentence(view, i) {
   return s;
 }
 
-// Which keys row i may look at, said in as few words as are true.
+// Which keys row i may look at, said in as few words as are true, naming what hides what: the
+// causal mask hides every key after the query (top-left aligned, as the core builds M), an
+// explicit mask the other hidden keys.
 /** @param {View} view @param {number} i @param {number[]} live */
 function visibility(view, i, live) {
   const { r } = view;
   const hidden = r.m - live.length;
   if (!hidden) return r.causal && r.m > 1 ? 'It can see every token, itself included.' : r.m === 1 ? 'It is the only token.' : 'Nothing is masked: it can see every token, itself included.';
-  if (r.causal && live.length === i + 1) { // (causal: the keys it sees are among 1 to i + 1, so these are all of them)
+  const later = r.causal ? Math.max(0, r.m - i - 1) : 0; // every one of them is −∞ in M
+  const byMask = hidden - later;
+  const after = later === 1 ? 'the token after it' : `the ${later} tokens after it`;
+  if (!byMask) { // (causal: the keys it sees are 1 to i + 1, so these are all of them)
     const seen = i === 0 ? 'only itself' : `${range(1, i + 1, 'token')}, itself included`;
-    return `It can see ${seen}; the ${hidden === 1 ? 'token' : count(hidden, 'token')} after it ${verb(hidden, 'is', 'are')} masked.`;
+    return `It can see ${seen}; the causal mask hides ${after}.`;
   }
-  return `It may look at ${count(live.length, 'token')} of ${r.m}; the mask hides ${hidden === 1 ? 'the other one' : `the other ${hidden}`}.`;
+  const look = `It may look at ${count(live.length, 'token')} of ${r.m}`;
+  if (!later) return `${look}; the mask hides ${byMask === 1 ? 'the other one' : `the other ${byMask}`}.`;
+  return `${look}; the mask hides ${count(byMask, 'token')} and the causal mask hides ${after}.`;
 }
 
 /**
