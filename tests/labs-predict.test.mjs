@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttention } from '../web/attention.js';
 import { fmt } from '../web/format.js';
+import { parseConfig, forwardArgs } from '../web/config.js';
 import { explainCell, followSentence } from '../web/explain.js';
 import {
   MODE, PRESET_CHOICES, HIDE_CHOICES, TARGETS, EXERCISE_CHOICES, defaultState, readState, writeState,
@@ -139,6 +140,31 @@ test('explainTarget: a cell gets the explorer’s own explanation of it', () => 
   assert.equal(text, explainCell(view('cat'), 'A', 4, 4).text);
   assert.match(text, /^The share of its attention “the” \(5\) gives to itself: the softmax of row 5 of S\.\nA\[5\]\[5\] = /);
   assert.match(text, /\nA\[5\]\[5\] = 1\.000 \/ 8\.482 = 0\.118\n/);
+});
+
+test('explainTarget: a weight that is 0 because exp(s − max) underflowed in float32 is said to be so, never masked', () => {
+  const head = (K, causal) => {
+    const config = parseConfig({ tokens: ['a', 'b', 'c'], Q: [[1], [1], [1]], K, V: [[1], [2], [3]], causal, scale: 1 });
+    const r = attn.forward(forwardArgs(config));
+    return { config, r, raw: r, step: null };
+  };
+  const rowText = (v, row) => explainTarget(v, target(v, { hide: 'A', target: 'row', row, col: 0 })).split('. “')[0];
+  // scores of row 1: [0, 200, 199]; exp(0 − 200) is far below float32's 1.4e−45, so A[1][1] = 0; exp(−1) is not
+  const one = head([[0], [200], [199]], false);
+  assert.equal(one.r.A[0], 0);
+  assert.equal(one.r.M[0], 0, 'not masked');
+  assert.equal(rowText(one, 0), 'Row 1 of A is the softmax of row 1 of the scores, so its weights are non-negative and add up to 1; the weight on “a” (1) is 0 though it is not masked: its score is 200.000 below the row’s largest, so its exp(s − max) = exp(−200.000) underflows to 0 in float32');
+  const cell = explainTarget(one, target(one, { hide: 'A', target: 'cell', row: 0, col: 0 }));
+  assert.match(cell, /\nA\[1\]\[1\] is exactly 0 though the key is not masked: exp\(0\.000 − 200\.000\) = exp\(−200\.000\) underflows to 0 in float32, whose smallest positive number is about 1\.4e−45\.$/);
+  assert.doesNotMatch(cell, /masked to −∞/);
+  // two: scores [0, 200, 0.5], 200 and 199.5 below the largest
+  const two = head([[0], [200], [0.5]], false);
+  assert.equal(rowText(two, 0), 'Row 1 of A is the softmax of row 1 of the scores, so its weights are non-negative and add up to 1; the weights on “a” (1) and “c” (3) are 0 though they are not masked: their scores are 199.500 to 200.000 below the row’s largest, so each exp(s − max) underflows to 0 in float32');
+  // causal: row 2 sees a and b (scores 200 and 0), c is masked; row 3 sees all, two tied 200 below
+  const causal = head([[200], [0], [0]], true);
+  assert.equal(rowText(causal, 1), 'Row 2 of A is the softmax of row 2 of the scores, so its weights are non-negative and add up to 1; the masked one is exactly 0; the weight on “b” (2) is 0 though it is not masked: its score is 200.000 below the row’s largest, so its exp(s − max) = exp(−200.000) underflows to 0 in float32');
+  assert.equal(rowText(causal, 2), 'Row 3 of A is the softmax of row 3 of the scores, so its weights are non-negative and add up to 1; the weights on “b” (2) and “c” (3) are 0 though they are not masked: their scores are 200.000 below the row’s largest, so each exp(s − max) underflows to 0 in float32');
+  assert.equal(rowText(causal, 0), 'Row 1 of A is the softmax of row 1 of the scores, so its weights are non-negative and add up to 1; the 2 masked ones are exactly 0');
 });
 
 test('explainTarget: a row of A says it adds up to 1 and how many weights the mask zeroes (none, one, several), then follows the token', () => {

@@ -37,7 +37,7 @@ function derivedNumbers(view, m, i, j) {
       const max = Math.max(...live);
       add(max);
       let plain = 0, shifted = 0;
-      for (const s of live) add(Math.exp(s)), add(Math.exp(s - max)), (plain += Math.exp(s)), (shifted += Math.exp(s - max));
+      for (const s of live) add(Math.exp(s)), add(Math.exp(s - max)), add(s - max), (plain += Math.exp(s)), (shifted += Math.exp(s - max));
       add(plain);
       add(shifted);
     }
@@ -103,6 +103,9 @@ function cellRules(view, m, i, j, text, fail) {
     if (said !== hidden) fail(`says ${said} masked keys, the row has ${hidden}`);
   }
   if (m === 'A' && live.includes(j) && !text.includes(`A[${i + 1}][${j + 1}] = `) ) fail('no result line');
+  // a visible key's weight of exactly 0 is float32's underflow, never the mask's
+  if (m === 'A' && live.includes(j) && (r.A[i * r.m + j] === 0) !== /underflows to 0 in float32/.test(text)) fail(`weight ${r.A[i * r.m + j]}: the underflow is ${r.A[i * r.m + j] === 0 ? 'not said' : 'said wrongly'}`);
+  if (m === 'A' && live.includes(j) && /masked to −∞/.test(text)) fail('a visible key is said to be masked');
   if (m === 'A' && live.includes(j)) {
     const last = [...text.matchAll(/A\[\d+\]\[\d+\] = [^\n]*= ([^\n=]+)$/gm)].map((x) => x[1].trim());
     if (!last.includes(fmt(r.A[i * r.m + j]))) fail(`the result is not the shown ${fmt(r.A[i * r.m + j])}`);
@@ -202,7 +205,7 @@ function randomHead(seed) {
 
 test('200 seeded random heads keep the rules too (numbers as tokens, duplicates, ties, fully masked rows, overflow)', () => {
   const problems = [];
-  const seen = { fullyMasked: 0, ties: 0, numericTokens: 0, overflow: 0 };
+  const seen = { fullyMasked: 0, ties: 0, numericTokens: 0, overflow: 0, underflow: 0 };
   const from = checked;
   for (let seed = 1; seed <= 200; seed++) {
     const { config, mask, step } = randomHead(seed);
@@ -218,10 +221,11 @@ test('200 seeded random heads keep the rules too (numbers as tokens, duplicates,
       if (new Set(a).size < a.length) { seen.ties++; break; }
     }
     seen.overflow += Array.from(r.S).some((s) => Math.exp(s) > 3.4e38);
+    seen.underflow += r.A.some((a, k) => a === 0 && r.M[k] !== -Infinity); // a visible key's weight 0: exp(s − max) underflowed
   }
   assert.equal(problems.length, 0, report(problems));
   // the draw really covers the hard cases
-  assert.ok(seen.fullyMasked >= 20 && seen.ties >= 20 && seen.numericTokens >= 50 && seen.overflow >= 3, JSON.stringify(seen));
+  assert.ok(seen.fullyMasked >= 20 && seen.ties >= 20 && seen.numericTokens >= 50 && seen.overflow >= 3 && seen.underflow >= 3, JSON.stringify(seen));
   console.log(`  ${checked - from} sentences of 200 random heads checked; heads with ${JSON.stringify(seen)}`);
 });
 
