@@ -254,7 +254,7 @@ const softmaxScore = (r, i, c) => r.S[i * r.m + c] + r.M[i * r.m + c];
  * masks must not count them. { keys, gaps } with gaps[k] = max − s of keys[k].
  * @param {ForwardResult} r @param {number} i
  */
-export function underflowedKeys(r, i) {
+function underflowedKeys(r, i) {
   const live = visibleKeys(r, i);
   let max = -Infinity;
   for (const c of live) max = Math.max(max, softmaxScore(r, i, c));
