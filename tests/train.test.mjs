@@ -12,7 +12,8 @@ const attn = await loadAttention();
 
 /**
  * A trainer that is disposed when the test ends, passed or failed: a failing assertion must not
- * keep one of the core's 8 trainer slots from the tests after it.
+ * keep one of the core's 8 trainer slots from the tests after it. The refusals make theirs with
+ * it too (assert.throws(() => trainer(ctx, bad))), so options that are wrongly taken free theirs.
  * @param {import('node:test').TestContext} ctx
  */
 function trainer(ctx, options, core = attn) {
@@ -164,15 +165,15 @@ test('previous-token: example() rows attend to the token before them once traine
 });
 
 test('bad options throw errors that name the option and the fix', (ctx) => {
-  assert.throws(() => attn.createTrainer({ task: 'copy' }), /task is "copy": the built-in tasks are "previous-token", "find-the-noun"/);
-  assert.throws(() => attn.createTrainer({ dk: 0 }), /dk is 0: .*from 1 to 16/);
-  assert.throws(() => attn.createTrainer({ lr: -1 }), /lr is -1: the learning rate must be a positive finite number/);
-  assert.throws(() => attn.createTrainer({ optimizer: 'rmsprop' }), /optimizer is "rmsprop": it must be "adam" or "sgd"/);
-  assert.throws(() => attn.createTrainer({ batch: 1000 }), /batch is 1000/);
-  assert.throws(() => attn.createTrainer({ seed: -1 }), /seed is -1/);
-  assert.throws(() => attn.createTrainer({ seed: 4294967296 }), { message: 'seed is 4294967296: it must be a whole number from 0 to 4294967295' });
+  assert.throws(() => trainer(ctx, { task: 'copy' }), /task is "copy": the built-in tasks are "previous-token", "find-the-noun"/);
+  assert.throws(() => trainer(ctx, { dk: 0 }), /dk is 0: .*from 1 to 16/);
+  assert.throws(() => trainer(ctx, { lr: -1 }), /lr is -1: the learning rate must be a positive finite number/);
+  assert.throws(() => trainer(ctx, { optimizer: 'rmsprop' }), /optimizer is "rmsprop": it must be "adam" or "sgd"/);
+  assert.throws(() => trainer(ctx, { batch: 1000 }), /batch is 1000/);
+  assert.throws(() => trainer(ctx, { seed: -1 }), /seed is -1/);
+  assert.throws(() => trainer(ctx, { seed: 4294967296 }), { message: 'seed is 4294967296: it must be a whole number from 0 to 4294967295' });
   trainer(ctx, { seed: 4294967295 }).dispose(); // the largest seed is taken
-  assert.throws(() => attn.createTrainer({ steps: 3 }), /unknown option "steps"/);
+  assert.throws(() => trainer(ctx, { steps: 3 }), /unknown option "steps"/);
   const t = trainer(ctx, {});
   assert.throws(() => t.step(1.5), /k is 1.5/);
   t.dispose();
@@ -205,7 +206,7 @@ test('a learning rate far too high stops training with an error, and reset() rec
 test('trainers live in 8 slots: the ninth throws until one is disposed; forward() still works beside them', async (ctx) => {
   const own = await loadAttention();
   const trainers = Array.from({ length: 8 }, (_, s) => trainer(ctx, { seed: s }, own));
-  assert.throws(() => own.createTrainer({}), (e) => /all 8 trainer slots are in use: call dispose\(\) on a trainer you no longer need/.test(e.message) && e.code === 'AE_TRAINER_SLOTS' && e.slots === 8);
+  assert.throws(() => trainer(ctx, {}, own), (e) => /all 8 trainer slots are in use: call dispose\(\) on a trainer you no longer need/.test(e.message) && e.code === 'AE_TRAINER_SLOTS' && e.slots === 8);
   trainers[3].dispose();
   trainers[3] = trainer(ctx, { seed: 3 }, own);
   const r = own.forward({ X: [[1, 0], [0, 1]], Wq: [[1, 0], [0, 1]], Wk: [[1, 0], [0, 1]], Wv: [[1, 0], [0, 1]], causal: true });
@@ -259,7 +260,7 @@ test('after attn.dispose() its trainers refuse every call with an error that say
   ]) {
     assert.throws(call, disposed, what);
   }
-  assert.throws(() => own.createTrainer(), /this Attention was disposed: call loadAttention\(\) again/);
+  assert.throws(() => trainer(ctx, undefined, own), /this Attention was disposed: call loadAttention\(\) again/);
   t.dispose(); // still allowed: frees nothing that matters, throws nothing
 });
 
