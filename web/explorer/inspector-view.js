@@ -118,5 +118,17 @@ export function createInspectorView(doc, $, active) {
     }
   }
 
-  return { draw, edit, keepClear };
+  /**
+   * Between 901 and 1279 px the panel floats over the matrices' right edge (style.css), or their
+   * left edge when it would cover `target` (the cell hovered, else the focus, else the cell
+   * explained): it never hides that cell nor slides under the pointer.
+   * @param {Element | null} target @param {Element} box the matrices
+   */
+  function place(target, box) {
+    const panel = $('inspector');
+    const t = target && target.getBoundingClientRect();
+    panel.classList.toggle('on-left', Boolean(t && t.width) && /** @type {DOMRect} */ (t).right > box.getBoundingClientRect().right - panel.offsetWidth);
+  }
+
+  return { draw, edit, keepClear, place };
 }
