@@ -120,13 +120,14 @@ export function createInspectorView(doc, $, active) {
 
   /**
    * Between 901 and 1279 px the panel floats over the matrices' right edge (style.css), or their
-   * left edge when it would cover `target` (the cell hovered, else the focus, else the cell
-   * explained): it never hides that cell nor slides under the pointer.
-   * @param {Element | null} target @param {Element} box the matrices
+   * left edge when it would cover `target` (the cell in hand), so it never hides that cell nor
+   * slides under the pointer; `compact`: it shows only its title until pointed at or focused.
+   * @param {Element | null} target @param {Element} box the matrices @param {boolean} compact
    */
-  function place(target, box) {
+  function place(target, box, compact) {
     const panel = $('inspector');
     const t = target && target.getBoundingClientRect();
+    panel.classList.toggle('compact', compact);
     panel.classList.toggle('on-left', Boolean(t && t.width) && /** @type {DOMRect} */ (t).right > box.getBoundingClientRect().right - panel.offsetWidth);
   }
 
