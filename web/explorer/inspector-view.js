@@ -119,16 +119,15 @@ export function createInspectorView(doc, $, active) {
   }
 
   /**
-   * Between 901 and 1279 px the panel floats over the matrices' right edge (style.css), or their
-   * left edge when it would cover `target` (the cell in hand), so it never hides that cell nor
-   * slides under the pointer; `compact`: it shows only its title until pointed at or focused.
-   * @param {Element | null} target @param {Element} box the matrices @param {boolean} compact
+   * 901-1279 px (style.css): the panel floats over the matrices' right edge, or the left one if it
+   * would cover `target`, the cell in hand; with none, `compact`: its title until pointed at.
+   * @param {Element | null} target @param {Element} box the matrices
    */
-  function place(target, box, compact) {
+  function place(target, box) {
     const panel = $('inspector');
     const t = target && target.getBoundingClientRect();
-    panel.classList.toggle('compact', compact);
-    panel.classList.toggle('on-left', Boolean(t && t.width) && /** @type {DOMRect} */ (t).right > box.getBoundingClientRect().right - panel.offsetWidth);
+    panel.classList.toggle('compact', !t);
+    panel.classList.toggle('on-left', Boolean(t) && /** @type {DOMRect} */ (t).right > box.getBoundingClientRect().right - panel.offsetWidth);
   }
 
   return { draw, edit, keepClear, place };

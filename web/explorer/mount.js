@@ -271,13 +271,11 @@ export function mountExplorer(root, options = {}) {
     const inMatrices = focus && $('matrices').contains(focus) ? focus : null;
     const target = inMatrices || (d.stop && dirty.tour ? panels.heatmap(d.stop.cell.m)?.cell(d.stop.cell.i, d.stop.cell.j) : null);
     if (target) inspector.keepClear(win, target);
-    // Where the panel floats over the matrices (901-1279 px) it keeps off the cell in hand: the
-    // tour's, the hovered or the keyboard's. A cell only clicked earlier shrinks it to its title.
+    // The cell in hand, which a floating explanation keeps off: the tour's, hovered or keyboard's.
     /** @param {import('../../types/config').Cell} c */
     const cellEl = (c) => panels.heatmap(c.m)?.cell(c.i, c.j) || panels.figure(c.m) || null;
     const hovered = panels.fits(state.hover);
-    const inHand = d.stop ? cellEl(d.stop.cell) : hovered ? cellEl(hovered) : inMatrices && inMatrices.matches(':focus-visible') ? inMatrices : null;
-    inspector.place(inHand, $('matrices'), Boolean(d.ex) && !inHand);
+    inspector.place(d.stop ? cellEl(d.stop.cell) : hovered ? cellEl(hovered) : inMatrices?.matches(':focus-visible') ? inMatrices : null, $('matrices'));
     for (const k of DIRTY) dirty[k] = false;
     if (host.dataset.ready !== 'true') {
       host.dataset.ready = 'true';
