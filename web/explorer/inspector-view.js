@@ -2,7 +2,7 @@
 // on), the explained cell's title and text (explain.js), small copies of the cells that fed it
 // (so nothing has to be scrolled to), and, for an input cell, the value editor. On a narrow
 // screen the panel sits at the bottom of the window: keepClear() scrolls the focused cell out
-// from under it (WCAG 2.4.11, focus not obscured).
+// from under it (WCAG 2.4.11, focus not obscured); from 901 to 1279 px place() floats it clear.
 
 import { fmt, fmtShort } from '../format.js';
 import { sourceCopies } from '../explain.js';
