@@ -378,7 +378,7 @@ test('causal heads: the mask cell says “(1 ≤ 2)” for an earlier key, and t
   const both = viewOf({ ...SMALL, causal: true }, null, [[true, true, true], [false, true, true], [true, true, true]]);
   assert.equal(explainCell(both, 'M', 1, 0).text, 'The mask does not let “b” (2) look at “a” (1), so −∞ is added to this score: its weight in A is exactly 0.');
   assert.equal(explainCell(both, 'M', 0, 1).text, '“b” (2) comes after “a” (1): a token cannot see the future, so −∞ is added to this score: its weight in A is exactly 0.');
-  assert.equal(followSentence(both, 1), '“b” (2) gives 1.000 of its attention to itself. It may look at 1 token of 3; the mask hides the other 2. Its output (row 2 of O) is [0.000, 1.000]; its largest component is “v2”, 1.000.');
+  assert.equal(followSentence(both, 1), '“b” (2) gives 1.000 of its attention to itself. It may look at 1 token of 3; the mask hides 1 token and the causal mask hides the token after it. Its output (row 2 of O) is [0.000, 1.000]; its largest component is “v2”, 1.000.');
   assert.equal(followSentence(both, 2).split('. ')[1], 'It can see every token, itself included');
   assert.equal(narration(both, 'mask'), '4. Mask. Set every score where j comes after i to −∞, so tokens can’t see the future.');
 });
@@ -503,8 +503,8 @@ test('a causal head whose mask also hides a token from itself: “look at itself
   const v = viewOf({ ...SMALL, causal: true }, null, [[true, true, true], [true, false, true], [true, true, true]]);
   assert.equal(explainCell(v, 'M', 1, 1).text, 'The mask does not let “b” (2) look at itself, so −∞ is added to this score: its weight in A is exactly 0.');
   assert.equal(explainCell(v, 'A', 1, 1).text, 'Exactly 0: the mask does not let “b” (2) look at itself, so the score was masked to −∞, and exp(−∞) = 0.');
-  assert.equal(followSentence(v, 1), '“b” (2) gives 1.000 of its attention to “a” (1). It may look at 1 token of 3; the mask hides the other 2. Its output (row 2 of O) is [1.000, 2.000]; its largest component is “v2”, 2.000.');
-  assert.equal(followSentence(v, 0).split('. ')[1], 'It can see only itself; the 2 tokens after it are masked');
+  assert.equal(followSentence(v, 1), '“b” (2) gives 1.000 of its attention to “a” (1). It may look at 1 token of 3; the mask hides 1 token and the causal mask hides the token after it. Its output (row 2 of O) is [1.000, 2.000]; its largest component is “v2”, 2.000.');
+  assert.equal(followSentence(v, 0).split('. ')[1], 'It can see only itself; the causal mask hides the 2 tokens after it');
   assert.equal(followSentence(v, 2).split('. ')[1], 'It can see every token, itself included');
 });
 
@@ -532,4 +532,30 @@ test('a step against no gradient at all is said so, whichever way it went', () =
 test('ten keys: the weight of key 10 names S[1][10] and sums over S[1][k]', () => {
   assert.equal(explainCell(even(10), 'A', 0, 9).text.split('\n').slice(1, 4).join('\n'),
     'A[1][10] = exp(S[1][10]) / Σₖ exp(S[1][k])\nexp(0.000) = 1.000\nΣ = 1.000 + 1.000 + 1.000 + 1.000 + 1.000 + 1.000 + 1.000 + 1.000 + … (2 more terms) = 10.000');
+});
+
+test('follow sentence: what hides what, the causal mask (later keys) and an explicit mask each with its own count', () => {
+  // four tokens, every score 1 (Q = K = [1]); V = 1, 2, 3, 4
+  const FOUR = { tokens: ['a', 'b', 'c', 'd'], Q: [[1], [1], [1], [1]], K: [[1], [1], [1], [1]], V: [[1], [2], [3], [4]] };
+  const seen = (v, i) => followSentence(v, i).split('. ')[1];
+  // causal only: the causal mask hides every later key, 1, 2 or 3 of them
+  const causal = viewOf({ ...FOUR, causal: true });
+  assert.equal(seen(causal, 0), 'It can see only itself; the causal mask hides the 3 tokens after it');
+  assert.equal(seen(causal, 1), 'It can see tokens 1 and 2, itself included; the causal mask hides the 2 tokens after it');
+  assert.equal(seen(causal, 2), 'It can see tokens 1 to 3, itself included; the causal mask hides the token after it');
+  assert.equal(seen(causal, 3), 'It can see every token, itself included');
+  // explicit mask only: the mask hides them all
+  const T = true, F = false;
+  const rows = [[T, F, F, F], [T, T, F, T], [F, F, F, T], [T, T, T, T]];
+  const mask = viewOf({ ...FOUR, causal: false }, null, rows);
+  assert.equal(seen(mask, 0), 'It may look at 1 token of 4; the mask hides the other 3');
+  assert.equal(seen(mask, 1), 'It may look at 3 tokens of 4; the mask hides the other one');
+  assert.equal(seen(mask, 2), 'It may look at 1 token of 4; the mask hides the other 3');
+  assert.equal(seen(mask, 3), 'Nothing is masked: it can see every token, itself included');
+  // both: the causal mask's later keys are not counted as the mask's
+  const both = viewOf({ ...FOUR, causal: true }, null, [[T, F, F, F], [F, T, T, T], [F, F, T, T], [T, F, T, T]]);
+  assert.equal(seen(both, 0), 'It can see only itself; the causal mask hides the 3 tokens after it', 'the mask hides nothing the causal mask does not');
+  assert.equal(seen(both, 1), 'It may look at 1 token of 4; the mask hides 1 token and the causal mask hides the 2 tokens after it');
+  assert.equal(seen(both, 2), 'It may look at 1 token of 4; the mask hides 2 tokens and the causal mask hides the token after it');
+  assert.equal(seen(both, 3), 'It may look at 3 tokens of 4; the mask hides the other one', 'no key after the last');
 });

@@ -562,28 +562,45 @@ test('a link with from= and the preset’s exact config opens as that unchanged 
   assert.deepEqual([unknown.state.preset, unknown.state.origin, unknown.change.error], [null, null, ''], 'an unknown from= is dropped without a word');
 });
 
-test('malformed or out-of-range parameters: the learner sees the rest of the link, with the default in their place', () => {
+test('malformed or out-of-range parameters: the learner sees the rest of the link, with the default in their place, and is told which was ignored and why', () => {
   const cases = [
-    // [search, what the state shows: step, follow, sel, urlTheme]
-    ['?preset=cat&step=nonsense', null, null, null, null],
-    ['?preset=cat&step=SCORE', null, null, null, null],
-    ['?preset=cat&follow=5', null, null, null, null], // 5 tokens: rows 0 to 4
-    ['?preset=cat&follow=4', null, 4, null, null],
-    ['?preset=cat&follow=0', null, 0, null, null],
-    ['?preset=cat&follow=-1', null, null, null, null],
-    ['?preset=cat&follow=2.5', null, null, null, null],
-    ['?preset=cat&follow=two', null, null, null, null],
-    ['?preset=cat&cell=Z.1.1', null, null, null, null],
-    ['?preset=cat&cell=A.1', null, null, null, null],
-    ['?preset=cat&cell=A.-1.0', null, null, null, null],
-    ['?preset=cat&theme=blue', null, null, null, null],
-    ['?preset=cat&step=mix&follow=99&cell=O.4.0&theme=dark', 'mix', null, { m: 'O', i: 4, j: 0 }, 'dark'],
+    // [search, what the state shows: step, follow, sel, urlTheme, and the message]
+    ['?preset=cat&step=nonsense', null, null, null, null, 'The link’s step=nonsense was ignored: the steps are project, score, scale, mask, softmax and mix.'],
+    ['?preset=cat&step=SCORE', null, null, null, null, 'The link’s step=SCORE was ignored: the steps are project, score, scale, mask, softmax and mix.'],
+    ['?preset=cat&follow=5', null, null, null, null, 'The link’s follow=5 was ignored: this head has 5 tokens, rows 0 to 4.'], // 5 tokens: rows 0 to 4
+    ['?preset=cat&follow=4', null, 4, null, null, ''],
+    ['?preset=cat&follow=0', null, 0, null, null, ''],
+    ['?preset=cat&follow=-1', null, null, null, null, 'The link’s follow=-1 was ignored: follow is a row number, from 0 for the first token.'],
+    ['?preset=cat&follow=2.5', null, null, null, null, 'The link’s follow=2.5 was ignored: follow is a row number, from 0 for the first token.'],
+    ['?preset=cat&follow=two', null, null, null, null, 'The link’s follow=two was ignored: follow is a row number, from 0 for the first token.'],
+    ['?preset=cat&cell=Z.1.1', null, null, null, null, 'The link’s cell=Z.1.1 was ignored: there is no matrix Z; the matrices are X, Wq, Wk, Wv, Q, K, V, S, M, A and O.'],
+    ['?preset=cat&cell=A.1', null, null, null, null, 'The link’s cell=A.1 was ignored: a cell is written matrix.row.column, counted from 0, as A.4.1.'],
+    ['?preset=cat&cell=A.-1.0', null, null, null, null, 'The link’s cell=A.-1.0 was ignored: a cell is written matrix.row.column, counted from 0, as A.4.1.'],
+    ['?preset=cat&cell=O.40.0', null, null, null, null, 'The link’s cell=O.40.0 was ignored: O has 5 rows.'],
+    ['?preset=cat&cell=O.4.4', null, null, null, null, 'The link’s cell=O.4.4 was ignored: O has 4 columns.'],
+    ['?preset=cat&cell=S.5.5', null, null, null, null, 'The link’s cell=S.5.5 was ignored: S has 5 rows and 5 columns.'],
+    ['?preset=worked-example&cell=Wq.0.0', null, null, null, null, 'The link’s cell=Wq.0.0 was ignored: this head is given as Q, K and V, so it has no Wq.'],
+    ['?preset=cat&theme=blue', null, null, null, null, 'The link’s theme=blue was ignored: the theme is light or dark.'],
+    ['?preset=cat&step=&follow=&cell=&theme=', null, null, null, null, ''], // empty: absent, nothing to say
+    ['?preset=cat&step=mix&follow=99&cell=O.4.0&theme=dark', 'mix', null, { m: 'O', i: 4, j: 0 }, 'dark', 'The link’s follow=99 was ignored: this head has 5 tokens, rows 0 to 4.'],
+    // several: one sentence each, in the link's own order (step, follow, cell, theme)
+    ['?preset=cat&theme=blue&cell=O.40.7&follow=9&step=sofmax', null, null, null, null,
+      'The link’s step=sofmax was ignored: the steps are project, score, scale, mask, softmax and mix. The link’s follow=9 was ignored: this head has 5 tokens, rows 0 to 4. '
+      + 'The link’s cell=O.40.7 was ignored: O has 5 rows and 4 columns. The link’s theme=blue was ignored: the theme is light or dark.'],
   ];
-  for (const [search, step, follow, sel, theme] of cases) {
+  for (const [search, step, follow, sel, theme, said] of cases) {
     const state = S.createState();
     const change = S.fromUrl(state, readUrlState(search, ''));
-    assert.deepEqual([state.preset, state.step, state.follow, state.sel, state.urlTheme, change.error], ['cat', step, follow, sel, theme, ''], search);
+    assert.deepEqual([state.preset ?? state.origin, state.step, state.follow, state.sel, state.urlTheme, change.error], [search.includes('worked') ? 'worked-example' : 'cat', step, follow, sel, theme, said], search);
   }
+  // one token: "1 token, row 0"; a bad preset's message comes first, the parameters' after it
+  const one = S.createState();
+  S.setConfig(one, { tokens: ['a'], Q: [[1]], K: [[1]], V: [[1]] });
+  assert.equal(S.fromUrl(S.createState(), readUrlState('', S.urlOf(one) + '&follow=1')).error, 'The link’s follow=1 was ignored: this head has 1 token, row 0.');
+  assert.equal(reopen('?preset=dog&cell=O.9.0').change.error, 'There is no preset called “dog”; the presets are cat, worked-example and previous-token. Showing “cat”. The link’s cell=O.9.0 was ignored: O has 5 rows.');
+  // a long value is clipped, and stays text
+  assert.equal(reopen('?preset=cat&theme=' + 'x'.repeat(60)).change.error, `The link’s theme=${'x'.repeat(39)}… was ignored: the theme is light or dark.`);
+  assert.equal(S.ignoredText([]), '');
   const empty = reopen('');
   assert.deepEqual([empty.state.preset, empty.change.error, empty.change.badConfig], ['cat', '', null], 'no link: the default preset, no message');
 });

@@ -257,7 +257,7 @@ test('narration: step 0, before the drop, after it; the control; grammar for one
   const after = narrate({ step: 300, evals: [ev(0, 3.4, 3.4), ev(200, 3.3, 1), ev(300, 3.3, 0.1, [0, 0, 0.9, 0.1], [0.2, 0.8, 0, 0])], words: 27 });
   assert.match(after, /Head 1\.2 has become a previous-token head: each token puts 0\.800/);
   assert.match(after, /Head 2\.1 is an induction head/);
-  assert.match(after, /fell at step 200 \(marked on the curve\), when the two heads started working together; the first part costs 3\.30, close to ln 27 = 3\.30, what a uniform guess among the 27 words costs: it cannot be predicted\./);
+  assert.match(after, /fell at step 200 \(marked on the curve\), when the two heads started working together; the first part, at 3\.30, is close to ln 27 = 3\.30, what a uniform guess among the 27 words costs: it cannot be predicted\./);
   const withControl = narrate({ step: 10, evals: [{ ...ev(10, 3.3, 3.2), control: { lossFirst: 3.3, lossRepeat: 2.61, prev: [], induction: [] } }], words: 27 });
   assert.match(withControl, /its repeated part costs 2\.61 nats\.$/);
   const tokens = ['BOS', 'A', 'B', 'A', 'B', 'A'];

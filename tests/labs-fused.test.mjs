@@ -318,8 +318,22 @@ test('explainFused, word for word: bytes, blocks, rounding, speed-up at its 1.05
 });
 
 test('bytesText and timeText at their unit boundaries', () => {
-  assert.deepEqual([0, 1023, 1024, 10239, 10240, 1024 ** 2 - 1, 1024 ** 2, 1024 ** 3 - 1, 1024 ** 3, 10 * 1024 ** 3].map(bytesText),
-    ['0 bytes', '1023 bytes', '1.0 KiB', '10.0 KiB', '10 KiB', '1024 KiB', '1.0 MiB', '1024 MiB', '1.0 GiB', '10 GiB']);
+  assert.deepEqual([0, 1, 2, 1023, 1024, 10239, 10240, 1024 ** 2 - 1, 1024 ** 2, 1024 ** 3 - 1, 1024 ** 3, 10 * 1024 ** 3].map(bytesText),
+    ['0 bytes', '1 byte', '2 bytes', '1023 bytes', '1.0 KiB', '10 KiB', '10 KiB', '1.0 MiB', '1.0 MiB', '1.0 GiB', '1.0 GiB', '10 GiB']);
+  // every unit at both of its edges: one decimal up to 9.9, whole from 10 (never "10.0"), and a
+  // value that rounds to 1024 is said in the next unit (1023.5 KiB was "1024 KiB")
+  const K = 1024, M = 1024 ** 2, G = 1024 ** 3;
+  for (const [u, name] of [[K, 'KiB'], [M, 'MiB'], [G, 'GiB']]) {
+    assert.equal(bytesText(9.94 * u), `9.9 ${name}`);
+    assert.equal(bytesText(9.96 * u), `10 ${name}`);
+    assert.equal(bytesText(1023.49 * u), `1023 ${name}`);
+  }
+  for (const [u, name, next] of [[K, 'KiB', 'MiB'], [M, 'MiB', 'GiB']]) {
+    assert.equal(bytesText(1023.5 * u), `1.0 ${next}`, `1023.5 ${name}`);
+    assert.equal(bytesText(1023.9 * u), `1.0 ${next}`, `1023.9 ${name}`);
+  }
+  // GiB is the last unit: it keeps counting
+  assert.deepEqual([1023.9 * G, 1024 * G, 4096 * G].map(bytesText), ['1024 GiB', '1024 GiB', '4096 GiB']);
   // each form up to where its rounding would carry over: 99.97 µs was once "1.0e+2 µs"
   assert.deepEqual([0, -3, 0.05, 99.49, 99.5, 99.97, 100, 999.49, 999.5, 999.97, 1000, 9994.9, 9995, 9999, 10000, 123456].map(timeText),
     ['—', '—', '0.050 µs', '99 µs', '99.5 µs', '100 µs', '100 µs', '999 µs', '1.00 ms', '1.00 ms', '1.00 ms', '9.99 ms', '10.0 ms', '10.0 ms', '10.0 ms', '123.5 ms']);

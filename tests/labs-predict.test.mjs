@@ -7,10 +7,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttention } from '../web/attention.js';
 import { fmt } from '../web/format.js';
+import { parseConfig, forwardArgs } from '../web/config.js';
 import { explainCell, followSentence } from '../web/explain.js';
 import {
   MODE, PRESET_CHOICES, HIDE_CHOICES, TARGETS, EXERCISE_CHOICES, defaultState, readState, writeState,
-  presetView, target, parseGuess, scoreGuess, explainTarget, EXERCISES, exerciseAnswer, fieldLine, scoreExercise,
+  presetView, target, parseGuess, guessRule, scoreGuess, explainTarget, EXERCISES, exerciseAnswer, fieldLine, scoreExercise,
 } from '../web/labs/predict.js';
 import { paramNotes, queryOf, labOf } from '../web/labs/index.js';
 import { paramNotes as recordNotes } from '../web/labs/mount.js';
@@ -73,31 +74,50 @@ test('target: the hidden cell or row, clamped to the matrix; the range is 1 for 
 
 // ---------------------------------------------------------------- reading a guess
 
-test('parseGuess: spaces, semicolons and commas separate; a comma before three digits or at the end does not', () => {
-  const ok = (text, n) => { const g = parseGuess(text, n); assert.equal(g.ok, true, `${text}: ${g.error}`); return g.values; };
-  assert.deepEqual(ok('0.5, 0.25 0.25', 3), [0.5, 0.25, 0.25]);
-  assert.deepEqual(ok('0.5,0.25', 2), [0.5, 0.25]);
-  assert.deepEqual(ok('0.5;0.25', 2), [0.5, 0.25]);
-  assert.deepEqual(ok('0.5 , 0.25', 2), [0.5, 0.25]);
-  assert.deepEqual(ok('0.5,   0.25', 2), [0.5, 0.25]);
-  assert.deepEqual(ok('  0.5  ', 1), [0.5]);
-  assert.deepEqual(ok('0,125', 1), [0.125], 'a decimal comma before three digits');
-  assert.deepEqual(ok('−0.5', 1), [-0.5]);
-  assert.deepEqual(parseGuess('0.5,', 1), { ok: false, error: '“0.5,” is not a number.' });
+test('parseGuess: spaces, commas and semicolons separate numbers, “.” is the decimal point, whatever the digits after a comma', () => {
+  const ok = (text, n) => { const g = parseGuess(text, n); assert.equal(g.ok, true, `${text}: ${g.error}`); return [g.values, g.read]; };
+  assert.deepEqual(ok('0.5, 0.25 0.25', 3), [[0.5, 0.25, 0.25], 'Read as 3 numbers: 0.5, 0.25 and 0.25.']);
+  assert.deepEqual(ok('0.5,0.25', 2), [[0.5, 0.25], 'Read as 2 numbers: 0.5 and 0.25.']);
+  assert.deepEqual(ok('0.5;0.25', 2), [[0.5, 0.25], 'Read as 2 numbers: 0.5 and 0.25.']);
+  assert.deepEqual(ok('0.5 , 0.25', 2), [[0.5, 0.25], 'Read as 2 numbers: 0.5 and 0.25.']);
+  assert.deepEqual(ok('0.5,   0.25', 2), [[0.5, 0.25], 'Read as 2 numbers: 0.5 and 0.25.']);
+  assert.deepEqual(ok('  0.5  ', 1), [[0.5], 'Read as 0.5.']);
+  assert.deepEqual(ok('0.5,', 1), [[0.5], 'Read as 0.5.'], 'a separator at the end separates nothing');
+  assert.deepEqual(ok('−0.5', 1), [[-0.5], 'Read as −0.5.']);
+  assert.deepEqual(ok('-.125 1e3', 2), [[-0.125, 1000], 'Read as 2 numbers: −0.125 and 1000.'], 'what was read, in full');
+  // "0,125" and "0,25" are read alike: two numbers each (the comma before three digits was once a decimal point)
+  assert.deepEqual(ok('0,125', 2), [[0, 125], 'Read as 2 numbers: 0 and 125.']);
+  assert.deepEqual(ok('0,25', 2), [[0, 25], 'Read as 2 numbers: 0 and 25.']);
+  assert.deepEqual(ok('1,000', 2), [[1, 0], 'Read as 2 numbers: 1 and 0.'], 'no thousands separator either');
+  for (const [typed, read] of [['0,125', '0 and 125'], ['0,25', '0 and 25']]) {
+    const [a, b] = typed.split(',');
+    assert.deepEqual(parseGuess(typed, 1), { ok: false, error: `Type one number: this reads as 2 numbers (${read}). “.” is the decimal point: type ${a}.${b}, not ${typed}.` });
+  }
+  assert.deepEqual(ok('0,5 0.25', 3), [[0, 5, 0.25], 'Read as 3 numbers: 0, 5 and 0.25.']);
+  assert.deepEqual(parseGuess('0.5 0,25', 2), { ok: false, error: 'Type 2 numbers, separated by spaces, commas or semicolons: this reads as 3 numbers (0.5, 0 and 25). “.” is the decimal point: type 0.25, not 0,25.' });
+});
+
+test('guessRule: the rule is said next to the box, for one number and for several', () => {
+  assert.equal(guessRule(1), 'Type one number; “.” is the decimal point (a comma would start a second number).');
+  assert.equal(guessRule(2), 'Type 2 numbers, separated by spaces, commas or semicolons; “.” is the decimal point.');
+  assert.equal(guessRule(5), 'Type 5 numbers, separated by spaces, commas or semicolons; “.” is the decimal point.');
 });
 
 test('parseGuess: −∞ is typed as −∞, -inf or -Infinity; anything around it is not a number', () => {
-  assert.deepEqual(parseGuess('−∞ -inf -Infinity -INF', 4).values, [-Infinity, -Infinity, -Infinity, -Infinity]);
+  const inf = parseGuess('−∞ -inf -Infinity -INF', 4);
+  assert.deepEqual([inf.values, inf.read], [[-Infinity, -Infinity, -Infinity, -Infinity], 'Read as 4 numbers: −∞, −∞, −∞ and −∞.']);
   for (const bad of ['x-inf', '-infx', '-xinf', 'inf']) assert.deepEqual(parseGuess(bad, 1), { ok: false, error: `“${bad}” is not a number.` }, bad);
 });
 
 test('parseGuess: the count is said in the learner’s words, singular and plural; the first bad word is named', () => {
-  assert.deepEqual(parseGuess('0.5 0.5', 1), { ok: false, error: 'Type 1 number: you typed 2.' });
-  assert.deepEqual(parseGuess('1', 3), { ok: false, error: 'Type 3 numbers, separated by spaces or commas: you typed 1.' });
-  assert.deepEqual(parseGuess('', 2), { ok: false, error: 'Type 2 numbers, separated by spaces or commas: you typed 0.' });
+  assert.deepEqual(parseGuess('0.5 0.5', 1), { ok: false, error: 'Type one number: this reads as 2 numbers (0.5 and 0.5).' });
+  assert.deepEqual(parseGuess('1', 3), { ok: false, error: 'Type 3 numbers, separated by spaces, commas or semicolons: this reads as 1 number (1).' });
+  assert.deepEqual(parseGuess('', 2), { ok: false, error: 'Type 2 numbers, separated by spaces, commas or semicolons: the box is empty.' });
+  assert.deepEqual(parseGuess(' ,; ', 1), { ok: false, error: 'Type one number: the box is empty.' });
   assert.deepEqual(parseGuess('abc 1', 2), { ok: false, error: '“abc” is not a number.' });
   assert.deepEqual(parseGuess('1 abc', 2), { ok: false, error: '“abc” is not a number.' });
-  assert.deepEqual(parseGuess('0.5', 1), { ok: true, values: [0.5] });
+  assert.deepEqual(parseGuess('1 abc 2', 2), { ok: false, error: '“abc” is not a number.' }, 'a bad word is named before the count');
+  assert.deepEqual(parseGuess('0.5', 1), { ok: true, values: [0.5], read: 'Read as 0.5.' });
 });
 
 // ---------------------------------------------------------------- scoring
@@ -139,6 +159,31 @@ test('explainTarget: a cell gets the explorer’s own explanation of it', () => 
   assert.equal(text, explainCell(view('cat'), 'A', 4, 4).text);
   assert.match(text, /^The share of its attention “the” \(5\) gives to itself: the softmax of row 5 of S\.\nA\[5\]\[5\] = /);
   assert.match(text, /\nA\[5\]\[5\] = 1\.000 \/ 8\.482 = 0\.118\n/);
+});
+
+test('explainTarget: a weight that is 0 because exp(s − max) underflowed in float32 is said to be so, never masked', () => {
+  const head = (K, causal) => {
+    const config = parseConfig({ tokens: ['a', 'b', 'c'], Q: [[1], [1], [1]], K, V: [[1], [2], [3]], causal, scale: 1 });
+    const r = attn.forward(forwardArgs(config));
+    return { config, r, raw: r, step: null };
+  };
+  const rowText = (v, row) => explainTarget(v, target(v, { hide: 'A', target: 'row', row, col: 0 })).split('. “')[0];
+  // scores of row 1: [0, 200, 199]; exp(0 − 200) is far below float32's 1.4e−45, so A[1][1] = 0; exp(−1) is not
+  const one = head([[0], [200], [199]], false);
+  assert.equal(one.r.A[0], 0);
+  assert.equal(one.r.M[0], 0, 'not masked');
+  assert.equal(rowText(one, 0), 'Row 1 of A is the softmax of row 1 of the scores, so its weights are non-negative and add up to 1; the weight on “a” (1) is 0 though it is not masked: its score is 200.000 below the row’s largest, so its exp(s − max) = exp(−200.000) underflows to 0 in float32');
+  const cell = explainTarget(one, target(one, { hide: 'A', target: 'cell', row: 0, col: 0 }));
+  assert.match(cell, /\nA\[1\]\[1\] is exactly 0 though the key is not masked: exp\(0\.000 − 200\.000\) = exp\(−200\.000\) underflows to 0 in float32, whose smallest positive number is about 1\.4e−45\.$/);
+  assert.doesNotMatch(cell, /masked to −∞/);
+  // two: scores [0, 200, 0.5], 200 and 199.5 below the largest
+  const two = head([[0], [200], [0.5]], false);
+  assert.equal(rowText(two, 0), 'Row 1 of A is the softmax of row 1 of the scores, so its weights are non-negative and add up to 1; the weights on “a” (1) and “c” (3) are 0 though they are not masked: their scores are 199.500 to 200.000 below the row’s largest, so each exp(s − max) underflows to 0 in float32');
+  // causal: row 2 sees a and b (scores 200 and 0), c is masked; row 3 sees all, two tied 200 below
+  const causal = head([[200], [0], [0]], true);
+  assert.equal(rowText(causal, 1), 'Row 2 of A is the softmax of row 2 of the scores, so its weights are non-negative and add up to 1; the masked one is exactly 0; the weight on “b” (2) is 0 though it is not masked: its score is 200.000 below the row’s largest, so its exp(s − max) = exp(−200.000) underflows to 0 in float32');
+  assert.equal(rowText(causal, 2), 'Row 3 of A is the softmax of row 3 of the scores, so its weights are non-negative and add up to 1; the weights on “b” (2) and “c” (3) are 0 though they are not masked: their scores are 200.000 below the row’s largest, so each exp(s − max) underflows to 0 in float32');
+  assert.equal(rowText(causal, 0), 'Row 1 of A is the softmax of row 1 of the scores, so its weights are non-negative and add up to 1; the 2 masked ones are exactly 0');
 });
 
 test('explainTarget: a row of A says it adds up to 1 and how many weights the mask zeroes (none, one, several), then follows the token', () => {
@@ -194,6 +239,9 @@ test('fieldLine: whole numbers stay whole only for question 1; a missing guess i
   assert.equal(fieldLine(EXERCISES.q2, 0, 1, 0.468, false), 'weight of token 1: you said 1.000, the core gives 0.468 ✗');
   assert.equal(fieldLine(EXERCISES.q3, 1, NaN, 0.978, false), 'std after dividing by √dk: you said (nothing), the core gives 0.978 ✗');
   assert.equal(fieldLine(EXERCISES.q3, 0, 8, 7.821, true), 'std of the raw dot products: you said 8.000, the core gives 7.821 ✓');
+  // typed but not one number (a decimal comma): the line shows what was typed, not “(nothing)”
+  assert.equal(fieldLine(EXERCISES.q3, 1, null, 0.978, false, ' 0,9 '), 'std after dividing by √dk: you typed “0,9”, which is not one number, the core gives 0.978 ✗');
+  assert.equal(fieldLine(EXERCISES.q3, 1, null, 0.978, false, '  '), 'std after dividing by √dk: you said (nothing), the core gives 0.978 ✗');
 });
 
 test('scoreExercise: a field is right within its tolerance (at the edge too), and points are the share right', () => {

@@ -193,7 +193,7 @@ const SW1_TEXT = 'In the table (n = 8): without scaling the mean largest weight 
   + 'at dk = 4 the unscaled median ‖J‖_F is at least the scaled one (0.320 against 0.250): the rows are peaked, not yet saturated; '
   + 'at dk = 16 it is smaller (0.200 against 0.250); '
   + 'at dk = 64 and 256 saturation bites: below a tenth of the scaled one (0.020 against 0.240 and 0.010 against 0.260), with 5 of 8 and 7 of 8 rows nearly one-hot. '
-  + 'The gradient left for the other keys falls at every width without scaling, from 0.900 at dk = 1 to 0.050 at dk = 256; with scaling it stays between 0.800 and 0.900.';
+  + 'Without scaling, the gradient left for the other keys falls with every width, from 0.900 at dk = 1 to 0.050 at dk = 256; with scaling it stays between 0.800 and 0.900.';
 
 test('√dk narrative: every sentence at dk = 16, n = 8, where the unscaled rows are peaked but ‖J‖_F is larger', () => {
   const r = lab(16, 8, side(4.1, 1, 0.62, 0.35, 0.3), side(1.02, 0, 0.31, 0.2, 0.6));
@@ -245,22 +245,39 @@ test('√dk table sentence: widths where saturation has not bitten, a largest we
   assert.equal(explainSqrtDk(r, flat, fmt)[5], 'In the table (n = 8): without scaling the mean largest weight grows, from 0.400 at dk = 1 to 0.550 at dk = 16; '
     + 'at dk = 4 and 16 the unscaled median ‖J‖_F is at least the scaled one (0.350 against 0.300 and 0.360 against 0.310): the rows are peaked, not yet saturated; '
     + 'at none of these widths does it fall below a tenth of the scaled one. '
-    + 'The gradient left for the other keys falls without scaling, from 0.900 at dk = 1 to 0.750 at dk = 16; with scaling it stays between 0.870 and 0.900.');
-  // Equal on the shown digits counts as rising and falling (0.6004 and 0.5996 both show 0.600).
+    + 'Without scaling, the gradient left for the other keys falls, from 0.900 at dk = 1 to 0.750 at dk = 16; with scaling it stays between 0.870 and 0.900.');
+  // Equal on the shown digits is equal (0.6004 and 0.5996 both show 0.600): it stays, it does not grow.
   const ties = [
     line(1, cell(0.6004, 0.4, 0.3996), cell(0.6004, 0.4, 0.4)),
     line(4, cell(0.5996, 0.4, 0.4004), cell(0.3, 0.4, 0.45)),
   ];
   assert.equal(explainSqrtDk(lab(4, 2, side(2, 0, 0.6, 0.4, 0.4), side(1, 0, 0.3, 0.4, 0.45)), ties, fmt)[5],
-    'In the table (n = 2): without scaling the mean largest weight grows with every width, from 0.600 at dk = 1 to 0.600 at dk = 4; '
+    'In the table (n = 2): without scaling the mean largest weight stays at 0.600 from dk = 1 to dk = 4; '
     + 'at dk = 4 the unscaled median ‖J‖_F is at least the scaled one (0.400 against 0.400): the rows are peaked, not yet saturated; '
     + 'at none of these widths does it fall below a tenth of the scaled one. '
-    + 'The gradient left for the other keys falls at every width without scaling, from 0.400 at dk = 1 to 0.400 at dk = 4; with scaling it stays between 0.400 and 0.450.');
+    + 'Without scaling, the gradient left for the other keys stays at 0.400 from dk = 1 to dk = 4; with scaling it stays between 0.400 and 0.450.');
   // Only saturation starting, then only biting.
   const start = [line(1, cell(0.4, 0.3, 0.9), cell(0.4, 0.3, 0.9)), line(64, cell(0.8, 0.1, 0.3, 3), cell(0.3, 0.2, 0.8))];
   assert.match(explainSqrtDk(r, start, fmt)[5], /from 0\.400 at dk = 1 to 0\.800 at dk = 64; at dk = 64 it is smaller \(0\.100 against 0\.200\); at none of these widths does it fall below a tenth of the scaled one\. /);
   const bite = [line(1, cell(0.4, 0.3, 0.9), cell(0.4, 0.3, 0.9)), line(512, cell(0.97, 0.004, 0.01, 2), cell(0.3, 0.2, 0.8))];
-  assert.match(explainSqrtDk(r, bite, fmt)[5], /from 0\.400 at dk = 1 to 0\.970 at dk = 512; at dk = 512 saturation bites: below a tenth of the scaled one \(0\.004 against 0\.200\), with 2 of 8 rows nearly one-hot\. The gradient left for the other keys falls at every width without scaling, from 0\.900 at dk = 1 to 0\.010 at dk = 512; with scaling it stays between 0\.800 and 0\.900\.$/);
+  assert.match(explainSqrtDk(r, bite, fmt)[5], /from 0\.400 at dk = 1 to 0\.970 at dk = 512; at dk = 512 saturation bites: below a tenth of the scaled one \(0\.004 against 0\.200\), with 2 of 8 rows nearly one-hot\. Without scaling, the gradient left for the other keys falls with every width, from 0\.900 at dk = 1 to 0\.010 at dk = 512; with scaling it stays between 0\.800 and 0\.900\.$/);
+});
+
+test('√dk table sentence: a column that grows, stays, shrinks, or comes back, said from its first and last shown values', () => {
+  const r = lab(16, 8, side(4, 0, 0.55, 0.36, 0.75), side(1, 0, 0.31, 0.31, 0.87));
+  // the mean largest weight (first) and the gradient left for the other keys (third) of each width
+  const table = (weights, others) => weights.map((w, k) => line(4 ** k, cell(w, 0.3, others[k]), cell(0.3, 0.25, 0.8)));
+  const say = (weights, others) => {
+    const s = explainSqrtDk(r, table(weights, others), fmt)[5];
+    return [/largest weight (.*?); at /.exec(s)[1], /other keys (.*?); with scaling/.exec(s)[1]];
+  };
+  assert.deepEqual(say([0.4, 0.6, 0.9], [0.9, 0.5, 0.1]), ['grows with every width, from 0.400 at dk = 1 to 0.900 at dk = 16', 'falls with every width, from 0.900 at dk = 1 to 0.100 at dk = 16']);
+  assert.deepEqual(say([0.4, 0.4, 0.9], [0.9, 0.9, 0.1]), ['grows, from 0.400 at dk = 1 to 0.900 at dk = 16', 'falls, from 0.900 at dk = 1 to 0.100 at dk = 16'], 'a step that stays is not “every width”');
+  assert.deepEqual(say([0.5, 0.5, 0.5], [0.3, 0.3, 0.3]), ['stays at 0.500 from dk = 1 to dk = 16', 'stays at 0.300 from dk = 1 to dk = 16']);
+  assert.deepEqual(say([0.9, 0.6, 0.4], [0.1, 0.5, 0.9]), ['shrinks with every width, from 0.900 at dk = 1 to 0.400 at dk = 16', 'rises with every width, from 0.100 at dk = 1 to 0.900 at dk = 16']);
+  assert.deepEqual(say([0.9, 0.95, 0.4], [0.1, 0.05, 0.9]), ['shrinks, from 0.900 at dk = 1 to 0.400 at dk = 16', 'rises, from 0.100 at dk = 1 to 0.900 at dk = 16']);
+  assert.deepEqual(say([0.5, 0.7, 0.5], [0.3, 0.1, 0.3]), ['is 0.500 at dk = 1 and again at dk = 16', 'is 0.300 at dk = 1 and again at dk = 16'], 'back where it started');
+  assert.deepEqual(say([0.5], [0.3]), ['is 0.500 at dk = 1', 'is 0.300 at dk = 1'], 'one width');
 });
 
 test('√dk narrative from the core at n = 8: the sentences quote the lab’s own numbers', () => {

@@ -100,6 +100,14 @@ test('URL state ignores unknown steps and malformed cells; the hash wins over th
   assert.equal(r.cell, null);
   assert.equal(r.follow, null);
   assert.equal(readUrlState('?step=mix', '#step=mask').step, 'mask');
+  // what it could not read is listed with why, the value as given (the hash's, when both have it)
+  assert.deepEqual(r.ignored, [
+    { name: 'step', value: 'dance', why: 'the steps are project, score, scale, mask, softmax and mix' },
+    { name: 'follow', value: 'x', why: 'follow is a row number, from 0 for the first token' },
+    { name: 'cell', value: 'Z.1.1', why: 'there is no matrix Z; the matrices are X, Wq, Wk, Wv, Q, K, V, S, M, A and O' },
+  ]);
+  assert.deepEqual(readUrlState('?theme=blue&step=mix', '#theme=dark').ignored, [], 'the hash’s good theme wins over the query’s bad one');
+  assert.deepEqual(readUrlState('?cell=A.4&theme=Dark', '').ignored.map((x) => x.name + '=' + x.value), ['cell=A.4', 'theme=Dark']);
 });
 
 // Issue 11, point 7: a message stays readable whatever the input; 1e999 is named for what it is.
@@ -263,7 +271,7 @@ test('a cell of any matrix round-trips through the URL; steps, follow and cell a
   assert.equal(readUrlState('?follow=12', '').follow, 12);
   for (const bad of ['x2', '2x', '-1', '1.5']) assert.equal(readUrlState(`?follow=${bad}`, '').follow, null, bad);
   assert.equal(readUrlState('?preset=cat', '#preset=worked-example').preset, 'worked-example');
-  assert.deepEqual(readUrlState(undefined, undefined), { preset: null, configText: null, from: null, step: null, follow: null, cell: null, theme: null });
+  assert.deepEqual(readUrlState(undefined, undefined), { preset: null, configText: null, from: null, step: null, follow: null, cell: null, theme: null, ignored: [] });
 });
 
 test('a link holds only what is set', () => {

@@ -117,9 +117,9 @@ test('tokens named by numbers never read as positions: token 2, or “7” (toke
 
 test('the follow sentence: ties name every token and every component, with “each”; the range of visible tokens is never “1 to 1”', () => {
   const v = viewOf(PRESETS.cat.config);
-  assert.equal(followSentence(v, 0), '“The” (1) gives 1.000 of its attention to itself. It can see only itself; the 4 tokens after it are masked. Its output (row 1 of O) is [0.000, 0.000, 0.500, 0.500]; its largest components are “small word” and “first token”, 0.500 each.');
-  assert.match(followSentence(v, 1), /^“cat” \(2\) gives 0\.500 of its attention each to “The” \(1\) and itself\. It can see tokens 1 and 2, itself included; the 3 tokens after it are masked\./);
-  assert.match(followSentence(v, 3), /It can see tokens 1 to 4, itself included; the token after it is masked\./);
+  assert.equal(followSentence(v, 0), '“The” (1) gives 1.000 of its attention to itself. It can see only itself; the causal mask hides the 4 tokens after it. Its output (row 1 of O) is [0.000, 0.000, 0.500, 0.500]; its largest components are “small word” and “first token”, 0.500 each.');
+  assert.match(followSentence(v, 1), /^“cat” \(2\) gives 0\.500 of its attention each to “The” \(1\) and itself\. It can see tokens 1 and 2, itself included; the causal mask hides the 3 tokens after it\./);
+  assert.match(followSentence(v, 3), /It can see tokens 1 to 4, itself included; the causal mask hides the token after it\./);
 });
 
 test('cell labels for screen readers name the matrix, row, column and value', () => {

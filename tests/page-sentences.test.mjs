@@ -37,7 +37,7 @@ function derivedNumbers(view, m, i, j) {
       const max = Math.max(...live);
       add(max);
       let plain = 0, shifted = 0;
-      for (const s of live) add(Math.exp(s)), add(Math.exp(s - max)), (plain += Math.exp(s)), (shifted += Math.exp(s - max));
+      for (const s of live) add(Math.exp(s)), add(Math.exp(s - max)), add(s - max), (plain += Math.exp(s)), (shifted += Math.exp(s - max));
       add(plain);
       add(shifted);
     }
@@ -103,6 +103,9 @@ function cellRules(view, m, i, j, text, fail) {
     if (said !== hidden) fail(`says ${said} masked keys, the row has ${hidden}`);
   }
   if (m === 'A' && live.includes(j) && !text.includes(`A[${i + 1}][${j + 1}] = `) ) fail('no result line');
+  // a visible key's weight of exactly 0 is float32's underflow, never the mask's
+  if (m === 'A' && live.includes(j) && (r.A[i * r.m + j] === 0) !== /underflows to 0 in float32/.test(text)) fail(`weight ${r.A[i * r.m + j]}: the underflow is ${r.A[i * r.m + j] === 0 ? 'not said' : 'said wrongly'}`);
+  if (m === 'A' && live.includes(j) && /masked to −∞/.test(text)) fail('a visible key is said to be masked');
   if (m === 'A' && live.includes(j)) {
     const last = [...text.matchAll(/A\[\d+\]\[\d+\] = [^\n]*= ([^\n=]+)$/gm)].map((x) => x[1].trim());
     if (!last.includes(fmt(r.A[i * r.m + j]))) fail(`the result is not the shown ${fmt(r.A[i * r.m + j])}`);
@@ -128,11 +131,15 @@ function followRules(view, i, s, fail) {
   const names = matrixInfo(view, 'O').colLabels;
   if (!out) fail('does not name the largest component of its output as the largest');
   else for (const p of namesTheTie(out[0], row(r.O, i, r.dv), null, (k) => `“${names[k]}”`)) fail(p);
-  const after = /the (\d+) tokens after it are masked|the token after it is masked/.exec(s);
-  if (r.causal && live.length === i + 1 && r.m - i - 1 > 0) {
-    const said = after ? (after[1] ? Number(after[1]) : 1) : -1;
-    if (said !== r.m - i - 1) fail(`says ${said} tokens after it, there are ${r.m - i - 1}`);
-  }
+  // what hides what: the causal mask every key after the query, an explicit mask the rest
+  const later = r.causal ? Math.max(0, r.m - i - 1) : 0;
+  const byMask = r.m - live.length - later;
+  const after = /the causal mask hides (?:the token|the (\d+) tokens) after it/.exec(s);
+  const saidLater = after ? (after[1] ? Number(after[1]) : 1) : 0;
+  if (saidLater !== later) fail(`says the causal mask hides ${saidLater} tokens after it, it hides ${later}`);
+  const mask = /the mask hides (?:the other (one|\d+)|(\d+) tokens?)/.exec(s);
+  const saidMask = mask ? (mask[1] === 'one' ? 1 : Number(mask[1] ?? mask[2])) : 0;
+  if (saidMask !== byMask) fail(`says the mask hides ${saidMask} tokens, it hides ${byMask}`);
 }
 
 // The first problem of each kind (kinds told apart by their words, without the numbers).
@@ -198,12 +205,14 @@ function randomHead(seed) {
 
 test('200 seeded random heads keep the rules too (numbers as tokens, duplicates, ties, fully masked rows, overflow)', () => {
   const problems = [];
-  const seen = { fullyMasked: 0, ties: 0, numericTokens: 0, overflow: 0 };
+  const seen = { fullyMasked: 0, ties: 0, numericTokens: 0, overflow: 0, underflow: 0 };
   const from = checked;
   for (let seed = 1; seed <= 200; seed++) {
     const { config, mask, step } = randomHead(seed);
     const view = viewOf(config, step, mask);
     problems.push(...problemsOf(view, `seed ${seed} step=${step}:`));
+    // the same explicit mask under the causal mask too: each hides its own keys
+    if (mask) problems.push(...problemsOf(viewOf({ ...config, causal: true }, step, mask), `seed ${seed} causal and mask step=${step}:`));
     const r = view.r;
     seen.fullyMasked += fullyMaskedRows(r).length > 0;
     seen.numericTokens += config.tokens.some((t) => /^\d+$/.test(t));
@@ -212,10 +221,11 @@ test('200 seeded random heads keep the rules too (numbers as tokens, duplicates,
       if (new Set(a).size < a.length) { seen.ties++; break; }
     }
     seen.overflow += Array.from(r.S).some((s) => Math.exp(s) > 3.4e38);
+    seen.underflow += r.A.some((a, k) => a === 0 && r.M[k] !== -Infinity); // a visible key's weight 0: exp(s − max) underflowed
   }
   assert.equal(problems.length, 0, report(problems));
   // the draw really covers the hard cases
-  assert.ok(seen.fullyMasked >= 20 && seen.ties >= 20 && seen.numericTokens >= 50 && seen.overflow >= 3, JSON.stringify(seen));
+  assert.ok(seen.fullyMasked >= 20 && seen.ties >= 20 && seen.numericTokens >= 50 && seen.overflow >= 3 && seen.underflow >= 3, JSON.stringify(seen));
   console.log(`  ${checked - from} sentences of 200 random heads checked; heads with ${JSON.stringify(seen)}`);
 });
 

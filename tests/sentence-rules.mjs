@@ -66,7 +66,7 @@ export function numbersFrom(text, allowed) {
 
 /** The formatted values of every matrix of a view, as the page shows them. */
 export function shownNumbers(view, displayed) {
-  const set = new Set(['3.40e38', '1.18e−38']);
+  const set = new Set(['3.40e38', '1.18e−38', '1.4e−45']);
   const add = (v) => set.add(fmt(v));
   for (const m of ['X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O']) if (view.r[m]) for (const v of displayed(view, m)) add(v);
   for (const v of view.r.S) add(v);

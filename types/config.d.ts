@@ -87,6 +87,14 @@ export interface UrlState {
   cell: Cell | null;
   /** The theme the link asks for; null leaves the reader's own choice. */
   theme: 'light' | 'dark' | null;
+  /** The step, follow, cell or theme the link gave that could not be read, each with why. */
+  ignored: IgnoredParam[];
+}
+/** A link parameter left out: its name, the value as given and why (a phrase, no full stop). */
+export interface IgnoredParam {
+  name: string;
+  value: string;
+  why: string;
 }
 /** Reads the state from location.search and location.hash (the hash wins). */
 export declare function readUrlState(search: string | null | undefined, hash: string | null | undefined): UrlState;

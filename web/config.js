@@ -26,7 +26,7 @@
 // MAX_NAME characters; the JSON text at most MAX_JSON characters (checked before parsing).
 
 import { fromTensorText } from './tensor-text.js';
-import { MAX_MESSAGE, clipMessage, count as countOf } from './words.js';
+import { MAX_MESSAGE, clipMessage, count as countOf, list } from './words.js';
 
 export const MAX_JSON = 4_000_000;
 export const MAX_NAME = 40;
@@ -216,6 +216,9 @@ const THEMES = ['light', 'dark'];
 
 /**
  * Reads { preset, configText, from, step, follow, cell, theme } from location.search and location.hash.
+ * A step, follow, cell or theme that cannot be read is left out and listed in `ignored` with why
+ * ({ name, value, why }), so the page can say so; an empty one is simply absent. Whether a
+ * follow or cell lies inside this head is for the explorer to check (state.js fromUrl).
  * @param {string | null | undefined} search @param {string | null | undefined} hash @returns {UrlState}
  */
 export function readUrlState(search, hash) {
@@ -224,15 +227,23 @@ export function readUrlState(search, hash) {
   /** @param {string} k */
   const get = (k) => (h.has(k) ? h.get(k) : p.get(k));
   /** @type {UrlState} */
-  const out = { preset: get('preset'), configText: get('config'), from: get('from'), step: null, follow: null, cell: null, theme: null };
+  const out = { preset: get('preset'), configText: get('config'), from: get('from'), step: null, follow: null, cell: null, theme: null, ignored: [] };
+  /** @param {string} name @param {string} value @param {string} why */
+  const ignore = (name, value, why) => { out.ignored.push({ name, value, why }); };
   const step = get('step');
   if (STEPS.includes(/** @type {Step} */ (step))) out.step = /** @type {Step} */ (step);
+  else if (step) ignore('step', step, `the steps are ${list(STEPS)}`);
   const follow = get('follow');
   if (follow !== null && /^\d+$/.test(follow)) out.follow = Number(follow);
-  const cell = /^([A-Za-z]+)\.(\d+)\.(\d+)$/.exec(get('cell') || '');
+  else if (follow) ignore('follow', follow, 'follow is a row number, from 0 for the first token');
+  const cellText = get('cell');
+  const cell = /^([A-Za-z]+)\.(\d+)\.(\d+)$/.exec(cellText || '');
   if (cell && MATRICES.includes(/** @type {MatrixName} */ (cell[1]))) out.cell = { m: /** @type {MatrixName} */ (cell[1]), i: Number(cell[2]), j: Number(cell[3]) };
+  else if (cell) ignore('cell', /** @type {string} */ (cellText), `there is no matrix ${cell[1]}; the matrices are ${list(MATRICES)}`);
+  else if (cellText) ignore('cell', cellText, 'a cell is written matrix.row.column, counted from 0, as A.4.1');
   const theme = get('theme');
   if (THEMES.includes(/** @type {'light' | 'dark'} */ (theme))) out.theme = /** @type {'light' | 'dark'} */ (theme);
+  else if (theme) ignore('theme', theme, 'the theme is light or dark');
   return out;
 }
 

@@ -243,6 +243,43 @@ function visibleKeys(r, i) {
   return out;
 }
 
+// The score of key c in row i as the softmax sees it: S plus M (0 for a visible key, or a float
+// mask's number).
+/** @param {ForwardResult} r @param {number} i @param {number} c */
+const softmaxScore = (r, i, c) => r.S[i * r.m + c] + r.M[i * r.m + c];
+
+/**
+ * The keys row i may look at whose weight is still exactly 0: their score is so far below the
+ * row's largest that exp(s − max) underflows to 0 in float32. Not masked: the sentences about
+ * masks must not count them. { keys, gaps } with gaps[k] = max − s of keys[k].
+ * @param {ForwardResult} r @param {number} i
+ */
+function underflowedKeys(r, i) {
+  const live = visibleKeys(r, i);
+  let max = -Infinity;
+  for (const c of live) max = Math.max(max, softmaxScore(r, i, c));
+  const keys = live.filter((c) => r.A[i * r.m + c] === 0);
+  return { keys, gaps: keys.map((c) => max - softmaxScore(r, i, c)) };
+}
+
+/**
+ * Why the weights of row i's underflowed keys are 0, as a clause ('' when none): "the weight on
+ * “a” (1) is 0 though it is not masked: its score is 200.000 below the row’s largest, so its
+ * exp(s − max) = exp(−200.000) underflows to 0 in float32".
+ * @param {View} view @param {number} i
+ */
+export function underflowClause(view, i) {
+  const { keys, gaps } = underflowedKeys(view.r, i);
+  if (!keys.length) return '';
+  const t = view.config.tokens;
+  const refs = list(keys.map((c) => tokenRef(t, c)));
+  if (keys.length === 1)
+    return `the weight on ${refs} is 0 though it is not masked: its score is ${fmt(gaps[0])} below the row’s largest, so its exp(s − max) = exp(${fmt(-gaps[0])}) underflows to 0 in float32`;
+  const lo = Math.min(...gaps), hi = Math.max(...gaps);
+  const by = fmt(lo) === fmt(hi) ? fmt(lo) : `${fmt(lo)} to ${fmt(hi)}`;
+  return `the weights on ${refs} are 0 though they are not masked: their scores are ${by} below the row’s largest, so each exp(s − max) underflows to 0 in float32`;
+}
+
 // Why key j is masked for query i: the causal mask (j is in the future) or an explicit mask.
 /** @param {View} view @param {number} i @param {number} j */
 function maskedWhy(view, i, j) {
@@ -391,7 +428,7 @@ function explainWeightA(view, m, i, j) {
 function softmaxArithmetic(view, i, j, live, scores) {
   const { r } = view;
   const at = `A[${i + 1}][${j + 1}]`;
-  const s = (/** @type {number} */ c) => r.S[i * r.m + c] + r.M[i * r.m + c]; // M adds 0 to a visible key (or a float mask's value)
+  const s = (/** @type {number} */ c) => softmaxScore(r, i, c); // M adds 0 to a visible key (or a float mask's value)
   const sName = `${scores}[${i + 1}][${j + 1}]`, sAll = `${scores}[${i + 1}][k]`;
   let max = -Infinity;
   for (const c of live) max = Math.max(max, s(c));
@@ -406,6 +443,10 @@ function softmaxArithmetic(view, i, j, live, scores) {
     return all.length > MAX_TERMS ? all.slice(0, MAX_TERMS).concat(`… (${count(all.length - MAX_TERMS, 'more term')})`) : all;
   };
   const weight = fmt(r.A[i * r.m + j]);
+  // exactly 0 though visible: exp(s − max) underflowed in float32 (the doubles above do not)
+  const under = r.A[i * r.m + j] === 0
+    ? `\n${at} is exactly 0 though the key is not masked: exp(${fmt(s(j))} − ${p(max)}) = exp(${fmt(s(j) - max)}) underflows to 0 in float32, whose smallest positive number is about 1.4e−45.`
+    : '';
   const tooBig = plain.find((x) => !(x <= F32_MAX));
   const why = tooBig !== undefined
     ? `exp(${fmt(Math.max(...live.map(s)))}) is past float32’s largest number (about 3.40e38)`
@@ -420,14 +461,16 @@ function softmaxArithmetic(view, i, j, live, scores) {
       `exp(${fmt(s(j))}) = ${fmt(Math.exp(s(j)))}\n` +
       `${sumLine(terms((/** @type {number} */ c) => Math.exp(s(c))), sumPlain)}${maskedNote}\n` +
       `${at} = ${fmt(Math.exp(s(j)))} / ${fmt(sumPlain)} = ${weight}\n` +
-      `The core first subtracts the row’s largest score, ${fmt(max)}, from every score: exp(${fmt(s(j))} − ${p(max)}) / Σ = ${fmt(shifted(j))} / ${fmt(sumShifted)}, the same ratio, and no term can be larger than 1, so nothing overflows.`
+      `The core first subtracts the row’s largest score, ${fmt(max)}, from every score: exp(${fmt(s(j))} − ${p(max)}) / Σ = ${fmt(shifted(j))} / ${fmt(sumShifted)}, the same ratio, and no term can be larger than 1, so nothing overflows.` +
+      under
     );
   return (
     `Here ${why}, so this row is worked out the way the core does it: subtract the row’s largest score, ${fmt(max)}, from every score first. Multiplying every term by the same exp(−max) leaves the ratio unchanged.\n` +
     `${at} = exp(${sName} − max) / Σₖ exp(${sAll} − max)\n` +
     `exp(${fmt(s(j))} − ${p(max)}) = ${fmt(shifted(j))}\n` +
     `${sumLine(terms(shifted), sumShifted)}${maskedNote}\n` +
-    `${at} = ${fmt(shifted(j))} / ${fmt(sumShifted)} = ${weight}`
+    `${at} = ${fmt(shifted(j))} / ${fmt(sumShifted)} = ${weight}` +
+    under
   );
 }
 
@@ -560,17 +603,24 @@ export function followSentence(view, i) {
   return s;
 }
 
-// Which keys row i may look at, said in as few words as are true.
+// Which keys row i may look at, said in as few words as are true, naming what hides what: the
+// causal mask hides every key after the query (top-left aligned, as the core builds M), an
+// explicit mask the other hidden keys.
 /** @param {View} view @param {number} i @param {number[]} live */
 function visibility(view, i, live) {
   const { r } = view;
   const hidden = r.m - live.length;
   if (!hidden) return r.causal && r.m > 1 ? 'It can see every token, itself included.' : r.m === 1 ? 'It is the only token.' : 'Nothing is masked: it can see every token, itself included.';
-  if (r.causal && live.length === i + 1) { // (causal: the keys it sees are among 1 to i + 1, so these are all of them)
+  const later = r.causal ? Math.max(0, r.m - i - 1) : 0; // every one of them is −∞ in M
+  const byMask = hidden - later;
+  const after = later === 1 ? 'the token after it' : `the ${later} tokens after it`;
+  if (!byMask) { // (causal: the keys it sees are 1 to i + 1, so these are all of them)
     const seen = i === 0 ? 'only itself' : `${range(1, i + 1, 'token')}, itself included`;
-    return `It can see ${seen}; the ${hidden === 1 ? 'token' : count(hidden, 'token')} after it ${verb(hidden, 'is', 'are')} masked.`;
+    return `It can see ${seen}; the causal mask hides ${after}.`;
   }
-  return `It may look at ${count(live.length, 'token')} of ${r.m}; the mask hides ${hidden === 1 ? 'the other one' : `the other ${hidden}`}.`;
+  const look = `It may look at ${count(live.length, 'token')} of ${r.m}`;
+  if (!later) return `${look}; the mask hides ${byMask === 1 ? 'the other one' : `the other ${byMask}`}.`;
+  return `${look}; the mask hides ${count(byMask, 'token')} and the causal mask hides ${after}.`;
 }
 
 /**

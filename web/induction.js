@@ -263,14 +263,14 @@ export function narrate({ step, evals, words }) {
   } else {
     const prev = strongestPrevious(e.prev), ind = strongestInduction(e.induction);
     const drop = dropStep(evals);
-    lines.push(`Step ${step}: the first part costs ${nats(e.lossFirst)} nats a token and the repeated part ${nats(e.lossRepeat)}.`);
+    lines.push(`Step ${step}: on held-out sequences (not the training batch), the first part costs ${nats(e.lossFirst)} nats a token and the repeated part ${nats(e.lossRepeat)}.`);
     if (prev.score >= 0.5)
       lines.push(`Head ${headName(prev.head)} has become a previous-token head: each token puts ${fmt(prev.score)} of its attention, on average, on the token just before it, and writes that token into the residual stream.`);
     else lines.push(`No layer-1 head looks at the previous token yet (the most is head ${headName(prev.head)}, with ${fmt(prev.score)} of its attention on it).`);
     if (ind && ind.score >= CRITERIA.induction)
       lines.push(`Head ${headName(ind.head)} is an induction head: a token’s query finds the key that says “the token before me was this one”, the token right after its earlier copy, and copies it (${fmt(ind.score)} of its attention goes there). Nobody wrote that rule: it lowers the loss, so gradient descent found it.`);
     else if (ind) lines.push(`No layer-2 head finds the earlier copy of the current token yet (head ${headName(ind.head)} puts ${fmt(ind.score)} of its attention there).`);
-    if (drop != null) lines.push(`The repeated part’s loss fell at step ${drop} (marked on the curve), when the two heads started working together; the first part costs ${nats(e.lossFirst)}, ${versusGuess([e.lossFirst], words)}: it cannot be predicted.`);
+    if (drop != null) lines.push(`The repeated part’s loss fell at step ${drop} (marked on the curve), when the two heads started working together; the first part, at ${nats(e.lossFirst)}, is ${versusGuess([e.lossFirst], words)}: it cannot be predicted.`);
   }
   if (e.control) {
     lines.push(`The one-layer control learns from the same sequences but has no earlier layer to write “the token before me” into its keys, so no induction head can form: its repeated part costs ${nats(e.control.lossRepeat)} nats.`);

@@ -95,6 +95,12 @@ test('predict lab: a guess for a hidden weight is scored and explained; the less
   assert.match(await text(page, '[data-role="points"]'), /^9\d \/ 100$/);
   assert.equal(await page.locator('[data-matrix="hidden"][data-row="4"][data-col="1"]').textContent(), '0.528');
   assert.match(await text(page, '[data-role="result"]'), /0\.528/);
+  // what was read is shown, and the rule next to the box: a comma separates, "." is the decimal point
+  assert.equal(await text(page, '[data-role="guess-read"]'), 'Read as 0.5.');
+  assert.equal(await text(page, '[data-role="guess-rule"]'), 'Type one number; “.” is the decimal point (a comma would start a second number).');
+  await page.fill('[data-control="guess"]', '0,5');
+  await page.click('[data-control="reveal"]');
+  assert.equal(await text(page, '[data-role="guess-error"]'), 'Type one number: this reads as 2 numbers (0 and 5). “.” is the decimal point: type 0.5, not 0,5.');
   await page.fill('[data-control="guess"]', '0');
   await page.click('[data-control="reveal"]');
   assert.match(await text(page, '[data-role="points"]'), /^\d \/ 100$/);

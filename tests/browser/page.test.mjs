@@ -248,6 +248,10 @@ test('the URL holds head, step and selection: a copied link reopens the same vie
   assert.deepEqual(await cellTexts(second.page, 'O'), before);
   assert.deepEqual(await second.page.evaluate(() => [__explorer.state.step, __explorer.state.follow, __explorer.state.sel]), ['softmax', 4, { m: 'X', i: 1, j: 1 }]);
   assert.equal(await cell(second.page, 'X', 1, 1).textContent(), '0.700');
+  // a cell outside its matrix is dropped, and the page's message says which and why
+  await second.page.evaluate(() => { location.hash = '#cell=O.40.0'; });
+  await second.page.waitForFunction(() => !document.querySelector('#error').hidden);
+  assert.equal(await second.page.locator('#error').textContent(), 'The link’s cell=O.40.0 was ignored: O has 5 rows.');
   await second.context.close();
   await context.close();
 });

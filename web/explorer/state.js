@@ -18,7 +18,7 @@
 //   badConfig config text that failed to parse, to put back in the config box
 //   restoreCursor  the selected cell should get the keyboard cursor once drawn
 
-import { list } from '../words.js';
+import { list, count as countOf } from '../words.js';
 import { LIMITS } from '../attention.js';
 import { parseConfig, cloneConfig, isDirect, STEPS, MAX_NAME, writeUrlState } from '../config.js';
 import { PRESETS, DEFAULT_PRESET } from '../presets.js';
@@ -568,11 +568,11 @@ function startWith(state, config, preset, from = null) {
 }
 
 /**
- * Whether cell is inside its matrix in this head (a link may name a cell of another head, or a
- * weight of a head given as Q, K and V, which has none).
- * @param {Config} c @param {Cell} cell
+ * The shape [rows, columns] of matrix m in this head, or null when the head has no such matrix
+ * (a weight of a head given as Q, K and V).
+ * @param {Config} c @param {MatrixName} m @returns {[number, number] | null}
  */
-export function cellIn(c, { m, i, j }) {
+function shapeIn(c, m) {
   const direct = isDirect(c);
   const h = /** @type {Record<string, number[][]>} */ (/** @type {unknown} */ (c));
   const n = (direct ? h.Q : h.X).length; // one row per token, as query and as key (parseConfig)
@@ -580,12 +580,50 @@ export function cellIn(c, { m, i, j }) {
   /** @type {Record<string, [number, number] | undefined>} */
   const shapes = { Q: [n, dk], K: [n, dk], V: [n, dv], S: [n, n], M: [n, n], A: [n, n], O: [n, dv] };
   if (!direct) Object.assign(shapes, { X: [n, h.X[0].length], Wq: [h.X[0].length, dk], Wk: [h.X[0].length, dk], Wv: [h.X[0].length, dv] });
-  const shape = shapes[m];
-  return shape !== undefined && i < shape[0] && j < shape[1];
+  return shapes[m] ?? null;
 }
 
 /**
- * The page's start from its link (readUrlState's result). Never throws: a bad link says why.
+ * Whether cell is inside its matrix in this head (a link may name a cell of another head, or a
+ * weight of a head given as Q, K and V, which has none).
+ * @param {Config} c @param {Cell} cell
+ */
+export function cellIn(c, cell) {
+  return !cellOutside(c, cell);
+}
+
+/**
+ * Why cell is not in this head ('' when it is): "O has 5 rows", "O has 4 columns", "O has 5 rows
+ * and 4 columns", "this head is given as Q, K and V, so it has no Wq".
+ * @param {Config} c @param {Cell} cell @returns {string}
+ */
+function cellOutside(c, { m, i, j }) {
+  const shape = shapeIn(c, m);
+  if (!shape) return `this head is given as Q, K and V, so it has no ${m}`;
+  const [rows, cols] = shape;
+  const out = [i >= rows ? countOf(rows, 'row') : '', j >= cols ? countOf(cols, 'column') : ''].filter(Boolean);
+  return out.length ? `${m} has ${list(out)}` : '';
+}
+
+// The order the link writes its parameters in (config.js writeUrlState), and its notes say them in.
+const LINK_ORDER = ['step', 'follow', 'cell', 'theme'];
+
+/**
+ * What the page says of the link's parameters it left out (readUrlState's `ignored`, and a follow
+ * or cell outside this head): one sentence each, "The link’s cell=O.40.0 was ignored: O has 5
+ * rows." ('' when none).
+ * @param {import('../../types/config').IgnoredParam[]} ignored
+ */
+export function ignoredText(ignored) {
+  const clip = (/** @type {string} */ v) => (v.length > 40 ? v.slice(0, 39) + '…' : v);
+  const order = (/** @type {string} */ name) => LINK_ORDER.indexOf(name);
+  return [...ignored].sort((a, b) => order(a.name) - order(b.name)).map((x) => `The link’s ${x.name}=${clip(x.value)} was ignored: ${x.why}.`).join(' ');
+}
+
+/**
+ * The page's start from its link (readUrlState's result). Never throws: a bad link says why,
+ * and so does each parameter it leaves out (a step, follow, cell or theme it cannot read, a
+ * follow or cell outside this head), in the same message.
  * @param {State} state @param {UrlState} u @returns {Change}
  */
 export function fromUrl(state, u) {
@@ -597,12 +635,17 @@ export function fromUrl(state, u) {
     usePreset(state, DEFAULT_PRESET);
     badConfig = u.configText;
   }
+  const ignored = [...(u.ignored ?? [])];
   state.step = u.step;
   const n = headOf(state).tokens.length;
   state.follow = isRow(u.follow, n) ? u.follow : null;
-  state.sel = u.cell && cellIn(headOf(state), u.cell) ? u.cell : null; // a cell of another head is dropped
+  if (u.follow != null && state.follow === null) ignored.push({ name: 'follow', value: String(u.follow), why: `this head has ${countOf(n, 'token')}, ${n === 1 ? 'row 0' : `rows 0 to ${n - 1}`}` });
+  const outside = u.cell ? cellOutside(headOf(state), u.cell) : '';
+  state.sel = u.cell && !outside ? u.cell : null; // a cell of another head is dropped
+  if (u.cell && outside) ignored.push({ name: 'cell', value: `${u.cell.m}.${u.cell.i}.${u.cell.j}`, why: outside });
   state.urlTheme = u.theme;
   state.rev++;
+  error = [error, ignoredText(ignored)].filter(Boolean).join(' ');
   return { compute: true, rebuild: true, tokens: true, error, badConfig, restoreCursor: Boolean(state.sel) };
 }
 

@@ -161,13 +161,19 @@ export function plotGeometry(points, { width = 480, height = 260, current = null
 
 // ---------------------------------------------------------------- words
 
-/** 1,048,576 bytes -> "1.0 MiB", 2048 -> "2.0 KiB", 196,608 -> "192 KiB", 96 -> "96 bytes". @param {number} b */
+const BYTE_UNITS = ['KiB', 'MiB', 'GiB'];
+/**
+ * 1,048,576 bytes -> "1.0 MiB", 2048 -> "2.0 KiB", 196,608 -> "192 KiB", 96 -> "96 bytes". One
+ * decimal below 10, whole numbers above; a value that would round to 1024 of a unit is said in
+ * the next (1023.9 KiB is "1.0 MiB", never "1024 KiB"), and 9.96 KiB is "10 KiB", not "10.0 KiB".
+ * @param {number} b
+ */
 export function bytesText(b) {
-  const unit = (/** @type {number} */ x, /** @type {string} */ name) => `${x < 10 ? x.toFixed(1) : Math.round(x)} ${name}`;
-  if (b >= 1024 ** 3) return unit(b / 1024 ** 3, 'GiB');
-  if (b >= 1024 ** 2) return unit(b / 1024 ** 2, 'MiB');
-  if (b >= 1024) return unit(b / 1024, 'KiB');
-  return count(b, 'byte');
+  if (b < 1024) return count(b, 'byte');
+  let x = b / 1024, k = 0;
+  while (k < BYTE_UNITS.length - 1 && Math.round(x) >= 1024) x /= 1024, k++;
+  const tenths = x.toFixed(1);
+  return `${Number(tenths) < 10 ? tenths : Math.round(x)} ${BYTE_UNITS[k]}`;
 }
 
 /** µs -> "3.2 µs", "450 µs", "2.31 ms", "12.3 ms"; each cut where rounding would carry to the next form (99.97 µs is "100 µs", not "1.0e+2 µs"). @param {number} us */

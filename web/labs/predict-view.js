@@ -3,7 +3,7 @@ import { fmt } from '../format.js';
 import { PRESETS } from '../presets.js';
 import { displayed, matrixInfo } from '../explain.js';
 import {
-  presetView, target, parseGuess, scoreGuess, explainTarget, EXERCISES, exerciseAnswer, scoreExercise, fieldLine,
+  presetView, target, parseGuess, guessRule, scoreGuess, explainTarget, EXERCISES, exerciseAnswer, scoreExercise, fieldLine,
   PRESET_CHOICES, HIDE_CHOICES, MODE, defaultState, writeState,
 } from './predict.js';
 import { h, select, button, matrixFigure, paragraphs, labShell } from './ui.js';
@@ -38,11 +38,12 @@ export function mountPredictLab(root, { attn, doc = root.ownerDocument, state = 
 
 /** @param {Document} doc @param {string} label @param {string | undefined} value @param {number} count @param {Reveal} onReveal */
 function guessBox(doc, label, value, count, onReveal, role = 'guess') {
-  const input = h(doc, 'input', { attrs: { type: 'text', 'data-control': role, 'aria-label': label, inputmode: 'decimal', autocomplete: 'off', placeholder: count > 1 ? `${count} numbers, e.g. ${Array(count).fill('0.2').join(' ')}` : 'e.g. 0.25' } });
+  const input = h(doc, 'input', { attrs: { type: 'text', 'data-control': role, 'aria-label': label, 'aria-describedby': 'guess-rule', inputmode: 'decimal', autocomplete: 'off', placeholder: count > 1 ? `${count} numbers, e.g. ${Array(count).fill('0.2').join(' ')}` : 'e.g. 0.25' } });
   input.value = value ?? '';
   const go = () => onReveal(input.value);
   input.addEventListener('keydown', (ev) => ev.key === 'Enter' && go());
-  return h(doc, 'div', { class: 'bar lab-guess' }, h(doc, 'label', { class: 'lab-field' }, label + ' ', input), button(doc, 'Reveal', go, 'reveal'));
+  return h(doc, 'div', {}, h(doc, 'div', { class: 'bar lab-guess' }, h(doc, 'label', { class: 'lab-field' }, label + ' ', input), button(doc, 'Reveal', go, 'reveal')),
+    h(doc, 'p', { class: 'muted small', attrs: { id: 'guess-rule', 'data-role': 'guess-rule' }, text: guessRule(count) }));
 }
 
 /**
@@ -82,6 +83,7 @@ function renderPreset(attn, doc, s, out, getRevealed, reveal, lab) {
   const sc = scoreGuess(t.values, g.values, t.range);
   out.append(h(doc, 'div', { class: 'lab-result', attrs: { 'data-role': 'result', 'aria-live': 'polite' } },
     h(doc, 'p', { class: 'lab-verdict' }, h(doc, 'span', { class: 'lab-points', attrs: { 'data-role': 'points' }, text: `${sc.points} / 100` }), ` — ${sc.verdict}.`),
+    h(doc, 'p', { attrs: { 'data-role': 'guess-read' }, text: g.read }),
     h(doc, 'p', { text: `You guessed ${g.values.map(fmt).join(', ')}; the core computed ${t.values.map(fmt).join(', ')}. ${t.values.length > 1 ? 'Mean distance' : 'Distance'}: ${fmt(sc.error)}.` }),
     paragraphs(doc, [explainTarget(view, t)], 'lab-text explanation')));
 }
@@ -95,13 +97,15 @@ function renderExercise(attn, doc, s, out, getRevealed, reveal) {
   const rev = getRevealed();
   out.append(h(doc, 'h3', { text: ex.title }), h(doc, 'p', { class: 'lab-task', attrs: { 'data-role': 'task' }, text: ex.question }));
   const inputs = ex.fields.map((f, k) => {
-    const i = h(doc, 'input', { attrs: { type: 'text', inputmode: 'decimal', 'data-control': 'field-' + k, autocomplete: 'off' } });
+    const i = h(doc, 'input', { attrs: { type: 'text', inputmode: 'decimal', 'data-control': 'field-' + k, 'aria-describedby': 'guess-rule', autocomplete: 'off' } });
     if (rev) i.value = rev.text[k] ?? '';
     i.addEventListener('keydown', (ev) => ev.key === 'Enter' && go()); // as in the guess box
     return h(doc, 'label', { class: 'lab-field' }, f + ' ', i);
   });
   const go = () => reveal(inputs.map((l) => /** @type {HTMLInputElement} */ (l.querySelector('input')).value));
-  out.append(h(doc, 'div', { class: 'lab-fields' }, ...inputs), h(doc, 'div', { class: 'bar' }, button(doc, 'Reveal', go, 'reveal')));
+  out.append(h(doc, 'div', { class: 'lab-fields' }, ...inputs),
+    h(doc, 'p', { class: 'muted small', attrs: { id: 'guess-rule', 'data-role': 'guess-rule' }, text: `In each field, ${guessRule(1).replace(/^T/, 't')}` }),
+    h(doc, 'div', { class: 'bar' }, button(doc, 'Reveal', go, 'reveal')));
   if (!rev) return;
   const guesses = /** @type {string[]} */ (rev.text).map((x) => /** @type {Guess} */ (parseGuess(x, 1)));
   const answer = exerciseAnswer(attn, s.exercise);
@@ -109,7 +113,7 @@ function renderExercise(attn, doc, s, out, getRevealed, reveal) {
   const sc = scoreExercise(answer, values);
   out.append(h(doc, 'div', { class: 'lab-result', attrs: { 'data-role': 'result', 'aria-live': 'polite' } },
     h(doc, 'p', { class: 'lab-verdict' }, h(doc, 'span', { class: 'lab-points', attrs: { 'data-role': 'points' }, text: `${sc.points} / 100` }), ` — ${sc.count} of ${sc.right.length} right.`),
-    h(doc, 'ul', {}, ...ex.fields.map((f, k) => h(doc, 'li', { class: sc.right[k] ? 'lab-ok' : 'lab-bad', text: fieldLine(ex, k, guesses[k].ok ? values[k] : null, answer.values[k], sc.right[k]) }))),
+    h(doc, 'ul', {}, ...ex.fields.map((f, k) => h(doc, 'li', { class: sc.right[k] ? 'lab-ok' : 'lab-bad', text: fieldLine(ex, k, guesses[k].ok ? values[k] : null, answer.values[k], sc.right[k], /** @type {string[]} */ (rev.text)[k]) }))),
     h(doc, 'p', { class: 'label', text: 'Explanation (from the lesson)' }),
     h(doc, 'p', { attrs: { 'data-role': 'lesson-answer' }, text: ex.explanation }),
     h(doc, 'p', { class: 'muted small', text: answer.note })));

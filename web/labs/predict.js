@@ -6,8 +6,9 @@
 
 import { PRESETS } from '../presets.js';
 import { parseConfig, forwardArgs } from '../config.js';
-import { explainCell, followSentence, displayed, matrixInfo } from '../explain.js';
+import { explainCell, followSentence, displayed, matrixInfo, underflowClause } from '../explain.js';
 import { parseNumber, fmt } from '../format.js';
+import { count as countWords, list } from '../words.js';
 import { intParam, oneOf } from './random.js';
 import { computeSqrtDk } from './sqrtdk.js';
 
@@ -67,17 +68,39 @@ export function target(view, { hide, target: kind, row, col }) {
 }
 
 /**
- * Reads a guess of `count` numbers ("0.5, 0.25 0.25"; "−∞" or "-inf" for a masked score).
- * @param {string} text @param {number} count @returns {{ ok: true, values: number[] } | { ok: false, error: string }}
+ * The rule parseGuess reads by, said next to the guess box: comma, semicolon and white space
+ * separate numbers, "." is the decimal point (so "0,125" is two numbers, 0 and 125, never a
+ * decimal 0.125 or a thousands separator).
+ * @param {number} n how many numbers the box wants
+ */
+export function guessRule(n) {
+  return `${n > 1 ? `Type ${n} numbers, separated by spaces, commas or semicolons` : 'Type one number'}; “.” is the decimal point${n > 1 ? '' : ' (a comma would start a second number)'}.`;
+}
+
+/** A number as it was read, in full (not rounded to the page's 3 decimals): −0.125, 1000, −∞. @param {number} v */
+const asRead = (v) => (v === -Infinity ? '−∞' : String(v).replace('-', '−'));
+
+/**
+ * Reads a guess of `count` numbers by guessRule: "0.5, 0.25 0.25", "0.5;0.25"; "−∞" or "-inf" for
+ * a masked score. `read` says what was read ("Read as 2 numbers: 0 and 25."), so a learner who
+ * meant a decimal comma sees it; a count that does not match says the same and, for a comma
+ * between digits, how to type the decimal.
+ * @param {string} text @param {number} count
+ * @returns {{ ok: true, values: number[], read: string } | { ok: false, error: string }}
  */
 export function parseGuess(text, count) {
-  // spaces, semicolons and commas separate, except a comma before exactly three digits or at the end
-  const parts = String(text).split(/[\s;]|,(?!$|\d{3}\b)/).filter(Boolean);
-  if (parts.length !== count) return { ok: false, error: `Type ${count} number${count > 1 ? 's' : ''}${count > 1 ? ', separated by spaces or commas' : ''}: you typed ${parts.length}.` };
+  const parts = String(text).split(/[\s,;]+/).filter(Boolean);
   const values = parts.map((p) => (/^[-−](∞|inf(inity)?)$/i.test(p) ? -Infinity : parseNumber(p)));
   const bad = values.findIndex(Number.isNaN);
   if (bad >= 0) return { ok: false, error: `“${parts[bad]}” is not a number.` };
-  return { ok: true, values };
+  const shown = list(values.map(asRead));
+  if (parts.length !== count) {
+    const comma = /(\d+),(\d+)/.exec(String(text));
+    const hint = comma ? ` “.” is the decimal point: type ${comma[1]}.${comma[2]}, not ${comma[0]}.` : '';
+    const want = count > 1 ? `Type ${count} numbers, separated by spaces, commas or semicolons` : 'Type one number';
+    return { ok: false, error: `${want}: ${parts.length ? `this reads as ${countWords(parts.length, 'number')} (${shown})` : 'the box is empty'}.${hint}` };
+  }
+  return { ok: true, values, read: count > 1 ? `Read as ${countWords(count, 'number')}: ${shown}.` : `Read as ${shown}.` };
 }
 
 /**
@@ -105,8 +128,12 @@ export function explainTarget(view, t) {
   if (t.kind === 'cell') return explainCell(view, t.m, t.i, t.j).text;
   const sentences = [];
   if (t.m === 'A') {
-    const masked = t.values.filter((w) => w === 0).length;
-    sentences.push(`Row ${t.i + 1} of A is the softmax of row ${t.i + 1} of the scores, so its weights are non-negative and add up to 1${masked ? `; ${masked === 1 ? 'the masked one is' : `the ${masked} masked ones are`} exactly 0` : ''}.`);
+    // masked: −∞ in M; a visible key's weight can be 0 too, when its exp(s − max) underflows
+    const { r } = view;
+    let masked = 0;
+    for (let j = 0; j < r.m; j++) masked += r.M[t.i * r.m + j] === -Infinity ? 1 : 0;
+    const clauses = [masked ? `${masked === 1 ? 'the masked one is' : `the ${masked} masked ones are`} exactly 0` : '', underflowClause(view, t.i)].filter(Boolean);
+    sentences.push(`Row ${t.i + 1} of A is the softmax of row ${t.i + 1} of the scores, so its weights are non-negative and add up to 1${clauses.map((c) => '; ' + c).join('')}.`);
   }
   sentences.push(followSentence(view, t.i));
   return sentences.join(' ');
@@ -163,12 +190,15 @@ export function exerciseAnswer(attn, id) {
 }
 
 /**
- * One line of an exercise's result: what the learner said and what the core gives.
- * @param {Exercise} ex @param {number} k @param {number | null} guess @param {number} value @param {boolean} right
+ * One line of an exercise's result: what the learner said (or typed, when it is not one number
+ * by guessRule) and what the core gives.
+ * @param {Exercise} ex @param {number} k @param {number | null} guess @param {number} value @param {boolean} right @param {string} [typed]
  */
-export function fieldLine(ex, k, guess, value, right) {
+export function fieldLine(ex, k, guess, value, right, typed = '') {
   const f = (/** @type {number} */ v) => (ex.whole && Number.isInteger(v) ? String(v) : fmt(v));
-  return `${ex.fields[k]}: you said ${guess == null || Number.isNaN(guess) ? '(nothing)' : f(guess)}, the core gives ${f(value)} ${right ? '✓' : '✗'}`;
+  const unread = guess == null || Number.isNaN(guess);
+  const said = !unread ? `you said ${f(guess)}` : typed.trim() ? `you typed “${typed.trim()}”, which is not one number` : 'you said (nothing)';
+  return `${ex.fields[k]}: ${said}, the core gives ${f(value)} ${right ? '✓' : '✗'}`;
 }
 
 /** Scores an exercise: each field is right when within its tolerance. @param {{ values: number[], tolerance: number[] }} answer @param {number[]} guess */

@@ -207,12 +207,26 @@ function sweepSentence(sw, n, fmtv) {
   if (starting.length) parts.push(`at ${dks(starting)} it is smaller (${list(starting.map((x) => `${fmtv(x.raw.median)} against ${fmtv(x.scaled.median)}`))})`);
   if (bites.length) parts.push(`at ${dks(bites)} saturation bites: below a tenth of the scaled one (${list(bites.map((x) => `${fmtv(x.raw.median)} against ${fmtv(x.scaled.median)}`))}), with ${list(bites.map((x) => `${x.raw.oneHot} of ${n}`))} rows nearly one-hot`);
   else parts.push(`at none of these widths does it fall below a tenth of the scaled one`);
-  const o = sw.map((x) => Number(fmtv(x.raw.others)));
-  const falling = o.every((v, k) => k === 0 || v <= o[k - 1]);
-  const w = sw.map((x) => Number(fmtv(x.raw.maxWeight)));
-  const rising = w.every((v, k) => k === 0 || v >= w[k - 1]);
-  const first = sw[0], last = sw[sw.length - 1];
-  const peaks = `without scaling the mean largest weight ${rising ? 'grows with every width' : 'grows'}, from ${fmtv(first.raw.maxWeight)} at dk = ${first.dk} to ${fmtv(last.raw.maxWeight)} at dk = ${last.dk}`;
-  const others = `The gradient left for the other keys ${falling ? 'falls at every width' : 'falls'} without scaling, from ${fmtv(first.raw.others)} at dk = ${first.dk} to ${fmtv(last.raw.others)} at dk = ${last.dk}; with scaling it stays between ${fmtv(Math.min(...sw.map((x) => x.scaled.others)))} and ${fmtv(Math.max(...sw.map((x) => x.scaled.others)))}.`;
+  const peaks = `without scaling the mean largest weight ${course(sw, (x) => x.raw.maxWeight, fmtv, 'grows', 'shrinks')}`;
+  const others = `Without scaling, the gradient left for the other keys ${course(sw, (x) => x.raw.others, fmtv, 'rises', 'falls')}; with scaling it stays between ${fmtv(Math.min(...sw.map((x) => x.scaled.others)))} and ${fmtv(Math.max(...sw.map((x) => x.scaled.others)))}.`;
   return `In the table (n = ${n}): ${peaks}; ${parts.join('; ')}. ${others}`;
+}
+
+/**
+ * How one column of the table moves from its first width to its last, on the shown digits:
+ * "grows with every width, from 0.400 at dk = 1 to 0.950 at dk = 256" (up at each step), "grows,
+ * from …" (up overall), the same with `down`, "stays at 0.600 from dk = 1 to dk = 4" (every width
+ * the same), or "is 0.600 at dk = 1 and again at dk = 16" (back where it started).
+ * @param {SweepLine[]} sw @param {(x: SweepLine) => number} valueOf @param {Fmt} fmtv @param {string} up @param {string} down
+ */
+function course(sw, valueOf, fmtv, up, down) {
+  const shown = sw.map((x) => fmtv(valueOf(x)));
+  const v = shown.map(Number);
+  const first = sw[0], last = sw[sw.length - 1], k = v.length - 1;
+  if (!k) return `is ${shown[0]} at dk = ${first.dk}`;
+  if (v.every((x) => x === v[0])) return `stays at ${shown[0]} from dk = ${first.dk} to dk = ${last.dk}`;
+  if (v[k] === v[0]) return `is ${shown[0]} at dk = ${first.dk} and again at dk = ${last.dk}`;
+  const rising = v[k] > v[0];
+  const everyStep = v.every((x, j) => j === 0 || (rising ? x > v[j - 1] : x < v[j - 1]));
+  return `${rising ? up : down}${everyStep ? ' with every width' : ''}, from ${shown[0]} at dk = ${first.dk} to ${shown[k]} at dk = ${last.dk}`;
 }
