@@ -2,7 +2,7 @@
 // on), the explained cell's title and text (explain.js), small copies of the cells that fed it
 // (so nothing has to be scrolled to), and, for an input cell, the value editor. On a narrow
 // screen the panel sits at the bottom of the window: keepClear() scrolls the focused cell out
-// from under it (WCAG 2.4.11, focus not obscured); from 901 to 1279 px place() floats it clear.
+// from under it (WCAG 2.4.11, focus not obscured).
 
 import { fmt, fmtShort } from '../format.js';
 import { sourceCopies } from '../explain.js';
@@ -118,11 +118,7 @@ export function createInspectorView(doc, $, active) {
     }
   }
 
-  /**
-   * 901-1279 px (style.css): the panel floats over the matrices' right edge, or the left one if it
-   * would cover `target`, the cell in hand; with none, `compact`: its title until pointed at.
-   * @param {Element | null} target @param {Element} box the matrices
-   */
+  /** Floats the panel (901-1279 px) off `target`, the cell in hand; with none, only its title shows. @param {Element | null} target @param {Element} box */
   function place(target, box) {
     const panel = $('inspector');
     const t = target && target.getBoundingClientRect();

@@ -3,8 +3,7 @@
 // Every part that depends on the state is filled in by a view (web/explorer/*-view.js).
 //
 // Layout: the controls across the top, then the matrices in the lesson's order (X → Q, K, V on one
-// row, S → M → A → O on the next) with the explanation beside them (from 901 to 1279 px floating
-// over their edge, docked below on a narrow screen).
+// row, S → M → A → O on the next) with the explanation beside them (docked below on a narrow screen).
 
 export const MARKUP = `
 <nav class="skips" aria-label="Skip links">

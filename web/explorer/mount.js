@@ -271,7 +271,7 @@ export function mountExplorer(root, options = {}) {
     const inMatrices = focus && $('matrices').contains(focus) ? focus : null;
     const target = inMatrices || (d.stop && dirty.tour ? panels.heatmap(d.stop.cell.m)?.cell(d.stop.cell.i, d.stop.cell.j) : null);
     if (target) inspector.keepClear(win, target);
-    // The cell in hand, which a floating explanation keeps off: the tour's, hovered or keyboard's.
+    // The cell in hand (the tour's, hovered, keyboard's), which a floating explanation keeps off.
     /** @param {import('../../types/config').Cell} c */
     const cellEl = (c) => panels.heatmap(c.m)?.cell(c.i, c.j) || panels.figure(c.m) || null;
     const hovered = panels.fits(state.hover);
