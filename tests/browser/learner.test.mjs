@@ -106,7 +106,7 @@ function legendProblems(page) {
   }));
 }
 
-test('the whole head is on the first screen at 1280×800; A and O positions at three sizes, light and dark (screenshots)', async () => {
+test('the whole head is on the first screen at 1280×800 and 1024×768; A and O positions at three sizes, light and dark (screenshots)', async () => {
   const lines = [];
   for (const [w, h] of [[1280, 800], [1024, 768], [360, 800]]) {
     for (const scheme of ['light', 'dark']) {
@@ -117,11 +117,26 @@ test('the whole head is on the first screen at 1280×800; A and O positions at t
       lines.push(`${w}×${h} ${scheme}: A at y = ${b.A.y} (bottom ${b.A.bottom}), O at y = ${b.O.y} (bottom ${b.O.bottom}), page ${await page.evaluate(() => document.documentElement.scrollHeight)} px`);
       // each toggle sits in the caption of the matrix it changes, at every size
       assert.deepEqual(await page.evaluate(() => ['#causal', '#scaling'].map((t) => document.querySelector(t).closest('[data-panel]').dataset.panel)), ['M', 'S']);
-      if (w === 1280) {
-        for (const m of PATH) assert.ok(b[m].y >= 0 && b[m].bottom <= h && b[m].right <= w, `${m} is on the first screen: ${JSON.stringify(b[m])}`);
+      if (w >= 1024) {
+        for (const m of PATH) assert.ok(b[m].x >= 0 && b[m].y >= 0 && b[m].bottom <= h && b[m].right <= w, `${m} is on the first screen at ${w}×${h}: ${JSON.stringify(b[m])}`);
         // the lesson's flow: X → Q, K, V left to right, then S → M → A → O on the next row
         assert.ok(b.X.x < b.Q.x && b.Q.x < b.K.x && b.K.x < b.V.x && b.X.y === b.Q.y, 'first row X, Q, K, V');
         assert.ok(b.S.x < b.M.x && b.M.x < b.A.x && b.A.x < b.O.x && b.S.y > b.Q.bottom - 5, 'second row S, M, A, O');
+      }
+      if (w === 1024) {
+        // no room beside the matrices: the explanation, idle, is one line over none of them; pointed
+        // at a cell it floats over the matrices' edge away from that cell (right of S, left of O)
+        const over = (p, m) => p.x < b[m].right && b[m].x < p.x + p.width && p.y < b[m].bottom && b[m].y < p.y + p.height;
+        const idle = /** @type {{ x: number, y: number, width: number, height: number }} */ (await page.locator('#inspector').boundingBox());
+        assert.deepEqual(PATH.filter((m) => over(idle, m)), [], `the idle explanation ${JSON.stringify(idle)} covers no panel`);
+        for (const [m, i, j] of [['S', 4, 1], ['O', 4, 3]]) {
+          const c = /** @type {{ x: number, y: number, width: number, height: number }} */ (await cell(page, m, i, j).boundingBox());
+          await page.mouse.move(c.x + c.width / 2, c.y + c.height / 2, { steps: 8 });
+          await settle(page);
+          const p = /** @type {{ x: number, y: number, width: number, height: number }} */ (await page.locator('#inspector').boundingBox());
+          assert.equal(await page.locator('#explain-title').textContent(), `${m}[${i + 1}][${j + 1}] = ${await cell(page, m, i, j).textContent()}`);
+          assert.ok(p.x + p.width <= c.x || c.x + c.width <= p.x, `the explanation ${JSON.stringify(p)} beside the hovered ${m} cell ${JSON.stringify(c)}`);
+        }
       }
       if (w === 360) {
         // one column, in the lesson's order

@@ -86,6 +86,7 @@ function wireMatrices(ctx) {
   listen(box, 'focusout', (ev) => {
     const t = targetOf(ev);
     if (t.dataset && t.dataset.matrixCanvas) panels.heatmap(/** @type {MatrixName} */ (t.dataset.matrixCanvas))?.hideCursor();
+    ctx.apply({}); // where the explanation floats follows the focus (mount.js)
   });
   listen(box, 'keydown', (/** @type {KeyboardEvent} */ ev) => matrixKey(ctx, ev));
   listen(

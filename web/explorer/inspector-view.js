@@ -118,5 +118,13 @@ export function createInspectorView(doc, $, active) {
     }
   }
 
-  return { draw, edit, keepClear };
+  /** Floats the panel (901-1279 px) off `target`, the cell in hand; with none, only its title shows. @param {Element | null} target @param {Element} box */
+  function place(target, box) {
+    const panel = $('inspector');
+    const t = target && target.getBoundingClientRect();
+    panel.classList.toggle('compact', !t);
+    panel.classList.toggle('on-left', Boolean(t) && /** @type {DOMRect} */ (t).right > box.getBoundingClientRect().right - panel.offsetWidth);
+  }
+
+  return { draw, edit, keepClear, place };
 }

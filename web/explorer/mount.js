@@ -268,8 +268,14 @@ export function mountExplorer(root, options = {}) {
     if (dirty.url) (state.preset ? writeUrl() : writeUrlSoon()); // a short ?preset= link at once
     // The focused cell (or the tour's) never hides under the explanation panel.
     const focus = active();
-    const target = focus && $('matrices').contains(focus) ? focus : d.stop && dirty.tour ? panels.heatmap(d.stop.cell.m)?.cell(d.stop.cell.i, d.stop.cell.j) : null;
+    const inMatrices = focus && $('matrices').contains(focus) ? focus : null;
+    const target = inMatrices || (d.stop && dirty.tour ? panels.heatmap(d.stop.cell.m)?.cell(d.stop.cell.i, d.stop.cell.j) : null);
     if (target) inspector.keepClear(win, target);
+    // The cell in hand (the tour's, hovered, keyboard's), which a floating explanation keeps off.
+    /** @param {import('../../types/config').Cell} c */
+    const cellEl = (c) => panels.heatmap(c.m)?.cell(c.i, c.j) || panels.figure(c.m) || null;
+    const hovered = panels.fits(state.hover);
+    inspector.place(d.stop ? cellEl(d.stop.cell) : hovered ? cellEl(hovered) : inMatrices?.matches(':focus-visible') ? inMatrices : null, $('matrices'));
     for (const k of DIRTY) dirty[k] = false;
     if (host.dataset.ready !== 'true') {
       host.dataset.ready = 'true';
