@@ -149,6 +149,24 @@ test('the whole head is on the first screen at 1280×800 and 1024×768; A and O 
   console.log('  ' + lines.join('\n  '));
 });
 
+test('at 1024×768 on a touch screen (a tablet held sideways) a tapped cell opens its explanation in full, beside the cell', async () => {
+  const touch = await env.browser.newContext({ viewport: { width: 1024, height: 768 }, hasTouch: true, isMobile: false });
+  const tab = await touch.newPage();
+  await tab.goto(env.url + '?preset=cat');
+  await tab.waitForSelector('html[data-ready="true"]');
+  for (const [m, i, j] of [['S', 4, 1], ['O', 4, 3]]) {
+    await cell(tab, m, i, j).tap();
+    await settle(tab);
+    assert.equal(await tab.locator('#inspector').evaluate((e) => e.classList.contains('compact')), false, `tapped ${m}: the explanation is open, not only its title`);
+    assert.equal(await tab.locator('#explain-title').textContent(), `${m}[${i + 1}][${j + 1}] = ${await cell(tab, m, i, j).textContent()}`);
+    assert.ok(await tab.locator('#explanation').isVisible(), `tapped ${m}: its arithmetic shows`);
+    const c = /** @type {{ x: number, y: number, width: number, height: number }} */ (await cell(tab, m, i, j).boundingBox());
+    const p = /** @type {{ x: number, y: number, width: number, height: number }} */ (await tab.locator('#inspector').boundingBox());
+    assert.ok(p.x + p.width <= c.x || c.x + c.width <= p.x, `the explanation ${JSON.stringify(p)} beside the tapped ${m} cell ${JSON.stringify(c)}`);
+  }
+  await touch.close();
+});
+
 test('hovering a score shows copies of the query and key rows that fed it, with their numbers, in the explanation panel', async () => {
   const { page, context } = await open(env, '?preset=cat');
   await cell(page, 'S', 4, 1).hover();

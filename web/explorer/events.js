@@ -42,6 +42,7 @@ function wireMatrices(ctx) {
   });
   listen(box, 'pointerleave', () => act(S.setHover, null));
   listen(box, 'pointerdown', (/** @type {PointerEvent} */ ev) => {
+    box.dataset.pointer = ev.pointerType; // a tapped cell is the cell in hand (mount.js, inspector.place)
     const cell = closest(ev, '.cell.editable');
     if (!cell || ev.pointerType === 'touch' || ev.button !== 0) return;
     const m = cell.dataset.matrix ?? '', i = Number(cell.dataset.row), j = Number(cell.dataset.col);

@@ -275,7 +275,9 @@ export function mountExplorer(root, options = {}) {
     /** @param {import('../../types/config').Cell} c */
     const cellEl = (c) => panels.heatmap(c.m)?.cell(c.i, c.j) || panels.figure(c.m) || null;
     const hovered = panels.fits(state.hover);
-    inspector.place(d.stop ? cellEl(d.stop.cell) : hovered ? cellEl(hovered) : inMatrices?.matches(':focus-visible') ? inMatrices : null, $('matrices'));
+    // A touch screen has no hover: the cell last tapped is the one in hand.
+    const tapped = $('matrices').dataset.pointer === 'touch' && state.sel ? cellEl(state.sel) : null;
+    inspector.place(d.stop ? cellEl(d.stop.cell) : hovered ? cellEl(hovered) : inMatrices?.matches(':focus-visible') ? inMatrices : tapped, $('matrices'));
     for (const k of DIRTY) dirty[k] = false;
     if (host.dataset.ready !== 'true') {
       host.dataset.ready = 'true';
