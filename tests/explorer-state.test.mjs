@@ -181,6 +181,38 @@ test('the element’s start: attributes pick the head, causal overrides it, a ba
   assert.match(S.fromOptions(S.createState(), { config: '{' }).error, /The config was not used/);
 });
 
+test('the element’s start says which step or follow attribute it left out and why, worded for an attribute', () => {
+  const start = (init) => {
+    const state = S.createState();
+    const { error } = S.fromOptions(state, { preset: 'cat', ...init });
+    return [error, state.step, state.follow];
+  };
+  assert.deepEqual(start({ step: 'softmax', follow: '4' }), ['', 'softmax', 4]);
+  assert.deepEqual(start({ follow: ' 2 ' }), ['', null, 2], 'the element trims a follow');
+  assert.deepEqual(start({ step: '', follow: '' }), ['', null, null], 'an empty attribute is no attribute');
+  assert.deepEqual(start({ follow: '9' }), ['The follow="9" attribute was ignored: this head has 5 tokens, rows 0 to 4.', null, null]);
+  assert.deepEqual(start({ follow: 'two' }), ['The follow="two" attribute was ignored: follow is a row number, from 0 for the first token.', null, null]);
+  assert.deepEqual(start({ follow: '-1' }), ['The follow="-1" attribute was ignored: follow is a row number, from 0 for the first token.', null, null]);
+  assert.deepEqual(start({ step: 'sofmax', follow: '5' }), [
+    'The step="sofmax" attribute was ignored: the steps are project, score, scale, mask, softmax and mix. The follow="5" attribute was ignored: this head has 5 tokens, rows 0 to 4.', null, null]);
+  const one = S.fromOptions(S.createState(), { config: { X: [[1]], Wq: [[1]], Wk: [[1]], Wv: [[1]] }, follow: '1' });
+  assert.equal(one.error, 'The follow="1" attribute was ignored: this head has 1 token, row 0.');
+  const bad = S.fromOptions(S.createState(), { config: '{', follow: '7' });
+  assert.match(bad.error, /^The config was not used: .* The follow="7" attribute was ignored: this head has 5 tokens, rows 0 to 4\.$/, 'checked against the head shown');
+  assert.equal(start({ follow: 'x'.repeat(60) })[0], `The follow="${'x'.repeat(39)}…" attribute was ignored: follow is a row number, from 0 for the first token.`);
+  // a row number (train's link, read already) is dropped quietly, as before
+  assert.deepEqual(start({ follow: 9 }), ['', null, null]);
+  // the element's later attribute changes (attention-explorer.js) use the same check
+  assert.equal(S.attributeWhy('follow', '4', 5), '');
+  assert.equal(S.attributeWhy('follow', null, 5), '');
+  assert.equal(S.attributeWhy('step', null, 5), '');
+  assert.equal(S.attributeWhy('step', 'mix', 5), '');
+  assert.equal(S.attributeWhy('step', ' mix', 5), 'the steps are project, score, scale, mask, softmax and mix');
+  assert.equal(S.attributeWhy('follow', '4', 2), 'this head has 2 tokens, rows 0 to 1');
+  assert.equal(S.ignoredText([{ name: 'follow', value: '9', why: 'this head has 5 tokens, rows 0 to 4' }], { attribute: true }),
+    'The follow="9" attribute was ignored: this head has 5 tokens, rows 0 to 4.');
+});
+
 test('setPreset refuses an unknown name (also one inherited from Object.prototype)', () => {
   assert.throws(() => S.setPreset(S.createState(), 'toString'), /There is no preset called “toString”/);
 });
@@ -620,10 +652,11 @@ test('the element’s start: no preset named is the default without a word; a co
   assert.deepEqual(S.fromOptions(state, {}), { compute: true, error: '' });
   assert.deepEqual([state.preset, state.config.causal, state.rev, state.step], ['cat', true, 1, null]);
   const own = S.createState();
-  assert.deepEqual(S.fromOptions(own, { config: { X: [[1]], Wq: [[1]], Wk: [[1]], Wv: [[1]] }, step: 'nonsense' }), { compute: true, error: '' });
+  assert.deepEqual(S.fromOptions(own, { config: { X: [[1]], Wq: [[1]], Wk: [[1]], Wv: [[1]] }, step: 'nonsense' }),
+    { compute: true, error: 'The step="nonsense" attribute was ignored: the steps are project, score, scale, mask, softmax and mix.' });
   assert.deepEqual([own.preset, own.config.X, own.step], [null, [[1]], null]);
   assert.equal(S.fromOptions(S.createState(), { preset: 'dog' }).error, 'There is no preset called “dog”; the presets are cat, worked-example and previous-token. Showing “cat”.');
-  for (const [follow, want] of [[0, 0], [4, 4], [5, null], [-1, null], [2.5, null], ['2', null], [null, null], [undefined, null]]) {
+  for (const [follow, want] of [[0, 0], [4, 4], [5, null], [-1, null], [2.5, null], ['2', 2], ['2.5', null], ['5', null], [null, null], [undefined, null]]) {
     const s = S.createState();
     S.fromOptions(s, { preset: 'cat', follow });
     assert.equal(s.follow, want, String(follow));

@@ -110,7 +110,8 @@ export interface ExplorerOptions {
   /** true: keep the state in the page's URL */
   url?: boolean;
   scroll?: boolean;
-  initial?: { preset?: string | null; config?: string | ConfigInput | null; step?: Step | null; follow?: number | null; causal?: boolean; theme?: ThemeSetting };
+  /** the start when url is false; a follow given as text (an attribute's) is checked, and one left out is said */
+  initial?: { preset?: string | null; config?: string | ConfigInput | null; step?: Step | null; follow?: number | string | null; causal?: boolean; theme?: ThemeSetting };
   controls?: readonly ControlGroup[];
   core?: Promise<Attention>;
   emit?(type: string, detail: unknown): void;

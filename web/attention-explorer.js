@@ -34,6 +34,7 @@ import { EXPLORER_CSS } from './gen/explorer-css.js';
 import { MAX_JSON, STEPS, clipMessage } from './config.js';
 import { MODES as BUILT_IN_MODES } from './element-modes.js';
 import { resolveTheme, watchTheme } from './host-theme.js';
+import { attributeWhy, ignoredText } from './explorer/state.js';
 
 export { loadAttention, LIMITS } from './attention.js';
 export { mountExplorer, sharedCore };
@@ -385,7 +386,7 @@ export class AttentionExplorer extends Base {
       preset: this.getAttribute('preset'),
       config: srcText ?? this.getAttribute('config'),
       step: /** @type {import('../types/config').Step | null} */ (this.getAttribute('step')), // checked by the explorer (state.js fromOptions)
-      follow: parseFollow(this.getAttribute('follow')),
+      follow: this.getAttribute('follow'), // the text: one the explorer cannot use, it says so (state.js fromOptions)
       causal: parseCausal(this.getAttribute('causal')),
       theme: resolveTheme(this.getAttribute('theme'), this),
     };
@@ -441,9 +442,11 @@ export class AttentionExplorer extends Base {
           break;
         case 'step':
           app.setStep(stepOf(value));
+          this.#noteIgnored(app, name, value);
           break;
         case 'follow':
           app.setFollow(parseFollow(value));
+          this.#noteIgnored(app, name, value);
           break;
         case 'causal': {
           const causal = parseCausal(value);
@@ -460,6 +463,17 @@ export class AttentionExplorer extends Base {
     } catch (e) {
       app.showError(`The ${name} attribute was not used: ${/** @type {Error} */ (e).message}`);
     }
+  }
+
+  /**
+   * Says when a new step or follow was left out, as the start does (state.js fromOptions): "The
+   * follow="9" attribute was ignored: this head has 5 tokens, rows 0 to 4." Like the page's notes
+   * on its link, the message stays until another one replaces it.
+   * @param {ExplorerApi} app @param {'step' | 'follow'} name @param {string | null} value
+   */
+  #noteIgnored(app, name, value) {
+    const why = attributeWhy(name, value, app.state.config?.tokens.length ?? 0);
+    if (why) app.showError(ignoredText([{ name, value: value ?? '', why }], { attribute: true }));
   }
 
   /** A lab's or train's attribute: params restarts it, theme recolours it, train passes step and follow on. */

@@ -130,6 +130,37 @@ test('ready resolves when the head is drawn, and rejects with the shown message 
   await context.close();
 });
 
+test('a step or follow attribute the element cannot use is said in its message, at the start and when it changes, worded for an attribute', async () => {
+  const { page: p, log, context } = await open('ignored', [
+    RECORD,
+    '<attention-explorer id="fine" preset="cat" step="softmax" follow="4"></attention-explorer>',
+    '<attention-explorer id="far" preset="cat" follow="9"></attention-explorer>',
+    '<attention-explorer id="both" preset="worked-example" step="sofmax" follow="two"></attention-explorer>',
+  ].join('\n'), { count: 3 });
+  assert.deepEqual(await outcome(p, 'fine'), ['resolved', []]);
+  const far = 'The follow="9" attribute was ignored: this head has 5 tokens, rows 0 to 4.';
+  assert.deepEqual(await outcome(p, 'far'), ['rejected', far, [far]], 'ready rejects with the message shown, as for an unknown preset');
+  assert.equal(await p.locator('#far #error').textContent(), far);
+  assert.equal((await rowA(p, '#far')).length, 5, 'the head is shown under the message, following no row');
+  assert.equal(await p.evaluate(() => document.getElementById('far').follow), null);
+  const both = 'The step="sofmax" attribute was ignored: the steps are project, score, scale, mask, softmax and mix. '
+    + 'The follow="two" attribute was ignored: follow is a row number, from 0 for the first token.';
+  assert.deepEqual(await outcome(p, 'both'), ['rejected', both, [both]]);
+  // later changes: through the attribute and the property
+  await p.evaluate(() => document.getElementById('fine').setAttribute('follow', '12'));
+  const twelve = 'The follow="12" attribute was ignored: this head has 5 tokens, rows 0 to 4.';
+  assert.equal(await p.locator('#fine #error').textContent(), twelve);
+  assert.equal(await p.locator('#fine #error').isVisible(), true);
+  await p.evaluate(() => (document.getElementById('fine').step = 'nope'));
+  const nope = 'The step="nope" attribute was ignored: the steps are project, score, scale, mask, softmax and mix.';
+  assert.equal(await p.locator('#fine #error').textContent(), nope);
+  assert.deepEqual(await p.evaluate(() => window.__errors.fine), [twelve, nope], 'each is an explorer-error too');
+  await p.evaluate(() => (document.getElementById('fine').follow = 2));
+  assert.deepEqual(await p.evaluate(() => window.__errors.fine), [twelve, nope], 'a usable follow says nothing');
+  await clean(p, log);
+  await context.close();
+});
+
 test('a ninth training element rejects ready with what a reader can do, and starts with Try again once another has left the page', async () => {
   const body = [RECORD, ...Array.from({ length: 9 }, (_, i) => `<attention-explorer id="t${i}" mode="train" params="task=previous-token&seed=${i}"></attention-explorer>`)].join('\n');
   const { page: p, log, context } = await open('nine', body, { count: 9, height: 600 });

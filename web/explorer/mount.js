@@ -155,7 +155,8 @@ function drawViews({ panels, steps, inspector, tokens, controls, leak }, state, 
  *   url        true: read and write the state in the page's URL (the page); false: the embed
  *   keysOn     where the global keys ([, ], space) listen (default root)
  *   scroll     scroll the step's matrix into view (default true)
- *   initial    { preset, config, step, follow, theme } used when url is false
+ *   initial    { preset, config, step, follow, theme } used when url is false (state.js fromOptions:
+ *              a follow given as text, the element's attribute, is checked and one left out said)
  *   controls   the control groups to show (default all of CONTROLS)
  *   core       a promise of the core (default sharedCore())
  *   emit(type, detail)  called on 'step', 'select', 'change', 'error' and 'ready'

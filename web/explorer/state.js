@@ -20,7 +20,7 @@
 
 import { list, count as countOf } from '../words.js';
 import { LIMITS } from '../attention.js';
-import { parseConfig, cloneConfig, isDirect, STEPS, MAX_NAME, writeUrlState } from '../config.js';
+import { parseConfig, cloneConfig, isDirect, STEPS, MAX_NAME, writeUrlState, readUrlState } from '../config.js';
 import { PRESETS, DEFAULT_PRESET } from '../presets.js';
 
 /** @typedef {import('../../types/config').Config} Config */
@@ -40,7 +40,11 @@ import { PRESETS, DEFAULT_PRESET } from '../presets.js';
  *   tour?: boolean, error?: string, emit?: Emit[], scroll?: Step | null, badConfig?: string | null,
  *   restoreCursor?: boolean }} Change
  */
-/** The element's start (fromOptions). @typedef {{ preset?: string | null, config?: string | ConfigInput | null, causal?: boolean | null, step?: string | null, follow?: number | null }} StartOptions */
+/**
+ * The element's start (fromOptions). A step is checked; a follow is a row number (one outside the
+ * head is dropped) or the element's attribute text (checked, and said when it is left out).
+ * @typedef {{ preset?: string | null, config?: string | ConfigInput | null, causal?: boolean | null, step?: string | null, follow?: number | string | null }} StartOptions
+ */
 /**
  * The explorer's state (createState). `config` and `base` are null only until the first head is
  * loaded (fromUrl, fromOptions, setPreset, setConfig); every other action runs after that.
@@ -605,19 +609,39 @@ function cellOutside(c, { m, i, j }) {
   return out.length ? `${m} has ${list(out)}` : '';
 }
 
+/** Why a follow outside a head of n tokens is left out (a phrase). @param {number} n */
+const followOutside = (n) => `this head has ${countOf(n, 'token')}, ${n === 1 ? 'row 0' : `rows 0 to ${n - 1}`}`;
+
+/**
+ * Why the element leaves out its step or follow attribute (a phrase), or '' when it uses it (an
+ * absent or empty one too). The reasons are the link's own (config.js readUrlState), and a follow
+ * must also be a row of this head of n tokens.
+ * @param {'step' | 'follow'} name @param {string | null | undefined} value @param {number} n
+ */
+export function attributeWhy(name, value, n) {
+  const text = name === 'follow' ? (value ?? '').trim() : value ?? ''; // the element trims a follow (attention-explorer.js)
+  const why = readUrlState('?' + new URLSearchParams({ [name]: text }), '').ignored[0]?.why;
+  if (why || !text || name === 'step') return why ?? '';
+  return isRow(Number(text), n) ? '' : followOutside(n);
+}
+
 // The order the link writes its parameters in (config.js writeUrlState), and its notes say them in.
 const LINK_ORDER = ['step', 'follow', 'cell', 'theme'];
 
 /**
  * What the page says of the link's parameters it left out (readUrlState's `ignored`, and a follow
  * or cell outside this head): one sentence each, "The link’s cell=O.40.0 was ignored: O has 5
- * rows." ('' when none).
- * @param {import('../../types/config').IgnoredParam[]} ignored
+ * rows." ('' when none). With `attribute`, what the element says of its attributes instead:
+ * "The follow="9" attribute was ignored: this head has 5 tokens, rows 0 to 4."
+ * @param {import('../../types/config').IgnoredParam[]} ignored @param {{ attribute?: boolean }} [options]
  */
-export function ignoredText(ignored) {
+export function ignoredText(ignored, { attribute = false } = {}) {
   const clip = (/** @type {string} */ v) => (v.length > 40 ? v.slice(0, 39) + '…' : v);
   const order = (/** @type {string} */ name) => LINK_ORDER.indexOf(name);
-  return [...ignored].sort((a, b) => order(a.name) - order(b.name)).map((x) => `The link’s ${x.name}=${clip(x.value)} was ignored: ${x.why}.`).join(' ');
+  const say = attribute
+    ? (/** @type {import('../../types/config').IgnoredParam} */ x) => `The ${x.name}="${clip(x.value)}" attribute was ignored: ${x.why}.`
+    : (/** @type {import('../../types/config').IgnoredParam} */ x) => `The link’s ${x.name}=${clip(x.value)} was ignored: ${x.why}.`;
+  return [...ignored].sort((a, b) => order(a.name) - order(b.name)).map(say).join(' ');
 }
 
 /**
@@ -639,7 +663,7 @@ export function fromUrl(state, u) {
   state.step = u.step;
   const n = headOf(state).tokens.length;
   state.follow = isRow(u.follow, n) ? u.follow : null;
-  if (u.follow != null && state.follow === null) ignored.push({ name: 'follow', value: String(u.follow), why: `this head has ${countOf(n, 'token')}, ${n === 1 ? 'row 0' : `rows 0 to ${n - 1}`}` });
+  if (u.follow != null && state.follow === null) ignored.push({ name: 'follow', value: String(u.follow), why: followOutside(n) });
   const outside = u.cell ? cellOutside(headOf(state), u.cell) : '';
   state.sel = u.cell && !outside ? u.cell : null; // a cell of another head is dropped
   if (u.cell && outside) ignored.push({ name: 'cell', value: `${u.cell.m}.${u.cell.i}.${u.cell.j}`, why: outside });
@@ -650,7 +674,8 @@ export function fromUrl(state, u) {
 }
 
 /**
- * The element's start: preset or config from the host's attributes. Never throws.
+ * The element's start: preset or config from the host's attributes. Never throws: a step or
+ * follow attribute it cannot use is left out, and the message says which and why.
  * @param {State} state @param {StartOptions} init @returns {Change}
  */
 export function fromOptions(state, init) {
@@ -663,8 +688,17 @@ export function fromOptions(state, init) {
   }
   if (typeof init.causal === 'boolean') headOf(state).causal = init.causal;
   state.rev++;
-  state.step = isStep(init.step) ? init.step : null;
   const n = headOf(state).tokens.length;
-  state.follow = isRow(init.follow, n) ? init.follow : null;
+  /** @type {import('../../types/config').IgnoredParam[]} */
+  const ignored = [];
+  const step = init.step ?? null, follow = init.follow ?? null;
+  for (const [name, value] of /** @type {const} */ ([['step', step], ['follow', follow]])) {
+    const why = typeof value === 'string' ? attributeWhy(name, value, n) : '';
+    if (why) ignored.push({ name, value: /** @type {string} */ (value), why });
+  }
+  state.step = isStep(step) ? step : null;
+  const row = typeof follow === 'string' ? (/^\d+$/.test(follow.trim()) ? Number(follow.trim()) : null) : follow;
+  state.follow = isRow(row, n) ? row : null;
+  error = [error, ignoredText(ignored, { attribute: true })].filter(Boolean).join(' ');
   return { compute: true, error };
 }
