@@ -335,6 +335,15 @@ test('bytesText and timeText at their unit boundaries', () => {
   // GiB is the last unit: it keeps counting
   assert.deepEqual([1023.9 * G, 1024 * G, 4096 * G].map(bytesText), ['1024 GiB', '1024 GiB', '4096 GiB']);
   // each form up to where its rounding would carry over: 99.97 µs was once "1.0e+2 µs"
-  assert.deepEqual([0, -3, 0.05, 99.49, 99.5, 99.97, 100, 999.49, 999.5, 999.97, 1000, 9994.9, 9995, 9999, 10000, 123456].map(timeText),
-    ['—', '—', '0.050 µs', '99 µs', '99.5 µs', '100 µs', '100 µs', '999 µs', '1.00 ms', '1.00 ms', '1.00 ms', '9.99 ms', '10.0 ms', '10.0 ms', '10.0 ms', '123.5 ms']);
+  assert.deepEqual([0, -3, 0.05, 99.49, 99.5, 99.97, 100, 999.49, 999.5, 999.97, 1000, 9994.9, 9995, 9999, 10000].map(timeText),
+    ['—', '—', '0.050 µs', '99 µs', '99.5 µs', '100 µs', '100 µs', '999 µs', '1.00 ms', '1.00 ms', '1.00 ms', '9.99 ms', '10.0 ms', '10.0 ms', '10.0 ms']);
+  // two significant figures below 100 µs, three from there on in every unit (123456 µs was "123.5 ms"),
+  // each unit at both of its edges and each decade inside it
+  const times = [
+    [1.234, '1.2 µs'], [9.94, '9.9 µs'], [9.96, '10 µs'], [45.6, '46 µs'], [123.4, '123 µs'],
+    [1234, '1.23 ms'], [12345, '12.3 ms'], [99949, '99.9 ms'], [99950, '100 ms'], [123456, '123 ms'], [999499, '999 ms'],
+    [999500, '1.00 s'], [1234567, '1.23 s'], [9995000, '10.0 s'], [12345678, '12.3 s'], [123456789, '123 s'], [999499999, '999 s'],
+    [999500000, '1000 s'], [1234567890, '1230 s'], // s is the last unit: it keeps counting
+  ];
+  for (const [us, want] of times) assert.equal(timeText(us), want, `${us} µs`);
 });

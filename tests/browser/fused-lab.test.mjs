@@ -25,7 +25,7 @@ test('fused lab: both forms timed and plotted against n on log axes with the n²
   assert.match(rows[3], /S, M and A \(64 × 64 each\), then O4 × 64 scores at a time, then O/);
 
   await timedAll(page);
-  assert.match((await page.locator('.lab-table tbody tr').allTextContents())[0], /^time per call[\d.]+ (µs|ms)[\d.]+ (µs|ms)$/);
+  assert.match((await page.locator('.lab-table tbody tr').allTextContents())[0], /^time per call[\d.]+ (µs|ms|s)[\d.]+ (µs|ms|s)$/);
   for (const series of ['long', 'fused']) {
     const pts = await page.locator(`[data-role="plot"] polyline[data-series="${series}"]`).getAttribute('points');
     assert.equal(pts.trim().split(' ').length, 7, `${series}: one point per n from 8 to 512`);
@@ -34,7 +34,7 @@ test('fused lab: both forms timed and plotted against n on log axes with the n²
   assert.equal(await page.locator('[data-role="plot"] line[data-series="current"]').count(), 1);
   const ticks = await page.locator('[data-role="plot"] text.tick').allTextContents();
   for (const t of ['8', '64', '512', '1 ms', 'tokens n (log scale)']) assert.ok(ticks.includes(t), `tick ${t} in ${ticks}`);
-  assert.match(await page.locator('[data-role="plot"]').getAttribute('aria-label'), /n 512: long [\d.]+ (µs|ms), fused [\d.]+ (µs|ms)/);
+  assert.match(await page.locator('[data-role="plot"]').getAttribute('aria-label'), /n 512: long [\d.]+ (µs|ms|s), fused [\d.]+ (µs|ms|s)/);
   assert.match(await text(page, '.lab-text'), /Doubling n from 256 to 512 multiplies the scores by 4 \(65,536 → 262,144\)|only noise explains/);
   assert.deepEqual(await axeViolations(page), []);
   await shot(page, 'lab-fused', { fullPage: true });

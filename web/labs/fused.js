@@ -176,11 +176,24 @@ export function bytesText(b) {
   return `${Number(tenths) < 10 ? tenths : Math.round(x)} ${BYTE_UNITS[k]}`;
 }
 
-/** µs -> "3.2 µs", "450 µs", "2.31 ms", "12.3 ms"; each cut where rounding would carry to the next form (99.97 µs is "100 µs", not "1.0e+2 µs"). @param {number} us */
+const TIME_UNITS = ['µs', 'ms', 's'];
+
+/**
+ * µs -> "3.2 µs", "46 µs", "450 µs", "2.31 ms", "12.3 ms", "123 ms", "1.23 s": two significant
+ * figures below 100 µs, three from there on, in whichever unit keeps the number under 1000. A
+ * value is rounded first and its unit chosen after, so one that rounds up to the next unit is
+ * said in it (999.5 µs is "1.00 ms", not "1.00e+3 µs"; 99.97 µs is "100 µs").
+ * @param {number} us
+ */
 export function timeText(us) {
   if (!(us > 0)) return '—';
-  if (us >= 999.5) return `${(us / 1000).toFixed(us >= 9995 ? 1 : 2)} ms`;
-  return `${us.toPrecision(us >= 99.5 ? 3 : 2)} µs`;
+  const figures = us < 99.5 ? 2 : 3;
+  let e = Math.floor(Math.log10(us)) - figures + 1; // us ≈ r × 10^e, r a whole number of `figures` digits
+  let r = Math.round(us / 10 ** e);
+  if (r >= 10 ** figures) (r = Math.round(r / 10)), e++; // the rounding carried (999.5 -> 1000)
+  const k = Math.min(TIME_UNITS.length - 1, Math.max(0, Math.floor((e + figures - 1) / 3))); // 1000^k µs holds the first digit
+  const decimals = 3 * k - e;
+  return `${decimals > 0 ? (r / 10 ** decimals).toFixed(decimals) : String(r * 10 ** -decimals)} ${TIME_UNITS[k]}`;
 }
 
 const grouped = (/** @type {number} */ x) => x.toLocaleString('en-US');
