@@ -1045,18 +1045,11 @@ class Attention {
     return this.heap.subarray(o, o + plan.n * plan.dv);
   }
 
-  // numpy broadcasting, right-aligned, of a mask against [batch, heads, L, S].
+  // numpy broadcasting, right-aligned, of a mask against [batch, heads, L, S]. checkMultiHeadArgs
+  // checked that it does broadcast (rank 2 to 4, each axis 1 or matching), so this only reads it.
   /** @param {CheckedMask} mask @param {number} batch @param {number} heads @param {number} L @param {number} S */
   #broadcastMask(mask, batch, heads, L, S) {
-    const full = [batch, heads, L, S];
-    const r = mask.shape.length;
-    if (r < 2 || r > 4) throw new Error(`mask has rank ${r}: it must be 2-D [qLen, kvLen], 3-D [heads, qLen, kvLen] or 4-D`);
-    const shape = [...Array(4 - r).fill(1), ...mask.shape];
-    for (let a = 0; a < 4; a++) {
-      if (shape[a] !== 1 && shape[a] !== full[a]) {
-        throw new Error(`mask shape [${mask.shape}] does not broadcast to the scores [${full}]: each axis must be 1 or match`);
-      }
-    }
+    const shape = [...Array(4 - mask.shape.length).fill(1), ...mask.shape];
     const stride = [shape[1] * shape[2] * shape[3], shape[2] * shape[3], shape[3], 1];
     return (/** @type {number} */ b, /** @type {number} */ h) => {
       const data = new Array(L * S);
