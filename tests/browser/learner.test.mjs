@@ -422,6 +422,27 @@ test('keyboard: a digit typed on a cell, then Enter, is the cell’s new value; 
   await page.keyboard.press('Enter');
   await settle(page);
   assert.equal(await x(1, 1), 0.5);
+  // “-” starts a negative number as a digit starts a number (it used to nudge down by 0.1, and
+  // the digits after it then gave 0.5 here, not −0.5); “-” alone is no number yet: X keeps 0.5
+  await page.keyboard.press('-');
+  await settle(page);
+  assert.equal(await focused(), 'edit-value');
+  assert.equal(await page.locator('#edit-value').inputValue(), '-');
+  assert.equal(await x(1, 1), 0.5);
+  await page.keyboard.type('0.5');
+  await page.keyboard.press('Enter');
+  await settle(page);
+  assert.equal(await x(1, 1), -0.5);
+  // _ and + (or =) nudge down and up by 0.1, the cell keeping the focus
+  await page.keyboard.press('_');
+  await settle(page);
+  assert.equal(await x(1, 1), -0.6);
+  await page.keyboard.press('+');
+  await page.keyboard.press('=');
+  await settle(page);
+  assert.equal(await x(1, 1), -0.4);
+  assert.match(await focused(), /^X row 2 cat, column 2 /);
+  assert.match(await page.locator('.note.keys').textContent(), /“-” first for a negative one .*\+ and _ nudge it up and down by 0\.1/);
   // Enter (or F2) opens the editor on the value; a digit replaces it; Escape leaves it as typed
   await page.keyboard.press('Enter');
   await page.keyboard.press('3');

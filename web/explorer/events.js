@@ -104,7 +104,9 @@ function wireMatrices(ctx) {
 }
 
 /**
- * A key inside a matrix: arrows move the cursor, f follows, + and − nudge, Enter or a digit edits.
+ * A key inside a matrix: arrows move the cursor, f follows, + (or =) and _ nudge up and down,
+ * Enter edits, and a digit, "." or "-" starts typing the new value (so "-0.5" typed on a cell is
+ * −0.5: "-" used to nudge, and the number typed after it lost its sign).
  * @param {EventsCtx} ctx @param {KeyboardEvent} ev
  */
 function matrixKey(ctx, ev) {
@@ -129,14 +131,15 @@ function matrixKey(ctx, ev) {
   if (ev.key === 'f' && TOKEN_ROWS.has(m)) return act(S.toggleFollow, i);
   if (!S.editable(state).has(m)) return;
   if (ev.key === '+' || ev.key === '=') return ev.preventDefault(), act(S.nudge, cell, 0.1);
-  if (ev.key === '-') return ev.preventDefault(), act(S.nudge, cell, -0.1);
-  if (ev.key === 'Enter' || ev.key === 'F2' || /^[0-9.]$/.test(ev.key)) {
+  if (ev.key === '_') return ev.preventDefault(), act(S.nudge, cell, -0.1);
+  const typed = /^[0-9.-]$/.test(ev.key);
+  if (ev.key === 'Enter' || ev.key === 'F2' || typed) {
     ev.preventDefault();
     act(S.select, cell);
-    const typed = /^[0-9.]$/.test(ev.key);
     inspector.edit(typed ? ev.key : String(matricesOf(S.headOf(state))[m][i][j]), !typed);
     // The typed digit is the cell's new value at once: setting the field's text fires no
-    // input event, so without this "5" then Enter left the old value.
+    // input event, so without this "5" then Enter left the old value. ("." and "-" are no
+    // number yet: the value stays until the field holds one.)
     if (typed) act(S.setValue, m, i, j, parseNumber(ev.key));
   }
 }

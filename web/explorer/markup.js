@@ -85,7 +85,7 @@ export const MARKUP = `
     <p class="note">Format: {"tokens": [...], "features": [...], "X": [[...]], "Wq": [[...]], "Wk": [[...]], "Wv": [[...]], "causal": true, "scale": null},
       or "Q", "K", "V" instead of X and the W matrices (the direct form).</p>
   </details>
-  <p class="note keys">Keyboard: arrow keys move inside a matrix (← from the first column reaches the row’s token); Enter edits an input cell, or type its new number straight away (Enter keeps it and returns to the cell); + and − nudge it;
+  <p class="note keys">Keyboard: arrow keys move inside a matrix (← from the first column reaches the row’s token); Enter edits an input cell, or type its new number straight away, “-” first for a negative one (Enter keeps it and returns to the cell); + and _ nudge it up and down by 0.1;
     f follows the cell’s token; m and s switch the mask and the scaling; space plays or pauses; [ and ] step back and forward.</p>
 </section>
 </div>
