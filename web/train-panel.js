@@ -1,7 +1,8 @@
 // @ts-check
 // train-panel.js: "Watch a head learn" (?mode=train), the wiring. A trainer learns a task in
-// Wasm and, on every frame, the explorer shows the head's current weights on one example
-// sentence, so every heatmap animates as the pattern in A emerges. The parts:
+// Wasm and, on every frame, the panel shows the head's current weights on one example sentence
+// (the loss curve, the small copy of A, the read-out, the prediction), so the pattern in A
+// emerges as it trains; the explorer below follows at most every PLAY_EXPLORER_MS. The parts:
 //   web/train.js              the words and the geometry (pure)
 //   web/train/state.js        the state, its actions and what is derived from it (pure, Node-tested)
 //   web/train/*-view.js       one region each: status, loss curve, small A, read-out, prediction
@@ -11,6 +12,7 @@
 
 import { mountExplorer, sharedCore } from './explorer.js';
 import { readTrainUrl, writeTrainUrl } from './train.js';
+import { parseConfig, forwardArgs } from './config.js';
 import { TrainSession, panelModel, readoutExplanation, announce } from './train/state.js';
 import { MARKUP } from './train/markup.js';
 import { drawStatus, fillControls } from './train/status-view.js';
@@ -24,6 +26,16 @@ const CURVE = { width: 360, height: 170 };
 export const REPLAY_CHUNK_MS = 12;
 /** While a link replays, the explorer gets a new head (a full redraw) at most this often. */
 export const REPLAY_HEAD_MS = 400;
+/**
+ * While training plays, the explorer below gets the newest head at most this often. Its dozen
+ * heatmaps are the page's expensive part: one refresh changes some 900 number cells and costs
+ * about 50 ms of the page's thread (script, layout and paint), so refreshing them on every frame
+ * held the page near 20 frames a second and made every click or key wait behind a 50 ms task.
+ * The panel above (loss curve, small A, read-out, prediction) still follows every frame; a pause,
+ * a stop, a single step and any action of the learner hand the explorer the newest head at once,
+ * so nothing on screen is stale once training stands still.
+ */
+export const PLAY_EXPLORER_MS = 250;
 // What of the explorer stays on while training: no presets or editing (the weights belong to
 // the trainer, and a link replays them from the seed), no "Copy link" (the panel has its own).
 /** @type {import('../types/element').ControlGroup[]} */
@@ -34,7 +46,8 @@ export const EXPLORER_CONTROLS = ['theme', 'steps', 'follow', 'explain', 'export
  * mounted with url: false). options: { doc, attn, initial: readTrainUrl's state, onUrl(query) }.
  * Returns { state, trainer, ready, step(k), play(), pause(), flush(), destroy() }: ready settles
  * once a link's steps are replayed; step(k) takes k steps as the Single step button does (the
- * browser tests drive training with it, never with the clock).
+ * browser tests drive training with it, never with the clock); touched() says the learner acted
+ * in the explorer (its emit: a step, a row, a cell), which then gets the newest head at once.
  * @param {HTMLElement} container
  * @param {{ doc: Document, attn: import('../types/attention').Attention, explorer: import('./explorer/mount.js').ExplorerApi,
  *   initial: import('./train.js').TrainState, onUrl?: (q: string) => void }} o
@@ -54,6 +67,9 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
   let frame = 0, loop = 0, gone = false;
   /** @type {TrainSession['shown']} */
   let handed = null; // the head last handed to the explorer
+  let handedAt = -Infinity; // when (performance.now())
+  /** @type {{ shown: TrainSession['shown'], r: any } | null} the panel's own forward() of a head the explorer has not been handed yet */
+  let own = null;
   const theme = () => explorer.state.theme; // the page's, or the <attention-explorer> element's
 
   /** Hands the explorer the head on show (when it changed) and schedules a redraw. */
@@ -61,6 +77,8 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
     if (s.shown && s.shown !== handed) {
       explorer.showHead(s.shown.config, s.shown.extra);
       handed = s.shown;
+      handedAt = win.performance.now();
+      own = null;
     }
     schedule();
   }
@@ -68,12 +86,25 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
     if (!frame && !gone) frame = win.requestAnimationFrame(draw);
   }
 
+  /**
+   * The core's result for the head on show, and its tokens: the explorer's, read in place
+   * (explorer.result would copy every array), or, while training runs ahead of the explorer
+   * (PLAY_EXPLORER_MS), the panel's own forward() of the newest head.
+   */
+  function headOnShow() {
+    const shown = s.shown;
+    if (shown && shown !== handed) {
+      if (!own || own.shown !== shown) own = { shown, r: attn.forward(forwardArgs(parseConfig(shown.config))) };
+      return { r: own.r, tokens: shown.config.tokens };
+    }
+    const view = explorer.view;
+    return { r: view && view.r, tokens: view ? view.config.tokens : [] };
+  }
+
   function draw() {
     frame = 0;
     if (gone) return;
-    // the head the explorer drew, read in place (explorer.result would copy every array)
-    const view = explorer.view;
-    const m = panelModel(s, { r: view && view.r, tokens: view ? view.config.tokens : [], follow: explorer.state.follow });
+    const m = panelModel(s, { ...headOnShow(), follow: explorer.state.follow });
     drawStatus($, m);
     drawCurve($('train-curve'), m.curve, CURVE);
     $('train-curve-cap').textContent = m.curveCaption;
@@ -104,12 +135,16 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
 
   // ---------------------------------------------------------------- training over time
 
+  // One frame of training: the panel shows this frame's weights; the explorer too when it last
+  // got a head PLAY_EXPLORER_MS ago or more, or when training just stopped on its own.
   function tick() {
     loop = 0;
     if (!s.playing) return;
     s.tick();
-    show();
-    explorer.flush(); // this frame shows this frame's weights
+    if (!s.playing || win.performance.now() - handedAt >= PLAY_EXPLORER_MS) {
+      show();
+      explorer.flush(); // this frame shows this frame's weights
+    } else schedule(); // the panel alone
     if (s.playing) loop = win.requestAnimationFrame(tick);
   }
   function stopLoop() {
@@ -124,7 +159,7 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
   function pause() {
     s.pause();
     stopLoop();
-    schedule();
+    show(); // the explorer catches up: paused, every number on screen is this step's
   }
 
   // ---------------------------------------------------------------- events
@@ -158,6 +193,8 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
     writeUrl,
     /** Redraws on the next frame (the explorer's follow changed: the prediction row follows it). */
     redraw: schedule,
+    /** The learner acted in the explorer (a step, a row, a cell): it gets the newest head now, not up to PLAY_EXPLORER_MS later. */
+    touched: show,
     /** Runs the pending redraws now (the tests call it instead of waiting for frames). */
     flush() {
       explorer.flush();
@@ -257,6 +294,7 @@ export async function startTrainPage(doc) {
     initial: { step: initial.step, follow: initial.follow },
     emit: (/** @type {string} */ type) => {
       if (!panel || (type !== 'step' && type !== 'select')) return;
+      panel.touched(); // while training, the explorer catches up with the newest head
       panel.writeUrl();
       if (type === 'select') panel.redraw();
     },
