@@ -1,8 +1,8 @@
 // @ts-check
 // train-panel.js: "Watch a head learn" (?mode=train), the wiring. A trainer learns a task in
 // Wasm and, on every frame, the panel shows the head's current weights on one example sentence
-// (the loss curve, the small copy of A, the read-out, the prediction), so the pattern in A
-// emerges as it trains; the explorer below follows at most every PLAY_EXPLORER_MS. The parts:
+// (the loss curve, the small copy of A, the sentence), so the pattern in A emerges as it trains;
+// the explorer below, the read-out and the prediction follow at most every PLAY_EXPLORER_MS. The parts:
 //   web/train.js              the words and the geometry (pure)
 //   web/train/state.js        the state, its actions and what is derived from it (pure, Node-tested)
 //   web/train/*-view.js       one region each: status, loss curve, small A, read-out, prediction
@@ -31,9 +31,10 @@ export const REPLAY_HEAD_MS = 400;
  * heatmaps are the page's expensive part: one refresh changes some 900 number cells and costs
  * about 50 ms of the page's thread (script, layout and paint), so refreshing them on every frame
  * held the page near 20 frames a second and made every click or key wait behind a 50 ms task.
- * The panel above (loss curve, small A, read-out, prediction) still follows every frame; a pause,
- * a stop, a single step and any action of the learner hand the explorer the newest head at once,
- * so nothing on screen is stale once training stands still.
+ * The panel's loss curve, small copy of A and sentence still follow every frame (the read-out and
+ * the prediction bars, a hundred cells and bars more, follow with the explorer); a pause, a stop,
+ * a single step and any action of the learner bring everything to the newest head at once, so
+ * nothing on screen is stale once training stands still.
  */
 export const PLAY_EXPLORER_MS = 250;
 // What of the explorer stays on while training: no presets or editing (the weights belong to
@@ -70,6 +71,7 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
   let handedAt = -Infinity; // when (performance.now())
   /** @type {{ shown: TrainSession['shown'], r: any } | null} the panel's own forward() of a head the explorer has not been handed yet */
   let own = null;
+  let pointed = false; // the learner hovered or focused a read-out cell: the next draw is a full one
   const theme = () => explorer.state.theme; // the page's, or the <attention-explorer> element's
 
   /** Hands the explorer the head on show (when it changed) and schedules a redraw. */
@@ -105,16 +107,20 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
     frame = 0;
     if (gone) return;
     const m = panelModel(s, { ...headOnShow(), follow: explorer.state.follow });
+    // While training runs ahead of the explorer, the read-out and the prediction wait for it
+    // (PLAY_EXPLORER_MS), unless the learner points at the read-out.
+    const full = !s.playing || s.shown === handed || pointed;
+    pointed = false;
     drawStatus($, m);
     drawCurve($('train-curve'), m.curve, CURVE);
     $('train-curve-cap').textContent = m.curveCaption;
     if (m.head) {
       drawMini($('train-a'), m.head.mini, theme());
-      if (m.head.readout) {
+      if (m.head.readout && full) {
         const c = cursor.hover || cursor.focus;
         readout.draw(m.head.readout, s.trainer.vocab, theme(), c, (i, j) => readoutExplanation(s, i, j));
       }
-      if (m.head.prediction) drawPrediction($('train-pred-cap'), $('train-pred'), m.head.prediction);
+      if (m.head.prediction && full) drawPrediction($('train-pred-cap'), $('train-pred'), m.head.prediction);
       $('train-narration').textContent = m.head.says;
       say(m.head.says);
     }
@@ -175,6 +181,7 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
     const old = cursor[key];
     if (old === c || (old && c && old.i === c.i && old.j === c.j)) return;
     cursor[key] = c;
+    pointed = true;
     schedule();
   });
   wireControls($, s, { act, play, pause, show, schedule, writeUrl, win });
@@ -193,8 +200,15 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
     writeUrl,
     /** Redraws on the next frame (the explorer's follow changed: the prediction row follows it). */
     redraw: schedule,
-    /** The learner acted in the explorer (a step, a row, a cell): it gets the newest head now, not up to PLAY_EXPLORER_MS later. */
-    touched: show,
+    /**
+     * The learner acted in the explorer (a step, a row, a cell): it answers at once with the head
+     * it shows, and gets the newest head on the very next frame of training, not up to
+     * PLAY_EXPLORER_MS later (handing it over now would put a whole refresh before the answer).
+     */
+    touched() {
+      if (s.playing) handedAt = -Infinity;
+      else show();
+    },
     /** Runs the pending redraws now (the tests call it instead of waiting for frames). */
     flush() {
       explorer.flush();
