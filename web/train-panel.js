@@ -72,6 +72,7 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
   /** @type {{ shown: TrainSession['shown'], r: any } | null} the panel's own forward() of a head the explorer has not been handed yet */
   let own = null;
   let pointed = false; // the learner hovered or focused a read-out cell: the next draw is a full one
+  let answering = false; // the explorer answers the learner in the coming frame: no refresh in it
   const theme = () => explorer.state.theme; // the page's, or the <attention-explorer> element's
 
   /** Hands the explorer the head on show (when it changed) and schedules a redraw. */
@@ -147,7 +148,7 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
     loop = 0;
     if (!s.playing) return;
     s.tick();
-    if (!s.playing || win.performance.now() - handedAt >= PLAY_EXPLORER_MS) {
+    if (!s.playing || (!answering && win.performance.now() - handedAt >= PLAY_EXPLORER_MS)) {
       show();
       explorer.flush(); // this frame shows this frame's weights
     } else schedule(); // the panel alone
@@ -201,13 +202,18 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
     /** Redraws on the next frame (the explorer's follow changed: the prediction row follows it). */
     redraw: schedule,
     /**
-     * The learner acted in the explorer (a step, a row, a cell): it answers at once with the head
-     * it shows, and gets the newest head on the very next frame of training, not up to
-     * PLAY_EXPLORER_MS later (handing it over now would put a whole refresh before the answer).
+     * The learner acted in the explorer (a step, a row, a cell). While training runs, it answers
+     * in the coming frame with the head it shows (a small redraw), and gets the newest head in
+     * the frame after, not up to PLAY_EXPLORER_MS later: handing it over now would put a whole
+     * refresh before the answer. (This frame callback runs after the coming frame's tick.)
      */
     touched() {
-      if (s.playing) handedAt = -Infinity;
-      else show();
+      if (!s.playing) return show();
+      answering = true;
+      win.requestAnimationFrame(() => {
+        answering = false;
+        handedAt = -Infinity;
+      });
     },
     /** Runs the pending redraws now (the tests call it instead of waiting for frames). */
     flush() {
