@@ -78,10 +78,10 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
   /** Hands the explorer the head on show (when it changed) and schedules a redraw. */
   function show() {
     if (s.shown && s.shown !== handed) {
-      explorer.showHead(s.shown.config, s.shown.extra);
-      handed = s.shown;
+      handed = s.shown; // first: showHead may call back (its emit, or a caller's wrapper of it)
       handedAt = win.performance.now();
       own = null;
+      explorer.showHead(handed.config, handed.extra);
     }
     schedule();
   }
