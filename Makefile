@@ -251,11 +251,12 @@ build/bench_native: $(CORE) bench/bench_native.c
 	@mkdir -p build
 	cc -std=c99 -O2 -Ic c/attention.c bench/bench_native.c -lm -o $@
 
-bench: setup-test all build/bench_native ## time forward() (Wasm SIMD, scalar, native -O2, plain JS), training steps/s and the page's frames, the induction page, the explorer's refresh while a head trains
+bench: setup-test all build/bench_native ## time forward() (Wasm SIMD, scalar, native -O2, plain JS), training steps/s and the page's frames, the induction page, the explorer's refresh while a head trains, the training page's busy share and click-to-explanation time while it trains
 	node bench/bench.mjs
 	node bench/bench-train.mjs
 	node bench/bench-induction.mjs
 	node bench/bench-refresh.mjs
+	node bench/bench-train-input.mjs
 	node tests/browser/frame-bench.mjs
 
 mutate-c: setup-test ## mutation testing of c/ (seeded, stratified; tens of minutes): killed, survived, each survivor (MUTATE_ARGS=--count=...)

@@ -32,7 +32,7 @@ try {
         __explorer.showHead = (cfg, extra) => {
           heads.push([structuredClone(cfg), extra]);
           show(cfg, extra);
-          if (heads.length > N) { globalThis[g].pause(); __explorer.showHead = show; done(); }
+          if (heads.length > N) { __explorer.showHead = show; globalThis[g].pause(); done(); }
         };
         globalThis[g].play();
       }), { g, N });

@@ -26,7 +26,10 @@ function mountTrain(container, element, { doc, params, emit }) {
     initial: { step: initial.step, follow: initial.follow, theme: /** @type {import('../types/element').ThemeSetting} */ (element.getAttribute('theme') || 'auto') }, // any other text is auto (startTheme)
     emit: (/** @type {string} */ type, /** @type {unknown} */ detail) => {
       if (type === 'ready') return; // the mode is ready once the panel is drawn
-      if ((type === 'step' || type === 'select') && panel) panel.writeUrl();
+      if ((type === 'step' || type === 'select') && panel) {
+        panel.touched(); // while training, the explorer catches up with the newest head
+        panel.writeUrl();
+      }
       emit(type, detail);
     },
   });

@@ -1,7 +1,8 @@
 // @ts-check
 // train-panel.js: "Watch a head learn" (?mode=train), the wiring. A trainer learns a task in
-// Wasm and, on every frame, the explorer shows the head's current weights on one example
-// sentence, so every heatmap animates as the pattern in A emerges. The parts:
+// Wasm and, on every frame, the panel shows the head's current weights on one example sentence
+// (the loss curve, the small copy of A, the sentence), so the pattern in A emerges as it trains;
+// the explorer below, the read-out and the prediction follow at most every PLAY_EXPLORER_MS. The parts:
 //   web/train.js              the words and the geometry (pure)
 //   web/train/state.js        the state, its actions and what is derived from it (pure, Node-tested)
 //   web/train/*-view.js       one region each: status, loss curve, small A, read-out, prediction
@@ -11,6 +12,7 @@
 
 import { mountExplorer, sharedCore } from './explorer.js';
 import { readTrainUrl, writeTrainUrl } from './train.js';
+import { parseConfig, forwardArgs } from './config.js';
 import { TrainSession, panelModel, readoutExplanation, announce } from './train/state.js';
 import { MARKUP } from './train/markup.js';
 import { drawStatus, fillControls } from './train/status-view.js';
@@ -24,6 +26,17 @@ const CURVE = { width: 360, height: 170 };
 export const REPLAY_CHUNK_MS = 12;
 /** While a link replays, the explorer gets a new head (a full redraw) at most this often. */
 export const REPLAY_HEAD_MS = 400;
+/**
+ * While training plays, the explorer below gets the newest head at most this often. Its dozen
+ * heatmaps are the page's expensive part: one refresh changes some 900 number cells and costs
+ * about 50 ms of the page's thread (script, layout and paint), so refreshing them on every frame
+ * held the page near 20 frames a second and made every click or key wait behind a 50 ms task.
+ * The panel's loss curve, small copy of A and sentence still follow every frame (the read-out and
+ * the prediction bars, a hundred cells and bars more, follow with the explorer); a pause, a stop,
+ * a single step and any action of the learner bring everything to the newest head at once, so
+ * nothing on screen is stale once training stands still.
+ */
+export const PLAY_EXPLORER_MS = 250;
 // What of the explorer stays on while training: no presets or editing (the weights belong to
 // the trainer, and a link replays them from the seed), no "Copy link" (the panel has its own).
 /** @type {import('../types/element').ControlGroup[]} */
@@ -34,7 +47,8 @@ export const EXPLORER_CONTROLS = ['theme', 'steps', 'follow', 'explain', 'export
  * mounted with url: false). options: { doc, attn, initial: readTrainUrl's state, onUrl(query) }.
  * Returns { state, trainer, ready, step(k), play(), pause(), flush(), destroy() }: ready settles
  * once a link's steps are replayed; step(k) takes k steps as the Single step button does (the
- * browser tests drive training with it, never with the clock).
+ * browser tests drive training with it, never with the clock); touched() says the learner acted
+ * in the explorer (its emit: a step, a row, a cell), which then gets the newest head at once.
  * @param {HTMLElement} container
  * @param {{ doc: Document, attn: import('../types/attention').Attention, explorer: import('./explorer/mount.js').ExplorerApi,
  *   initial: import('./train.js').TrainState, onUrl?: (q: string) => void }} o
@@ -54,13 +68,20 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
   let frame = 0, loop = 0, gone = false;
   /** @type {TrainSession['shown']} */
   let handed = null; // the head last handed to the explorer
+  let handedAt = -Infinity; // when (performance.now())
+  /** @type {{ shown: TrainSession['shown'], r: any } | null} the panel's own forward() of a head the explorer has not been handed yet */
+  let own = null;
+  let pointed = false; // the learner hovered or focused a read-out cell: the next draw is a full one
+  let answering = false; // the explorer answers the learner in the coming frame: no refresh in it
   const theme = () => explorer.state.theme; // the page's, or the <attention-explorer> element's
 
   /** Hands the explorer the head on show (when it changed) and schedules a redraw. */
   function show() {
     if (s.shown && s.shown !== handed) {
-      explorer.showHead(s.shown.config, s.shown.extra);
-      handed = s.shown;
+      handed = s.shown; // first: showHead may call back (its emit, or a caller's wrapper of it)
+      handedAt = win.performance.now();
+      own = null;
+      explorer.showHead(handed.config, handed.extra);
     }
     schedule();
   }
@@ -68,22 +89,39 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
     if (!frame && !gone) frame = win.requestAnimationFrame(draw);
   }
 
+  /**
+   * The core's result for the head on show, and its tokens: the explorer's, read in place
+   * (explorer.result would copy every array), or, while training runs ahead of the explorer
+   * (PLAY_EXPLORER_MS), the panel's own forward() of the newest head.
+   */
+  function headOnShow() {
+    const shown = s.shown;
+    if (shown && shown !== handed) {
+      if (!own || own.shown !== shown) own = { shown, r: attn.forward(forwardArgs(parseConfig(shown.config))) };
+      return { r: own.r, tokens: shown.config.tokens };
+    }
+    const view = explorer.view;
+    return { r: view && view.r, tokens: view ? view.config.tokens : [] };
+  }
+
   function draw() {
     frame = 0;
     if (gone) return;
-    // the head the explorer drew, read in place (explorer.result would copy every array)
-    const view = explorer.view;
-    const m = panelModel(s, { r: view && view.r, tokens: view ? view.config.tokens : [], follow: explorer.state.follow });
+    const m = panelModel(s, { ...headOnShow(), follow: explorer.state.follow });
+    // While training runs ahead of the explorer, the read-out and the prediction wait for it
+    // (PLAY_EXPLORER_MS), unless the learner points at the read-out.
+    const full = !s.playing || s.shown === handed || pointed;
+    pointed = false;
     drawStatus($, m);
     drawCurve($('train-curve'), m.curve, CURVE);
     $('train-curve-cap').textContent = m.curveCaption;
     if (m.head) {
       drawMini($('train-a'), m.head.mini, theme());
-      if (m.head.readout) {
+      if (m.head.readout && full) {
         const c = cursor.hover || cursor.focus;
         readout.draw(m.head.readout, s.trainer.vocab, theme(), c, (i, j) => readoutExplanation(s, i, j));
       }
-      if (m.head.prediction) drawPrediction($('train-pred-cap'), $('train-pred'), m.head.prediction);
+      if (m.head.prediction && full) drawPrediction($('train-pred-cap'), $('train-pred'), m.head.prediction);
       $('train-narration').textContent = m.head.says;
       say(m.head.says);
     }
@@ -104,12 +142,16 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
 
   // ---------------------------------------------------------------- training over time
 
+  // One frame of training: the panel shows this frame's weights; the explorer too when it last
+  // got a head PLAY_EXPLORER_MS ago or more, or when training just stopped on its own.
   function tick() {
     loop = 0;
     if (!s.playing) return;
     s.tick();
-    show();
-    explorer.flush(); // this frame shows this frame's weights
+    if (!s.playing || (!answering && win.performance.now() - handedAt >= PLAY_EXPLORER_MS)) {
+      show();
+      explorer.flush(); // this frame shows this frame's weights
+    } else schedule(); // the panel alone
     if (s.playing) loop = win.requestAnimationFrame(tick);
   }
   function stopLoop() {
@@ -124,7 +166,7 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
   function pause() {
     s.pause();
     stopLoop();
-    schedule();
+    show(); // the explorer catches up: paused, every number on screen is this step's
   }
 
   // ---------------------------------------------------------------- events
@@ -140,6 +182,7 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
     const old = cursor[key];
     if (old === c || (old && c && old.i === c.i && old.j === c.j)) return;
     cursor[key] = c;
+    pointed = true;
     schedule();
   });
   wireControls($, s, { act, play, pause, show, schedule, writeUrl, win });
@@ -158,6 +201,20 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
     writeUrl,
     /** Redraws on the next frame (the explorer's follow changed: the prediction row follows it). */
     redraw: schedule,
+    /**
+     * The learner acted in the explorer (a step, a row, a cell). While training runs, it answers
+     * in the coming frame with the head it shows (a small redraw), and gets the newest head in
+     * the frame after, not up to PLAY_EXPLORER_MS later: handing it over now would put a whole
+     * refresh before the answer. (This frame callback runs after the coming frame's tick.)
+     */
+    touched() {
+      if (!s.playing) return show();
+      answering = true;
+      win.requestAnimationFrame(() => {
+        answering = false;
+        handedAt = -Infinity;
+      });
+    },
     /** Runs the pending redraws now (the tests call it instead of waiting for frames). */
     flush() {
       explorer.flush();
@@ -257,6 +314,7 @@ export async function startTrainPage(doc) {
     initial: { step: initial.step, follow: initial.follow },
     emit: (/** @type {string} */ type) => {
       if (!panel || (type !== 'step' && type !== 'select')) return;
+      panel.touched(); // while training, the explorer catches up with the newest head
       panel.writeUrl();
       if (type === 'select') panel.redraw();
     },

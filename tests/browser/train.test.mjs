@@ -5,6 +5,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, open, settle, cellTexts, shot, shown, SHOTS } from './helpers.mjs';
 import { axeViolations } from './axe.mjs';
+import { fmt } from '../../web/format.js';
+import { PLAY_EXPLORER_MS } from '../../web/train-panel.js';
 
 let env;
 before(async () => {
@@ -373,6 +375,49 @@ test('the live region speaks at most once every 2 s while training runs, and at 
   await page.clock.runFor(100);
   const after = await page.evaluate(() => ({ last: globalThis.__said.at(-1), steps: __train.trainer.steps }));
   assert.match(after.last.text, new RegExp(`^step ${after.steps}: `), 'the pause is said at once, at the step it stopped');
+  await context.close();
+});
+
+test('while training runs the explorer gets a head at most every PLAY_EXPLORER_MS; paused, every number shown is the step’s', async () => {
+  const { page, context, log } = await openTrain('?mode=train&task=find-the-noun&seed=1');
+  await page.clock.install(); // frames come from the page's clock, run by the test: nothing here depends on the machine's speed
+  await page.evaluate(() => {
+    globalThis.__handed = 0;
+    const show = __explorer.showHead.bind(__explorer);
+    __explorer.showHead = (...a) => (globalThis.__handed++, show(...a));
+  });
+  // The trainer's current example on its current weights, through a fresh forward() of the core.
+  const fresh = () => page.evaluate(() => {
+    const cfg = __train.trainer.example({ seed: __train.state.ex });
+    const r = __train.state.attn.forward({ X: cfg.X, Wq: cfg.Wq, Wk: cfg.Wk, Wv: cfg.Wv, causal: cfg.causal, scale: cfg.scale ?? undefined });
+    return { steps: __train.trainer.steps, A: Array.from(r.A), Wq: cfg.Wq, Wout: Array.from(__train.trainer.weights().Wout) };
+  });
+  const explorerHead = () => page.evaluate(() => ({ A: Array.from(__explorer.result.A), Wq: __explorer.state.config.Wq }));
+  await page.click('#train-run');
+  await page.clock.runFor(2000);
+  const during = await page.evaluate(() => ({ handed: globalThis.__handed, steps: __train.trainer.steps }));
+  assert.ok(during.steps >= 100, `training ran (${during.steps} steps in 2 s of frames)`);
+  assert.ok(during.handed >= 2 && during.handed <= 2000 / PLAY_EXPLORER_MS + 1, `${during.handed} heads handed to the explorer in 2 s of frames`);
+  // The panel follows every frame: its sentence is at the trainer's step, from the panel's own forward().
+  assert.match(await page.locator('#train-narration').textContent(), new RegExp(`^step (${during.steps}|${during.steps - 1}):`));
+  // Training moves on past the head last handed over (as between two refreshes): the session
+  // steps without the panel's frame, so the explorer surely shows an earlier head when it pauses.
+  await page.evaluate(() => __train.state.tick());
+  const ahead = await fresh();
+  assert.notDeepEqual((await explorerHead()).Wq, ahead.Wq, 'while it plays, the explorer shows an earlier head');
+
+  await page.click('#train-run'); // pause
+  await page.clock.runFor(100);
+  const now = await fresh();
+  const head = await explorerHead();
+  assert.deepEqual(head.Wq, now.Wq, 'paused: the explorer shows the trainer’s current weights');
+  assert.deepEqual(head.A, now.A, 'paused: the explorer’s A is a fresh forward() of them');
+  const n = Math.sqrt(now.A.length);
+  assert.deepEqual(await cellTexts(page, 'A'), Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => fmt(now.A[i * n + j]))), 'paused: the A cells on screen are this step’s');
+  assertShowsValues(await readoutShown(page), now.Wout, 'paused: the read-out');
+  assert.equal(await stepShown(page), now.steps);
+  assert.match(await page.locator('#train-narration').textContent(), new RegExp(`^step ${now.steps}:`));
+  assert.deepEqual(log.errors, []);
   await context.close();
 });
 
