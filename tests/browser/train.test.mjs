@@ -395,16 +395,20 @@ test('while training runs the explorer gets a head at most every PLAY_EXPLORER_M
   const explorerHead = () => page.evaluate(() => ({ A: Array.from(__explorer.result.A), Wq: __explorer.state.config.Wq }));
   await page.click('#train-run');
   await page.clock.runFor(2000);
-  const during = await page.evaluate(() => ({ handed: globalThis.__handed, steps: __train.trainer.steps }));
+  // one evaluate, so no frame can run between what it reads
+  const during = await page.evaluate(() => ({ handed: globalThis.__handed, steps: __train.trainer.steps, said: document.querySelector('#train-narration')?.textContent ?? '' }));
   assert.ok(during.steps >= 100, `training ran (${during.steps} steps in 2 s of frames)`);
   assert.ok(during.handed >= 2 && during.handed <= 2000 / PLAY_EXPLORER_MS + 1, `${during.handed} heads handed to the explorer in 2 s of frames`);
   // The panel follows every frame: its sentence is at the trainer's step, from the panel's own forward().
-  assert.match(await page.locator('#train-narration').textContent(), new RegExp(`^step (${during.steps}|${during.steps - 1}):`));
+  assert.match(during.said, new RegExp(`^step (${during.steps}|${during.steps - 1}):`));
   // Training moves on past the head last handed over (as between two refreshes): the session
   // steps without the panel's frame, so the explorer surely shows an earlier head when it pauses.
-  await page.evaluate(() => __train.state.tick());
-  const ahead = await fresh();
-  assert.notDeepEqual((await explorerHead()).Wq, ahead.Wq, 'while it plays, the explorer shows an earlier head');
+  // (the step, the trainer's weights and the explorer's, read in one evaluate)
+  const ahead = await page.evaluate(() => {
+    __train.state.tick();
+    return { trainer: __train.trainer.example({ seed: __train.state.ex }).Wq, explorer: __explorer.state.config.Wq };
+  });
+  assert.notDeepEqual(ahead.explorer, ahead.trainer, 'while it plays, the explorer shows an earlier head');
 
   await page.click('#train-run'); // pause
   await page.clock.runFor(100);
