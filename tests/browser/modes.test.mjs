@@ -86,7 +86,7 @@ test('the labs page downloads only the lab it shows', async () => {
 // loads) cost 1.7, 2.7 and 1.7 KB more (117.3 -> 119.0, 151.8 -> 154.5, 64.0 -> 65.7): 2, 3 and 2.
 // Typing labs/ui.js, labs-page.js and the lab views (ui.js's signatures in lab-types.d.ts) cost the
 // labs page 0.4 KB (65.7 -> 66.1), within its budget; the other two pages load none of them.
-// Stop 21's fixes cost 2.3, 2.1 and 0.5 KB (121.0 -> 123.2, 157.0 -> 159.0, 66.9 -> 67.4): sentences
+// Stop 21's fixes cost 3.2, 3.3 and 0.8 KB (120.0 -> 123.2, 155.7 -> 159.0, 66.6 -> 67.4): sentences
 // that say what the causal mask and an explicit mask each hide, that a weight underflowed rather
 // than was masked, and which link parameter was ignored and why (explain.js, explorer/state.js,
 // config.js: 1.9 KB); the 901-1279 px layout that puts the whole head on one screen at 1024×768
