@@ -149,6 +149,19 @@ test('the whole head is on the first screen at 1280×800 and 1024×768; A and O 
   console.log('  ' + lines.join('\n  '));
 });
 
+test('at 1024×768 a cell clicked, the mouse moved away, then typed on takes the typed number (the floating explanation, only its title showing, opens its editor)', async () => {
+  const { page, context } = await open(env, '?preset=cat', { width: 1024, height: 768 });
+  await cell(page, 'X', 1, 0).click();
+  await page.mouse.move(1000, 740);
+  await settle(page);
+  assert.equal(await page.locator('#inspector').evaluate((e) => e.classList.contains('compact')), true, 'clicked earlier, not pointed at: only the title shows');
+  await page.keyboard.type('2.5');
+  await page.keyboard.press('Enter');
+  await settle(page);
+  assert.equal(await cell(page, 'X', 1, 0).textContent(), '2.500');
+  await context.close();
+});
+
 test('at 1024×768 on a touch screen (a tablet held sideways) a tapped cell opens its explanation in full, beside the cell', async () => {
   const touch = await env.browser.newContext({ viewport: { width: 1024, height: 768 }, hasTouch: true, isMobile: false });
   const tab = await touch.newPage();

@@ -89,6 +89,7 @@ export function createInspectorView(doc, $, active) {
    */
   function edit(text, selectAll) {
     const input = $('edit-value');
+    $('inspector').classList.remove('compact'); // a floating panel showing only its title hides the editor (place)
     $('editor').hidden = false;
     input.value = text;
     input.focus();
