@@ -1019,7 +1019,7 @@ class Attention {
       for (let t = 0; t < len; t++) for (let c = 0; c < size; c++) out[t * size + c] = T.data[at(T, size, b, h, t, c)];
       return { shape: [len, size], data: out };
     };
-    const maskHead = mask ? this.#broadcastMask(mask, batch, qHeads, L, S) : null;
+    const maskHead = mask ? this.#broadcastMask(mask, L, S) : null;
 
     const outShape = rank === 4 ? [batch, qHeads, L, dv] : [batch, L, qHeads * dv];
     const Y = { shape: outShape, data: new Float32Array(outShape.reduce((a, b) => a * b, 1)) };
@@ -1047,8 +1047,8 @@ class Attention {
 
   // numpy broadcasting, right-aligned, of a mask against [batch, heads, L, S]. checkMultiHeadArgs
   // checked that it does broadcast (rank 2 to 4, each axis 1 or matching), so this only reads it.
-  /** @param {CheckedMask} mask @param {number} batch @param {number} heads @param {number} L @param {number} S */
-  #broadcastMask(mask, batch, heads, L, S) {
+  /** @param {CheckedMask} mask @param {number} L @param {number} S */
+  #broadcastMask(mask, L, S) {
     const shape = [...Array(4 - mask.shape.length).fill(1), ...mask.shape];
     const stride = [shape[1] * shape[2] * shape[3], shape[2] * shape[3], shape[3], 1];
     return (/** @type {number} */ b, /** @type {number} */ h) => {
