@@ -12,14 +12,14 @@
 import { loadAttention } from '../web/attention.js';
 import { MODEL, CRITERIA } from '../web/induction.js';
 
-const cfg = { heads: 2, l2: 2, dh: 16, lr: 0.02, weightDecay: 0.01, steps: 600, seeds: [1, 10], control: true, ...JSON.parse(process.argv[2] ?? '{}') };
+const cfg = { heads: 2, l2: 2, dh: 16, lr: 0.02, weightDecay: 0.01, batch: 16, steps: 600, seeds: [1, 10], control: true, ...JSON.parse(process.argv[2] ?? '{}') };
 const attn = await loadAttention({ simd: true });
 const H = cfg.heads, dead = []; // heads of layer 2 left out from the start
 for (let h = cfg.l2; h < H; h++) dead.push(H + h);
 const live = (/** @type {number[]} */ ind) => { let best = null; for (let h = H; h < H + cfg.l2; h++) if (!best || ind[h] > best.score) best = { head: h, score: ind[h] }; return best; };
 const rows = [];
 for (let seed = cfg.seeds[0]; seed <= cfg.seeds[1]; seed++) {
-  const m = attn.createInduction({ ...MODEL, heads: H, dh: cfg.dh, seed, lr: cfg.lr, weightDecay: cfg.weightDecay });
+  const m = attn.createInduction({ ...MODEL, heads: H, dh: cfg.dh, seed, lr: cfg.lr, weightDecay: cfg.weightDecay, batch: cfg.batch });
   m.ablate(dead);
   let at = null;
   const t0 = performance.now();
@@ -39,7 +39,7 @@ for (let seed = cfg.seeds[0]; seed <= cfg.seeds[1]; seed++) {
   m.dispose();
   let ctl = null;
   if (cfg.control) {
-    const c = attn.createInduction({ ...MODEL, layers: 1, heads: H, dh: cfg.dh, seed, lr: cfg.lr, weightDecay: cfg.weightDecay });
+    const c = attn.createInduction({ ...MODEL, layers: 1, heads: H, dh: cfg.dh, seed, lr: cfg.lr, weightDecay: cfg.weightDecay, batch: cfg.batch });
     ctl = Infinity;
     for (let s = 0; s < cfg.steps; s += 10) { c.step(10); ctl = Math.min(ctl, c.evaluate().lossRepeat); }
     c.dispose();
