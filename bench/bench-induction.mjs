@@ -25,7 +25,7 @@ const SEEDS = Number(process.env.SEEDS ?? 10), STEPS = 600, LIMIT_S = 60;
 const TRACE = ['devtools.timeline', 'disabled-by-default-devtools.timeline'];
 /** The anchor's size, the issue's speed target: 2 heads a layer. */
 const ANCHOR = { ...MODEL, heads: 2 };
-const size = (m) => `${m.heads}×${m.layers}${m.heads === MODEL.heads ? ', the page’s default' : ', the anchor’s size'}`;
+const size = (m) => `${m.layers} layers × ${m.heads} head${m.heads > 1 ? 's' : ''}${m.heads === MODEL.heads ? ' (the page’s default)' : ' (the anchor’s size)'}`;
 
 /** A Chromium trace's top-level tasks, by thread name: tasks(/Worker/) lists { dur, tdur } in µs. */
 function threads(buffer) {
