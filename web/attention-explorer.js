@@ -472,7 +472,7 @@ export class AttentionExplorer extends Base {
   /**
    * Says when a new step or follow was left out, as the start does (state.js fromOptions): "The
    * follow="9" attribute was ignored: this head has 5 tokens, rows 0 to 4." Like the page's notes
-   * on its link, the message stays until another one replaces it.
+   * on its link, the message stays until the learner does something to the head (mount.js showError).
    * @param {ExplorerApi} app @param {'step' | 'follow'} name @param {string | null} value
    */
   #noteIgnored(app, name, value) {

@@ -60,9 +60,10 @@ function mountTrain(container, element, { doc, params, emit }) {
       const follow = element.getAttribute('follow')?.trim(); // (the element trims a follow)
       if (follow && !ignored.some((x) => x.name === 'follow')) initial.follow = Number(follow);
       if (initial.follow != null) explorer.setFollow(initial.follow);
-      // (the explorer says it and fires explorer-error; the element's ready rejects with it)
-      if (ignored.length) explorer.showError(ignoredText(ignored, { attribute: true }));
       if (initial.cell) explorer.select(initial.cell);
+      // (the explorer says it and fires explorer-error; the element's ready rejects with it; after
+      // the follow and the cell, which would clear it as the learner's own choice does)
+      if (ignored.length) explorer.showError(ignoredText(ignored, { attribute: true }));
       await panel.ready;
       if (gone) return;
       panel.flush();
