@@ -322,9 +322,10 @@ test('the weights start folded; a trained head (showHead) opens them unless the 
   assert.equal(state.weightsOpen, false);
   S.showHead(state, PRESETS.cat.config);
   assert.equal(state.weightsOpen, true);
-  S.toggleWeights(state);
+  assert.deepEqual(S.toggleWeights(state), { wholeHead: false }, 'folding them asks for no scroll');
   S.showHead(state, PRESETS.cat.config);
   assert.equal(state.weightsOpen, false);
+  assert.deepEqual(S.toggleWeights(state), { wholeHead: true }, 'opening them asks for every matrix in view (mount.js)');
 });
 
 test('the theme to start with: the link, then the element’s attribute, then the remembered choice', () => {

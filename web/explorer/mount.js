@@ -238,7 +238,7 @@ export function mountExplorer(root, options = {}) {
     if (!change) return;
     for (const k of DIRTY) dirty[k] = dirty[k] || Boolean(change[k]);
     if (change.seen) clearError('note');
-    sideEffects(change, { win, state, panels, controls, showError, scroll: options.scroll !== false });
+    sideEffects(change, { win, state, panels, controls, showError, scroll: options.scroll !== false, matrices: $('matrices') });
     if (!frame && !destroyed) frame = win.requestAnimationFrame(render);
     if (options.emit) for (const [type, detail] of change.emit || []) emit(type, typeof detail === 'function' ? detail() : detail);
   }
@@ -325,8 +325,8 @@ export function mountExplorer(root, options = {}) {
 const STEP_MATRIX = { project: 'Q', score: 'S', scale: 'S', mask: 'M', softmax: 'A', mix: 'O' };
 
 // What a Change asks for besides the redraw: a message, the config box, a scroll, the cursor.
-/** @param {Change} change @param {{ win: Window, state: State, panels: Views['panels'], controls: Views['controls'], showError: (msg: string, why?: string) => void, scroll: boolean }} ctx */
-function sideEffects(change, { win, state, panels, controls, showError, scroll }) {
+/** @param {Change} change @param {{ win: Window, state: State, panels: Views['panels'], controls: Views['controls'], showError: (msg: string, why?: string) => void, scroll: boolean, matrices: HTMLElement }} ctx */
+function sideEffects(change, { win, state, panels, controls, showError, scroll, matrices }) {
   if (change.error != null) showError(change.error);
   if (change.badConfig != null) controls.showBadConfig(change.badConfig);
   const step = change.scroll;
@@ -337,6 +337,11 @@ function sideEffects(change, { win, state, panels, controls, showError, scroll }
       if (fig) fig.scrollIntoView({ block: 'nearest', behavior: state.reducedMotion ? 'auto' : 'smooth' });
     });
   }
+  // The weights opened: at 1024×768 the three rows of matrices fit the window but not below the
+  // words above them, so the page scrolls to show every matrix, S to O too (once drawn: two frames).
+  if (change.wholeHead && scroll) win.requestAnimationFrame(() => win.requestAnimationFrame(() => {
+    if (matrices.getBoundingClientRect().height <= win.innerHeight) matrices.scrollIntoView({ block: 'nearest', behavior: state.reducedMotion ? 'auto' : 'smooth' });
+  }));
   if (change.restoreCursor) win.requestAnimationFrame(() => win.requestAnimationFrame(() => {
     const cell = panels.fits(state.sel);
     if (cell) panels.heatmap(cell.m)?.setCursor(cell.i, cell.j);

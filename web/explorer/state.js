@@ -5,7 +5,7 @@
 //
 // Every action changes `state` in place and returns what the page must do about it (a Change), or
 // null when nothing changed:
-//   { compute?, values?, url?, rebuild?, tokens?, error?, seen?, emit?, scroll?, badConfig?, restoreCursor? }
+//   { compute?, values?, url?, rebuild?, tokens?, error?, seen?, emit?, scroll?, wholeHead?, badConfig?, restoreCursor? }
 //   compute   the head's numbers changed: run the core again
 //   values    the drawn values changed without a new computation (step, theme)
 //   url       the page's link changed
@@ -17,6 +17,7 @@
 //   emit      [[type, detail], ...]: events for the host (mountExplorer's options.emit); a detail
 //             that is a function is called to make it, only when there is a listener
 //   scroll    a step whose matrix should scroll into view
+//   wholeHead the matrices grew (the weights opened): bring them all into view if the window holds them
 //   badConfig config text that failed to parse, to put back in the config box
 //   restoreCursor  the selected cell should get the keyboard cursor once drawn
 
@@ -39,7 +40,7 @@ import { PRESETS, DEFAULT_PRESET } from '../presets.js';
 /**
  * What an action asks the page to do (the list at the top of this file).
  * @typedef {{ compute?: boolean, values?: boolean, url?: boolean, rebuild?: boolean, tokens?: boolean,
- *   tour?: boolean, error?: string, seen?: boolean, emit?: Emit[], scroll?: Step | null, badConfig?: string | null,
+ *   tour?: boolean, error?: string, seen?: boolean, emit?: Emit[], scroll?: Step | null, wholeHead?: boolean, badConfig?: string | null,
  *   restoreCursor?: boolean }} Change
  */
 /**
@@ -510,7 +511,7 @@ export function setControls(state, list, { page }) {
 export function toggleWeights(state) {
   state.weightsOpen = !state.weightsOpen;
   state.weightsChosen = true;
-  return {};
+  return { wholeHead: state.weightsOpen };
 }
 
 /**
