@@ -209,10 +209,8 @@ export function mountExplorer(root, options = {}) {
     cleanups.push(() => target.removeEventListener(type, f, opts));
   };
 
-  // What the message says: 'note' (something left out or not used: the link's or the host's,
-  // a config not applied) stays until the learner does something to the head (a Change's seen),
-  // so it is there to be read and gone once acted on; 'compute' and 'core' say the head cannot
-  // be shown, and stay while that holds (a compute that works clears 'compute').
+  // A 'note' (something left out or not used) goes once the learner acts on the head (Change.seen);
+  // 'compute' and 'core' (no head to show) stay while that holds.
   let kind = '';
   /** @param {string} msg @param {string} [why] */
   function showError(msg, why = 'note') {
@@ -337,8 +335,7 @@ function sideEffects(change, { win, state, panels, controls, showError, scroll, 
       if (fig) fig.scrollIntoView({ block: 'nearest', behavior: state.reducedMotion ? 'auto' : 'smooth' });
     });
   }
-  // The weights opened: at 1024×768 the three rows of matrices fit the window but not below the
-  // words above them, so the page scrolls to show every matrix, S to O too (once drawn: two frames).
+  // The weights opened: every matrix in view if the window holds them (1024×768), once drawn.
   if (change.wholeHead && scroll) win.requestAnimationFrame(() => win.requestAnimationFrame(() => {
     if (matrices.getBoundingClientRect().height <= win.innerHeight) matrices.scrollIntoView({ block: 'nearest', behavior: state.reducedMotion ? 'auto' : 'smooth' });
   }));

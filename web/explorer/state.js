@@ -12,12 +12,11 @@
 //   rebuild   the panels' layout may have changed (new head): build them afresh
 //   tokens    the token chips and editor must be redrawn even if the names look the same
 //   error     show this message ('' hides the message)
-//   seen      the learner did something to the head (an edit, a cell, a token, a step): a message
-//             that said what was left out or not used has been read, and goes (mount.js showError)
+//   seen      the learner acted on the head (an edit, a cell, a token, a step): a note goes
 //   emit      [[type, detail], ...]: events for the host (mountExplorer's options.emit); a detail
 //             that is a function is called to make it, only when there is a listener
 //   scroll    a step whose matrix should scroll into view
-//   wholeHead the matrices grew (the weights opened): bring them all into view if the window holds them
+//   wholeHead the weights opened: every matrix into view if the window holds them
 //   badConfig config text that failed to parse, to put back in the config box
 //   restoreCursor  the selected cell should get the keyboard cursor once drawn
 
