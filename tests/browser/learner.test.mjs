@@ -169,12 +169,9 @@ test('the whole head is on the first screen at 1280×800, 1024×768 and 960×768
         await page.click('#tour-skip');
         // the learned weights opened from the keyboard: a third row of matrices, which with the words
         // above them cannot fit in 768 px, so the page scrolls to show every matrix (S to O too)
-        // (with reduced motion the scroll is instant, so the test needs no wait for a smooth one to end)
-        await page.emulateMedia({ reducedMotion: 'reduce' });
         await page.focus('#weights-toggle');
         await page.keyboard.press('Enter');
-        await settle(page);
-        await settle(page); // the scroll comes two frames after the redraw that opens the weights
+        await settle(page); // (the redraw that opens them scrolls, at once)
         assert.equal(await page.locator('[data-panel="Wq"]').isVisible(), true);
         assert.deepEqual(await offScreen(page, h), [], `with the weights open at ${w}×${h}`);
         assert.equal(await page.evaluate(() => document.activeElement.id), 'weights-toggle', 'the focus stays on the strip');

@@ -212,6 +212,7 @@ export function mountExplorer(root, options = {}) {
   // A 'note' (something left out or not used) goes once the learner acts on the head (Change.seen);
   // 'compute' and 'core' (no head to show) stay while that holds.
   let kind = '';
+  let wholeHead = false;
   /** @param {string} msg @param {string} [why] */
   function showError(msg, why = 'note') {
     const e = $('error');
@@ -236,7 +237,8 @@ export function mountExplorer(root, options = {}) {
     if (!change) return;
     for (const k of DIRTY) dirty[k] = dirty[k] || Boolean(change[k]);
     if (change.seen) clearError('note');
-    sideEffects(change, { win, state, panels, controls, showError, scroll: options.scroll !== false, matrices: $('matrices') });
+    if (change.wholeHead && options.scroll !== false) wholeHead = true;
+    sideEffects(change, { win, state, panels, controls, showError, scroll: options.scroll !== false });
     if (!frame && !destroyed) frame = win.requestAnimationFrame(render);
     if (options.emit) for (const [type, detail] of change.emit || []) emit(type, typeof detail === 'function' ? detail() : detail);
   }
@@ -274,6 +276,11 @@ export function mountExplorer(root, options = {}) {
     if (!view) return;
     view = { ...view, config: state.config, step: state.step };
     const d = drawViews(views, state, view, dirty);
+    // The weights opened: every matrix in view if the window holds them (1024×768), in the frame
+    // that shows them, so nothing is measured half-way through a scroll.
+    const box = $('matrices');
+    if (wholeHead && box.getBoundingClientRect().height <= win.innerHeight) box.scrollIntoView({ block: 'nearest' });
+    wholeHead = false;
     if (dirty.url) (state.preset ? writeUrl() : writeUrlSoon()); // a short ?preset= link at once
     // The focused cell (or the tour's) never hides under the explanation panel.
     const focus = active();
@@ -323,8 +330,8 @@ export function mountExplorer(root, options = {}) {
 const STEP_MATRIX = { project: 'Q', score: 'S', scale: 'S', mask: 'M', softmax: 'A', mix: 'O' };
 
 // What a Change asks for besides the redraw: a message, the config box, a scroll, the cursor.
-/** @param {Change} change @param {{ win: Window, state: State, panels: Views['panels'], controls: Views['controls'], showError: (msg: string, why?: string) => void, scroll: boolean, matrices: HTMLElement }} ctx */
-function sideEffects(change, { win, state, panels, controls, showError, scroll, matrices }) {
+/** @param {Change} change @param {{ win: Window, state: State, panels: Views['panels'], controls: Views['controls'], showError: (msg: string, why?: string) => void, scroll: boolean }} ctx */
+function sideEffects(change, { win, state, panels, controls, showError, scroll }) {
   if (change.error != null) showError(change.error);
   if (change.badConfig != null) controls.showBadConfig(change.badConfig);
   const step = change.scroll;
@@ -335,10 +342,6 @@ function sideEffects(change, { win, state, panels, controls, showError, scroll, 
       if (fig) fig.scrollIntoView({ block: 'nearest', behavior: state.reducedMotion ? 'auto' : 'smooth' });
     });
   }
-  // The weights opened: every matrix in view if the window holds them (1024×768), once drawn.
-  if (change.wholeHead && scroll) win.requestAnimationFrame(() => win.requestAnimationFrame(() => {
-    if (matrices.getBoundingClientRect().height <= win.innerHeight) matrices.scrollIntoView({ block: 'nearest', behavior: state.reducedMotion ? 'auto' : 'smooth' });
-  }));
   if (change.restoreCursor) win.requestAnimationFrame(() => win.requestAnimationFrame(() => {
     const cell = panels.fits(state.sel);
     if (cell) panels.heatmap(cell.m)?.setCursor(cell.i, cell.j);
