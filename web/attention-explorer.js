@@ -488,10 +488,10 @@ export class AttentionExplorer extends Base {
       if (old !== value && value !== app.params?.()) this.#mount();
     } else if (name === 'theme') {
       this.#applyTheme();
-    } else if (app.explorer && (name === 'step' || name === 'follow') && this.#ready.settled) { // (before, the mount reads them)
+    } else if (app.explorer && (name === 'step' || name === 'follow')) {
       if (name === 'step') app.explorer.setStep(stepOf(value));
       else app.explorer.setFollow(parseFollow(value));
-      this.#noteIgnored(app.explorer, name, value);
+      if (this.#ready.settled) this.#noteIgnored(app.explorer, name, value); // (before, train's mount says it)
     }
   }
 
