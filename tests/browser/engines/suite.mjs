@@ -140,7 +140,7 @@ export function crossEngineSuite(engine) {
         await page.waitFor(() => /^6\. Mix/.test(document.getElementById('narration').textContent), undefined, 'the narration of step 6');
         await page.waitFor(() => {
           const r = document.querySelector('[data-panel="O"]').getBoundingClientRect();
-          return r.top >= 0 && r.bottom <= innerHeight + 1; // + 1: sub-pixel layout (WebKit ends at 862.3 of 862)
+          return r.top >= 0 && r.bottom <= innerHeight + 1; // + 1: sub-pixel layout (WebKit ends a third of a pixel past the fold)
         }, undefined, 'the O panel scrolled into view');
       }, { height: 480 }));
 

@@ -127,7 +127,11 @@ export async function launch() {
           .withCapabilities({ browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: BROWSER, args: ['--automation'] } })
           .build();
         page.driver = session;
+        // width × height is the viewport, as in the other engines: the window is larger by
+        // MiniBrowser's own bars (38 px of toolbar: a 1024 × 768 window showed 1024 × 730)
         await session.manage().window().setRect({ width, height });
+        const [w, h] = await session.executeScript('return [innerWidth, innerHeight]');
+        if (w !== width || h !== height) await session.manage().window().setRect({ width: 2 * width - w, height: 2 * height - h });
         await page.goto(url, ready);
       } catch (e) {
         await page.close();
