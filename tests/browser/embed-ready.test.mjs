@@ -181,6 +181,7 @@ test('mode="train": a step or follow attribute it cannot use is said as in the e
   assert.equal(await p.locator('#tbad p.error').count(), 0, 'no “could not start” message (the element’s own, attention-explorer.js #message)');
   // a row past the trained head's tokens (not the placeholder head's before it): the params' follow stays
   const n = (await rowA(p, '#tfar')).length;
+  assert.equal(n, 8, 'the previous-token task’s sentence (the cat preset shown before it has 5 tokens)');
   const far = `The follow="40" attribute was ignored: this head has ${n} tokens, rows 0 to ${n - 1}.`;
   assert.deepEqual(await outcome(p, 'tfar'), ['rejected', far, [far]]);
   assert.equal(await p.locator('#tfar [data-step="mix"]').getAttribute('aria-pressed'), 'true', 'the params’ step is kept');
