@@ -627,6 +627,20 @@ export function attributeWhy(name, value, n) {
   return isRow(Number(text), n) ? '' : followOutside(n);
 }
 
+/**
+ * A link's follow and cell that lie outside head c, each with why (readUrlState has read them;
+ * the explorer page and the training page leave them out and say so with ignoredText).
+ * @param {Config} c @param {number | null} follow @param {Cell | null} cell
+ * @returns {import('../../types/config').IgnoredParam[]}
+ */
+export function outsideHead(c, follow, cell) {
+  const n = c.tokens.length, out = [];
+  if (follow != null && !isRow(follow, n)) out.push({ name: 'follow', value: String(follow), why: followOutside(n) });
+  const why = cell ? cellOutside(c, cell) : '';
+  if (cell && why) out.push({ name: 'cell', value: `${cell.m}.${cell.i}.${cell.j}`, why });
+  return out;
+}
+
 // The order the link writes its parameters in (config.js writeUrlState), and its notes say them in.
 const LINK_ORDER = ['step', 'follow', 'cell', 'theme'];
 
@@ -661,14 +675,11 @@ export function fromUrl(state, u) {
     usePreset(state, DEFAULT_PRESET);
     badConfig = u.configText;
   }
-  const ignored = [...(u.ignored ?? [])];
+  const outside = outsideHead(headOf(state), u.follow, u.cell);
+  const ignored = [...(u.ignored ?? []), ...outside];
   state.step = u.step;
-  const n = headOf(state).tokens.length;
-  state.follow = isRow(u.follow, n) ? u.follow : null;
-  if (u.follow != null && state.follow === null) ignored.push({ name: 'follow', value: String(u.follow), why: followOutside(n) });
-  const outside = u.cell ? cellOutside(headOf(state), u.cell) : '';
-  state.sel = u.cell && !outside ? u.cell : null; // a cell of another head is dropped
-  if (u.cell && outside) ignored.push({ name: 'cell', value: `${u.cell.m}.${u.cell.i}.${u.cell.j}`, why: outside });
+  state.follow = outside.some((x) => x.name === 'follow') ? null : u.follow;
+  state.sel = outside.some((x) => x.name === 'cell') ? null : u.cell; // a cell of another head is dropped
   state.urlTheme = u.theme;
   state.rev++;
   error = [error, ignoredText(ignored)].filter(Boolean).join(' ');
