@@ -235,19 +235,14 @@ static void matmul(float *C, const float *A, const float *B, int n, int k, int p
  * tile reads it right after: vectors written as single floats would stall its loads). */
 static void pack_keys(float *Kt /* [dk * m] */, float *last /* [dk, TC] */, const float *K, int m, int dk)
 {
-    int full = m / TC, rest = m % TC;
-    for (int P = 0; P < full; P++) {
-        float *panel = Kt + (long)P * TC * dk;
-        for (int jj = 0; jj < TC; jj++) {
-            const float *k_j = K + (long)(P * TC + jj) * dk;
-            for (int c = 0; c < dk; c++) panel[c * TC + jj] = k_j[c];
+    for (int j = 0; j < m; j += TC) {
+        int keys = m - j < TC ? m - j : TC;
+        float *panel = keys == TC ? Kt + (long)j * dk : last;
+        const float *K_j = K + (long)j * dk;
+        for (int c = 0; c < dk; c++) { /* keys j .. j+7 of column c, a vector of 4 at a time */
+            store4(panel + c * TC, load_lanes(K_j + c, dk, keys, 0.0f));
+            store4(panel + c * TC + 4, keys > 4 ? load_lanes(K_j + 4 * dk + c, dk, keys - 4, 0.0f) : (f32x4){0});
         }
-    }
-    if (!rest) return;
-    const float *K_rest = K + (long)full * TC * dk;
-    for (int c = 0; c < dk; c++) {
-        store4(last + c * TC, load_lanes(K_rest + c, dk, rest, 0.0f));
-        store4(last + c * TC + 4, load_lanes(K_rest + 4 * dk + c, dk, rest - 4, 0.0f));
     }
 }
 
@@ -354,6 +349,46 @@ static int softmax_row(float *a /* [width] */, const float *s /* [visible] */, c
     return 0;
 }
 
+/* softmax_row for TR rows at once that each see at most 4 keys (a small head's rows, or the
+ * first rows of a causal one), with the rows side by side: lane r of z[j] is key j of row r.
+ * The four rows' exp chains then run together instead of one after another, and every weight
+ * comes out bit for bit as softmax_row computes it: the same max, exp4_nonpositive(z − max),
+ * the sum (e0 + e1) + (e2 + e3) (hsum4 of softmax_row's four lanes), one division, a product.
+ * Row r: a_r = a + r·lda [width], s_r = s + r·lds [visible[r]] (a may be s), mask_r = mask +
+ * r·ldm or NULL. Returns 0, or 1 when s + mask overflows. */
+static int softmax_rows4(float *a, long lda, const float *s, long lds, const float *mask, long ldm,
+                         const int visible[TR], int width)
+{
+    f32x4 row[TR];
+    int keys = 0; /* the most any of the rows sees: lanes j >= keys are -Infinity in every row */
+    for (int r = 0; r < TR; r++) {
+        row[r] = load_lanes(s + r * lds, 1, visible[r], -INFINITY);
+        if (mask) row[r] += load_lanes(mask + r * ldm, 1, visible[r], 0.0f);
+        keys = visible[r] > keys ? visible[r] : keys;
+    }
+    f32x4 z[4], e[4] = {{0}}, maxval = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    for (int j = 0; j < keys; j++) {
+        z[j] = (f32x4){row[0][j], row[1][j], row[2][j], row[3][j]};
+        maxval = max4(maxval, z[j]);
+    }
+    i32x4 over = maxval == INFINITY, none = maxval == -INFINITY; /* none: every key masked, weights 0 */
+    if (over[0] | over[1] | over[2] | over[3]) return 1;
+    for (int j = 0; j < keys; j++) e[j] = exp4_nonpositive(z[j] - maxval); /* exp(-Infinity) = 0 past keys */
+    f32x4 inv = 1.0f / ((e[0] + e[1]) + (e[2] + e[3]));
+    const f32x4 zero = {0};
+    for (int r = 0; r < TR; r++) {
+        float *a_r = a + r * lda;
+        f32x4 w = (f32x4)(~none[r] & (i32x4)((f32x4){e[0][r], e[1][r], e[2][r], e[3][r]} * inv[r]));
+        if (width >= 4) store4(a_r, w);
+        else store_lanes(a_r, w, width);
+        for (int j = 4; j < width; j += 4) {
+            if (width - j >= 4) store4(a_r + j, zero);
+            else store_lanes(a_r + j, zero, width - j);
+        }
+    }
+    return 0;
+}
+
 /* How many keys query i sees: all m, or with the causal mask keys 0..i (top-left aligned). */
 static int visible_keys(int i, int m, int causal) { return causal ? (i + 1 < m ? i + 1 : m) : m; }
 
@@ -432,10 +467,17 @@ attn_status attn_sdpa(float *S, float *A, float *O, float *Kt, const float *Q, c
     }
 
     /* pass 3: per query row, add the mask and take the softmax over the keys it sees */
-    for (int i = 0; i < n; i++) {
-        int visible = visible_keys(i, m, causal);
-        if (softmax_row(A + (long)i * m, S + (long)i * m, mask ? mask + (long)i * m : NULL, visible, m))
-            return ATTN_ERR_OVERFLOW;
+    for (int i = 0; i < n;) {
+        const float *mask_i = mask ? mask + (long)i * m : NULL;
+        if (n - i >= TR && visible_keys(i + TR - 1, m, causal) <= 4) { /* four short rows at once */
+            int visible[TR] = {visible_keys(i, m, causal), visible_keys(i + 1, m, causal), visible_keys(i + 2, m, causal),
+                               visible_keys(i + 3, m, causal)};
+            if (softmax_rows4(A + (long)i * m, m, S + (long)i * m, m, mask_i, m, visible, m)) return ATTN_ERR_OVERFLOW;
+            i += TR;
+            continue;
+        }
+        if (softmax_row(A + (long)i * m, S + (long)i * m, mask_i, visible_keys(i, m, causal), m)) return ATTN_ERR_OVERFLOW;
+        i++;
     }
 
     /* pass 3, mix: each output row is the weighted average of the value rows. A causal A is 0
@@ -474,10 +516,16 @@ attn_status attn_sdpa_fused(float *O, float *work, const float *Q, const float *
         /* pass 2 for this block: its rows of scores, key panels above the diagonal skipped */
         if (scores(W, m_pad, Q + (long)i * dk, rows, Kt, last, skip ? keys : m, m, dk, scale, 1)) return ATTN_ERR_OVERFLOW;
         /* pass 3: the softmax of each row, in place, then the mix of the block */
-        for (int r = 0; r < rows; r++) {
-            float *w_r = W + (long)r * m_pad;
-            if (softmax_row(w_r, w_r, mask ? mask + (long)(i + r) * m : NULL, visible_keys(i + r, m, causal), keys))
-                return ATTN_ERR_OVERFLOW;
+        if (rows == TR && keys <= 4) { /* four short rows at once */
+            int visible[TR] = {visible_keys(i, m, causal), visible_keys(i + 1, m, causal), visible_keys(i + 2, m, causal),
+                               visible_keys(i + 3, m, causal)};
+            if (softmax_rows4(W, m_pad, W, m_pad, mask ? mask + (long)i * m : NULL, m, visible, keys)) return ATTN_ERR_OVERFLOW;
+        } else {
+            for (int r = 0; r < rows; r++) {
+                float *w_r = W + (long)r * m_pad;
+                if (softmax_row(w_r, w_r, mask ? mask + (long)(i + r) * m : NULL, visible_keys(i + r, m, causal), keys))
+                    return ATTN_ERR_OVERFLOW;
+            }
         }
         for (int j = 0; j < dv; j += TC) {
             int cols = dv - j < TC ? dv - j : TC;
