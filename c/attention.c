@@ -415,7 +415,8 @@ attn_status attn_project(float *Q, float *K, float *V, const float *X, const flo
         !size_ok(dk, ATTN_MAX_WIDTH) || !size_ok(dv, ATTN_MAX_WIDTH))
         return ATTN_ERR_SIZE;
     if (!Q || !K || !V || !X || !Xkv || !Wq || !Wk || !Wv) return ATTN_ERR_NULL;
-    if (!all_finite(X, (long)n * d) || !all_finite(Xkv, (long)m * d) || !all_finite(Wq, (long)d * dk) ||
+    /* self-attention passes X as Xkv too: its values are checked once */
+    if (!all_finite(X, (long)n * d) || (!(Xkv == X && m <= n) && !all_finite(Xkv, (long)m * d)) || !all_finite(Wq, (long)d * dk) ||
         !all_finite(Wk, (long)d * dk) || !all_finite(Wv, (long)d * dv))
         return ATTN_ERR_NONFINITE;
 
