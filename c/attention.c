@@ -359,21 +359,16 @@ static int softmax_row(float *a /* [width] */, const float *s /* [visible] */, c
 static int softmax_rows4(float *a, long lda, const float *s, long lds, const float *mask, long ldm,
                          const int visible[TR], int width)
 {
-    f32x4 row[TR];
-    int keys = 0; /* the most any of the rows sees: lanes j >= keys are -Infinity in every row */
+    f32x4 row[TR], z[4], e[4];
     for (int r = 0; r < TR; r++) {
         row[r] = load_lanes(s + r * lds, 1, visible[r], -INFINITY);
         if (mask) row[r] += load_lanes(mask + r * ldm, 1, visible[r], 0.0f);
-        keys = visible[r] > keys ? visible[r] : keys;
     }
-    f32x4 z[4], e[4] = {{0}}, maxval = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
-    for (int j = 0; j < keys; j++) {
-        z[j] = (f32x4){row[0][j], row[1][j], row[2][j], row[3][j]};
-        maxval = max4(maxval, z[j]);
-    }
+    for (int j = 0; j < 4; j++) z[j] = (f32x4){row[0][j], row[1][j], row[2][j], row[3][j]};
+    f32x4 maxval = max4(max4(z[0], z[1]), max4(z[2], z[3]));
     i32x4 over = maxval == INFINITY, none = maxval == -INFINITY; /* none: every key masked, weights 0 */
     if (over[0] | over[1] | over[2] | over[3]) return 1;
-    for (int j = 0; j < keys; j++) e[j] = exp4_nonpositive(z[j] - maxval); /* exp(-Infinity) = 0 past keys */
+    for (int j = 0; j < 4; j++) e[j] = exp4_nonpositive(z[j] - maxval); /* exp(-Infinity) = 0 past a row's keys */
     f32x4 inv = 1.0f / ((e[0] + e[1]) + (e[2] + e[3]));
     const f32x4 zero = {0};
     for (int r = 0; r < TR; r++) {
