@@ -176,6 +176,22 @@ test('the follow sentence with an explicit mask: “may look at 2 tokens of 3”
   assert.equal(followSentence(lone, 0), '“a” (1) gives 1.000 of its attention to itself. It may look at 1 token of 3; the mask hides the other 2. Its output (row 1 of O) is [1.000, 2.000]; its largest component is “v2”, 2.000.');
 });
 
+test('the follow sentence says when a key it may look at got a weight of exactly 0 because exp(s − max) underflowed in float32, as the cell explanation does', () => {
+  // scores 0 and −200: exp(−200) is far below float32's smallest positive number (about 1.4e−45)
+  const under = viewOf({ tokens: ['a', 'b'], Q: [[1], [1]], K: [[0], [-200]], V: [[1], [2]], causal: false, scale: 1 });
+  assert.deepEqual([under.r.A[1], under.r.M[1]], [0, 0], 'a weight of 0, not masked');
+  assert.equal(followSentence(under, 0), '“a” (1) gives 1.000 of its attention to itself. Nothing is masked: it can see every token, itself included. '
+    + 'The weight on “b” (2) is 0 though it is not masked: its score is 200.000 below the row’s largest, so its exp(s − max) = exp(−200.000) underflows to 0 in float32. '
+    + 'Its output (row 1 of O) is [1.000]; its largest component is “v1”, 1.000.');
+  assert.match(explainCell(under, 'A', 0, 1).text, /is exactly 0 though the key is not masked: exp\(−200\.000 − 0\.000\) = exp\(−200\.000\) underflows to 0 in float32/);
+  // two underflowed keys, one masked by the causal mask: each said once, the masked one not among them
+  const two = viewOf({ tokens: ['a', 'b', 'c', 'd'], Q: [[1], [1], [1], [1]], K: [[0], [-200], [-300], [0]], V: [[1], [2], [3], [4]], causal: true, scale: 1 });
+  assert.equal(followSentence(two, 2).split('. ').slice(1, 3).join('. '), 'It can see tokens 1 to 3, itself included; the causal mask hides the token after it. '
+    + 'The weights on “b” (2) and “c” (3) are 0 though they are not masked: their scores are 200.000 to 300.000 below the row’s largest, so each exp(s − max) underflows to 0 in float32');
+  // a row where nothing underflows says nothing of it
+  assert.doesNotMatch(followSentence(two, 0), /underflow/);
+});
+
 test('the projection of a value and a query: the sum of X row × W column with the core’s total', () => {
   const v = half();
   assert.deepEqual(explainCell(v, 'V', 2, 1), {

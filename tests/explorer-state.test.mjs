@@ -322,9 +322,10 @@ test('the weights start folded; a trained head (showHead) opens them unless the 
   assert.equal(state.weightsOpen, false);
   S.showHead(state, PRESETS.cat.config);
   assert.equal(state.weightsOpen, true);
-  S.toggleWeights(state);
+  assert.deepEqual(S.toggleWeights(state), { wholeHead: false }, 'folding them asks for no scroll');
   S.showHead(state, PRESETS.cat.config);
   assert.equal(state.weightsOpen, false);
+  assert.deepEqual(S.toggleWeights(state), { wholeHead: true }, 'opening them asks for every matrix in view (mount.js)');
 });
 
 test('the theme to start with: the link, then the element’s attribute, then the remembered choice', () => {
@@ -449,11 +450,35 @@ test('removeToken keeps a follow that still fits and clears the selection', () =
   assert.equal(state.follow, null, 'row 4 of 3 is gone');
 });
 
+test('seen: what the learner does to the head (an edit, a cell, a token, a step, the tour) says so, so the page’s note on its link or attributes goes; hovering, play’s ticks after the first step, a trained head, the theme and the weights do not', () => {
+  const state = fresh();
+  const seen = (change) => Boolean(change && change.seen);
+  assert.equal(seen(S.setValue(state, 'X', 0, 0, 1)), true, 'an edit');
+  assert.equal(seen(S.nudge(state, { m: 'X', i: 0, j: 0 }, 0.1)), true);
+  assert.equal(seen(S.toggleCausal(state)), true);
+  assert.equal(seen(S.renameToken(state, 0, 'A')), true);
+  assert.equal(seen(S.addToken(state)), true);
+  assert.equal(seen(S.removeToken(state, 5)), true);
+  assert.equal(seen(S.select(state, { m: 'A', i: 1, j: 0 })), true, 'a new cell');
+  assert.equal(seen(S.select(state, { m: 'A', i: 1, j: 0 })), false, 'the same cell again');
+  assert.equal(seen(S.setFollow(state, 2)), true, 'a token followed');
+  assert.equal(seen(S.setStep(state, 'score')), true, 'a step chosen');
+  assert.equal(seen(S.setStep(state, 'score')), false, 'the same step again');
+  assert.equal(seen(S.setHover(state, { m: 'S', i: 0, j: 0 })), false, 'hovering reads, it does not act');
+  assert.equal(seen(S.setTheme(state, 'dark', false)), false);
+  assert.equal(seen(S.toggleWeights(state)), false);
+  assert.equal(seen(S.showHead(state, PRESETS.cat.config)), false, 'a head handed over by training');
+  const cat = fresh();
+  assert.equal(seen(S.startTour(cat)), true);
+  // a new head clears every message anyway
+  assert.equal(S.setPreset(cat, 'cat').error, '');
+});
+
 test('setStep and stepBy: the exact Change; one step past “mix” shows every step', () => {
   const state = fresh();
-  assert.deepEqual(S.setStep(state, 'softmax'), { values: true, url: true, emit: [['step', { step: 'softmax' }]], scroll: 'softmax' });
+  assert.deepEqual(S.setStep(state, 'softmax'), { values: true, url: true, seen: true, emit: [['step', { step: 'softmax' }]], scroll: 'softmax' });
   S.setStep(state, 'mix');
-  assert.deepEqual(S.stepBy(state, 1), { values: true, url: true, emit: [['step', { step: null }]], scroll: null });
+  assert.deepEqual(S.stepBy(state, 1), { values: true, url: true, seen: true, emit: [['step', { step: null }]], scroll: null });
   assert.equal(state.step, null);
 });
 
@@ -473,7 +498,7 @@ test('play: a second press pauses; stop does nothing when nothing plays; play fr
 test('follow: row 0 and the last row can be followed; -1 and n cannot; toggling another row moves the follow; the event carries the selection', () => {
   const state = fresh();
   S.select(state, { m: 'S', i: 2, j: 1 });
-  assert.deepEqual(S.setFollow(state, 0), { url: true, emit: [['select', { follow: 0, cell: { m: 'S', i: 2, j: 1 } }]] });
+  assert.deepEqual(S.setFollow(state, 0), { url: true, seen: true, emit: [['select', { follow: 0, cell: { m: 'S', i: 2, j: 1 } }]] });
   assert.equal(S.setFollow(state, 0), null, 'the same row again changes nothing');
   S.setFollow(state, 4);
   assert.equal(state.follow, 4);
@@ -494,11 +519,11 @@ test('select: the exact Change, a copy of the cell in the event; a cell differin
   S.setFollow(state, 2);
   const cell = { m: 'A', i: 1, j: 0 };
   const c = S.select(state, cell);
-  assert.deepEqual(c, { url: true, emit: [['select', { follow: 2, cell: { m: 'A', i: 1, j: 0 } }]] });
+  assert.deepEqual(c, { url: true, seen: true, emit: [['select', { follow: 2, cell: { m: 'A', i: 1, j: 0 } }]] });
   assert.notEqual(c.emit[0][1].cell, cell, 'a copy');
   for (const other of [{ m: 'S', i: 1, j: 0 }, { m: 'S', i: 2, j: 0 }, { m: 'S', i: 2, j: 1 }]) assert.equal(S.select(state, other).emit.length, 1, JSON.stringify(other));
-  assert.deepEqual(S.select(state, null), { url: true, emit: [['select', { follow: 2, cell: null }]] });
-  assert.deepEqual(S.select(state, null), { url: true, emit: [] });
+  assert.deepEqual(S.select(state, null), { url: true, seen: true, emit: [['select', { follow: 2, cell: null }]] });
+  assert.deepEqual(S.select(state, null), { url: true, seen: false, emit: [] });
   assert.equal(S.sameCell(null, null), true);
   assert.equal(S.sameCell({ m: 'A', i: 0, j: 0 }, null), false);
 });
@@ -525,7 +550,7 @@ test('the tour: the exact Change at its start (play stops, the selection goes wi
   assert.equal(S.tourTo(state, 1), null);
   S.select(state, { m: 'A', i: 4, j: 1 });
   S.togglePlay(state);
-  assert.deepEqual(S.startTour(state), { values: true, url: true, tour: true, emit: [['select', { follow: 4, cell: { m: 'A', i: 4, j: 1 } }]] });
+  assert.deepEqual(S.startTour(state), { values: true, url: true, tour: true, seen: true, emit: [['select', { follow: 4, cell: { m: 'A', i: 4, j: 1 } }]] });
   assert.equal(state.playing, false);
   S.tourTo(state, 2);
   assert.deepEqual(S.tourTo(state, 0), { tour: true });

@@ -46,6 +46,16 @@ function derivedNumbers(view, m, i, j) {
   return set;
 }
 
+// The numbers a follow sentence may quote besides the shown values: how far each visible key's
+// score lies below its row's largest (said of a weight that underflowed to 0).
+function followNumbers(view, i) {
+  const { r } = view;
+  const live = [];
+  for (let c = 0; c < r.m; c++) if (r.M[i * r.m + c] !== -Infinity) live.push(r.S[i * r.m + c] + r.M[i * r.m + c]);
+  const max = Math.max(...live);
+  return new Set(live.flatMap((s) => [fmt(max - s), fmt(s - max)]));
+}
+
 let checked = 0; // sentences checked so far (the figure each test reports)
 
 /** The problems of one view's sentences (an empty list when every rule holds). */
@@ -86,7 +96,7 @@ function problemsOf(view, where) {
   }
   for (let i = 0; i < r.n; i++) {
     const s = followSentence(view, i);
-    check(`follow ${i + 1}`, s);
+    check(`follow ${i + 1}`, s, followNumbers(view, i));
     followRules(view, i, s, (p) => problems.push(`${where} follow ${i + 1}: ${p}\n    ${s}`));
   }
   return problems;
@@ -140,6 +150,9 @@ function followRules(view, i, s, fail) {
   const mask = /the mask hides (?:the other (one|\d+)|(\d+) tokens?)/.exec(s);
   const saidMask = mask ? (mask[1] === 'one' ? 1 : Number(mask[1] ?? mask[2])) : 0;
   if (saidMask !== byMask) fail(`says the mask hides ${saidMask} tokens, it hides ${byMask}`);
+  // a visible key's weight of exactly 0 is float32's underflow, and said so, as in the cell's explanation
+  const zero = live.some((c) => r.A[i * r.m + c] === 0);
+  if (zero !== /underflows to 0 in float32/.test(s)) fail(`the underflow of a visible key's weight to 0 is ${zero ? 'not said' : 'said wrongly'}`);
 }
 
 // The first problem of each kind (kinds told apart by their words, without the numbers).

@@ -8,6 +8,9 @@ import {
   readTrainUrl, writeTrainUrl, parseSchedule, setLr, niceCeil, lossCurve, miniGrid, predict, narrate, curveCaption,
   trainedExtra, readoutInfo, explainReadout, predictionRow, predictionBars, focusQuery, MAX_STEPS,
 } from '../web/train.js';
+import { ignoredText, outsideHead } from '../web/explorer/state.js';
+import { parseConfig } from '../web/config.js';
+import { PRESETS } from '../web/presets.js';
 
 test('a bad link gets one note per parameter it could not use, each saying what was used instead', () => {
   const s = readTrainUrl(`?mode=train&task=poetry&seed=-1&opt=rmsprop&lr=fast&steps=${MAX_STEPS + 1}&ex=x`);
@@ -38,15 +41,43 @@ test('a bad link gets one note per parameter it could not use, each saying what 
   assert.deepEqual([readTrainUrl('?seed=3&steps=9', '#seed=4').seed, readTrainUrl('?seed=3&steps=9', '#seed=4').steps], [4, 9]);
 });
 
+test('the explorer’s step, follow and cell in a training link are read as the explorer’s page reads them, and what cannot be is kept to be said', () => {
+  const good = readTrainUrl('?mode=train&step=softmax&follow=4&cell=A.4.1');
+  assert.deepEqual([good.step, good.follow, good.cell, good.ignored], ['softmax', 4, { m: 'A', i: 4, j: 1 }, []]);
+  const bad = readTrainUrl('?mode=train&step=sofmax&follow=last&cell=Z.1.1&theme=dark');
+  assert.deepEqual([bad.step, bad.follow, bad.cell, bad.notes], [null, null, null, []]);
+  // theme is the explorer page's, not the training page's: not said to be ignored
+  assert.deepEqual(bad.ignored.map((x) => x.name), ['step', 'follow', 'cell']);
+  assert.equal(ignoredText(bad.ignored),
+    'The link’s step=sofmax was ignored: the steps are project, score, scale, mask, softmax and mix. ' +
+    'The link’s follow=last was ignored: follow is a row number, from 0 for the first token. ' +
+    'The link’s cell=Z.1.1 was ignored: there is no matrix Z; the matrices are X, Wq, Wk, Wv, Q, K, V, S, M, A and O.');
+  // a follow or cell past the head trained is read here and left out once the head is known
+  const far = readTrainUrl('?follow=40&cell=O.40.0');
+  assert.deepEqual([far.follow, far.cell, far.ignored], [40, { m: 'O', i: 40, j: 0 }, []]);
+  const head = parseConfig(PRESETS.cat.config); // 5 tokens, dv 4
+  assert.equal(ignoredText(outsideHead(head, far.follow, far.cell)),
+    'The link’s follow=40 was ignored: this head has 5 tokens, rows 0 to 4. The link’s cell=O.40.0 was ignored: O has 5 rows.');
+  assert.equal(ignoredText(outsideHead(head, 4, { m: 'O', i: 4, j: 4 })), 'The link’s cell=O.4.4 was ignored: O has 4 columns.');
+  assert.deepEqual(outsideHead(head, 4, { m: 'A', i: 4, j: 4 }), []);
+  assert.deepEqual(outsideHead(head, null, null), []);
+});
+
 test('the explorer\'s own parameters in a training link: step, follow and cell, each used only when well formed', () => {
   assert.equal(readTrainUrl('?step=softmax').step, 'softmax');
   assert.equal(readTrainUrl('?step=sideways').step, null);
   const follow = (v) => readTrainUrl(`?follow=${v}`).follow;
-  assert.deepEqual(['0', '7', '12', '999', '1234', 'x12', '12x', '', '-1'].map(follow), [0, 7, 12, 999, null, null, null, null, null]);
+  // (a row past the head, 1234 here, is read and left out once the head is known: outsideHead)
+  assert.deepEqual(['0', '7', '12', '999', '1234', 'x12', '12x', '', '-1'].map(follow), [0, 7, 12, 999, 1234, null, null, null, null]);
+  // a follow that is not a row number is said to be ignored; an empty one is as if not given
+  assert.deepEqual(['x12', '12x', '', '-1'].map((v) => readTrainUrl(`?follow=${v}`).ignored.length), [1, 1, 0, 1]);
   const cell = (v) => readTrainUrl(`?cell=${v}`).cell;
   assert.deepEqual(cell('Wq.2.7'), { m: 'Wq', i: 2, j: 7 });
   assert.deepEqual(cell('A.12.345'), { m: 'A', i: 12, j: 345 });
-  for (const bad of ['1Wq.2.7', '.Wq.2.7', 'Wq.2.7x', 'Wq.2.7.1', 'Wq.1234.1', 'Wq.1.1234', 'Nope.1.1', 'Wq.1']) assert.equal(cell(bad), null, bad);
+  assert.deepEqual(cell('Wq.1234.1'), { m: 'Wq', i: 1234, j: 1 });
+  for (const bad of ['1Wq.2.7', '.Wq.2.7', 'Wq.2.7x', 'Wq.2.7.1', 'Nope.1.1', 'Wq.1']) {
+    assert.deepEqual([cell(bad), readTrainUrl(`?cell=${bad}`).ignored.map((x) => x.name)], [null, ['cell']], bad);
+  }
 });
 
 test('writeTrainUrl leaves out what is at its default, and keeps a follow of 0', () => {

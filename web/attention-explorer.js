@@ -332,7 +332,7 @@ export class AttentionExplorer extends Base {
         const known = ['explorer', ...MODES.keys()].map((m) => `“${m}”`).join(', ');
         return this.#message(token, `<attention-explorer>: there is no mode “${clipMessage(mode, 40)}” in this version. The modes are ${known}; leave mode out for the explorer.`);
       }
-      let app;
+      let app, firstError = '';
       try {
         const lab = 'load' in entry ? await entry.load() : entry;
         if (token !== this.#srcToken || !this.#started) return; // remounted or removed while its code loaded
@@ -340,7 +340,11 @@ export class AttentionExplorer extends Base {
         app = lab.mount(this.#box, this, {
           doc: this.ownerDocument,
           params: this.getAttribute('params') || '',
-          emit: (type, detail) => this.#emit(type, detail),
+          emit: (type, detail) => {
+            // an error said while it starts (train: a step or follow attribute left out): ready rejects with it
+            if (type === 'error' && !this.#ready.settled && token === this.#srcToken) firstError ||= /** @type {{ message: string }} */ (detail).message;
+            this.#emit(type, detail);
+          },
         });
         this.#app = this.#modeApp = app;
         this.#applyTheme();
@@ -356,7 +360,7 @@ export class AttentionExplorer extends Base {
       if (token !== this.#srcToken || this.#app !== app) return; // remounted meanwhile
       this.dataset.ready = 'true';
       this.#emit('ready', { mode });
-      this.#settle(token);
+      this.#settle(token, firstError);
       return;
     }
     adoptStyles(this.#shadow, this.ownerDocument);
@@ -468,7 +472,7 @@ export class AttentionExplorer extends Base {
   /**
    * Says when a new step or follow was left out, as the start does (state.js fromOptions): "The
    * follow="9" attribute was ignored: this head has 5 tokens, rows 0 to 4." Like the page's notes
-   * on its link, the message stays until another one replaces it.
+   * on its link, the message stays until the learner does something to the head (mount.js showError).
    * @param {ExplorerApi} app @param {'step' | 'follow'} name @param {string | null} value
    */
   #noteIgnored(app, name, value) {
@@ -484,8 +488,11 @@ export class AttentionExplorer extends Base {
       if (old !== value && value !== app.params?.()) this.#mount();
     } else if (name === 'theme') {
       this.#applyTheme();
-    } else if (app.explorer && name === 'step') app.explorer.setStep(stepOf(value));
-    else if (app.explorer && name === 'follow') app.explorer.setFollow(parseFollow(value));
+    } else if (app.explorer && (name === 'step' || name === 'follow')) {
+      if (name === 'step') app.explorer.setStep(stepOf(value));
+      else app.explorer.setFollow(parseFollow(value));
+      if (this.#ready.settled) this.#noteIgnored(app.explorer, name, value); // (before, train's mount says it)
+    }
   }
 
   // Properties. Simple ones reflect to their attribute; reading gives the live state (what the

@@ -7,12 +7,18 @@ import { mountTrainPanel, EXPLORER_CONTROLS } from './train-panel.js';
 import { readTrainUrl } from './train.js';
 import { TRAIN_CSS } from './gen/train-css.js';
 import { paramsOf, stateEmitter, panelModeMethods, panelLayout } from './element-modes.js';
+import { attributeWhy, ignoredText } from './explorer/state.js';
+import { STEPS } from './config.js';
 
 /** @typedef {import('./attention-explorer.js').Mount} Mount */
 
 /** mode="train": the training panel above an explorer that shows the head being trained. @type {Mount} */
 function mountTrain(container, element, { doc, params, emit }) {
   const initial = readTrainUrl('?' + (params || ''), '');
+  // The element's step and follow attributes win over params' (docs/embedding.md); one it
+  // cannot use is left out and said, in the explorer mode's words, once the trained head is shown.
+  const stepAttr = () => /** @type {import('../types/config').Step | null} */ (element.getAttribute('step'));
+  if (STEPS.includes(/** @type {import('../types/config').Step} */ (stepAttr()))) initial.step = stepAttr();
   const { section, box } = panelLayout(container, doc, 'train', 'Watch a head learn');
   /** @type {ReturnType<typeof mountTrainPanel> | null} */
   let panel = null;
@@ -44,8 +50,20 @@ function mountTrain(container, element, { doc, params, emit }) {
       // The element has no address bar to copy: its state comes out as the explorer-state event.
       const link = /** @type {HTMLElement | null} */ (section.querySelector('#train-link'));
       if (link) link.hidden = true;
+      // (read again: a change while the code loaded counts, see attention-explorer.js #modeAttribute)
+      const n = explorer.state.config?.tokens.length ?? 0;
+      const ignored = /** @type {const} */ (['step', 'follow']).flatMap((name) => {
+        const value = element.getAttribute(name), why = value == null ? '' : attributeWhy(name, value, n);
+        return why ? [{ name, value: /** @type {string} */ (value), why }] : [];
+      });
+      if (STEPS.includes(/** @type {import('../types/config').Step} */ (stepAttr())) && stepAttr() !== explorer.state.step) explorer.setStep(stepAttr());
+      const follow = element.getAttribute('follow')?.trim(); // (the element trims a follow)
+      if (follow && !ignored.some((x) => x.name === 'follow')) initial.follow = Number(follow);
       if (initial.follow != null) explorer.setFollow(initial.follow);
       if (initial.cell) explorer.select(initial.cell);
+      // (the explorer says it and fires explorer-error; the element's ready rejects with it; after
+      // the follow and the cell, which would clear it as the learner's own choice does)
+      if (ignored.length) explorer.showError(ignoredText(ignored, { attribute: true }));
       await panel.ready;
       if (gone) return;
       panel.flush();

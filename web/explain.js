@@ -268,7 +268,7 @@ function underflowedKeys(r, i) {
  * exp(s − max) = exp(−200.000) underflows to 0 in float32".
  * @param {View} view @param {number} i
  */
-export function underflowClause(view, i) {
+function underflowClause(view, i) {
   const { keys, gaps } = underflowedKeys(view.r, i);
   if (!keys.length) return '';
   const t = view.config.tokens;
@@ -580,7 +580,8 @@ export const STEP_MATRICES = {
 };
 
 /**
- * “the” (5) gives 0.528 of its attention to “cat” (2). … Ties name every token (and every dimension).
+ * “the” (5) gives 0.528 of its attention to “cat” (2). … Ties name every token (and every dimension);
+ * a weight that underflowed to 0 in float32 is said to be so (underflowClause).
  * @param {View} view @param {number} i @returns {string}
  */
 export function followSentence(view, i) {
@@ -593,6 +594,8 @@ export function followSentence(view, i) {
   const each = tops.length > 1 ? ' each' : '';
   let s = `${opening(tokenRef(t, i))} gives ${fmt(a[tops[0]])} of its attention${each} to ${list(tops.map((j) => (j === i ? 'itself' : tokenRef(t, j))))}.`;
   s += ' ' + visibility(view, i, live);
+  const under = underflowClause(view, i); // a visible key whose weight is still 0
+  if (under) s += ` ${opening(under)}.`;
   const o = rowOf(r.O, i, r.dv);
   const names = matrixInfo(view, 'O').colLabels;
   const big = largest(o);

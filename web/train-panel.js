@@ -11,6 +11,7 @@
 // with steps=N is replayed in chunks that yield to the event loop, so the page stays responsive.
 
 import { mountExplorer, sharedCore } from './explorer.js';
+import { ignoredText, outsideHead } from './explorer/state.js';
 import { readTrainUrl, writeTrainUrl } from './train.js';
 import { parseConfig, forwardArgs } from './config.js';
 import { TrainSession, panelModel, readoutExplanation, announce } from './train/state.js';
@@ -326,8 +327,14 @@ export async function startTrainPage(doc) {
     doc, attn, explorer, initial,
     onUrl: (q) => win.history.replaceState(null, '', win.location.pathname + q),
   });
-  if (initial.follow != null) explorer.setFollow(initial.follow);
-  if (initial.cell) explorer.select(initial.cell);
+  // A follow or cell outside the head trained is left out, and the explorer says so with the
+  // parameters it could not read, as the explorer's own page does (after them: choosing a cell
+  // clears such a note, as the learner's own choice does).
+  const outside = explorer.state.config ? outsideHead(explorer.state.config, initial.follow, initial.cell) : [];
+  if (initial.follow != null && !outside.some((x) => x.name === 'follow')) explorer.setFollow(initial.follow);
+  if (initial.cell && !outside.some((x) => x.name === 'cell')) explorer.select(initial.cell);
+  const ignored = [...initial.ignored, ...outside];
+  if (ignored.length) explorer.showError(ignoredText(ignored));
   await panel.ready; // a link's steps, replayed without blocking the page
   g.__train = panel;
   return panel;

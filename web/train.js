@@ -13,7 +13,7 @@
 // step, follow and cell are the explorer's own (web/config.js).
 
 import { fmt, fmtShort, tokenRef } from './format.js';
-import { STEPS, MATRICES, clipMessage } from './config.js';
+import { clipMessage, readUrlState } from './config.js';
 import { count, list } from './words.js';
 import { weightStory } from './explain.js';
 
@@ -23,7 +23,8 @@ export const MODE = 'train';
 /**
  * The training state a URL gives (readTrainUrl).
  * @typedef {{ task: string, seed: number, optimizer: string, schedule: Schedule, steps: number, ex: number, speed: number,
- *   step: import('../types/config').Step | null, follow: number | null, cell: import('../types/config').Cell | null, notes: string[] }} TrainState
+ *   step: import('../types/config').Step | null, follow: number | null, cell: import('../types/config').Cell | null, notes: string[],
+ *   ignored: import('../types/config').IgnoredParam[] }} TrainState
  */
 /** @typedef {ArrayLike<number>} Nums */
 
@@ -111,8 +112,9 @@ export function parseSchedule(text) {
 
 /**
  * Reads the training state from location.search and .hash (the hash wins):
- * { task, seed, optimizer, schedule, steps, ex, speed, step, follow, cell, notes } where notes
- * lists, in the learner's words, every parameter that was not used and why.
+ * { task, seed, optimizer, schedule, steps, ex, speed, step, follow, cell, notes, ignored } where
+ * notes lists, in the learner's words, every training parameter that was not used and why, and
+ * ignored the explorer's step, follow or cell that could not be read (config.js readUrlState).
  * @param {string | null | undefined} search @param {string | null} [hash] @returns {TrainState}
  */
 export function readTrainUrl(search, hash) {
@@ -122,7 +124,7 @@ export function readTrainUrl(search, hash) {
   /** @type {string[]} */
   const notes = [];
   /** @type {TrainState} */
-  const s = { task: DEFAULTS.task, seed: DEFAULTS.seed, optimizer: DEFAULTS.optimizer, schedule: [{ at: 0, lr: DEFAULTS.lr }], steps: 0, ex: 0, speed: DEFAULTS.speed, step: null, follow: null, cell: null, notes };
+  const s = { task: DEFAULTS.task, seed: DEFAULTS.seed, optimizer: DEFAULTS.optimizer, schedule: [{ at: 0, lr: DEFAULTS.lr }], steps: 0, ex: 0, speed: DEFAULTS.speed, step: null, follow: null, cell: null, notes, ignored: [] };
   const task = get('task');
   if (task != null) {
     if (Object.hasOwn(TASKS, task)) s.task = task;
@@ -152,12 +154,13 @@ export function readTrainUrl(search, hash) {
   }
   const speed = Number(get('speed'));
   if (SPEEDS.includes(speed)) s.speed = speed;
-  const step = get('step');
-  if (/** @type {readonly unknown[]} */ (STEPS).includes(step)) s.step = /** @type {import('../types/config').Step} */ (step);
-  const follow = get('follow');
-  if (/^\d{1,3}$/.test(String(follow))) s.follow = Number(follow); // a missing one is "null"
-  const cell = /^([A-Za-z]+)\.(\d{1,3})\.(\d{1,3})$/.exec(String(get('cell')));
-  if (cell && /** @type {readonly string[]} */ (MATRICES).includes(cell[1])) s.cell = { m: /** @type {import('../types/config').MatrixName} */ (cell[1]), i: Number(cell[2]), j: Number(cell[3]) };
+  // step, follow and cell are the explorer's, read as its page reads them; what it cannot read
+  // is said as that page says it (the training page shows `ignored` once its head is known).
+  const u = readUrlState(search, hash);
+  s.step = u.step;
+  s.follow = u.follow;
+  s.cell = u.cell;
+  s.ignored = u.ignored.filter((x) => x.name !== 'theme'); // (the training page has no theme parameter)
   return s;
 }
 

@@ -161,6 +161,45 @@ test('a step or follow attribute the element cannot use is said in its message, 
   await context.close();
 });
 
+test('mode="train": a step or follow attribute it cannot use is said as in the explorer mode, at the start (ready rejects with it) and when it changes', async () => {
+  const { page: p, log, context } = await open('train-ignored', [
+    RECORD,
+    '<attention-explorer id="tfine" mode="train" params="task=previous-token" step="softmax" follow="2"></attention-explorer>',
+    '<attention-explorer id="tbad" mode="train" params="task=previous-token" step="sofmax" follow="two"></attention-explorer>',
+    '<attention-explorer id="tfar" mode="train" params="task=previous-token&step=mix&follow=1" follow="40"></attention-explorer>',
+  ].join('\n'), { count: 3 });
+  assert.deepEqual(await outcome(p, 'tfine'), ['resolved', []]);
+  // the attributes reach the explorer under the panel
+  assert.equal(await p.locator('#tfine [data-step="softmax"]').getAttribute('aria-pressed'), 'true');
+  assert.equal(await p.locator('#tfine #follow-text').textContent().then((t) => /^\S.* \(3\) gives /.test(t)), true, 'it follows row 2 (token 3)');
+  const both = 'The step="sofmax" attribute was ignored: the steps are project, score, scale, mask, softmax and mix. '
+    + 'The follow="two" attribute was ignored: follow is a row number, from 0 for the first token.';
+  assert.deepEqual(await outcome(p, 'tbad'), ['rejected', both, [both]], 'ready rejects with the message shown, and explorer-error carries it');
+  assert.equal(await p.locator('#tbad #error').textContent(), both);
+  assert.equal(await p.locator('#tbad #error').isVisible(), true);
+  assert.equal(await p.locator('#tbad .train').count(), 1, 'the panel is there: only the attributes were left out');
+  assert.equal(await p.locator('#tbad p.error').count(), 0, 'no “could not start” message (the element’s own, attention-explorer.js #message)');
+  // a row past the trained head's tokens (not the placeholder head's before it): the params' follow stays
+  const n = (await rowA(p, '#tfar')).length;
+  assert.equal(n, 8, 'the previous-token task’s sentence (the cat preset shown before it has 5 tokens)');
+  const far = `The follow="40" attribute was ignored: this head has ${n} tokens, rows 0 to ${n - 1}.`;
+  assert.deepEqual(await outcome(p, 'tfar'), ['rejected', far, [far]]);
+  assert.equal(await p.locator('#tfar [data-step="mix"]').getAttribute('aria-pressed'), 'true', 'the params’ step is kept');
+  // later changes, through the attribute and the property, as in the explorer mode
+  await p.evaluate(() => document.getElementById('tfine').setAttribute('follow', '40'));
+  assert.equal(await p.locator('#tfine #error').textContent(), far);
+  await p.evaluate(() => (document.getElementById('tfine').step = 'nope'));
+  const nope = 'The step="nope" attribute was ignored: the steps are project, score, scale, mask, softmax and mix.';
+  assert.equal(await p.locator('#tfine #error').textContent(), nope);
+  assert.deepEqual(await p.evaluate(() => window.__errors.tfine), [far, nope], 'each is an explorer-error too');
+  await p.evaluate(() => (document.getElementById('tfine').step = 'score'));
+  await p.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))); // its redraw
+  assert.equal(await p.locator('#tfine [data-step="score"]').getAttribute('aria-pressed'), 'true');
+  assert.deepEqual(await p.evaluate(() => window.__errors.tfine), [far, nope], 'a usable step says nothing');
+  await clean(p, log);
+  await context.close();
+});
+
 test('a ninth training element rejects ready with what a reader can do, and starts with Try again once another has left the page', async () => {
   const body = [RECORD, ...Array.from({ length: 9 }, (_, i) => `<attention-explorer id="t${i}" mode="train" params="task=previous-token&seed=${i}"></attention-explorer>`)].join('\n');
   const { page: p, log, context } = await open('nine', body, { count: 9, height: 600 });

@@ -106,9 +106,20 @@ function legendProblems(page) {
   }));
 }
 
-test('the whole head is on the first screen at 1280×800 and 1024×768; A and O positions at three sizes, light and dark (screenshots)', async () => {
+// Every panel of the path (and the open weights) within the window as it is scrolled now, as problems.
+function offScreen(page, h) {
+  return page.evaluate(([path, h]) => [...path, 'Wq', 'Wk', 'Wv'].flatMap((m) => {
+    const e = document.querySelector(`[data-panel="${m}"]`);
+    if (!e || !e.getClientRects().length) return [];
+    const b = e.getBoundingClientRect();
+    return b.top >= 0 && b.bottom <= h && b.left >= 0 && b.right <= innerWidth ? [] : [`${m} at ${Math.round(b.left)},${Math.round(b.top)}-${Math.round(b.right)},${Math.round(b.bottom)}`];
+  }), [PATH, h]);
+}
+
+
+test('the whole head is on the first screen at 1280×800, 1024×768 and 960×768; A and O positions at three sizes, light and dark (screenshots)', async () => {
   const lines = [];
-  for (const [w, h] of [[1280, 800], [1024, 768], [360, 800]]) {
+  for (const [w, h] of [[1280, 800], [1024, 768], [960, 768], [360, 800]]) {
     for (const scheme of ['light', 'dark']) {
       const { page, context } = await open(env, '?preset=cat', { width: w, height: h, colorScheme: scheme });
       const b = await boxes(page);
@@ -117,13 +128,16 @@ test('the whole head is on the first screen at 1280×800 and 1024×768; A and O 
       lines.push(`${w}×${h} ${scheme}: A at y = ${b.A.y} (bottom ${b.A.bottom}), O at y = ${b.O.y} (bottom ${b.O.bottom}), page ${await page.evaluate(() => document.documentElement.scrollHeight)} px`);
       // each toggle sits in the caption of the matrix it changes, at every size
       assert.deepEqual(await page.evaluate(() => ['#causal', '#scaling'].map((t) => document.querySelector(t).closest('[data-panel]').dataset.panel)), ['M', 'S']);
-      if (w >= 1024) {
+      if (w >= 960) {
         for (const m of PATH) assert.ok(b[m].x >= 0 && b[m].y >= 0 && b[m].bottom <= h && b[m].right <= w, `${m} is on the first screen at ${w}×${h}: ${JSON.stringify(b[m])}`);
+        // the header and the play bar on one line each (at 960 px both used to wrap)
+        const rows = await page.evaluate(() => ['header h1', 'header nav', '.playbar .controls', '.playbar .follow-box'].map((q) => Math.round(document.querySelector(q).getBoundingClientRect().bottom)));
+        assert.ok(Math.abs(rows[0] - rows[1]) <= 8 && Math.abs(rows[2] - rows[3]) <= 8, `the title and the modes, the steps and the tokens side by side: bottoms ${rows}`);
         // the lesson's flow: X → Q, K, V left to right, then S → M → A → O on the next row
         assert.ok(b.X.x < b.Q.x && b.Q.x < b.K.x && b.K.x < b.V.x && b.X.y === b.Q.y, 'first row X, Q, K, V');
         assert.ok(b.S.x < b.M.x && b.M.x < b.A.x && b.A.x < b.O.x && b.S.y > b.Q.bottom - 5, 'second row S, M, A, O');
       }
-      if (w === 1024) {
+      if (w === 1024 || w === 960) {
         // no room beside the matrices: the explanation, idle, is one line over none of them; pointed
         // at a cell it floats over the matrices' edge away from that cell (right of S, left of O)
         const over = (p, m) => p.x < b[m].right && b[m].x < p.x + p.width && p.y < b[m].bottom && b[m].y < p.y + p.height;
@@ -137,6 +151,32 @@ test('the whole head is on the first screen at 1280×800 and 1024×768; A and O 
           assert.equal(await page.locator('#explain-title').textContent(), `${m}[${i + 1}][${j + 1}] = ${await cell(page, m, i, j).textContent()}`);
           assert.ok(p.x + p.width <= c.x || c.x + c.width <= p.x, `the explanation ${JSON.stringify(p)} beside the hovered ${m} cell ${JSON.stringify(c)}`);
         }
+      }
+      if (w === 1024) {
+        // a token followed: its sentence above the matrices leaves O's last row on the screen
+        await page.mouse.move(5, 5);
+        await page.click('#tokens button:last-child');
+        await settle(page);
+        assert.match(await page.locator('#follow-text').textContent(), /^“the” \(5\) gives /);
+        assert.deepEqual(await offScreen(page, h), [], `with a token followed at ${w}×${h}`);
+        await page.click('#tokens button:last-child'); // followed no more
+        // the tour (it follows the last “the” and narrates it)
+        await page.click('#tour-start');
+        await settle(page);
+        assert.equal(await page.locator('#tour').isVisible(), true);
+        assert.deepEqual(await offScreen(page, h), [], `on the tour at ${w}×${h}`);
+        await shot(page, `tour-${w}x${h}-${scheme}`);
+        await page.click('#tour-skip');
+        // the learned weights opened from the keyboard: a third row of matrices, which with the words
+        // above them cannot fit in 768 px, so the page scrolls to show every matrix (S to O too)
+        await page.focus('#weights-toggle');
+        await page.keyboard.press('Enter');
+        await settle(page); // (the redraw that opens them scrolls, at once)
+        assert.equal(await page.locator('[data-panel="Wq"]').isVisible(), true);
+        assert.deepEqual(await offScreen(page, h), [], `with the weights open at ${w}×${h}`);
+        assert.equal(await page.evaluate(() => document.activeElement.id), 'weights-toggle', 'the focus stays on the strip');
+        await shot(page, `weights-${w}x${h}-${scheme}`);
+        lines.push(`${w}×${h} ${scheme} weights open: scrolled ${await page.evaluate(() => scrollY)} px, O bottom ${await page.evaluate(() => Math.round(document.querySelector('[data-panel="O"]').getBoundingClientRect().bottom))}`);
       }
       if (w === 360) {
         // one column, in the lesson's order

@@ -256,6 +256,47 @@ test('the URL holds head, step and selection: a copied link reopens the same vie
   await context.close();
 });
 
+test('the note on a link’s ignored parameter stays while the learner reads and looks around, and goes once they do something to the head; “cannot be computed” stays until the head can be', async () => {
+  const { page, context } = await open(env, '?preset=cat&cell=O.40.0');
+  const note = 'The link’s cell=O.40.0 was ignored: O has 5 rows.';
+  const error = () => page.evaluate(() => { const e = document.getElementById('error'); return e.hidden ? null : e.textContent; });
+  assert.equal(await error(), note);
+  // reading: the pointer over cells (their explanations open), a theme change, the weights opened, frames passing
+  for (const [m, i, j] of [['S', 4, 1], ['A', 2, 2], ['X', 0, 0]]) await cell(page, m, i, j).hover();
+  await page.click('#theme');
+  await page.click('#weights-toggle');
+  for (let k = 0; k < 5; k++) await settle(page);
+  assert.equal(await error(), note, 'still there to be read');
+  // a cell chosen: gone
+  await cell(page, 'A', 2, 1).click();
+  await settle(page);
+  assert.equal(await error(), null, 'gone once the learner chose a cell');
+  // again, through the hash: an edit from the keyboard (M flips the causal mask) clears it too, and so does a step
+  for (const [hash, act] of [['#preset=cat&cell=O.40.0', () => page.keyboard.press('m')], ['#preset=cat&step=sofmax', () => page.click('[data-step="mask"]')]]) {
+    await page.evaluate((h) => { location.hash = h; }, hash);
+    await page.waitForFunction(() => !document.getElementById('error').hidden);
+    await page.mouse.click(5, 5); // off the matrices: nothing chosen
+    await settle(page);
+    assert.match(await error(), /^The link’s (cell|step)=/);
+    await act();
+    await settle(page);
+    assert.equal(await error(), null, hash);
+  }
+  // a value too large to compute: said, kept while the learner looks at another cell, gone once a value fits again
+  await cell(page, 'X', 1, 0).click(); // “cat”, thing: Wk's row 1.5 makes K overflow float32
+  await page.fill('#edit-value', '3e38');
+  await settle(page);
+  assert.match(await error(), /^This head cannot be computed: /);
+  await cell(page, 'Q', 1, 1).click();
+  await settle(page);
+  assert.match(await error(), /^This head cannot be computed: /, 'a cell chosen does not make the head computable');
+  await cell(page, 'X', 1, 0).click();
+  await page.fill('#edit-value', '1');
+  await settle(page);
+  assert.equal(await error(), null);
+  await context.close();
+});
+
 const BAD = [
   ['not JSON', '{"X": [[1,', /not valid JSON/],
   ['an unknown key', JSON.stringify({ ...PRESETS.cat.config, colour: 1 }), /Unknown key "colour"/],

@@ -198,6 +198,21 @@ test('bad link parameters are reported and the defaults are used', async () => {
   await context.close();
 });
 
+test('the explorer’s step, follow and cell in a training link: a good one is used, one that cannot be is left out and said', async () => {
+  const good = await openTrain('?mode=train&step=softmax&follow=2&cell=A.2.1');
+  assert.deepEqual(await good.page.evaluate(() => [__explorer.state.step, __explorer.state.follow, __explorer.state.sel]), ['softmax', 2, { m: 'A', i: 2, j: 1 }]);
+  assert.equal(await good.page.locator('#error').textContent(), '');
+  await good.context.close();
+  const { page, context, log } = await openTrain('?mode=train&step=sofmax&follow=40&cell=O.40.0');
+  const n = await page.evaluate(() => __explorer.state.config.tokens.length);
+  assert.equal(await page.locator('#error').textContent(),
+    'The link’s step=sofmax was ignored: the steps are project, score, scale, mask, softmax and mix. ' +
+    `The link’s follow=40 was ignored: this head has ${n} tokens, rows 0 to ${n - 1}. The link’s cell=O.40.0 was ignored: O has ${n} rows.`);
+  assert.deepEqual(await page.evaluate(() => [__explorer.state.step, __explorer.state.follow, __explorer.state.sel]), [null, null, null]);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
 /** The read-out's cells as numbers, and the trainer's own Wout [dv × vocab] (flat). */
 const readoutShown = async (page) => (await cellTexts(page, 'Wout')).map((row) => row.map(shown));
 const readoutTrainer = (page) => page.evaluate(() => Array.from(__train.trainer.weights().Wout));

@@ -57,7 +57,7 @@ import { wireEvents } from './events.js';
 /**
  * What explorerApi needs of the mount.
  * @typedef {{ state: State, act: Act, panels: Views['panels'], controls: Views['controls'], host: HTMLElement, doc: Document,
- *   root: Root, useUrl: boolean, prefersDark: MediaQueryList, showError: (msg: string) => void, render: () => void,
+ *   root: Root, useUrl: boolean, prefersDark: MediaQueryList, showError: (msg: string, why?: string) => void, render: () => void,
  *   view: () => View | null, destroy: () => void, cancelFrame: () => void }} ApiCtx
  */
 /**
@@ -65,7 +65,7 @@ import { wireEvents } from './events.js';
  * @typedef {{ state: State, act: Act, apply: (change: Change | null) => void, api: ExplorerApi, views: Views,
  *   exports: ReturnType<typeof createExports>, options: MountOptions, win: Window, doc: Document, root: Root, $: Lookup,
  *   listen: Listen, useUrl: boolean, writeUrl: () => void, fromUrl: () => void, prefersDark: MediaQueryList,
- *   reducedMotion: MediaQueryList, showError: (msg: string) => void, setCore: (core: Attention) => void, gone: () => boolean }} Ctx
+ *   reducedMotion: MediaQueryList, showError: (msg: string, why?: string) => void, setCore: (core: Attention) => void, gone: () => boolean }} Ctx
  */
 /** Calls an action of state.js on this explorer's state and applies its Change. @typedef {(action: (state: State, ...args: any[]) => Change | null, ...args: unknown[]) => void} Act */
 
@@ -209,13 +209,20 @@ export function mountExplorer(root, options = {}) {
     cleanups.push(() => target.removeEventListener(type, f, opts));
   };
 
-  /** @param {string} msg */
-  function showError(msg) {
+  // A 'note' (something left out or not used) goes once the learner acts on the head (Change.seen);
+  // 'compute' and 'core' (no head to show) stay while that holds.
+  let kind = '';
+  let wholeHead = false;
+  /** @param {string} msg @param {string} [why] */
+  function showError(msg, why = 'note') {
     const e = $('error');
     e.textContent = msg;
     e.hidden = !msg;
+    kind = msg ? why : '';
     if (msg) emit('error', { message: msg });
   }
+  /** @param {string} was */
+  const clearError = (was) => kind === was && showError('');
 
   // Play is state (state.playing); the interval that ticks it follows the state.
   function syncTimer() {
@@ -229,6 +236,8 @@ export function mountExplorer(root, options = {}) {
     syncTimer();
     if (!change) return;
     for (const k of DIRTY) dirty[k] = dirty[k] || Boolean(change[k]);
+    if (change.seen) clearError('note');
+    if (change.wholeHead && options.scroll !== false) wholeHead = true;
     sideEffects(change, { win, state, panels, controls, showError, scroll: options.scroll !== false });
     if (!frame && !destroyed) frame = win.requestAnimationFrame(render);
     if (options.emit) for (const [type, detail] of change.emit || []) emit(type, typeof detail === 'function' ? detail() : detail);
@@ -259,13 +268,19 @@ export function mountExplorer(root, options = {}) {
     if (dirty.compute) {
       try {
         view = computeView(attn, state.config, state.step, state.leak && state.leak.base, view);
+        clearError('compute');
       } catch (e) {
-        showError('This head cannot be computed: ' + /** @type {Error} */ (e).message);
+        showError('This head cannot be computed: ' + /** @type {Error} */ (e).message, 'compute');
       }
     }
     if (!view) return;
     view = { ...view, config: state.config, step: state.step };
     const d = drawViews(views, state, view, dirty);
+    // The weights opened: every matrix in view if the window holds them (1024×768), in the frame
+    // that shows them, so nothing is measured half-way through a scroll.
+    const box = $('matrices');
+    if (wholeHead && box.getBoundingClientRect().height <= win.innerHeight) box.scrollIntoView({ block: 'nearest' });
+    wholeHead = false;
     if (dirty.url) (state.preset ? writeUrl() : writeUrlSoon()); // a short ?preset= link at once
     // The focused cell (or the tour's) never hides under the explanation panel.
     const focus = active();
@@ -315,7 +330,7 @@ export function mountExplorer(root, options = {}) {
 const STEP_MATRIX = { project: 'Q', score: 'S', scale: 'S', mask: 'M', softmax: 'A', mix: 'O' };
 
 // What a Change asks for besides the redraw: a message, the config box, a scroll, the cursor.
-/** @param {Change} change @param {{ win: Window, state: State, panels: Views['panels'], controls: Views['controls'], showError: (msg: string) => void, scroll: boolean }} ctx */
+/** @param {Change} change @param {{ win: Window, state: State, panels: Views['panels'], controls: Views['controls'], showError: (msg: string, why?: string) => void, scroll: boolean }} ctx */
 function sideEffects(change, { win, state, panels, controls, showError, scroll }) {
   if (change.error != null) showError(change.error);
   if (change.badConfig != null) controls.showBadConfig(change.badConfig);
@@ -353,7 +368,7 @@ async function start(x) {
   try {
     x.setCore(await (options.core || sharedCore()));
   } catch (e) {
-    x.showError('The attention core (WebAssembly) could not load: ' + /** @type {Error} */ (e).message + '. The explorer needs a browser with WebAssembly.');
+    x.showError('The attention core (WebAssembly) could not load: ' + /** @type {Error} */ (e).message + '. The explorer needs a browser with WebAssembly.', 'core');
     return;
   }
   if (x.gone()) return;

@@ -5,16 +5,18 @@
 //
 // Every action changes `state` in place and returns what the page must do about it (a Change), or
 // null when nothing changed:
-//   { compute?, values?, url?, rebuild?, tokens?, error?, emit?, scroll?, badConfig?, restoreCursor? }
+//   { compute?, values?, url?, rebuild?, tokens?, error?, seen?, emit?, scroll?, wholeHead?, badConfig?, restoreCursor? }
 //   compute   the head's numbers changed: run the core again
 //   values    the drawn values changed without a new computation (step, theme)
 //   url       the page's link changed
 //   rebuild   the panels' layout may have changed (new head): build them afresh
 //   tokens    the token chips and editor must be redrawn even if the names look the same
 //   error     show this message ('' hides the message)
+//   seen      the learner acted on the head (an edit, a cell, a token, a step): a note goes
 //   emit      [[type, detail], ...]: events for the host (mountExplorer's options.emit); a detail
 //             that is a function is called to make it, only when there is a listener
 //   scroll    a step whose matrix should scroll into view
+//   wholeHead the weights opened: every matrix into view if the window holds them
 //   badConfig config text that failed to parse, to put back in the config box
 //   restoreCursor  the selected cell should get the keyboard cursor once drawn
 
@@ -37,7 +39,7 @@ import { PRESETS, DEFAULT_PRESET } from '../presets.js';
 /**
  * What an action asks the page to do (the list at the top of this file).
  * @typedef {{ compute?: boolean, values?: boolean, url?: boolean, rebuild?: boolean, tokens?: boolean,
- *   tour?: boolean, error?: string, emit?: Emit[], scroll?: Step | null, badConfig?: string | null,
+ *   tour?: boolean, error?: string, seen?: boolean, emit?: Emit[], scroll?: Step | null, wholeHead?: boolean, badConfig?: string | null,
  *   restoreCursor?: boolean }} Change
  */
 /**
@@ -328,7 +330,7 @@ function modified(state) {
   state.rev++;
   state.preset = state.origin && sameConfig(headOf(state), /** @type {Config} */ (state.base)) ? state.origin : null;
   state.tour = null;
-  return { compute: true, url: true, emit: [changeEvent(state)] };
+  return { compute: true, url: true, seen: true, emit: [changeEvent(state)] };
 }
 
 /** @param {State} state @param {unknown} on @returns {Change} */
@@ -406,7 +408,7 @@ export function setStep(state, step) {
   if (step !== null && !STEPS.includes(step)) return null;
   const changed = state.step !== step;
   state.step = step;
-  return { values: true, url: true, emit: changed ? [['step', { step }]] : [], scroll: step };
+  return { values: true, url: true, seen: changed, emit: changed ? [['step', { step }]] : [], scroll: step };
 }
 
 /**
@@ -454,7 +456,7 @@ export function setFollow(state, i) {
   const f = isRow(i, n) ? i : null;
   if (f === state.follow) return null;
   state.follow = f;
-  return { url: true, emit: [['select', { follow: f, cell: state.sel && { ...state.sel } }]] };
+  return { url: true, seen: true, emit: [['select', { follow: f, cell: state.sel && { ...state.sel } }]] };
 }
 
 /**
@@ -467,7 +469,7 @@ export const toggleFollow = (state, i) => setFollow(state, state.follow === i ? 
 export function select(state, cell) {
   const changed = !sameCell(cell, state.sel);
   state.sel = cell;
-  return { url: true, emit: changed ? [['select', { follow: state.follow, cell: cell && { ...cell } }]] : [] };
+  return { url: true, seen: changed, emit: changed ? [['select', { follow: state.follow, cell: cell && { ...cell } }]] : [] };
 }
 
 /** @param {State} state @param {Cell | null} cell @returns {Change | null} */
@@ -508,7 +510,7 @@ export function setControls(state, list, { page }) {
 export function toggleWeights(state) {
   state.weightsOpen = !state.weightsOpen;
   state.weightsChosen = true;
-  return {};
+  return { wholeHead: state.weightsOpen };
 }
 
 /**
@@ -522,7 +524,7 @@ export function startTour(state) {
   state.step = null;
   state.follow = headOf(state).tokens.length - 1;
   state.hover = null;
-  return { values: true, url: true, tour: true, emit: [['select', { follow: state.follow, cell: state.sel && { ...state.sel } }]] };
+  return { values: true, url: true, tour: true, seen: true, emit: [['select', { follow: state.follow, cell: state.sel && { ...state.sel } }]] };
 }
 /** @param {State} state @param {number} k @returns {Change | null} */
 export function tourTo(state, k) {
@@ -625,6 +627,20 @@ export function attributeWhy(name, value, n) {
   return isRow(Number(text), n) ? '' : followOutside(n);
 }
 
+/**
+ * A link's follow and cell that lie outside head c, each with why (readUrlState has read them;
+ * the explorer page and the training page leave them out and say so with ignoredText).
+ * @param {Config} c @param {number | null} follow @param {Cell | null} cell
+ * @returns {import('../../types/config').IgnoredParam[]}
+ */
+export function outsideHead(c, follow, cell) {
+  const n = c.tokens.length, out = [];
+  if (follow != null && !isRow(follow, n)) out.push({ name: 'follow', value: String(follow), why: followOutside(n) });
+  const why = cell ? cellOutside(c, cell) : '';
+  if (cell && why) out.push({ name: 'cell', value: `${cell.m}.${cell.i}.${cell.j}`, why });
+  return out;
+}
+
 // The order the link writes its parameters in (config.js writeUrlState), and its notes say them in.
 const LINK_ORDER = ['step', 'follow', 'cell', 'theme'];
 
@@ -659,14 +675,11 @@ export function fromUrl(state, u) {
     usePreset(state, DEFAULT_PRESET);
     badConfig = u.configText;
   }
-  const ignored = [...(u.ignored ?? [])];
+  const outside = outsideHead(headOf(state), u.follow, u.cell);
+  const ignored = [...(u.ignored ?? []), ...outside];
   state.step = u.step;
-  const n = headOf(state).tokens.length;
-  state.follow = isRow(u.follow, n) ? u.follow : null;
-  if (u.follow != null && state.follow === null) ignored.push({ name: 'follow', value: String(u.follow), why: followOutside(n) });
-  const outside = u.cell ? cellOutside(headOf(state), u.cell) : '';
-  state.sel = u.cell && !outside ? u.cell : null; // a cell of another head is dropped
-  if (u.cell && outside) ignored.push({ name: 'cell', value: `${u.cell.m}.${u.cell.i}.${u.cell.j}`, why: outside });
+  state.follow = outside.some((x) => x.name === 'follow') ? null : u.follow;
+  state.sel = outside.some((x) => x.name === 'cell') ? null : u.cell; // a cell of another head is dropped
   state.urlTheme = u.theme;
   state.rev++;
   error = [error, ignoredText(ignored)].filter(Boolean).join(' ');

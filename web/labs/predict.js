@@ -6,7 +6,7 @@
 
 import { PRESETS } from '../presets.js';
 import { parseConfig, forwardArgs } from '../config.js';
-import { explainCell, followSentence, displayed, matrixInfo, underflowClause } from '../explain.js';
+import { explainCell, followSentence, displayed, matrixInfo } from '../explain.js';
 import { parseNumber, fmt } from '../format.js';
 import { count as countWords, list } from '../words.js';
 import { intParam, oneOf } from './random.js';
@@ -128,12 +128,11 @@ export function explainTarget(view, t) {
   if (t.kind === 'cell') return explainCell(view, t.m, t.i, t.j).text;
   const sentences = [];
   if (t.m === 'A') {
-    // masked: −∞ in M; a visible key's weight can be 0 too, when its exp(s − max) underflows
+    // masked: −∞ in M (a visible key's weight that underflowed to 0 is followSentence's to say)
     const { r } = view;
     let masked = 0;
     for (let j = 0; j < r.m; j++) masked += r.M[t.i * r.m + j] === -Infinity ? 1 : 0;
-    const clauses = [masked ? `${masked === 1 ? 'the masked one is' : `the ${masked} masked ones are`} exactly 0` : '', underflowClause(view, t.i)].filter(Boolean);
-    sentences.push(`Row ${t.i + 1} of A is the softmax of row ${t.i + 1} of the scores, so its weights are non-negative and add up to 1${clauses.map((c) => '; ' + c).join('')}.`);
+    sentences.push(`Row ${t.i + 1} of A is the softmax of row ${t.i + 1} of the scores, so its weights are non-negative and add up to 1${masked ? `; ${masked === 1 ? 'the masked one is' : `the ${masked} masked ones are`} exactly 0` : ''}.`);
   }
   sentences.push(followSentence(view, t.i));
   return sentences.join(' ');

@@ -140,7 +140,7 @@ export function crossEngineSuite(engine) {
         await page.waitFor(() => /^6\. Mix/.test(document.getElementById('narration').textContent), undefined, 'the narration of step 6');
         await page.waitFor(() => {
           const r = document.querySelector('[data-panel="O"]').getBoundingClientRect();
-          return r.top >= 0 && r.bottom <= innerHeight + 1; // + 1: sub-pixel layout (WebKit ends at 862.3 of 862)
+          return r.top >= 0 && r.bottom <= innerHeight + 1; // + 1: sub-pixel layout (WebKit ends a third of a pixel past the fold)
         }, undefined, 'the O panel scrolled into view');
       }, { height: 480 }));
 
@@ -212,6 +212,33 @@ export function crossEngineSuite(engine) {
         assert.deepEqual(focused, ['O', '1', '1', `O row 2 cat, column 2 action: ${fmt(expected(attn, PRESETS.cat.config).r.O[1 * 4 + 1])}`, true]);
         assert.match(await explanation(page), /^Dimension 2 .* of “cat” \(2\)/);
       }));
+
+    // 901-1279 px (style.css): the words above the matrices are tight enough that at 1024×768 the
+    // whole head fits with a token followed too, and opening the weights scrolls all eleven matrices
+    // into view. Line heights and text widths differ between engines: each must fit.
+    test('explorer at 1024×768: the header on one line, every matrix on the first screen with a token followed, all eleven once the weights open from the keyboard', () =>
+      withPage('web/index.html?preset=cat', async (page) => {
+        const off = () => page.eval((mats) => mats.flatMap((m) => {
+          const e = document.querySelector(`[data-panel="${m}"]`);
+          if (!e || !e.getClientRects().length) return [];
+          const b = e.getBoundingClientRect();
+          return b.top >= 0 && b.bottom <= innerHeight + 1 && b.left >= 0 && b.right <= innerWidth ? [] : [`${m} at ${Math.round(b.left)},${Math.round(b.top)}-${Math.round(b.right)},${Math.round(b.bottom)} in ${innerWidth}×${innerHeight}`];
+        }), MATS);
+        assert.deepEqual(await off(), [], 'every matrix on the first screen');
+        const bottoms = await page.eval(() => ['header h1', 'header nav'].map((q) => Math.round(document.querySelector(q).getBoundingClientRect().bottom)));
+        assert.ok(Math.abs(bottoms[0] - bottoms[1]) <= 8, `the title and the modes on one line: bottoms ${bottoms}`);
+        await page.click('#tokens button:last-child');
+        await page.waitFor(() => /^“the” \(5\) gives /.test(document.getElementById('follow-text').textContent), undefined, 'the follow sentence');
+        await page.eval(() => scrollTo(0, 0));
+        await page.settle();
+        assert.deepEqual(await off(), [], 'with a token followed');
+        await page.eval(() => document.getElementById('weights-toggle').focus());
+        await page.press('Enter');
+        await page.waitFor(() => !document.getElementById('weights-row').hidden, undefined, 'the weights to open');
+        await page.settle();
+        assert.deepEqual(await off(), [], 'with the weights open');
+        await page.shot('weights-1024x768');
+      }, { width: 1024, height: 768 }));
 
     // A matrix of more than 24 rows is one canvas: a click focuses the canvas without a focus
     // ring in every engine (:focus-visible), and Firefox keeps it without one when keys follow

@@ -127,7 +127,20 @@ export async function launch() {
           .withCapabilities({ browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: BROWSER, args: ['--automation'] } })
           .build();
         page.driver = session;
-        await session.manage().window().setRect({ width, height });
+        // width × height is the viewport, as in the other engines: the window is larger by
+        // MiniBrowser's own bars (38 px of toolbar: a 1024 × 768 window showed 1024 × 730)
+        // (each resize lands a moment later: wait for the window to have it before measuring)
+        const resize = async (w, h) => {
+          await session.manage().window().setRect({ width: w, height: h });
+          for (let k = 0; k < 100; k++) {
+            const [, , ow, oh] = await session.executeScript('return [innerWidth, innerHeight, outerWidth, outerHeight]');
+            if (ow === w && oh === h) break;
+            await new Promise((ok) => setTimeout(ok, 20));
+          }
+          return session.executeScript('return [innerWidth, innerHeight]');
+        };
+        const [w, h] = await resize(width, height);
+        if (w !== width || h !== height) await resize(2 * width - w, 2 * height - h);
         await page.goto(url, ready);
       } catch (e) {
         await page.close();
