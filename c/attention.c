@@ -43,6 +43,26 @@ static float hmax4(f32x4 v)
     return x > y ? x : y;
 }
 
+/* x[0], x[step], x[2·step], x[3·step] as a vector, the lanes from `count` on set to `fill`; and
+ * (store_lanes) the first count < 4 lanes back to x[0 ..). Each lane is a constant one: a loop
+ * over lanes would send the vector through memory, and reading a vector just written there as
+ * single floats stalls the load (the store cannot be forwarded to it). */
+static f32x4 load_lanes(const float *x, long step, int count, float fill)
+{
+    f32x4 v = {fill, fill, fill, fill};
+    if (count > 0) v[0] = x[0];
+    if (count > 1) v[1] = x[step];
+    if (count > 2) v[2] = x[2 * step];
+    if (count > 3) v[3] = x[3 * step];
+    return v;
+}
+static void store_lanes(float *x, f32x4 v, int count)
+{
+    if (count > 0) x[0] = v[0];
+    if (count > 1) x[1] = v[1];
+    if (count > 2) x[2] = v[2];
+}
+
 /* 1 when every x[i] is finite. x - x is 0 for a finite x and NaN for NaN or +-Infinity, so
  * one running sum catches all three; four lanes keep it from being a serial chain. */
 static int all_finite(const float *x, long count)
@@ -130,6 +150,39 @@ static inline __attribute__((always_inline)) f32x4 tile(float *C, long ldc, cons
     return check;
 }
 
+/* The tile for a panel of at most 4 columns (a small head's, or the last of p % TC = 1..4):
+ * one vector per row, half of tile()'s work, the same sums in the same order. b_t is 4 floats,
+ * so a panel of exactly 4 columns can be read in place, B + j with b_step = p, without packing. */
+static inline __attribute__((always_inline)) void store_row4(float *c, f32x4 v, int cols, float scale, f32x4 *check)
+{
+    v *= scale;
+    *check += v - v;
+    if (cols == 4) store4(c, v);
+    else store_lanes(c, v, cols);
+}
+static inline __attribute__((always_inline)) f32x4 tile4(float *C, long ldc, const float *A, long lda, int rows,
+                                                         const float *b, long b_step, int k, int cols, float scale)
+{
+    f32x4 check = {0};
+    if (rows == TR) {
+        const float *a0 = A, *a1 = A + lda, *a2 = A + 2 * lda, *a3 = A + 3 * lda;
+        f32x4 t0 = {0}, t1 = {0}, t2 = {0}, t3 = {0};
+        for (const float *end = a0 + k; a0 < end; a0++, a1++, a2++, a3++, b += b_step) {
+            f32x4 b0 = load4(b);
+            t0 += b0 * *a0; t1 += b0 * *a1; t2 += b0 * *a2; t3 += b0 * *a3;
+        }
+        store_row4(C, t0, cols, scale, &check);
+        store_row4(C + ldc, t1, cols, scale, &check);
+        store_row4(C + 2 * ldc, t2, cols, scale, &check);
+        store_row4(C + 3 * ldc, t3, cols, scale, &check);
+    } else {
+        f32x4 t0 = {0};
+        for (const float *a0 = A, *end = A + k; a0 < end; a0++, b += b_step) t0 += load4(b) * *a0;
+        store_row4(C, t0, cols, scale, &check);
+    }
+    return check;
+}
+
 /* Columns j .. j+TC−1 of a row-major B [k, p] (zeros past p) as one contiguous [k, TC] panel,
  * so the tile reads consecutive floats instead of striding across B's rows. */
 static void pack_panel(float *panel /* [k, TC] */, const float *B, int k, int p, int j)
@@ -160,11 +213,15 @@ static void matmul(float *C, const float *A, const float *B, int n, int k, int p
     float panel[ATTN_MAX_TOKENS * TC];
     for (int j = 0; j < p; j += TC) {
         int cols = p - j < TC ? p - j : TC;
-        pack_panel(panel, B, k, p, j);
+        /* 4 columns are read from B in place; other widths from a packed panel */
+        const float *b = cols == 4 ? B + j : panel;
+        long b_step = cols == 4 ? p : TC;
+        if (cols != 4) pack_panel(panel, B, k, p, j);
         for (int i = 0; i < n;) {
             int rows = n - i >= TR ? TR : 1;
             int k_end = causal && i + rows < k ? i + rows : k;
-            tile(C + (long)i * p + j, p, A + (long)i * k, k, rows, panel, TC, k_end, cols, 1.0f);
+            if (cols <= 4) tile4(C + (long)i * p + j, p, A + (long)i * k, k, rows, b, b_step, k_end, cols, 1.0f);
+            else tile(C + (long)i * p + j, p, A + (long)i * k, k, rows, panel, TC, k_end, cols, 1.0f);
             i += rows;
         }
     }
@@ -173,27 +230,20 @@ static void matmul(float *C, const float *A, const float *B, int n, int k, int p
 /* ---------------------------------------------------------------- scores: Kᵀ in panels
  * Q·Kᵀ reads K by columns. Instead of transposing K, its rows are packed in panels of TC keys:
  * panel P holds, for each c < dk, k_{TC·P}[c] ... k_{TC·P+TC−1}[c] side by side, so the tile
- * reads one contiguous run of TC floats per step. Kt [dk·m] holds the full panels, then the
- * last m % TC keys as a narrower panel; `last` [dk, TC] is that panel padded with zeros. */
+ * reads one contiguous run of TC floats per step. Kt [dk·m] holds the full panels; the last
+ * m % TC keys go to `last` [dk, TC], a panel padded with zeros, built a vector at a time (the
+ * tile reads it right after: vectors written as single floats would stall its loads). */
 static void pack_keys(float *Kt /* [dk * m] */, float *last /* [dk, TC] */, const float *K, int m, int dk)
 {
-    int full = m / TC, rest = m % TC;
-    for (int P = 0; P < full; P++) {
-        float *panel = Kt + (long)P * TC * dk;
-        for (int jj = 0; jj < TC; jj++) {
-            const float *k_j = K + (long)(P * TC + jj) * dk;
-            for (int c = 0; c < dk; c++) panel[c * TC + jj] = k_j[c];
+    for (int j = 0; j < m; j += TC) {
+        int keys = m - j < TC ? m - j : TC;
+        float *panel = keys == TC ? Kt + (long)j * dk : last;
+        const float *K_j = K + (long)j * dk;
+        for (int c = 0; c < dk; c++) { /* keys j .. j+7 of column c, a vector of 4 at a time */
+            store4(panel + c * TC, load_lanes(K_j + c, dk, keys, 0.0f));
+            store4(panel + c * TC + 4, keys > 4 ? load_lanes(K_j + 4 * dk + c, dk, keys - 4, 0.0f) : (f32x4){0});
         }
     }
-    if (!rest) return;
-    float *panel = Kt + (long)full * TC * dk;
-    const float *K_rest = K + (long)full * TC * dk;
-    for (int c = 0; c < dk; c++)
-        for (int jj = 0; jj < TC; jj++) {
-            float k = jj < rest ? K_rest[(long)jj * dk + c] : 0.0f;
-            if (jj < rest) panel[c * rest + jj] = k;
-            last[c * TC + jj] = k;
-        }
 }
 
 /* S[r][j] = scale · q_r·k_j for the rows (1 or TR) of Q at Q_r, and the keys of panels
@@ -256,7 +306,10 @@ static f32x4 exp4_nonpositive(f32x4 v)
 /* One query row of pass 3. s: the row of scaled scores S (finite); a: the row of weights A (may
  * be s itself); mask_i: the row of the additive mask, or NULL; keys j >= visible are removed
  * (the causal mask) and get a = 0 up to `width`. Only the visible keys are exponentiated.
- * Vector loops over 4 keys, then a scalar tail. Returns 0, or 1 when s + mask overflows. */
+ * Vector loops over 4 keys; the last visible % 4 keys stay in one vector (`tail`, padded with
+ * -Infinity, whose exp is 0) from the mask to the division, filled and emptied lane by lane:
+ * short rows (a small head's) then never go through memory between the steps.
+ * Returns 0, or 1 when s + mask overflows. */
 static int softmax_row(float *a /* [width] */, const float *s /* [visible] */, const float *mask_i /* [visible] */,
                        int visible, int width)
 {
@@ -268,11 +321,10 @@ static int softmax_row(float *a /* [width] */, const float *s /* [visible] */, c
         store4(a + j, z);
         max_4 = max4(max_4, z);
     }
-    float maxval = hmax4(max_4);
-    for (; j < visible; j++) {
-        a[j] = s[j] + (mask_i ? mask_i[j] : 0.0f);
-        maxval = a[j] > maxval ? a[j] : maxval;
-    }
+    int rest = visible - j; /* 0 to 3 keys, at j */
+    f32x4 tail = load_lanes(s + j, 1, rest, -INFINITY);
+    if (mask_i) tail += load_lanes(mask_i + j, 1, rest, 0.0f);
+    float maxval = hmax4(max4(max_4, tail));
     for (j = visible; j < width; j++) a[j] = 0.0f;
     if (maxval == INFINITY) return 1;      /* a finite score plus a finite mask passed FLT_MAX */
     if (maxval == -INFINITY) {             /* every key masked: no distribution, weights are 0 */
@@ -287,19 +339,48 @@ static int softmax_row(float *a /* [width] */, const float *s /* [visible] */, c
         store4(a + j, e);
         sum_4 += e;
     }
-    if (j < visible) { /* the last visible % 4 keys, padded with -Infinity, whose exp is 0 */
-        int rest = visible - j;
-        float tail[4];
-        for (int q = 0; q < 4; q++) tail[q] = q < rest ? a[j + q] : -INFINITY;
-        f32x4 e = exp4_nonpositive(load4(tail) - maxval);
-        store4(tail, e);
-        for (int q = 0; q < 4; q++)
-            if (q < rest) a[j + q] = tail[q];
-        sum_4 += e;
+    if (rest) {
+        tail = exp4_nonpositive(tail - maxval);
+        sum_4 += tail;
     }
     float inv = 1.0f / hsum4(sum_4); /* the sum is >= 1: the max term is exp(0) */
     for (j = 0; j + 4 <= visible; j += 4) store4(a + j, load4(a + j) * inv);
-    for (; j < visible; j++) a[j] *= inv;
+    store_lanes(a + j, tail * inv, rest);
+    return 0;
+}
+
+/* softmax_row for TR rows at once that each see at most 4 keys (a small head's rows, or the
+ * first rows of a causal one), with the rows side by side: lane r of z[j] is key j of row r.
+ * The four rows' exp chains then run together instead of one after another, and every weight
+ * comes out bit for bit as softmax_row computes it: the same max, exp4_nonpositive(z − max),
+ * the sum (e0 + e1) + (e2 + e3) (hsum4 of softmax_row's four lanes), one division, a product.
+ * Row r: a_r = a + r·lda [width], s_r = s + r·lds [visible[r]] (a may be s), mask_r = mask +
+ * r·ldm or NULL. Returns 0, or 1 when s + mask overflows. */
+static int softmax_rows4(float *a, long lda, const float *s, long lds, const float *mask, long ldm,
+                         const int visible[TR], int width)
+{
+    f32x4 row[TR], z[4], e[4];
+    for (int r = 0; r < TR; r++) {
+        row[r] = load_lanes(s + r * lds, 1, visible[r], -INFINITY);
+        if (mask) row[r] += load_lanes(mask + r * ldm, 1, visible[r], 0.0f);
+    }
+    for (int j = 0; j < 4; j++) z[j] = (f32x4){row[0][j], row[1][j], row[2][j], row[3][j]};
+    f32x4 maxval = max4(max4(z[0], z[1]), max4(z[2], z[3]));
+    i32x4 over = maxval == INFINITY, none = maxval == -INFINITY; /* none: every key masked, weights 0 */
+    if (over[0] | over[1] | over[2] | over[3]) return 1;
+    for (int j = 0; j < 4; j++) e[j] = exp4_nonpositive(z[j] - maxval); /* exp(-Infinity) = 0 past a row's keys */
+    f32x4 inv = 1.0f / ((e[0] + e[1]) + (e[2] + e[3]));
+    const f32x4 zero = {0};
+    for (int r = 0; r < TR; r++) {
+        float *a_r = a + r * lda;
+        f32x4 w = (f32x4)(~none[r] & (i32x4)((f32x4){e[0][r], e[1][r], e[2][r], e[3][r]} * inv[r]));
+        if (width >= 4) store4(a_r, w);
+        else store_lanes(a_r, w, width);
+        for (int j = 4; j < width; j += 4) {
+            if (width - j >= 4) store4(a_r + j, zero);
+            else store_lanes(a_r + j, zero, width - j);
+        }
+    }
     return 0;
 }
 
@@ -329,7 +410,8 @@ attn_status attn_project(float *Q, float *K, float *V, const float *X, const flo
         !size_ok(dk, ATTN_MAX_WIDTH) || !size_ok(dv, ATTN_MAX_WIDTH))
         return ATTN_ERR_SIZE;
     if (!Q || !K || !V || !X || !Xkv || !Wq || !Wk || !Wv) return ATTN_ERR_NULL;
-    if (!all_finite(X, (long)n * d) || !all_finite(Xkv, (long)m * d) || !all_finite(Wq, (long)d * dk) ||
+    /* self-attention passes X as Xkv too: its values are checked once */
+    if (!all_finite(X, (long)n * d) || (!(Xkv == X && m <= n) && !all_finite(Xkv, (long)m * d)) || !all_finite(Wq, (long)d * dk) ||
         !all_finite(Wk, (long)d * dk) || !all_finite(Wv, (long)d * dv))
         return ATTN_ERR_NONFINITE;
 
@@ -381,10 +463,17 @@ attn_status attn_sdpa(float *S, float *A, float *O, float *Kt, const float *Q, c
     }
 
     /* pass 3: per query row, add the mask and take the softmax over the keys it sees */
-    for (int i = 0; i < n; i++) {
-        int visible = visible_keys(i, m, causal);
-        if (softmax_row(A + (long)i * m, S + (long)i * m, mask ? mask + (long)i * m : NULL, visible, m))
-            return ATTN_ERR_OVERFLOW;
+    for (int i = 0; i < n;) {
+        const float *mask_i = mask ? mask + (long)i * m : NULL;
+        if (n - i >= TR && visible_keys(i + TR - 1, m, causal) <= 4) { /* four short rows at once */
+            int visible[TR] = {visible_keys(i, m, causal), visible_keys(i + 1, m, causal), visible_keys(i + 2, m, causal),
+                               visible_keys(i + 3, m, causal)};
+            if (softmax_rows4(A + (long)i * m, m, S + (long)i * m, m, mask_i, m, visible, m)) return ATTN_ERR_OVERFLOW;
+            i += TR;
+            continue;
+        }
+        if (softmax_row(A + (long)i * m, S + (long)i * m, mask_i, visible_keys(i, m, causal), m)) return ATTN_ERR_OVERFLOW;
+        i++;
     }
 
     /* pass 3, mix: each output row is the weighted average of the value rows. A causal A is 0
@@ -411,7 +500,8 @@ attn_status attn_sdpa_fused(float *O, float *work, const float *Q, const float *
     float *W = Vp + (long)m * dv_pad;    /* TR rows of scores, then of weights, m_pad apart */
     float last[ATTN_MAX_WIDTH * TC];
     pack_keys(Kt, last, K, m, dk);
-    for (int j = 0; j < dv; j += TC) pack_panel(Vp + (long)j * m, V, m, dv, j);
+    for (int j = 0; j < dv; j += TC)
+        if (dv - j != 4) pack_panel(Vp + (long)j * m, V, m, dv, j); /* 4 columns are read in place (tile4) */
     /* Skipping the scores the causal mask removes is safe when none of them can overflow;
      * otherwise they are computed too, only to report the overflow as the long form does. */
     int skip = causal && scores_bounded(Q, K, n, m, dk, scale);
@@ -422,13 +512,23 @@ attn_status attn_sdpa_fused(float *O, float *work, const float *Q, const float *
         /* pass 2 for this block: its rows of scores, key panels above the diagonal skipped */
         if (scores(W, m_pad, Q + (long)i * dk, rows, Kt, last, skip ? keys : m, m, dk, scale, 1)) return ATTN_ERR_OVERFLOW;
         /* pass 3: the softmax of each row, in place, then the mix of the block */
-        for (int r = 0; r < rows; r++) {
-            float *w_r = W + (long)r * m_pad;
-            if (softmax_row(w_r, w_r, mask ? mask + (long)(i + r) * m : NULL, visible_keys(i + r, m, causal), keys))
-                return ATTN_ERR_OVERFLOW;
+        if (rows == TR && keys <= 4) { /* four short rows at once */
+            int visible[TR] = {visible_keys(i, m, causal), visible_keys(i + 1, m, causal), visible_keys(i + 2, m, causal),
+                               visible_keys(i + 3, m, causal)};
+            if (softmax_rows4(W, m_pad, W, m_pad, mask ? mask + (long)i * m : NULL, m, visible, keys)) return ATTN_ERR_OVERFLOW;
+        } else {
+            for (int r = 0; r < rows; r++) {
+                float *w_r = W + (long)r * m_pad;
+                if (softmax_row(w_r, w_r, mask ? mask + (long)(i + r) * m : NULL, visible_keys(i + r, m, causal), keys))
+                    return ATTN_ERR_OVERFLOW;
+            }
         }
-        for (int j = 0; j < dv; j += TC)
-            tile(O + (long)i * dv + j, dv, W, m_pad, rows, Vp + (long)j * m, TC, keys, dv - j < TC ? dv - j : TC, 1.0f);
+        for (int j = 0; j < dv; j += TC) {
+            int cols = dv - j < TC ? dv - j : TC;
+            const float *b = cols == 4 ? V + j : Vp + (long)j * m;
+            if (cols <= 4) tile4(O + (long)i * dv + j, dv, W, m_pad, rows, b, cols == 4 ? dv : TC, keys, cols, 1.0f);
+            else tile(O + (long)i * dv + j, dv, W, m_pad, rows, b, TC, keys, cols, 1.0f);
+        }
         i += rows;
     }
     return ATTN_OK;
