@@ -1,7 +1,11 @@
 // bench-induction.mjs: `make bench`. The induction page's targets (issue 16), measured where the
 // learner runs them:
-//   1. training speed at the anchor's size (2 × 2 heads, d 32, dh 16, context 32, batch 16):
-//      steps per second in Node (SIMD and scalar builds) and in headless Chromium's Web Worker;
+//   1. training speed at the anchor's size (2 × 2 heads, d 32, dh 16, context 32, batch 16),
+//      whatever the page's default is, and at the page's default (one head a layer): steps per
+//      second in Node (SIMD and scalar builds) and in headless Chromium's Web Worker; then, in
+//      Node, for seeds 1..SEEDS of the default model: the step at which the circuit formed, what
+//      ablating the layer-2 head at step 600 adds to the repeated-part loss, and the one-layer
+//      control's lowest repeated-part loss over the 600 steps (these count steps, not time);
 //   2. for seeds 1..SEEDS in Chromium, the page as a learner opens it (the one-layer control
 //      trained alongside): the step and the wall time at which the circuit formed (a layer-2
 //      induction score > 0.5 and a held-out repeated-part loss < 0.3 nats) after pressing Train;
@@ -13,12 +17,15 @@
 // The control's and the ablation's targets count steps, not time: tests/induction.test.mjs.
 // Timings depend on what else the machine runs: the first lines say how busy it was.
 import { loadAttention } from '../web/attention.js';
-import { MODEL, formedAt } from '../web/induction.js';
+import { MODEL, formedAt, strongestInduction } from '../web/induction.js';
 import { setup } from '../tests/browser/helpers.mjs';
 import { loadavg, cpus } from 'node:os';
 
 const SEEDS = Number(process.env.SEEDS ?? 10), STEPS = 600, LIMIT_S = 60;
 const TRACE = ['devtools.timeline', 'disabled-by-default-devtools.timeline'];
+/** The anchor's size, the issue's speed target: 2 heads a layer. */
+const ANCHOR = { ...MODEL, heads: 2 };
+const size = (m) => `${m.layers} layers × ${m.heads} head${m.heads > 1 ? 's' : ''}${m.heads === MODEL.heads ? ' (the page’s default)' : ' (the anchor’s size)'}`;
 
 /** A Chromium trace's top-level tasks, by thread name: tasks(/Worker/) lists { dur, tdur } in µs. */
 function threads(buffer) {
@@ -29,9 +36,9 @@ function threads(buffer) {
 console.log(`induction: ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}; Node ${process.version}`);
 
 // 1. Node
-for (const simd of [true, false]) {
+for (const [simd, shape] of [[true, ANCHOR], [false, ANCHOR], [true, MODEL], [false, MODEL]]) {
   const attn = await loadAttention({ simd });
-  const m = attn.createInduction({ ...MODEL, seed: 1, lr: 0.02 });
+  const m = attn.createInduction({ ...shape, seed: 1, lr: 0.02 });
   m.step(20);
   const rates = [], cpu = [];
   for (let r = 0; r < 7; r++) {
@@ -44,7 +51,30 @@ for (const simd of [true, false]) {
   m.dispose();
   const med = (xs) => Math.round(xs.sort((a, b) => a - b)[3]);
   // steps per second of CPU time does not depend on how busy the machine is
-  console.log(`Node, wasm-${simd ? 'simd' : 'scalar'}: ${med(rates)} steps/s of wall time, ${med(cpu)} steps per CPU second (median of 7 × 100 steps)`);
+  console.log(`Node, wasm-${simd ? 'simd' : 'scalar'}, ${size(shape)}: ${med(rates)} steps/s of wall time, ${med(cpu)} steps per CPU second (median of 7 × 100 steps)`);
+}
+{
+  const attn = await loadAttention();
+  let formed = 0, ablated = 0, control = 0;
+  for (let seed = 1; seed <= SEEDS; seed++) {
+    const m = attn.createInduction({ ...MODEL, seed, lr: 0.02 }), c = attn.createInduction({ ...MODEL, layers: 1, seed, lr: 0.02 });
+    const evals = [];
+    let low = Infinity;
+    for (let s = 0; s < STEPS; s += 10) {
+      m.step(10);
+      c.step(10);
+      evals.push({ step: m.steps, ...m.evaluate() });
+      low = Math.min(low, c.evaluate().lossRepeat);
+    }
+    const at = formedAt(evals), end = evals.at(-1), best = strongestInduction(end.induction);
+    m.ablate([best.head]);
+    const plus = m.evaluate().lossRepeat - end.lossRepeat;
+    m.dispose();
+    c.dispose();
+    formed += at != null, ablated += plus > 1, control += low > 1;
+    console.log(`  Node, seed ${String(seed).padStart(2)}: formed at step ${at ?? '—'}; ablating head 2.1 at step ${STEPS}: ${end.lossRepeat.toFixed(2)} -> ${(end.lossRepeat + plus).toFixed(2)} nats (+${plus.toFixed(2)}); control's lowest repeated part ${low.toFixed(2)}`);
+  }
+  console.log(`Node, ${size(MODEL)}: formed in ${formed} of ${SEEDS} seeds within ${STEPS} steps; ablation > 1 nat in ${ablated}; control above 1 nat in ${control}`);
 }
 
 // 2 and 3. Chromium
@@ -59,13 +89,17 @@ try {
   // steps per CPU second, which do not depend on how busy the machine is.
   await env.browser.startTracing(page, { categories: TRACE });
   const worker = [];
-  for (let r = 0; r < 5; r++) worker.push(await page.evaluate(() => __induction.bench(300)));
+  for (let r = 0; r < 5; r++) worker.push(await page.evaluate((h) => __induction.bench(300, h), ANCHOR.heads));
   const benchTrace = threads(await env.browser.stopTracing());
   const med = worker.map((b) => b.stepsPerSecond).sort((a, b) => a - b)[2];
   // the bench task: 10 warm-up steps and 300 timed ones, so its CPU time slightly overstates 300 steps'
   const cpu = benchTrace.tasks(/Worker/).filter((e) => e.dur > 100000 && e.tdur).map((e) => (310 * 1e6) / e.tdur).sort((a, b) => a - b);
-  console.log(`Chromium, ${kind === 'worker' ? 'in the Web Worker' : 'on the page'}: ${Math.round(med)} steps/s of wall time (median of 5 × 300 steps; target >= 200): ${med >= 200 ? 'met' : 'NOT MET'}` +
-    (cpu.length ? `; ${Math.round(cpu[cpu.length >> 1])} steps per CPU second of the worker's thread (trace)` : ''));
+  console.log(`Chromium, ${kind === 'worker' ? 'in the Web Worker' : 'on the page'}, ${size(ANCHOR)}: ${Math.round(med)} steps/s of wall time (median of 5 × 300 steps; target >= 200): ${med >= 200 ? 'met' : 'NOT MET'}` +
+    (cpu.length ? `; ${Math.round(cpu[cpu.length >> 1])} steps per CPU second of the worker's thread (trace)` : '') +
+    `; load average ${loadavg()[0].toFixed(1)}`);
+  const own = [];
+  for (let r = 0; r < 5; r++) own.push(await page.evaluate((h) => __induction.bench(300, h), MODEL.heads));
+  console.log(`Chromium, ${kind === 'worker' ? 'in the Web Worker' : 'on the page'}, ${size(MODEL)}: ${Math.round(own.map((b) => b.stepsPerSecond).sort((a, b) => a - b)[2])} steps/s of wall time (median of 5 × 300 steps)`);
 
   const rows = [];
   for (let seed = 1; seed <= SEEDS; seed++) {
@@ -80,7 +114,7 @@ try {
         let at = null;
         for (const x of e) {
           let best = 0;
-          for (let h = 2; h < x.induction.length; h++) best = Math.max(best, x.induction[h]);
+          for (let h = l.settings.heads; h < x.induction.length; h++) best = Math.max(best, x.induction[h]);
           if (best > 0.5 && x.lossRepeat < 0.3) { at = x.step; break; }
         }
         const s = (performance.now() - t0) / 1000;

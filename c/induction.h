@@ -34,7 +34,8 @@
  *
  * The task (repeated random tokens): BOS, then k different random words, then the same k words
  * again and again until the sequence is full. k is drawn per sequence, uniform in
- * [max(2, n/8), (n-1)/2] (4 to 15 for n = 32), so no fixed positional offset finds the repeat.
+ * [max(2, n/8), max(2, n/4)] (4 to 8 for n = 32), so no fixed positional offset finds the repeat,
+ * and at least three periods fit after BOS (two when n is 5 or 6): most predictions are repeats.
  *   first part     predictions at i = 0 .. k: the next word has not been seen yet, so it cannot
  *                  be predicted (at best: one of the words not seen yet)
  *   repeated part  predictions at i > k: token i occurred before, at i - k, and the answer is
@@ -79,7 +80,7 @@
 #define IND_EVAL_SEQUENCES 64 /* held-out sequences ind_evaluate averages over */
 
 enum {
-    IND_ERR_SHAPE = 32,  /* a size is out of range, or vocab - 1 < (n-1)/2 (a period needs that many
+    IND_ERR_SHAPE = 32,  /* a size is out of range, or vocab - 1 < max(2, n/4) (a period needs that many
                             different words), or batch out of range */
     IND_ERR_MEMORY = 33, /* the block given to ind_init is smaller than ind_memory_bytes() */
     IND_ERR_LR = 34      /* the learning rate or weight decay is not a finite number in range */

@@ -173,7 +173,7 @@ export interface InductionOptions {
   dh?: number;
   /** context, 5..64; default 32 */
   n?: number;
-  /** BOS + words (vocab - 1 >= (n - 1) / 2); default 28 */
+  /** BOS + words (vocab - 1 >= max(2, n / 4), the longest period); default 28 */
   vocab?: number;
   /** 0 .. 2^32−1: the initial weights and the training stream; default 1 */
   seed?: number;

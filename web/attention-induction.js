@@ -230,7 +230,7 @@ export class InductionModel {
   keySplit(layer, head) {
     const ex = this.#live();
     const parts = ex.ae_ind_key_split(this.#slot, layer, head);
-    if (parts < 0) throw new Error(`keySplit: there is no head ${layer + 1}.${head + 1} (the model has ${this.layers} layer${this.layers > 1 ? 's' : ''} of ${this.heads} heads)`);
+    if (parts < 0) throw new Error(`keySplit: there is no head ${layer + 1}.${head + 1} (the model has ${this.layers} layer${this.layers > 1 ? 's' : ''} of ${this.heads} head${this.heads > 1 ? 's' : ''})`);
     const size = this.n * this.dh, all = this.#floats('split', parts * size);
     return Array.from({ length: parts }, (_, p) => ({ from: p === 0 ? 'embedding' : p - 1, K: all.slice(p * size, (p + 1) * size) }));
   }

@@ -7,8 +7,9 @@
 // Messages in: { type: 'init', settings, steps } | { type: 'run' } | { type: 'pause' } |
 //   { type: 'step', k } | { type: 'reset' } | { type: 'reroll', seed } |
 //   { type: 'show', ex, head, ablate } (what the page looks at; training is unaffected) |
-//   { type: 'control', on } | { type: 'lr', lr } |
-//   { type: 'bench', k } (times k steps of a fresh model of the same settings, alone: make bench)
+//   { type: 'control', on } | { type: 'lr', lr } | { type: 'heads', heads } (heads a layer) |
+//   { type: 'bench', k, heads? } (times k steps of a fresh model of the same settings, or of
+//   `heads` heads a layer, alone: make bench)
 // Messages out: { type: 'update', ... } after every change and, while training, at most every
 // postEveryMs (the page redraws no more often than that: each update is a copy of the whole
 // history to make and to read), and { type: 'error', message }.
@@ -26,7 +27,7 @@ import { MODEL, EVAL_EVERY, MAX_STEPS, headName } from './induction.js';
 export function createEngine(attn, post, { sliceMs = 40, postEveryMs = 100, now = () => performance.now(), later = (f) => setTimeout(f, 0) } = {}) {
   let model = /** @type {any} */ (null);
   let control = /** @type {any} */ (null);
-  const s = { seed: 1, lr: 0.02, ex: 0, head: /** @type {number | null} */ (null), ablate: /** @type {number[]} */ ([]), control: true };
+  const s = { seed: 1, lr: 0.02, heads: MODEL.heads, ex: 0, head: /** @type {number | null} */ (null), ablate: /** @type {number[]} */ ([]), control: true };
   let running = false;
   /** @type {{ first: number[], repeat: number[], control: number[] }} */
   let losses = { first: [], repeat: [], control: [] };
@@ -38,8 +39,8 @@ export function createEngine(attn, post, { sliceMs = 40, postEveryMs = 100, now 
   function create() {
     if (model) model.dispose();
     if (control) control.dispose();
-    model = attn.createInduction({ ...MODEL, seed: s.seed, lr: s.lr });
-    control = s.control ? attn.createInduction({ ...MODEL, layers: 1, seed: s.seed, lr: s.lr }) : null;
+    model = attn.createInduction({ ...MODEL, heads: s.heads, seed: s.seed, lr: s.lr });
+    control = s.control ? attn.createInduction({ ...MODEL, layers: 1, heads: s.heads, seed: s.seed, lr: s.lr }) : null;
     losses = { first: [], repeat: [], control: [] };
     evals = [];
     evaluate();
@@ -97,7 +98,7 @@ export function createEngine(attn, post, { sliceMs = 40, postEveryMs = 100, now 
         gradients: { Wq: g.Wq, Wk: g.Wk, Wv: g.Wv },
         // the parts of X: the embedding and position (X0), then every earlier head's output
         embedding: x.X[0],
-        earlier: Array.from({ length: l * model.heads }, (_, e) => ({ name: `head ${headName(e)}`, C: x.heads[e].C, ablated: s.ablate.includes(e) })),
+        earlier: Array.from({ length: l * model.heads }, (_, e) => ({ name: `head ${headName(e, model.heads)}`, C: x.heads[e].C, ablated: s.ablate.includes(e) })),
         split: l > 0 ? model.keySplit(l, h % model.heads).map((/** @type {any} */ p) => p.K) : null,
       };
     }
@@ -199,19 +200,28 @@ export function createEngine(attn, post, { sliceMs = 40, postEveryMs = 100, now 
             create();
             return update();
           }
+          case 'heads': {
+            // another model: the run restarts, and head numbers name other heads now
+            running = false;
+            s.heads = msg.heads;
+            s.head = null;
+            s.ablate = [];
+            create();
+            return update();
+          }
           case 'show':
             if ('ex' in msg) s.ex = msg.ex;
             if ('head' in msg) s.head = msg.head;
             if ('ablate' in msg) s.ablate = msg.ablate.slice().sort((/** @type {number} */ a, /** @type {number} */ b) => a - b);
             return update();
           case 'bench': {
-            const m = attn.createInduction({ ...MODEL, seed: s.seed, lr: s.lr });
+            const m = attn.createInduction({ ...MODEL, heads: msg.heads || s.heads, seed: s.seed, lr: s.lr });
             m.step(10); // the engine's compiler warms up
             const t0 = now();
             m.step(msg.k);
             const ms = now() - t0;
             m.dispose();
-            return post({ type: 'bench', k: msg.k, ms, stepsPerSecond: (msg.k * 1000) / ms });
+            return post({ type: 'bench', k: msg.k, heads: m.heads, ms, stepsPerSecond: (msg.k * 1000) / ms });
           }
           default:
             return fail(new Error(`unknown message ${msg.type}`));

@@ -7,7 +7,7 @@
 
 import { mountExplorer, sharedCore } from './explorer.js';
 import {
-  MODEL, LR_CHOICES, MAX_STEPS, CRITERIA, readInductionUrl, writeInductionUrl, headName, dropStep, formedAt,
+  MODEL, LR_CHOICES, HEAD_CHOICES, MAX_STEPS, headsLabel, CRITERIA, readInductionUrl, writeInductionUrl, headName, dropStep, formedAt,
   linePath, binned, narrate, ablationSentence, circuitAblation, splitSentence, sourceNames, explainSplit, residualParts, statusLine,
   headLabel, curveCaption, inductionKeys, sourceLabels,
 } from './induction.js';
@@ -38,7 +38,7 @@ export const EXPLORER_CONTROLS = ['theme', 'steps', 'follow', 'explain', 'export
 // Constant markup (no user text ever goes through innerHTML).
 const MARKUP = `
 <h2 class="ind-title">Watch an induction head form</h2>
-<p class="note">A model with two layers of two attention heads learns to predict the next word of sequences like
+<p class="note">A model with two layers of attention heads learns to predict the next word of sequences like
   <q>BOS K F Q K F Q K F…</q>: some random words, then the same words again. The first time through, the next word cannot
   be known. After that it can, if one head looks at the previous token and a head in layer 2 uses that to find where
   the current word appeared before and copy the word that came next: an <em>induction head</em>. Press Train and watch
@@ -52,6 +52,7 @@ const MARKUP = `
   </div>
   <div class="ind-buttons">
     <label>Learning rate <select id="ind-lr"></select></label>
+    <label>Model <select id="ind-heads" title="Changing it starts a new run from step 0"></select></label>
     <label><input type="checkbox" id="ind-control"> Train a one-layer control alongside</label>
     <button type="button" id="ind-example" title="Show the heads on another sequence">Another sequence</button>
     <button type="button" id="ind-link">Copy link to this step</button>
@@ -176,7 +177,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
   // The page's own state: what the learner asked for. Everything about the model is in `last`,
   // the engine's latest update (never edited here).
   const st = {
-    seed: initial.seed, lr: initial.lr, ex: initial.ex, head: initial.head, ablate: initial.ablate.slice(), control: initial.control,
+    seed: initial.seed, lr: initial.lr, heads: initial.heads, ex: initial.ex, head: initial.head, ablate: initial.ablate.slice(), control: initial.control,
     playing: false, error: initial.notes.join(' '), query: /** @type {number | null} */ (null),
   };
   /** @type {import('./induction-types').InductionUpdate | null} */
@@ -306,7 +307,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     yMax = niceCeil(Math.max(yMax, 0.1));
     if (drawnFor(svg, JSON.stringify([xMax, yMax, ev.map((e) => [e.step, e.composition])]))) return;
     const g = lines(svg, `${xMax} ${yMax}`, () => axes(svg, box, xMax, yMax, 'K-composition'));
-    const H = MODEL.heads, steps = ev.map((e) => e.step);
+    const H = last.settings.heads, steps = ev.map((e) => e.step);
     const latest = ev[ev.length - 1];
     /** @type {[string, string][]} */
     const items = [];
@@ -314,7 +315,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     for (let a = 0; a < H; a++) {
       for (let b = 0; b < H; b++, k++) {
         svgEl(g, 'path', { d: linePath(steps, ev.map((e) => e.composition[a][b]), box, xMax, yMax), class: `ind-line kc kc${k}` });
-        items.push([`kc kc${k}`, `${headName(a)} → ${headName(H + b)}: ${latest ? fmt(latest.composition[a][b]) : ''}`]);
+        items.push([`kc kc${k}`, `${headName(a, H)} → ${headName(H + b, H)}: ${latest ? fmt(latest.composition[a][b]) : ''}`]);
       }
     }
     const legend = $('ind-kcomp-legend');
@@ -361,6 +362,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
   function buildGrid(last) {
     const grid = $('ind-grid');
     grid.textContent = '';
+    const H = last.settings.heads;
     /** @type {{ key: string, title: string, layers: number }[]} */
     const models = [{ key: 'model', title: 'Two layers', layers: MODEL.layers }];
     if (last.view.controlA) models.push({ key: 'control', title: 'One-layer control', layers: 1 });
@@ -371,8 +373,8 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
       for (let l = 0; l < m.layers; l++) {
         const row = box.appendChild(doc.createElement('div'));
         row.className = 'ind-layer';
-        for (let h = 0; h < MODEL.heads; h++) {
-          const index = l * MODEL.heads + h;
+        for (let h = 0; h < H; h++) {
+          const index = l * H + h;
           const card = row.appendChild(doc.createElement('div'));
           card.className = 'ind-head';
           card.dataset.model = m.key;
@@ -396,20 +398,21 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
             ab.type = 'button';
             ab.className = 'ind-ablate';
             ab.dataset.action = 'ablate';
-            ab.textContent = `Ablate ${headName(index)}`;
+            ab.textContent = `Ablate ${headName(index, H)}`;
           } else {
             open.disabled = true; // the control's heads are shown, not opened
           }
         }
       }
     }
-    grid.dataset.built = models.map((m) => m.key).join(',');
+    grid.dataset.built = `${models.map((m) => m.key).join(',')}:${H}`;
   }
 
   /** @param {Last} last */
   function drawGrid(last) {
     const grid = $('ind-grid');
-    const want = last.view.controlA ? 'model,control' : 'model';
+    const H = last.settings.heads;
+    const want = `${last.view.controlA ? 'model,control' : 'model'}:${H}`;
     if (grid.dataset.built !== want) buildGrid(last);
     const e = last.evals[last.evals.length - 1];
     const steps = last.evals.map((x) => x.step);
@@ -422,8 +425,8 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
       const src = /** @type {Scores} */ (ctl ? e.control : e);
       drawPattern(/** @type {HTMLCanvasElement} */ (card.querySelector('canvas')), A, MODEL.n);
       const open = /** @type {HTMLButtonElement} */ (card.querySelector('.ind-open'));
-      setText(/** @type {Element} */ (card.querySelector('.ind-name')), `Head ${headName(h)}`);
-      const label = headLabel(h, src.prev[h], src.induction[h]);
+      setText(/** @type {Element} */ (card.querySelector('.ind-name')), `Head ${headName(h, H)}`);
+      const label = headLabel(h, src.prev[h], src.induction[h], H);
       setText(/** @type {Element} */ (card.querySelector('.ind-scores')), `previous-token ${fmt(src.prev[h])} · induction ${fmt(src.induction[h])}`);
       setAttr(open, 'aria-label', ctl ? `Control ${label}` : `${label}. Open it in the explorer`);
       setAttr(open, 'aria-pressed', String(!ctl && st.head === h));
@@ -434,7 +437,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
       if (ab) {
         const on = st.ablate.includes(h);
         setAttr(ab, 'aria-pressed', String(on));
-        setText(ab, on ? `Restore ${headName(h)}` : `Ablate ${headName(h)}`);
+        setText(ab, on ? `Restore ${headName(h, H)}` : `Ablate ${headName(h, H)}`);
         card.classList.toggle('ablated', on);
       }
     }
@@ -483,8 +486,8 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
       return s * scale;
     }));
     const total = hv.S.subarray(i * n, (i + 1) * n);
-    const sources = sourceNames();
-    const rows = sourceLabels(), keys = i + 1; // the keys query i may see
+    const H = last.settings.heads, sources = sourceNames(H);
+    const rows = sourceLabels(H), keys = i + 1; // the keys query i may see
     const data = new Float32Array(rows.length * keys);
     parts.forEach((row, p) => { for (let j = 0; j < keys; j++) data[p * keys + j] = row[j]; });
     for (let j = 0; j < keys; j++) data[parts.length * keys + j] = total[j];
@@ -497,7 +500,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     } else hm.split.setLabels(rows, colLabels); // another sequence: the same cells, its tokens
     hm.split.update(data, { kind: 'diverging', maxAbs: maxAbsFinite(data) || 1, theme: theme(), format: fmt, label: (r, c, x) => `${rows[r]}, key ${v.tokens[c]} ${c + 1}: ${fmt(x)}` });
     hm.split.setMarks('cur', inductionKeys(v.tokens, i).map((j) => ({ row: rows.length - 1, col: j })));
-    $('ind-split-says').textContent = splitSentence({ tokens: v.tokens, i, sources, parts, total, head: hv.index });
+    $('ind-split-says').textContent = splitSentence({ tokens: v.tokens, i, sources, parts, total, head: hv.index, heads: H });
     const c = hm.cell;
     if (c && c.i <= parts.length && c.j <= i) {
       const ex = explainSplit({ tokens: v.tokens, i, j: c.j, p: c.i, sources, parts, total, scale });
@@ -516,7 +519,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     if (!hv) return;
     const { n, d, dh } = MODEL;
     const rows = (/** @type {Float32Array} */ flat, /** @type {number} */ r, /** @type {number} */ c) => Array.from({ length: r }, (_, i) => Array.from(flat.subarray(i * c, (i + 1) * c)));
-    const key = `${hv.index}:${last.step}:${last.settings.ex}:${last.settings.ablate}:${last.settings.seed}:${last.evals.length}`;
+    const key = `${hv.index}:${last.step}:${last.settings.ex}:${last.settings.ablate}:${last.settings.seed}:${last.settings.heads}:${last.evals.length}`;
     if (shownHead === key) return;
     const t = win.performance.now();
     if (st.playing && shownHead && shownHead.split(':')[0] === String(hv.index) && t - shownAt < EXPLORER_EVERY_MS) {
@@ -549,6 +552,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     $('ind-says').setAttribute('aria-live', st.playing ? 'off' : 'polite');
     $('ind-control').checked = st.control;
     $('ind-lr').value = String(st.lr);
+    $('ind-heads').value = String(st.heads);
     if (!last) return;
     const drop = dropStep(last.evals);
     $('ind-status').textContent = statusLine(last.step, last.loss);
@@ -613,6 +617,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
 
   function wire() {
     for (const lr of LR_CHOICES) addOption($('ind-lr'), String(lr), String(lr));
+    for (const h of HEAD_CHOICES) addOption($('ind-heads'), String(h), headsLabel(h));
     const on = (/** @type {string} */ id, /** @type {string} */ type, /** @type {(ev: Event) => void} */ fn) => $(id).addEventListener(type, fn);
     on('ind-run', 'click', () => (st.playing ? pause() : play()));
     on('ind-step', 'click', () => send({ type: 'step', k: 1 }));
@@ -627,6 +632,13 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
       if (!LR_CHOICES.includes(lr)) return;
       st.lr = lr;
       send({ type: 'lr', lr });
+    });
+    on('ind-heads', 'change', () => {
+      const heads = Number($('ind-heads').value);
+      if (!HEAD_CHOICES.includes(heads) || heads === st.heads) return;
+      // another model: a new run from step 0; head numbers would name other heads
+      Object.assign(st, { heads, head: null, ablate: [], query: null });
+      send({ type: 'heads', heads });
     });
     on('ind-control', 'change', () => {
       st.control = $('ind-control').checked;
@@ -677,7 +689,7 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
   }
 
   wire();
-  send({ type: 'init', settings: { seed: st.seed, lr: st.lr, ex: st.ex, head: st.head, ablate: st.ablate, control: st.control }, steps: Math.min(initial.steps, MAX_STEPS) });
+  send({ type: 'init', settings: { seed: st.seed, lr: st.lr, heads: st.heads, ex: st.ex, head: st.head, ablate: st.ablate, control: st.control }, steps: Math.min(initial.steps, MAX_STEPS) });
   schedule();
 
   return {
@@ -693,12 +705,13 @@ export function mountInductionPanel(container, { doc, explorer, initial, onUrl =
     pause,
     show,
     writeUrl,
-    /** Times k steps of a fresh model where the engine runs (make bench): { stepsPerSecond, ms }. */
-    /** @param {number} k @returns {Promise<import('./induction-types').BenchResult>} */
-    bench(k) {
+    /** Times k steps of a fresh model where the engine runs (make bench), of `heads` heads a
+     * layer (the page's setting unless given): { stepsPerSecond, ms, heads }. */
+    /** @param {number} k @param {number} [heads] @returns {Promise<import('./induction-types').BenchResult>} */
+    bench(k, heads) {
       return new Promise((ok) => {
         benches.push(ok);
-        send({ type: 'bench', k });
+        send(heads ? { type: 'bench', k, heads } : { type: 'bench', k });
       });
     },
     /** Resolves after the next update that is not a running one (the engine is idle). */

@@ -5,7 +5,7 @@ import type { Evaluation } from './induction.js';
 
 /** What the learner asked for: the engine's settings, sent back with every update. */
 export interface InductionSettings {
-  seed: number; lr: number; ex: number; head: number | null; ablate: number[]; control: boolean;
+  seed: number; lr: number; heads: number; ex: number; head: number | null; ablate: number[]; control: boolean;
 }
 
 /** A message to the engine (web/induction-engine.js, "Messages in"). */
@@ -14,7 +14,8 @@ export type EngineRequest =
   | { type: 'run' } | { type: 'pause' } | { type: 'reset' }
   | { type: 'step'; k: number } | { type: 'reroll'; seed: number }
   | { type: 'show'; ex: number; head: number | null; ablate: number[] }
-  | { type: 'control'; on: boolean } | { type: 'lr'; lr: number } | { type: 'bench'; k: number };
+  | { type: 'control'; on: boolean } | { type: 'lr'; lr: number } | { type: 'heads'; heads: number }
+  | { type: 'bench'; k: number; heads?: number };
 
 /** The head the learner opened: its weights and what it read, from the core. */
 export interface HeadView {
@@ -60,7 +61,7 @@ export interface InductionUpdate {
 }
 
 /** What a "bench" request measures (make bench). */
-export interface BenchResult { type: 'bench'; k: number; ms: number; stepsPerSecond: number }
+export interface BenchResult { type: 'bench'; k: number; heads: number; ms: number; stepsPerSecond: number }
 
 /** A message from the engine. */
 export type EngineMessage = InductionUpdate | BenchResult | { type: 'error'; message: string };
@@ -71,7 +72,7 @@ export interface Runner { kind: 'worker' | 'page'; post(msg: EngineRequest): voi
 /** The panel's elements whose id names more than an HTMLElement (the markup is a constant). */
 export interface Controls {
   'ind-curve': SVGSVGElement; 'ind-kcomp': SVGSVGElement;
-  'ind-lr': HTMLSelectElement; 'ind-query': HTMLSelectElement; 'ind-control': HTMLInputElement;
+  'ind-lr': HTMLSelectElement; 'ind-heads': HTMLSelectElement; 'ind-query': HTMLSelectElement; 'ind-control': HTMLInputElement;
 }
 /** An element of the panel by its id. */
 export type Lookup = <K extends string>(id: K) => K extends keyof Controls ? Controls[K] : HTMLElement;

@@ -4,10 +4,11 @@
 // charts and every sentence the page says. web/induction-panel.js draws them; the numbers come
 // from the core (web/attention.js createInduction) through web/induction-engine.js.
 //
-// A run is deterministic for (seed, learning rate): the same settings replay the same steps to
-// the same weights, so a link records those and the step count, never the weights:
+// A run is deterministic for (seed, learning rate, heads a layer): the same settings replay the
+// same steps to the same weights, so a link records those and the step count, never the weights:
 //
-//   ?mode=induction&seed=1&lr=0.02&steps=600&ex=0&head=2.1&ablate=1.2&control=0
+//   ?mode=induction&seed=1&lr=0.02&steps=600&ex=0&head=2.1&ablate=1.1&control=0
+//   ?mode=induction&seed=1&lr=0.02&heads=2&steps=600&head=2.2&ablate=1.2   (the anchor's 2×2)
 //
 // ex picks the sequence shown; head the head opened in the explorer; ablate the heads left out
 // when the page measures what they do (training itself never leaves a head out).
@@ -16,25 +17,42 @@ import { fmt, tokenRef } from './format.js';
 import { count, list, verb } from './words.js';
 
 export const MODE = 'induction';
-/** The model and training settings of the page: the anchor's size (c/induction.h). */
-export const MODEL = Object.freeze({ layers: 2, heads: 2, d: 32, dh: 16, n: 32, vocab: 28, batch: 16, weightDecay: 0.01 });
+/** The model and training settings of the page (c/induction.h): the anchor's size (2 layers,
+ * d 32, dh 16, vocabulary 28, context 32, batch 16) with one head a layer by default. With two
+ * heads in layer 2 both often learn to copy and share the work, so ablating one of them leaves
+ * the other (docs/induction.md); the anchor's two heads a layer stay a setting, HEAD_CHOICES. */
+export const MODEL = Object.freeze({ layers: 2, heads: 1, d: 32, dh: 16, n: 32, vocab: 28, batch: 16, weightDecay: 0.01 });
+/** Heads a layer the page offers: 1 (the default) or 2 (the anchor's size). */
+export const HEAD_CHOICES = [1, 2];
 export const LR_CHOICES = [0.005, 0.01, 0.02, 0.03, 0.05];
 /** Steps a link may ask the page to replay on load. */
 export const MAX_STEPS = 5000;
 /** Held-out scores are measured every EVAL_EVERY steps (and at step 0). */
 export const EVAL_EVERY = 10;
 /** The circuit counts as formed when a layer-2 head's induction score passes INDUCTION and the
- * repeated part's held-out loss falls below LOSS (nats). */
-export const CRITERIA = Object.freeze({ induction: 0.5, loss: 0.3 });
+ * repeated part's held-out loss falls below LOSS (nats). A layer-1 head is called a
+ * previous-token head from a previous-token score of PREVIOUS: random weights give about 0.1, and
+ * a trained one-head layer puts 0.28 to 0.42 on the previous token and most of the rest on BOS,
+ * whose value carries nothing (seeds 1 to 10 at step 600; ablating it costs 3 nats). */
+export const CRITERIA = Object.freeze({ induction: 0.5, loss: 0.3, previous: 0.25 });
 
-/** @typedef {{ seed: number, lr: number, steps: number, ex: number, head: number | null, ablate: number[], control: boolean }} InductionState */
+/** @typedef {{ seed: number, lr: number, heads: number, steps: number, ex: number, head: number | null, ablate: number[], control: boolean }} InductionState */
 /** @type {Readonly<InductionState>} */
-export const DEFAULTS = Object.freeze({ seed: 1, lr: 0.02, steps: 0, ex: 0, head: null, ablate: [], control: true });
+export const DEFAULTS = Object.freeze({ seed: 1, lr: 0.02, heads: MODEL.heads, steps: 0, ex: 0, head: null, ablate: [], control: true });
 
 const isSeed = (/** @type {string} */ s) => /^\d{1,10}$/.test(s) && Number(s) <= 0xffffffff;
 
-/** "2.1" for head index 2 with 2 heads a layer (heads are numbered layer by layer from 0). */
+/** "2.1" for head index 2 with 2 heads a layer, or index 1 with 1 (heads are numbered layer by layer from 0). */
 export const headName = (/** @type {number} */ index, /** @type {number} */ heads = MODEL.heads) => `${Math.floor(index / heads) + 1}.${(index % heads) + 1}`;
+
+/** Heads a layer of a two-layer model whose scores (one per head) are `scores`. */
+const perLayer = (/** @type {ArrayLike<unknown>} */ scores) => Math.max(1, Math.floor(scores.length / MODEL.layers));
+
+/** The names of every head of the model, "1.1, 1.2, 2.1 or 2.2" ("1.1 or 2.1" for one a layer). */
+export const headNames = (/** @type {number} */ heads = MODEL.heads) => list(Array.from({ length: MODEL.layers * heads }, (_, h) => headName(h, heads)), 'or');
+
+/** "1 head a layer", or "2 heads a layer (the anchor's size)": the setting's words. */
+export const headsLabel = (/** @type {number} */ heads) => `${count(heads, 'head')} a layer${heads === 2 ? ' (the anchor’s size)' : ''}`;
 
 /** The index of "2.1", or null when it names no head of a model of `layers` layers. */
 export function headIndex(/** @type {string} */ name, /** @type {number} */ layers = MODEL.layers, /** @type {number} */ heads = MODEL.heads) {
@@ -60,6 +78,11 @@ export function readInductionUrl(search, hash = '') {
   /** @type {string[]} */
   const notes = [];
   const s = { ...DEFAULTS, ablate: /** @type {number[]} */ ([]), notes };
+  const heads = get('heads');
+  if (heads != null) {
+    if (HEAD_CHOICES.map(String).includes(heads)) s.heads = Number(heads);
+    else notes.push(`heads=${heads} is not one of ${list(HEAD_CHOICES.map(String), 'or')} heads a layer; using ${s.heads}.`);
+  }
   for (const key of /** @type {const} */ (['seed', 'ex'])) {
     const v = get(key);
     if (v == null) continue;
@@ -78,15 +101,15 @@ export function readInductionUrl(search, hash = '') {
   }
   const head = get('head');
   if (head != null && head !== '') {
-    const i = headIndex(head);
+    const i = headIndex(head, MODEL.layers, s.heads);
     if (i != null) s.head = i;
-    else notes.push(`head=${head} is not a head of the model (1.1, 1.2, 2.1 or 2.2); opening none.`);
+    else notes.push(`head=${head} is not a head of the model (${headNames(s.heads)}); opening none.`);
   }
   const ablate = get('ablate');
   if (ablate) {
     for (const name of ablate.split(',')) {
-      const i = headIndex(name);
-      if (i == null) notes.push(`ablate=${ablate}: “${name}” is not a head (1.1, 1.2, 2.1 or 2.2); it is not left out.`);
+      const i = headIndex(name, MODEL.layers, s.heads);
+      if (i == null) notes.push(`ablate=${ablate}: “${name}” is not a head (${headNames(s.heads)}); it is not left out.`);
       else if (!s.ablate.includes(i)) s.ablate.push(i);
     }
     s.ablate.sort((a, b) => a - b);
@@ -98,13 +121,16 @@ export function readInductionUrl(search, hash = '') {
 
 /**
  * The query string of a state (the inverse of readInductionUrl).
- * @param {{ seed: number, lr: number, steps: number, ex?: number, head?: number | null, ablate?: number[], control?: boolean }} s
+ * heads is written only when it is not the default.
+ * @param {{ seed: number, lr: number, heads?: number, steps: number, ex?: number, head?: number | null, ablate?: number[], control?: boolean }} s
  */
-export function writeInductionUrl({ seed, lr, steps, ex = 0, head = null, ablate = [], control = true }) {
-  let q = `?mode=${MODE}&seed=${seed}&lr=${lr}&steps=${steps}`;
+export function writeInductionUrl({ seed, lr, heads = MODEL.heads, steps, ex = 0, head = null, ablate = [], control = true }) {
+  let q = `?mode=${MODE}&seed=${seed}&lr=${lr}`;
+  if (heads !== MODEL.heads) q += `&heads=${heads}`;
+  q += `&steps=${steps}`;
   if (ex) q += `&ex=${ex}`;
-  if (head != null) q += `&head=${headName(head)}`;
-  if (ablate.length) q += `&ablate=${ablate.map((h) => headName(h)).join(',')}`;
+  if (head != null) q += `&head=${headName(head, heads)}`;
+  if (ablate.length) q += `&ablate=${ablate.map((h) => headName(h, heads)).join(',')}`;
   if (!control) q += '&control=0';
   return q;
 }
@@ -117,15 +143,18 @@ export function writeInductionUrl({ seed, lr, steps, ex = 0, head = null, ablate
  *   control: { lossFirst: number, lossRepeat: number, prev: number[], induction: number[] } | null }} Evaluation
  */
 
+// The functions below take the scores of a two-layer model, one per head, and read the heads a
+// layer from their number (heads = scores.length / 2) unless told.
+
 /** The head of layers >= 2 with the largest induction score: { head, score }, or null. */
-export function strongestInduction(/** @type {number[]} */ induction, heads = MODEL.heads) {
+export function strongestInduction(/** @type {number[]} */ induction, heads = perLayer(induction)) {
   let best = null;
   for (let h = heads; h < induction.length; h++) if (!best || induction[h] > best.score) best = { head: h, score: induction[h] };
   return best;
 }
 
 /** Every head of layers >= 2 whose induction score reaches CRITERIA.induction, in order. */
-export function inductionHeads(/** @type {number[]} */ induction, heads = MODEL.heads) {
+export function inductionHeads(/** @type {number[]} */ induction, heads = perLayer(induction)) {
   const out = [];
   for (let h = heads; h < induction.length; h++) if (induction[h] >= CRITERIA.induction) out.push(h);
   return out;
@@ -138,18 +167,19 @@ export function inductionHeads(/** @type {number[]} */ induction, heads = MODEL.
  * one of them is ablated now (the button then restores them).
  * @param {number[]} induction  the latest held-out induction scores, one per head
  * @param {number[]} ablated
+ * @param {number} [perHead]  heads a layer (from the scores unless given)
  */
-export function circuitAblation(induction, ablated) {
-  const heads = inductionHeads(induction);
+export function circuitAblation(induction, ablated, perHead = perLayer(induction)) {
+  const heads = inductionHeads(induction, perHead);
   if (!heads.length) return null;
   const pressed = heads.every((h) => ablated.includes(h));
-  const names = list(heads.map((h) => headName(h)));
+  const names = list(heads.map((h) => headName(h, perHead)));
   const what = heads.length === 1 ? `the induction head, ${names}` : `${heads.length === 2 ? 'both' : 'all ' + heads.length} induction heads, ${names}`;
   return { heads, pressed, label: `${pressed ? 'Restore' : 'Ablate'} ${what}` };
 }
 
 /** The layer-1 head with the largest previous-token score: { head, score }. */
-export function strongestPrevious(/** @type {number[]} */ prev, heads = MODEL.heads) {
+export function strongestPrevious(/** @type {number[]} */ prev, heads = perLayer(prev)) {
   let best = { head: 0, score: prev[0] };
   for (let h = 1; h < Math.min(heads, prev.length); h++) if (prev[h] > best.score) best = { head: h, score: prev[h] };
   return best;
@@ -261,15 +291,17 @@ export function narrate({ step, evals, words }) {
     const vs = versusGuess([e.lossFirst, e.lossRepeat], words);
     lines.push(`Step 0: random weights. Every head spreads its attention over the tokens before it, and the model has no idea what comes next: its loss is ${bothParts(e)}, ${vs}${vs.startsWith('more') ? ' (random weights favour some words over others, mostly the wrong ones)' : ''}. Press Train.`);
   } else {
-    const prev = strongestPrevious(e.prev), ind = strongestInduction(e.induction);
+    const H = perLayer(e.induction), prev = strongestPrevious(e.prev, H), ind = strongestInduction(e.induction, H);
     const drop = dropStep(evals);
     lines.push(`Step ${step}: on held-out sequences (not the training batch), the first part costs ${nats(e.lossFirst)} nats a token and the repeated part ${nats(e.lossRepeat)}.`);
-    if (prev.score >= 0.5)
-      lines.push(`Head ${headName(prev.head)} has become a previous-token head: each token puts ${fmt(prev.score)} of its attention, on average, on the token just before it, and writes that token into the residual stream.`);
-    else lines.push(`No layer-1 head looks at the previous token yet (the most is head ${headName(prev.head)}, with ${fmt(prev.score)} of its attention on it).`);
+    if (prev.score >= CRITERIA.previous)
+      lines.push(`Head ${headName(prev.head, H)} has become a previous-token head: each token puts ${fmt(prev.score)} of its attention, on average, on the token just before it, and writes that token into the residual stream.`);
+    else if (H === 1) lines.push(`Head ${headName(prev.head, H)} does not look at the previous token yet (it puts ${fmt(prev.score)} of its attention on it).`);
+    else lines.push(`No layer-1 head looks at the previous token yet (the most is head ${headName(prev.head, H)}, with ${fmt(prev.score)} of its attention on it).`);
     if (ind && ind.score >= CRITERIA.induction)
-      lines.push(`Head ${headName(ind.head)} is an induction head: a token’s query finds the key that says “the token before me was this one”, the token right after its earlier copy, and copies it (${fmt(ind.score)} of its attention goes there). Nobody wrote that rule: it lowers the loss, so gradient descent found it.`);
-    else if (ind) lines.push(`No layer-2 head finds the earlier copy of the current token yet (head ${headName(ind.head)} puts ${fmt(ind.score)} of its attention there).`);
+      lines.push(`Head ${headName(ind.head, H)} is an induction head: a token’s query finds the key that says “the token before me was this one”, the token right after its earlier copy, and copies it (${fmt(ind.score)} of its attention goes there). Nobody wrote that rule: it lowers the loss, so gradient descent found it.`);
+    else if (ind && H === 1) lines.push(`Head ${headName(ind.head, H)} does not find the earlier copy of the current token yet (it puts ${fmt(ind.score)} of its attention there).`);
+    else if (ind) lines.push(`No layer-2 head finds the earlier copy of the current token yet (head ${headName(ind.head, H)} puts ${fmt(ind.score)} of its attention there).`);
     if (drop != null) lines.push(`The repeated part’s loss fell at step ${drop} (marked on the curve), when the two heads started working together; the first part, at ${nats(e.lossFirst)}, is ${versusGuess([e.lossFirst], words)}: it cannot be predicted.`);
   }
   if (e.control) {
@@ -284,24 +316,26 @@ export function narrate({ step, evals, words }) {
  */
 export function ablationSentence({ ablated, full, without, induction, prev }) {
   if (!ablated.length || !without) return 'Ablate a head to measure what it does: the page runs the held-out sequences again without it (training is not affected).';
-  const names = ablated.map((h) => `head ${headName(h)}`);
+  const H = perLayer(induction);
+  const names = ablated.map((h) => `head ${headName(h, H)}`);
   const delta = without.lossRepeat - full.lossRepeat;
-  const ind = strongestInduction(induction), pv = strongestPrevious(prev);
+  const ind = strongestInduction(induction, H), pv = strongestPrevious(prev, H), all = inductionHeads(induction, H);
   let s = `Without ${list(names)}, the repeated part costs ${nats(without.lossRepeat)} nats instead of ${nats(full.lossRepeat)} (${delta >= 0 ? '+' : '−'}${Math.abs(delta).toFixed(2)})`;
   s += `, and the first part ${nats(without.lossFirst)} instead of ${nats(full.lossFirst)}.`;
   const circuit = [];
   let named = 0; // heads the circuit's clauses name: "without it" or "without them"
-  const gone = inductionHeads(induction).filter((h) => ablated.includes(h));
-  if (gone.length > 1) circuit.push(`heads ${list(gone.map((h) => headName(h)))} are the induction heads`), named += gone.length;
-  else if (ind && ind.score >= CRITERIA.induction && ablated.includes(ind.head)) circuit.push(`head ${headName(ind.head)} is the induction head`), named++;
-  if (pv.score >= 0.5 && ablated.includes(pv.head)) circuit.push(`head ${headName(pv.head)} is the previous-token head the induction heads read their keys from`), named++;
-  // another layer-2 head that also finds the copy and is still there: a backup
-  const backups = [];
-  for (let h = MODEL.heads; h < induction.length; h++) if (induction[h] >= CRITERIA.induction && !ablated.includes(h)) backups.push(`head ${headName(h)}`);
+  const gone = all.filter((h) => ablated.includes(h));
+  if (gone.length > 1) circuit.push(`heads ${list(gone.map((h) => headName(h, H)))} are the induction heads`), named += gone.length;
+  else if (ind && ind.score >= CRITERIA.induction && ablated.includes(ind.head)) circuit.push(`head ${headName(ind.head, H)} is the induction head`), named++;
+  if (pv.score >= CRITERIA.previous && ablated.includes(pv.head))
+    circuit.push(`head ${headName(pv.head, H)} is the previous-token head ${all.length > 1 ? 'the induction heads read their' : 'the induction head reads its'} keys from`), named++;
+  // another layer-2 head that also finds the copy and is still there: a backup (only with two or
+  // more heads in layer 2)
+  const backups = all.filter((h) => !ablated.includes(h)).map((h) => `head ${headName(h, H)}`);
   if (circuit.length && delta > 1) s += ` The loss jumps back up because ${list(circuit)}: without ${verb(named, 'it', 'them')} the circuit is broken.`;
-  else if (delta > 1) s += ' The loss jumps back up: the model needs what this head does.';
+  else if (delta > 1) s += ` The loss jumps back up: the model needs what ${verb(ablated.length, 'this head does', 'these heads do')}.`;
   else if (Math.abs(delta) < 0.1 && !backups.length) s += ` Almost nothing changes: the model does not rely on ${verb(ablated.length, 'this head', 'these heads')} for the repeat.`;
-  if (backups.length && ablated.some((h) => h >= MODEL.heads && induction[h] >= CRITERIA.induction) && delta <= 1)
+  if (backups.length && gone.length && delta <= 1)
     s += ` ${list(backups)} ${verb(backups.length, 'is', 'are')} an induction head too and still ${verb(backups.length, 'finds', 'find')} the earlier copy, so the loss rises less: ablate ${verb(backups.length, 'it', 'them')} as well to break the circuit.`;
   return s;
 }
@@ -323,11 +357,12 @@ export function inductionKeys(tokens, i) {
  * The sentence under the K-composition split for query i of head `head` (layer 2): which source
  * gives the right keys their scores. parts: the shares scale·q_i·k_j of each source at keys j,
  * one array per source (sources[p] names it); total: the head's scores S[i].
- * @param {{ tokens: string[], i: number, sources: string[], parts: number[][], total: ArrayLike<number>, head: number }} s
+ * heads: heads a layer (sources are the embedding and each layer-1 head, unless given).
+ * @param {{ tokens: string[], i: number, sources: string[], parts: number[][], total: ArrayLike<number>, head: number, heads?: number }} s
  */
-export function splitSentence({ tokens, i, sources, parts, total, head }) {
+export function splitSentence({ tokens, i, sources, parts, total, head, heads = sources.length - 1 }) {
   const right = inductionKeys(tokens, i);
-  if (!right.length) return `Head ${headName(head)}, query ${tokenRef(tokens, i)}: this token has not occurred before, so there is no earlier copy to find. Pick a query from the repeated part.`;
+  if (!right.length) return `Head ${headName(head, heads)}, query ${tokenRef(tokens, i)}: this token has not occurred before, so there is no earlier copy to find. Pick a query from the repeated part.`;
   const best = right.reduce((a, j) => (total[j] > total[a] ? j : a), right[0]);
   let other = -1;
   for (let j = 0; j <= i; j++) if (!right.includes(j) && (other < 0 || total[j] > total[other])) other = j;
@@ -335,7 +370,7 @@ export function splitSentence({ tokens, i, sources, parts, total, head }) {
   for (let p = 1; p < parts.length; p++) if (parts[p][best] > parts[src][best]) src = p;
   const where = right.length === 1 ? `the key right after the earlier ${tokenRef(tokens, right[0] - 1)}, ${tokenRef(tokens, right[0])}` : `the ${right.length} keys right after an earlier “${tokens[i]}”: ${list(right.map((j) => tokenRef(tokens, j)))}`;
   const wins = other < 0 || total[best] > total[other];
-  return `Head ${headName(head)}, query ${tokenRef(tokens, i)}: the keys to find are ${where}; each holds the word that comes next. ` +
+  return `Head ${headName(head, heads)}, query ${tokenRef(tokens, i)}: the keys to find are ${where}; each holds the word that comes next. ` +
     `The best of them, ${tokenRef(tokens, best)}, scores ${fmt(total[best])}, ${wins ? 'more than' : 'not yet more than'} any other key (the best other key, ${other < 0 ? 'none' : tokenRef(tokens, other)}, scores ${other < 0 ? '—' : fmt(total[other])}). ` +
     `The largest share of its score, ${fmt(parts[src][best])}, comes from the part of its key written by ${sources[src]}.` +
     (src > 0 ? ' That is K-composition: this head’s keys read what an earlier head wrote into the residual stream, “the token before me was …”.' : '');
@@ -388,9 +423,9 @@ export function statusLine(/** @type {number} */ step, /** @type {{ first: numbe
   return `Step ${step} · batch loss: repeated part ${nats(loss.repeat)}, first part ${nats(loss.first)} nats`;
 }
 
-/** The grid cell's label: "Head 2.1: previous-token 0.04, induction 0.93". */
-export function headLabel(/** @type {number} */ h, /** @type {number} */ prev, /** @type {number} */ ind) {
-  return `Head ${headName(h)}: previous-token ${fmt(prev)}, induction ${fmt(ind)}`;
+/** The grid cell's label: "Head 2.1: previous-token 0.04, induction 0.93" (heads: heads a layer). */
+export function headLabel(/** @type {number} */ h, /** @type {number} */ prev, /** @type {number} */ ind, /** @type {number} */ heads = MODEL.heads) {
+  return `Head ${headName(h, heads)}: previous-token ${fmt(prev)}, induction ${fmt(ind)}`;
 }
 
 /** The caption of the loss chart. */

@@ -36,12 +36,13 @@ async function steps(page, k) {
 }
 const status = (page) => page.locator('#ind-status').textContent();
 
-/** The same run in Node: the engine the worker runs, on Node's instance of the core. */
+/** The same run in Node: the engine the worker runs, on Node's instance of the core (the page's
+ * default model, one head a layer, with head 2.1 open). */
 async function nodeRun(steps) {
   const attn = await loadAttention();
   let last = null;
   const e = createEngine(attn, (m) => (last = m));
-  e.handle({ type: 'init', settings: { seed: 1, lr: 0.02, ex: 0, head: 2, ablate: [], control: true }, steps });
+  e.handle({ type: 'init', settings: { seed: 1, lr: 0.02, heads: 1, ex: 0, head: 1, ablate: [], control: true }, steps });
   e.dispose();
   return last;
 }
@@ -52,7 +53,9 @@ test('the mode opens from its URL, trains in a Web Worker, and shows the two los
   assert.match(await status(page), /^Step 0$/);
   assert.match(await page.locator('#ind-says').textContent(), /^Step 0: random weights\./);
   assert.match(await page.locator('#ind-where').textContent(), /training in a Web Worker/);
-  assert.equal(await page.locator('.ind-head').count(), 6, 'four heads and the control’s two');
+  assert.equal(await page.locator('.ind-head').count(), 3, 'one head a layer: two heads and the control’s one');
+  assert.deepEqual(await page.locator('#ind-heads option').allTextContents(), ['1 head a layer', '2 heads a layer (the anchor’s size)']);
+  assert.equal(await page.locator('#ind-heads').inputValue(), '1');
   await shot(page, 'induction-start');
 
   await page.click('#ind-step'); // the button itself: one step in the worker
@@ -73,11 +76,21 @@ test('the mode opens from its URL, trains in a Web Worker, and shows the two los
   assert.match(await page.locator('#ind-where').textContent(), new RegExp(`the circuit formed .* at step ${at}\\.`));
   // every head: its pattern, its scores over training, its label
   const labels = await page.locator('.ind-head[data-model="model"] .ind-open').evaluateAll((b) => b.map((x) => x.getAttribute('aria-label')));
-  assert.equal(labels.length, 4);
-  for (const l of labels) assert.match(l, /^Head \d\.\d: previous-token \d\.\d{3}, induction \d\.\d{3}\. Open it in the explorer$/);
-  assert.ok(await page.locator('.ind-head .ind-spark path.ind-line.induct').count() >= 6);
-  assert.equal(await page.locator('#ind-kcomp-legend li').count(), 4, 'K-composition of every layer-1 head with every layer-2 head');
+  assert.equal(labels.length, 2);
+  for (const l of labels) assert.match(l, /^Head [12]\.1: previous-token \d\.\d{3}, induction \d\.\d{3}\. Open it in the explorer$/);
+  assert.ok(await page.locator('.ind-head .ind-spark path.ind-line.induct').count() >= 3);
+  assert.deepEqual(await page.locator('#ind-kcomp-legend li').allTextContents(), [await page.evaluate(() => `1.1 → 2.1: ${__induction.last.evals.at(-1).composition[0][0].toFixed(3)}`)], 'K-composition of the layer-1 head with the layer-2 head');
+  assert.equal(await page.locator('#ind-ablate-circuit').textContent(), 'Ablate the induction head, 2.1');
   await shot(page, 'induction-trained');
+  // the anchor's size, 2 heads a layer: a new run from step 0, four heads and the control's two
+  await page.locator('#ind-heads').selectOption('2');
+  await page.waitForFunction(() => __induction.last.settings.heads === 2);
+  await redraw(page);
+  assert.match(await status(page), /^Step 0$/);
+  assert.equal(await page.locator('.ind-head').count(), 6, 'four heads and the control’s two');
+  assert.deepEqual(await page.locator('.ind-head[data-model="model"] .ind-name').allTextContents(), ['Head 1.1', 'Head 1.2', 'Head 2.1', 'Head 2.2']);
+  assert.equal(await page.locator('#ind-kcomp-legend li').count(), 4, 'K-composition of every layer-1 head with every layer-2 head');
+  assert.match(page.url(), /\?mode=induction&seed=1&lr=0\.02&heads=2&steps=0$/);
   assert.deepEqual(log.errors, []);
   assert.deepEqual(log.foreign, []);
   await context.close();
@@ -86,6 +99,7 @@ test('the mode opens from its URL, trains in a Web Worker, and shows the two los
 test('a link replays to its step in the worker, to the same weights bit for bit as the same run in Node', async () => {
   const node = await nodeRun(120);
   const { page, context } = await openInduction('?mode=induction&seed=1&lr=0.02&steps=120&head=2.1');
+  assert.equal(await page.evaluate(() => __induction.last.settings.heads), 1, 'the default model');
   const web = await page.evaluate(() => ({ step: __induction.last.step, hash: __induction.last.weightsHash, evals: __induction.last.evals }));
   assert.equal(web.step, 120);
   console.log(`    weights after 120 steps: Node ${node.weightsHash}, Chromium worker ${web.hash}`);
@@ -97,10 +111,10 @@ test('a link replays to its step in the worker, to the same weights bit for bit 
 
 test('click a head: the explorer opens it (X is the residual stream it reads) and explains its cells; the split shows K-composition', async () => {
   const { page, context, log } = await openInduction('?mode=induction&seed=1&steps=300');
-  await page.locator('.ind-head[data-model="model"][data-head="2"] .ind-open').click();
-  await page.waitForFunction(() => __induction.last.view.head && __induction.last.view.head.index === 2);
+  await page.locator('.ind-head[data-model="model"][data-head="1"] .ind-open').click();
+  await page.waitForFunction(() => __induction.last.view.head && __induction.last.view.head.index === 1);
   await redraw(page);
-  assert.equal(await page.locator('.ind-head[data-head="2"] .ind-open').first().getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.locator('.ind-head[data-model="model"][data-head="1"] .ind-open').getAttribute('aria-pressed'), 'true');
   assert.match(page.url(), /head=2\.1/);
   // the explorer shows X [32 × 32], Wq, Wk, Wv [32 × 16], Q, K, V, S, A and O of head 2.1
   const ex = await page.evaluate(() => ({ tokens: __explorer.state.config.tokens, d: __explorer.result.d, dk: __explorer.result.dk, n: __explorer.result.n }));
@@ -108,7 +122,7 @@ test('click a head: the explorer opens it (X is the residual stream it reads) an
   assert.equal(ex.tokens[0], 'BOS');
   // its A is the model's A for that head, bit for bit (the explorer recomputed it with the core)
   const same = await page.evaluate(() => {
-    const a = __explorer.result.A, b = __induction.last.view.A[2];
+    const a = __explorer.result.A, b = __induction.last.view.A[1];
     return a.length === b.length && a.every((v, k) => v === b[k]);
   });
   assert.ok(same, 'the explorer’s A is the model’s');
@@ -116,7 +130,8 @@ test('click a head: the explorer opens it (X is the residual stream it reads) an
   await page.locator('[data-panel="X"]').scrollIntoViewIfNeeded();
   await page.locator('[data-panel="X"] canvas, [data-panel="X"] [data-row="5"][data-col="2"]').first().hover({ position: { x: 12, y: 30 } });
   await settle(page);
-  assert.match(await explain(), /of the residual stream at .*: what this head reads\. Every earlier part of the model adds to the stream, so it is .* \(token embedding \+ position\) \+ .* \(head 1\.1’s output\) \+ .* \(head 1\.2’s output\)/);
+  assert.match(await explain(), /of the residual stream at .*: what this head reads\. Every earlier part of the model adds to the stream, so it is .* \(token embedding \+ position\) \+ .* \(head 1\.1’s output\)/);
+  assert.doesNotMatch(await explain(), /head 1\.2/);
   await page.locator('[data-panel="A"]').scrollIntoViewIfNeeded();
   await page.locator('[data-panel="A"] canvas, [data-panel="A"] [data-row="20"][data-col="10"]').first().hover({ position: { x: 60, y: 100 } });
   await settle(page);
@@ -128,9 +143,9 @@ test('click a head: the explorer opens it (X is the residual stream it reads) an
   // the K-composition split for the last query: its right keys, and the share written by a layer-1 head
   assert.equal(await page.locator('#ind-split-box').isHidden(), false);
   assert.match(await page.locator('#ind-split-says').textContent(), /^Head 2\.1, query “.*” \(32\): the keys to find are/);
-  await page.locator('#ind-split [data-row="3"][data-col="5"]').hover();
+  await page.locator('#ind-split [data-row="2"][data-col="5"]').hover();
   await settle(page);
-  assert.match(await page.locator('#ind-split-explain').textContent(), /so the score is the sum of one share per source: .* \(the token embedding and position\) \+ .* \(head 1\.1\) \+ .* \(head 1\.2\) = /);
+  assert.match(await page.locator('#ind-split-explain').textContent(), /so the score is the sum of one share per source: [-\d.]+ \(the token embedding and position\) \+ [-\d.]+ \(head 1\.1\) = /);
   await page.locator('#ind-split-box').scrollIntoViewIfNeeded();
   await shot(page, 'induction-split');
   const axe = await axeViolations(page, { include: 'section.induction' });
@@ -141,7 +156,7 @@ test('click a head: the explorer opens it (X is the residual stream it reads) an
 
 test('“Another sequence” redraws the explorer, the token chips and the split in place: the same nodes, new tokens and numbers', async () => {
   const { page, context, log } = await openInduction('?mode=induction&seed=1&steps=60&head=2.1');
-  await page.waitForFunction(() => __induction.last.view.head && __induction.last.view.head.index === 2);
+  await page.waitForFunction(() => __induction.last.view.head && __induction.last.view.head.index === 1);
   await redraw(page);
   // mark every node the redraw must keep: the explorer's figures and canvases, the chips, the split's grid and headers
   const KEEP = '#matrices [data-panel], #matrices [data-panel] canvas, #tokens [data-follow], #ind-split .hm, #ind-split [role="columnheader"], #ind-query option';
@@ -184,8 +199,9 @@ test('“Another sequence” redraws the explorer, the token chips and the split
   await context.close();
 });
 
-test('seed 1 grows two induction heads: the circuit button ablates both together, the loss jumps back up, and restores them', async () => {
-  const { page, context } = await openInduction('?mode=induction&seed=1&steps=400');
+test('2 heads a layer (heads=2), seed 1 grows two induction heads: the circuit button ablates both together, the loss jumps back up, and restores them', async () => {
+  const { page, context } = await openInduction('?mode=induction&seed=1&heads=2&steps=400');
+  assert.equal(await page.locator('#ind-heads').inputValue(), '2');
   const e = await page.evaluate(() => __induction.last.evals.at(-1));
   const heads = e.induction.map((v, h) => (h >= 2 && v >= 0.5 ? h : -1)).filter((h) => h >= 0);
   assert.deepEqual(heads, [2, 3], `induction scores ${e.induction}`);
@@ -212,13 +228,13 @@ test('seed 1 grows two induction heads: the circuit button ablates both together
 test('ablating the previous-token head raises the repeated part’s loss and the page says why; restoring it restores it', async () => {
   const { page, context } = await openInduction('?mode=induction&seed=2&steps=400');
   const e = await page.evaluate(() => __induction.last.evals.at(-1));
-  const prev = e.prev[0] > e.prev[1] ? 0 : 1;
+  const prev = 0; // the one head of layer 1
   await page.locator(`.ind-head[data-model="model"][data-head="${prev}"] .ind-ablate`).click();
   await page.waitForFunction(() => __induction.last.view.without);
   await redraw(page);
   const without = await page.evaluate(() => __induction.last.view.without.lossRepeat);
   assert.ok(without - e.lossRepeat > 1, `+${without - e.lossRepeat}`);
-  assert.match(await page.locator('#ind-ablation').textContent(), new RegExp(`^Without head 1\\.${prev + 1}, the repeated part costs .* The loss jumps back up because head 1\\.${prev + 1} is the previous-token head`));
+  assert.match(await page.locator('#ind-ablation').textContent(), new RegExp(`^Without head 1\\.${prev + 1}, the repeated part costs .* The loss jumps back up because head 1\\.${prev + 1} is the previous-token head the induction head reads its keys from: without it the circuit is broken\\.$`));
   assert.equal(await page.locator(`.ind-head[data-model="model"][data-head="${prev}"] .ind-ablate`).getAttribute('aria-pressed'), 'true');
   assert.match(page.url(), new RegExp(`ablate=1\\.${prev + 1}`));
   await page.locator(`.ind-head[data-model="model"][data-head="${prev}"] .ind-ablate`).click();
@@ -233,7 +249,7 @@ test('mode="induction" on the element works under the strict CSP, training in a 
   const browser = await launch();
   try {
     const page = pageWriter('embed-induction');
-    const url = strict.url + page('induction', '<attention-explorer id="ind" mode="induction" params="seed=1&amp;steps=60&amp;head=2.2"></attention-explorer>');
+    const url = strict.url + page('induction', '<attention-explorer id="ind" mode="induction" params="seed=1&amp;heads=2&amp;steps=60&amp;head=2.2"></attention-explorer>');
     const { page: p, log, context } = await openEmbed(browser, url, { height: 1400 });
     const panel = () => p.evaluate(() => document.querySelector('#ind').shadowRoot.querySelector('#ind-status').textContent);
     await p.waitForFunction(() => /^Step 60/.test(document.querySelector('#ind').shadowRoot.querySelector('#ind-status').textContent));
@@ -245,7 +261,7 @@ test('mode="induction" on the element works under the strict CSP, training in a 
     // one step from the element's own button; its state comes out as explorer-state
     await p.evaluate(() => document.querySelector('#ind').shadowRoot.querySelector('#ind-step').click());
     await p.waitForFunction(() => /^Step 61/.test(document.querySelector('#ind').shadowRoot.querySelector('#ind-status').textContent));
-    await p.waitForFunction(() => window.__states.some(([id, mode, params]) => id === 'ind' && mode === 'induction' && /steps=61/.test(params)));
+    await p.waitForFunction(() => window.__states.some(([id, mode, params]) => id === 'ind' && mode === 'induction' && /heads=2&steps=61&head=2\.2/.test(params)));
     await p.locator('#ind').screenshot({ path: ROOT + 'tests/out/screenshots/embed-mode-induction.png' });
     await clean(p, log);
     await context.close();

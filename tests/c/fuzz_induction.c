@@ -33,8 +33,9 @@ static ind_shape shape_from(reader *r, int *valid)
     s.heads = 1 + take(r) % 2;
     s.d = 2 * (1 + take(r) % 4);
     s.dh = 1 + take(r) % 4;
-    s.n = 5 + take(r) % 6;
-    s.vocab = (s.n - 1) / 2 + 1 + take(r) % 4;
+    s.n = 5 + take(r) % 12; /* the period k is 2 up to n = 11, and 2..3, 2..4 above */
+    int k_max = s.n / 4 > 2 ? s.n / 4 : 2; /* induction.h: k from max(2, n/8) to max(2, n/4) */
+    s.vocab = k_max + 1 + take(r) % 4;
     *valid = 1;
     uint8_t b = take(r);
     if (b >= 240) { /* one size out of range */
@@ -46,7 +47,7 @@ static ind_shape shape_from(reader *r, int *valid)
         case 3: s.d = 3; break; /* odd: the positions come in (sin, cos) pairs */
         case 4: s.dh = 0; break;
         case 5: s.n = 4; break;
-        case 6: s.vocab = (s.n - 1) / 2; break; /* one word short of a period */
+        case 6: s.vocab = k_max; break; /* one word short of the longest period */
         default: s.vocab = IND_MAX_VOCAB + 1; break;
         }
     }
@@ -127,7 +128,7 @@ static void check_example(ind_model *t, uint32_t seed)
     REQUIRE(n == t->s.n, "ind_example: not a sequence of n tokens");
     REQUIRE(t->tokens[0] == IND_BOS, "ind_example: the sequence does not start with BOS");
     int k = t->k;
-    REQUIRE(k >= 2 && k <= (n - 1) / 2, "ind_example: a period out of range");
+    REQUIRE(k >= (n / 8 > 2 ? n / 8 : 2) && k <= (n / 4 > 2 ? n / 4 : 2), "ind_example: a period out of range");
     for (int i = 1; i <= k; i++) {
         REQUIRE(t->tokens[i] > IND_BOS && t->tokens[i] < t->s.vocab, "ind_example: a word outside the vocabulary");
         for (int j = 1; j < i; j++) REQUIRE(t->tokens[j] != t->tokens[i], "ind_example: a word twice in one period");
