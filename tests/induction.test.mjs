@@ -307,6 +307,10 @@ test('narration: step 0, before the drop, after it; the control; grammar for one
   assert.match(one, /Head 1\.1 does not look at the previous token yet \(it puts 0\.200 of its attention on it\)\. Head 2\.1 does not find the earlier copy of the current token yet \(it puts 0\.200 of its attention there\)\./);
   const oneAfter = narrate({ step: 300, evals: [ev(0, 3.4, 3.4, [0, 0], [0, 0]), ev(200, 3.3, 1, [0, 0.3], [0.6, 0]), ev(300, 3.3, 0.1, [0, 0.9], [0.8, 0])], words: 27 });
   assert.match(oneAfter, /Head 1\.1 has become a previous-token head.* Head 2\.1 is an induction head/);
+  // a score under a half (a trained one-head layer: 0.28 to 0.42) says where the rest goes; 0.8 does not
+  assert.match(after, /0\.800 of its attention, on average, on the token just before it, and writes/);
+  const oneLow = narrate({ step: 300, evals: [ev(0, 3.4, 3.4, [0, 0], [0, 0]), ev(300, 3.3, 0.1, [0, 0.9], [0.285, 0])], words: 27 });
+  assert.match(oneLow, /Head 1\.1 has become a previous-token head: each token puts 0\.285 of its attention, on average, on the token just before it \(the rest is spread over BOS and the earlier words: its square below shows where\), and writes that token into the residual stream\./);
   const withControl = narrate({ step: 10, evals: [{ ...ev(10, 3.3, 3.2), control: { lossFirst: 3.3, lossRepeat: 2.61, prev: [], induction: [] } }], words: 27 });
   assert.match(withControl, /its repeated part costs 2\.61 nats\.$/);
   const tokens = ['BOS', 'A', 'B', 'A', 'B', 'A'];

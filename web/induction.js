@@ -32,8 +32,8 @@ export const EVAL_EVERY = 10;
 /** The circuit counts as formed when a layer-2 head's induction score passes INDUCTION and the
  * repeated part's held-out loss falls below LOSS (nats). A layer-1 head is called a
  * previous-token head from a previous-token score of PREVIOUS: random weights give about 0.1, and
- * a trained one-head layer puts 0.28 to 0.42 on the previous token and most of the rest on BOS,
- * whose value carries nothing (seeds 1 to 10 at step 600; ablating it costs 3 nats). */
+ * a trained one-head layer puts 0.28 to 0.42 on the previous token and spreads the rest over BOS
+ * and the earlier words (seeds 1 to 10 at step 600; ablating it costs 3 nats: docs/induction.md). */
 export const CRITERIA = Object.freeze({ induction: 0.5, loss: 0.3, previous: 0.25 });
 
 /** @typedef {{ seed: number, lr: number, heads: number, steps: number, ex: number, head: number | null, ablate: number[], control: boolean }} InductionState */
@@ -295,7 +295,7 @@ export function narrate({ step, evals, words }) {
     const drop = dropStep(evals);
     lines.push(`Step ${step}: on held-out sequences (not the training batch), the first part costs ${nats(e.lossFirst)} nats a token and the repeated part ${nats(e.lossRepeat)}.`);
     if (prev.score >= CRITERIA.previous)
-      lines.push(`Head ${headName(prev.head, H)} has become a previous-token head: each token puts ${fmt(prev.score)} of its attention, on average, on the token just before it, and writes that token into the residual stream.`);
+      lines.push(`Head ${headName(prev.head, H)} has become a previous-token head: each token puts ${fmt(prev.score)} of its attention, on average, on the token just before it${prev.score < 0.5 ? ' (the rest is spread over BOS and the earlier words: its square below shows where)' : ''}, and writes that token into the residual stream.`);
     else if (H === 1) lines.push(`Head ${headName(prev.head, H)} does not look at the previous token yet (it puts ${fmt(prev.score)} of its attention on it).`);
     else lines.push(`No layer-1 head looks at the previous token yet (the most is head ${headName(prev.head, H)}, with ${fmt(prev.score)} of its attention on it).`);
     if (ind && ind.score >= CRITERIA.induction)
