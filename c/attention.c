@@ -386,6 +386,11 @@ static int softmax_rows4(float *a, long lda, const float *s, long lds, const flo
 
 /* How many keys query i sees: all m, or with the causal mask keys 0..i (top-left aligned). */
 static int visible_keys(int i, int m, int causal) { return causal ? (i + 1 < m ? i + 1 : m) : m; }
+/* visible_keys of rows i .. i+TR−1, for softmax_rows4 */
+static void visible_rows(int visible[TR], int i, int m, int causal)
+{
+    for (int r = 0; r < TR; r++) visible[r] = visible_keys(i + r, m, causal);
+}
 
 /* ---------------------------------------------------------------- public API */
 
@@ -466,8 +471,8 @@ attn_status attn_sdpa(float *S, float *A, float *O, float *Kt, const float *Q, c
     for (int i = 0; i < n;) {
         const float *mask_i = mask ? mask + (long)i * m : NULL;
         if (n - i >= TR && visible_keys(i + TR - 1, m, causal) <= 4) { /* four short rows at once */
-            int visible[TR] = {visible_keys(i, m, causal), visible_keys(i + 1, m, causal), visible_keys(i + 2, m, causal),
-                               visible_keys(i + 3, m, causal)};
+            int visible[TR];
+            visible_rows(visible, i, m, causal);
             if (softmax_rows4(A + (long)i * m, m, S + (long)i * m, m, mask_i, m, visible, m)) return ATTN_ERR_OVERFLOW;
             i += TR;
             continue;
@@ -513,8 +518,8 @@ attn_status attn_sdpa_fused(float *O, float *work, const float *Q, const float *
         if (scores(W, m_pad, Q + (long)i * dk, rows, Kt, last, skip ? keys : m, m, dk, scale, 1)) return ATTN_ERR_OVERFLOW;
         /* pass 3: the softmax of each row, in place, then the mix of the block */
         if (rows == TR && keys <= 4) { /* four short rows at once */
-            int visible[TR] = {visible_keys(i, m, causal), visible_keys(i + 1, m, causal), visible_keys(i + 2, m, causal),
-                               visible_keys(i + 3, m, causal)};
+            int visible[TR];
+            visible_rows(visible, i, m, causal);
             if (softmax_rows4(W, m_pad, W, m_pad, mask ? mask + (long)i * m : NULL, m, visible, keys)) return ATTN_ERR_OVERFLOW;
         } else {
             for (int r = 0; r < rows; r++) {
