@@ -7,7 +7,7 @@ import { mountTrainPanel, EXPLORER_CONTROLS } from './train-panel.js';
 import { readTrainUrl } from './train.js';
 import { TRAIN_CSS } from './gen/train-css.js';
 import { paramsOf, stateEmitter, panelModeMethods, panelLayout } from './element-modes.js';
-import { attributeWhy, ignoredText } from './explorer/state.js';
+import { ignoredAttributes, ignoredText } from './explorer/state.js';
 import { STEPS } from './config.js';
 
 /** @typedef {import('./attention-explorer.js').Mount} Mount */
@@ -52,10 +52,7 @@ function mountTrain(container, element, { doc, params, emit }) {
       if (link) link.hidden = true;
       // (read again: a change while the code loaded counts, see attention-explorer.js #modeAttribute)
       const n = explorer.state.config?.tokens.length ?? 0;
-      const ignored = /** @type {const} */ (['step', 'follow']).flatMap((name) => {
-        const value = element.getAttribute(name), why = value == null ? '' : attributeWhy(name, value, n);
-        return why ? [{ name, value: /** @type {string} */ (value), why }] : [];
-      });
+      const ignored = ignoredAttributes({ step: element.getAttribute('step'), follow: element.getAttribute('follow') }, n);
       if (STEPS.includes(/** @type {import('../types/config').Step} */ (stepAttr())) && stepAttr() !== explorer.state.step) explorer.setStep(stepAttr());
       const follow = element.getAttribute('follow')?.trim(); // (the element trims a follow)
       if (follow && !ignored.some((x) => x.name === 'follow')) initial.follow = Number(follow);

@@ -331,7 +331,7 @@ export async function startTrainPage(doc) {
   // parameters it could not read, as the explorer's own page does (after them: choosing a cell
   // clears such a note, as the learner's own choice does).
   const outside = explorer.state.config ? outsideHead(explorer.state.config, initial.follow, initial.cell) : [];
-  if (initial.follow != null && !outside.some((x) => x.name === 'follow')) explorer.setFollow(initial.follow);
+  if (initial.follow != null) explorer.setFollow(initial.follow); // (a row outside the head follows nothing)
   if (initial.cell && !outside.some((x) => x.name === 'cell')) explorer.select(initial.cell);
   const ignored = [...initial.ignored, ...outside];
   if (ignored.length) explorer.showError(ignoredText(ignored));

@@ -628,6 +628,19 @@ export function attributeWhy(name, value, n) {
 }
 
 /**
+ * The element's step and follow attributes it leaves out, each with why (attributeWhy), for a head
+ * of n tokens; a value that is not text (absent, or already a row number) is not checked here.
+ * @param {{ step?: unknown, follow?: unknown }} attrs @param {number} n
+ * @returns {import('../../types/config').IgnoredParam[]}
+ */
+export function ignoredAttributes(attrs, n) {
+  return /** @type {const} */ (['step', 'follow']).flatMap((name) => {
+    const value = attrs[name], why = typeof value === 'string' ? attributeWhy(name, value, n) : '';
+    return why ? [{ name, value: /** @type {string} */ (value), why }] : [];
+  });
+}
+
+/**
  * A link's follow and cell that lie outside head c, each with why (readUrlState has read them;
  * the explorer page and the training page leave them out and say so with ignoredText).
  * @param {Config} c @param {number | null} follow @param {Cell | null} cell
@@ -702,13 +715,8 @@ export function fromOptions(state, init) {
   if (typeof init.causal === 'boolean') headOf(state).causal = init.causal;
   state.rev++;
   const n = headOf(state).tokens.length;
-  /** @type {import('../../types/config').IgnoredParam[]} */
-  const ignored = [];
   const step = init.step ?? null, follow = init.follow ?? null;
-  for (const [name, value] of /** @type {const} */ ([['step', step], ['follow', follow]])) {
-    const why = typeof value === 'string' ? attributeWhy(name, value, n) : '';
-    if (why) ignored.push({ name, value: /** @type {string} */ (value), why });
-  }
+  const ignored = ignoredAttributes({ step, follow }, n);
   state.step = isStep(step) ? step : null;
   const row = typeof follow === 'string' ? (/^\d+$/.test(follow.trim()) ? Number(follow.trim()) : null) : follow;
   state.follow = isRow(row, n) ? row : null;
