@@ -1,7 +1,9 @@
 // bench.mjs: `make bench`. Times one causal self-attention head through the public API, and the
 // peer, onnxruntime-web (its WebAssembly backend, SIMD, one thread, the graph of
 // bench/onnx-head.mjs), in this one process, on the same inputs and sizes, interleaved:
-// every round times each contestant once, so a machine that slows down slows them all.
+// every round times each contestant once, so a machine that slows down slows them all. Each
+// round starts one contestant further along, so that none always runs right after the same
+// one and pays for the garbage it left (plain JS leaves seven short-lived Float32Arrays a call).
 //
 // Contestants, per size (n, d, dk), dv = dk:
 //   fresh    forward(args)                        every intermediate, in a new result
@@ -66,14 +68,16 @@ async function calibrate(fn, isAsync) {
   return inner;
 }
 
-// Every contestant once per round, ROUNDS rounds. Returns { cpu, wall }: { name: [µs per call, one per round] }.
+// Every contestant once per round, ROUNDS rounds, round r starting at the r-th. Returns { cpu, wall }: { name: [µs per call, one per round] }.
 async function interleaved(contestants) {
   const inner = {};
   for (const [name, c] of Object.entries(contestants)) inner[name] = await calibrate(c.fn, c.async);
   const cpu = Object.fromEntries(Object.keys(contestants).map((k) => [k, []]));
   const wall = Object.fromEntries(Object.keys(contestants).map((k) => [k, []]));
+  const order = Object.entries(contestants);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, c] of Object.entries(contestants)) {
+    for (let q = 0; q < order.length; q++) {
+      const [name, c] = order[(q + round) % order.length];
       cpu[name].push(await timeCalls(c.fn, inner[name], c.async));
       wall[name].push(lastWall);
     }

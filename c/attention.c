@@ -349,33 +349,55 @@ static int softmax_row(float *a /* [width] */, const float *s /* [visible] */, c
     return 0;
 }
 
+/* The 4×4 transpose of rows r0..r3: lane j of result r is lane r of row j (eight shuffles). */
+static void transpose4(f32x4 out[4], f32x4 r0, f32x4 r1, f32x4 r2, f32x4 r3)
+{
+    f32x4 t0 = __builtin_shufflevector(r0, r1, 0, 4, 1, 5), t1 = __builtin_shufflevector(r0, r1, 2, 6, 3, 7);
+    f32x4 t2 = __builtin_shufflevector(r2, r3, 0, 4, 1, 5), t3 = __builtin_shufflevector(r2, r3, 2, 6, 3, 7);
+    out[0] = __builtin_shufflevector(t0, t2, 0, 1, 4, 5);
+    out[1] = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
+    out[2] = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
+    out[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+}
+
 /* softmax_row for TR rows at once that each see at most 4 keys (a small head's rows, or the
  * first rows of a causal one), with the rows side by side: lane r of z[j] is key j of row r.
  * The four rows' exp chains then run together instead of one after another, and every weight
  * comes out bit for bit as softmax_row computes it: the same max, exp4_nonpositive(z − max),
  * the sum (e0 + e1) + (e2 + e3) (hsum4 of softmax_row's four lanes), one division, a product.
  * Row r: a_r = a + r·lda [width], s_r = s + r·lds [visible[r]] (a may be s), mask_r = mask +
- * r·ldm or NULL. Returns 0, or 1 when s + mask overflows. */
+ * r·ldm or NULL. With readable != 0, 4 floats can be read at s_r and at mask_r (the rows are
+ * that long): each row is then one vector load, its lanes past visible[r] set to -Infinity.
+ * Returns 0, or 1 when s + mask overflows. */
 static int softmax_rows4(float *a, long lda, const float *s, long lds, const float *mask, long ldm,
-                         const int visible[TR], int width)
+                         const int visible[TR], int width, int readable)
 {
-    f32x4 row[TR], z[4], e[4];
+    f32x4 row[TR], z[4], e[4], w[4];
+    const i32x4 lane = {0, 1, 2, 3};
     for (int r = 0; r < TR; r++) {
-        row[r] = load_lanes(s + r * lds, 1, visible[r], -INFINITY);
-        if (mask) row[r] += load_lanes(mask + r * ldm, 1, visible[r], 0.0f);
+        if (readable) {
+            f32x4 v = load4(s + r * lds);
+            if (mask) v += load4(mask + r * ldm);
+            i32x4 keep = lane < visible[r], minus_inf = (i32x4)(f32x4){-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+            row[r] = (f32x4)((keep & (i32x4)v) | (~keep & minus_inf));
+        } else {
+            row[r] = load_lanes(s + r * lds, 1, visible[r], -INFINITY);
+            if (mask) row[r] += load_lanes(mask + r * ldm, 1, visible[r], 0.0f);
+        }
     }
-    for (int j = 0; j < 4; j++) z[j] = (f32x4){row[0][j], row[1][j], row[2][j], row[3][j]};
+    transpose4(z, row[0], row[1], row[2], row[3]);
     f32x4 maxval = max4(max4(z[0], z[1]), max4(z[2], z[3]));
     i32x4 over = maxval == INFINITY, none = maxval == -INFINITY; /* none: every key masked, weights 0 */
     if (over[0] | over[1] | over[2] | over[3]) return 1;
     for (int j = 0; j < 4; j++) e[j] = exp4_nonpositive(z[j] - maxval); /* exp(-Infinity) = 0 past a row's keys */
     f32x4 inv = 1.0f / ((e[0] + e[1]) + (e[2] + e[3]));
+    for (int j = 0; j < 4; j++) e[j] = (f32x4)(~none & (i32x4)(e[j] * inv)); /* a row with no key: 0, not NaN */
+    transpose4(w, e[0], e[1], e[2], e[3]);
     const f32x4 zero = {0};
     for (int r = 0; r < TR; r++) {
         float *a_r = a + r * lda;
-        f32x4 w = (f32x4)(~none[r] & (i32x4)((f32x4){e[0][r], e[1][r], e[2][r], e[3][r]} * inv[r]));
-        if (width >= 4) store4(a_r, w);
-        else store_lanes(a_r, w, width);
+        if (width >= 4) store4(a_r, w[r]);
+        else store_lanes(a_r, w[r], width);
         for (int j = 4; j < width; j += 4) {
             if (width - j >= 4) store4(a_r + j, zero);
             else store_lanes(a_r + j, zero, width - j);
@@ -473,7 +495,7 @@ attn_status attn_sdpa(float *S, float *A, float *O, float *Kt, const float *Q, c
         if (n - i >= TR && visible_keys(i + TR - 1, m, causal) <= 4) { /* four short rows at once */
             int visible[TR];
             visible_rows(visible, i, m, causal);
-            if (softmax_rows4(A + (long)i * m, m, S + (long)i * m, m, mask_i, m, visible, m)) return ATTN_ERR_OVERFLOW;
+            if (softmax_rows4(A + (long)i * m, m, S + (long)i * m, m, mask_i, m, visible, m, m >= 4)) return ATTN_ERR_OVERFLOW;
             i += TR;
             continue;
         }
@@ -520,7 +542,8 @@ attn_status attn_sdpa_fused(float *O, float *work, const float *Q, const float *
         if (rows == TR && keys <= 4) { /* four short rows at once */
             int visible[TR];
             visible_rows(visible, i, m, causal);
-            if (softmax_rows4(W, m_pad, W, m_pad, mask ? mask + (long)i * m : NULL, m, visible, keys)) return ATTN_ERR_OVERFLOW;
+            if (softmax_rows4(W, m_pad, W, m_pad, mask ? mask + (long)i * m : NULL, m, visible, keys, !mask || m >= 4))
+                return ATTN_ERR_OVERFLOW;
         } else {
             for (int r = 0; r < rows; r++) {
                 float *w_r = W + (long)r * m_pad;

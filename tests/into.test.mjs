@@ -104,3 +104,14 @@ test('into refuses what forward() did not return, and a transferred result is re
   attn.forward(config(52, { n: 64, d: 8, dk: 8, dv: 8 }), { into: big });
   assertLikeFresh(big, config(52, { n: 64, d: 8, dk: 8, dv: 8 }), undefined, 'after a transfer');
 });
+
+test('into at the same sizes with another scale or causal: the result takes the new ones', () => {
+  let r = attn.forward(config(50));
+  for (const [causal, scale] of [[false, undefined], [false, 0.25], [true, 0.25], [true, undefined], [true, 2]]) {
+    const cfg = { ...config(51), causal, scale };
+    r = attn.forward(cfg, { into: r });
+    assertLikeFresh(r, cfg, undefined, `causal ${causal}, scale ${scale}`);
+    assert.equal(r.causal, causal);
+    assert.equal(r.scale, scale ?? 1 / Math.sqrt(3));
+  }
+});

@@ -9,6 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttention } from '../web/attention.js';
 import { mulberry32, randMatrix } from './reference.mjs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 const attn = await loadAttention();
 
@@ -141,4 +143,41 @@ test('trainer: getters in its options that call forward() (growing memory) chang
   const ex = t.example({ get seed() { grow(); return 0; } });
   assert.equal(ex.tokens.length, t.n);
   t.dispose();
+});
+
+// forward() reads its arguments into a plan of the instance's own that every call refills
+// (planForward): a call on a second instance from inside a getter has its own plan.
+test('forward(): a getter that calls forward() on a second instance leaves both results right', async () => {
+  const other = await loadAttention();
+  for (const options of [undefined, { outputs: ['O'] }, { into: attn.forward({ X: [[1, 0], [0, 1]], Wq: [[1, 0], [0, 1]], Wk: [[1, 0], [0, 1]], Wv }) }]) {
+    let inner = null;
+    const r = attn.forward({ X: trappedX(() => { inner = other.forward(big(), options && options.outputs ? options : undefined); }, []), Wq: [[1, 0], [0, 1]], Wk: [[1, 0], [0, 1]], Wv }, options);
+    near(r.O, EXPECTED_O, `outer O with ${JSON.stringify(options && Object.keys(options))}`);
+    const alone = other.forward(big());
+    assert.ok(inner && inner.n === 300, 'the inner call ran');
+    assert.deepEqual(Array.from(inner.O), Array.from(alone.O), 'the inner O is the same as the call made alone');
+  }
+  other.dispose();
+});
+
+test("forward() keeps nothing of the caller's arguments once they return", async () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc');
+  const keep = attn.forward(big());
+  const calls = {
+    'forward()': (a) => attn.forward(a),
+    "outputs: ['O']": (a) => attn.forward(a, { outputs: ['O'] }),
+    into: (a) => attn.forward(a, { into: keep }),
+  };
+  for (const [what, fn] of Object.entries(calls)) {
+    const refs = [];
+    (() => { // the arguments are reachable only from inside this function
+      const args = big();
+      refs.push(new WeakRef(args.X[0]), new WeakRef(args.Wv[0])); // (a plan would hold rows: its own copy of the list of rows)
+      fn(args);
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 0)); // a WeakRef holds its target until the job ends
+    gc();
+    assert.ok(refs.every((r) => r.deref() === undefined), `${what}: its arguments were not collected`);
+  }
 });

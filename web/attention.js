@@ -67,9 +67,10 @@ export async function loadAttention({ simd = 'auto', core = 'full' } = {}) {
 // ------------------------------------------------------------------ input checking
 
 // A matrix argument: a nested array (rows of numbers, or of booleans for a mask), or
-// { shape: [rows, cols], data }. Returns a Mat, { rows, cols, data, nested }, without copying.
-/** @param {string} name @param {unknown} v @returns {Mat} */
-function matrixOf(name, v) {
+// { shape: [rows, cols], data }. Fills `out`, a Mat { rows, cols, data, nested } of the plan
+// being made, and returns it; the values are not copied.
+/** @param {string} name @param {unknown} v @param {Mat} out @returns {Mat} */
+function matrixOf(name, v, out) {
   if (v && !Array.isArray(v) && typeof v === 'object' && 'shape' in v) {
     const { shape, data } = /** @type {{ shape: unknown, data?: { length?: unknown } }} */ (v);
     if (!Array.isArray(shape) || shape.length !== 2 || !Number.isInteger(shape[0]) || !Number.isInteger(shape[1])) {
@@ -81,7 +82,7 @@ function matrixOf(name, v) {
     if (data.length !== rows * cols) {
       throw new Error(`${name}.data has ${countOf(data.length, 'value')} but shape [${rows}, ${cols}] needs ${rows * cols}`);
     }
-    return { rows, cols, data: /** @type {Given} */ (data), nested: null };
+    return fillMat(out, rows, cols, /** @type {Given} */ (data), null);
   }
   if (!Array.isArray(v)) {
     throw new Error(`${name} must be a matrix: an array of rows, like [[1, 0], [0, 1]], or { shape: [rows, cols], data }`);
@@ -102,7 +103,14 @@ function matrixOf(name, v) {
       throw new Error(`${name} is ragged: row ${i} has ${countOf(row.length, 'value')} but row 0 has ${cols}; every row needs the same length`);
     }
   }
-  return { rows: nested.length, cols, data: null, nested };
+  return fillMat(out, nested.length, cols, null, nested);
+}
+
+/** @param {Mat} mat @param {number} rows @param {number} cols @param {Given | null} data @param {Given[] | null} nested */
+function fillMat(mat, rows, cols, data, nested) {
+  const m = /** @type {{ rows: number, cols: number, data: Given | null, nested: Given[] | null }} */ (mat);
+  m.rows = rows; m.cols = cols; m.data = data; m.nested = nested;
+  return mat;
 }
 
 // A row of a nested matrix: an array or a typed array (a DataView has no elements to index).
@@ -380,11 +388,14 @@ function checkWeightsRow(/** @type {Float64Array} */ weights /* labRow's checked
   }
 }
 
-// forward()'s arguments, checked and read once (each property and row), with the sizes:
-// { direct, cross, n, m, d (0 in the direct form), dk, dv, scale, causal, mask, names, mats }
-// where mats[k] is the matrix named names[k], in the order the core checks them.
-/** @param {unknown} given @returns {Plan} */
-function planForward(given) {
+// forward()'s arguments, checked and read once (each property and row), into `p`, the calling
+// instance's one Plan (newPlan), which every call refills rather than allocating its own (at
+// (5,4,4) the plan's objects cost about a quarter of a call): { direct, cross, n, m, d (0 in
+// the direct form), dk, dv, scale, causal, mask, names, mats } where mats[k] is the matrix named
+// names[k], in the order the core checks them. #enter keeps a call from starting on an instance
+// while its plan is in use.
+/** @param {unknown} given @param {Plan} p @returns {Plan} */
+function planForward(given, p) {
   if (!given || typeof given !== 'object') throw new Error('forward needs an object: { X, Wq, Wk, Wv } or { Q, K, V }');
   const args = /** @type {Record<string, unknown>} */ (given);
   for (const key in args) {
@@ -409,8 +420,9 @@ function planForward(given) {
   if (causal !== undefined && typeof causal !== 'boolean') {
     throw new Error(`causal is ${describe(causal)}: it must be true or false`);
   }
-  const p = direct ? planDirect(Q, K, V) : planProjected(X, Xkv, Wq, Wk, Wv);
-  p.mask = maskOf(mask, p.n, p.m);
+  if (direct) planDirect(p, Q, K, V);
+  else planProjected(p, X, Xkv, Wq, Wk, Wv);
+  p.mask = maskOf(mask, p.n, p.m, p.slots[5]);
   p.scale = checkScale(scale, p.dk);
   p.causal = Boolean(causal);
   return p;
@@ -419,22 +431,45 @@ function planForward(given) {
 const IDS_SELF = [BUF.X, BUF.Wq, BUF.Wk, BUF.Wv], IDS_CROSS = [BUF.X, BUF.Xkv, BUF.Wq, BUF.Wk, BUF.Wv], IDS_DIRECT = [BUF.Q, BUF.K, BUF.V];
 const NAMES_SELF = ['X', 'Wq', 'Wk', 'Wv'], NAMES_CROSS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv'], NAMES_DIRECT = ['Q', 'K', 'V'];
 
-// A plan of one shape (its fields all set at once: this runs on every call); mask, scale and
-// causal are filled in by planForward.
-/**
- * @param {boolean} direct @param {boolean} cross @param {number} n @param {number} m @param {number} d @param {number} dk
- * @param {number} dv @param {string[]} names @param {Mat[]} mats @returns {Plan}
- */
-function plan(direct, cross, n, m, d, dk, dv, names, mats) {
-  const ids = direct ? IDS_DIRECT : cross ? IDS_CROSS : IDS_SELF;
-  return { direct, cross, n, m, d, dk, dv, names, ids, mats, mask: null, scale: 0, causal: false };
+// An instance's Plan, filled by planForward on every call. Its six Mats (slots) never change:
+// X (or Q), Xkv (or K), Wq (or V), Wk, Wv and the mask; mats lists the ones a form uses, in
+// the order the core checks them (one fixed list per form, so that nothing is allocated).
+/** @returns {Plan} */
+function newPlan() {
+  const slots = Array.from({ length: 6 }, () => /** @type {Mat} */ (/** @type {unknown} */ ({ rows: 0, cols: 0, data: null, nested: null })));
+  const [s0, s1, s2, s3, s4] = slots;
+  return {
+    direct: false, cross: false, n: 0, m: 0, d: 0, dk: 0, dv: 0, names: NAMES_SELF, ids: IDS_SELF, mats: [],
+    mask: null, scale: 0, causal: false,
+    slots, forms: { self: [s0, s2, s3, s4], cross: [s0, s1, s2, s3, s4], direct: [s0, s1, s2] },
+  };
 }
 
-/** @param {unknown} x @param {unknown} xkv @param {unknown} wq @param {unknown} wk @param {unknown} wv */
-function planProjected(x, xkv, wq, wk, wv) {
-  const X = matrixOf('X', x), Wq = matrixOf('Wq', wq), Wk = matrixOf('Wk', wk), Wv = matrixOf('Wv', wv);
+// One shape's fields of plan p, all set at once; mask, scale and causal are filled in by planForward.
+/**
+ * @param {Plan} p @param {boolean} direct @param {boolean} cross @param {number} n @param {number} m @param {number} d
+ * @param {number} dk @param {number} dv
+ */
+function setShape(p, direct, cross, n, m, d, dk, dv) {
+  p.direct = direct; p.cross = cross; p.n = n; p.m = m; p.d = d; p.dk = dk; p.dv = dv;
+  p.names = direct ? NAMES_DIRECT : cross ? NAMES_CROSS : NAMES_SELF;
+  p.ids = direct ? IDS_DIRECT : cross ? IDS_CROSS : IDS_SELF;
+  p.mats = direct ? p.forms.direct : cross ? p.forms.cross : p.forms.self;
+}
+
+// Lets go of the caller's matrices once a call is over.
+/** @param {Plan} p */
+function releasePlan(p) {
+  for (let k = 0; k < p.slots.length; k++) fillMat(p.slots[k], 0, 0, null, null);
+  p.mask = null;
+}
+
+/** @param {Plan} p @param {unknown} x @param {unknown} xkv @param {unknown} wq @param {unknown} wk @param {unknown} wv */
+function planProjected(p, x, xkv, wq, wk, wv) {
+  const slot = p.slots;
+  const X = matrixOf('X', x, slot[0]), Wq = matrixOf('Wq', wq, slot[2]), Wk = matrixOf('Wk', wk, slot[3]), Wv = matrixOf('Wv', wv, slot[4]);
   const cross = xkv !== undefined && xkv !== null;
-  const Xkv = cross ? matrixOf('Xkv', xkv) : X;
+  const Xkv = cross ? matrixOf('Xkv', xkv, slot[1]) : X;
   const n = X.rows, d = X.cols, dk = Wq.cols, dv = Wv.cols, m = Xkv.rows;
   checkSize('X', n, 'rows (tokens)', LIMITS.maxTokens, 'use a shorter sequence');
   checkSize('X', d, 'columns (features, d)', LIMITS.maxWidth, 'use a narrower model');
@@ -449,12 +484,13 @@ function planProjected(x, xkv, wq, wk, wv) {
     throw new Error(`Wk has ${countOf(Wk.cols, 'column')} but Wq has ${dk}: queries and keys need the same width dk so their dot products are defined`);
   }
   if (cross && Xkv.cols !== d) throw new Error(`Xkv has ${countOf(Xkv.cols, 'column')} but X has ${d}: Xkv must be [m][d] with the same width d = ${d}`);
-  return plan(false, cross, n, m, d, dk, dv, cross ? NAMES_CROSS : NAMES_SELF, cross ? [X, Xkv, Wq, Wk, Wv] : [X, Wq, Wk, Wv]);
+  setShape(p, false, cross, n, m, d, dk, dv);
 }
 
-/** @param {unknown} q @param {unknown} k @param {unknown} v */
-function planDirect(q, k, v) {
-  const Q = matrixOf('Q', q), K = matrixOf('K', k), V = matrixOf('V', v);
+/** @param {Plan} p @param {unknown} q @param {unknown} k @param {unknown} v */
+function planDirect(p, q, k, v) {
+  const slot = p.slots;
+  const Q = matrixOf('Q', q, slot[0]), K = matrixOf('K', k, slot[1]), V = matrixOf('V', v, slot[2]);
   const n = Q.rows, dk = Q.cols, m = K.rows, dv = V.cols;
   checkSize('Q', n, 'rows (queries)', LIMITS.maxTokens, 'use a shorter sequence');
   checkSize('K', m, 'rows (keys)', LIMITS.maxTokens, 'use a shorter sequence');
@@ -462,13 +498,13 @@ function planDirect(q, k, v) {
   checkSize('V', dv, 'columns (dv)', LIMITS.maxWidth, 'use a narrower head');
   if (K.cols !== dk) throw new Error(`K has ${countOf(K.cols, 'column')} but Q has ${dk}: queries and keys need the same width dk so their dot products are defined`);
   if (V.rows !== m) throw new Error(`V has ${countOf(V.rows, 'row')} but K has ${m}: V needs one row per key (m = ${m})`);
-  return plan(true, false, n, m, 0, dk, dv, NAMES_DIRECT, [Q, K, V]);
+  setShape(p, true, false, n, m, 0, dk, dv);
 }
 
-/** @param {unknown} mask @param {number} n @param {number} m */
-function maskOf(mask, n, m) {
+/** @param {unknown} mask @param {number} n @param {number} m @param {Mat} out */
+function maskOf(mask, n, m, out) {
   if (mask === undefined || mask === null) return null;
-  const M = matrixOf('mask', mask);
+  const M = matrixOf('mask', mask, out);
   if (M.rows !== n || M.cols !== m) {
     throw new Error(`mask is ${M.rows} × ${M.cols} but the scores are ${n} × ${m} (queries × keys): give one entry per query and key`);
   }
@@ -513,9 +549,10 @@ const O_ONLY = Object.freeze(['O']);
 const ONLY_O_OPTIONS = Object.freeze({ outputs: O_ONLY, into: null, fused: true });
 
 // forward()'s second argument, read once: { outputs (null = every array), into, fused }.
-// Only O asked for runs the fused form.
-/** @param {unknown} opts @returns {Options} */
-function forwardOptions(opts) {
+// Only O asked for runs the fused form. Without into, one of two frozen constants or a new
+// object; with into, `scratch` (the instance's own, refilled by every such call).
+/** @param {unknown} opts @param {Options} scratch @returns {Options} */
+function forwardOptions(opts, scratch) {
   if (opts === undefined || opts === null) return NO_OPTIONS;
   const options = /** @type {Record<string, unknown>} */ (opts);
   if (typeof options !== 'object') throw new Error(`forward's second argument is ${describe(options)}: it must be an object like { outputs: ['O'] } or { into: previousResult }`);
@@ -547,7 +584,10 @@ function forwardOptions(opts) {
   }
   // (outputs: each checked to be in RESULT_ARRAYS; into: a Result, Result.is)
   if (into === null) return outputs === null ? NO_OPTIONS : outputs === O_ONLY ? ONLY_O_OPTIONS : /** @type {Options} */ ({ outputs, into, fused });
-  return /** @type {Options} */ ({ outputs, into, fused });
+  scratch.outputs = /** @type {readonly string[] | null} */ (outputs);
+  scratch.into = into;
+  scratch.fused = fused;
+  return scratch;
 }
 
 const badOutputs = () => new Error(`outputs must be an array of names from ${RESULT_ARRAYS.join(', ')}, or left out for all of them`);
@@ -627,6 +667,9 @@ class Attention {
 
   /** @type {Trainers | null} */
   #trainers; // or null for the forward core
+  #plan = newPlan(); // forward()'s arguments, read by planForward (one per instance: see there)
+  /** @type {Options} */
+  #options = { outputs: null, into: null, fused: false }; // forward()'s options when into is given
 
   /** @param {CoreExports} exports @param {boolean} simd @param {Trainers | null} [trainers] */
   constructor(exports, simd, trainers = null) {
@@ -709,11 +752,13 @@ class Attention {
   forward(args, options) {
     this.#enter('forward()');
     try {
-      const opts = forwardOptions(options);
-      const plan = planForward(args);
+      const opts = forwardOptions(options, this.#options);
+      const plan = planForward(args, this.#plan);
       this.#run(plan, opts.fused);
       return /** @type {import('../types/attention').SomeResult<K>} */ (/** @type {unknown} */ (this.#result(plan, opts)));
     } finally {
+      this.#options.into = null; // the plan and the options hold nothing of the caller's after a call
+      releasePlan(this.#plan);
       this.#busy = null;
     }
   }
@@ -842,8 +887,10 @@ class Attention {
       this.#span = this.heap.subarray(base, base + region.length);
     }
     region.set(this.#span);
-    into.scale = plan.scale;
-    into.causal = plan.causal;
+    // Written only when they change: a result that has lived a while is in V8's old space, and
+    // storing a new number into it costs the write barrier (at (5,4,4), up to a third of the call).
+    if (into.scale !== plan.scale) into.scale = plan.scale;
+    if (into.causal !== plan.causal) into.causal = plan.causal;
     return true;
   }
 
@@ -985,6 +1032,7 @@ class Attention {
       // every input read once, checked, and its data copied (checkMultiHeadArgs)
       return this.#multiHead(checkMultiHeadArgs(args));
     } finally {
+      releasePlan(this.#plan);
       this.#busy = null;
     }
   }
@@ -1045,7 +1093,7 @@ class Attention {
   // One head's O by the fused form, as a view of Wasm memory (valid until the next call).
   /** @param {unknown} args */
   #fusedO(args) {
-    const plan = planForward(args);
+    const plan = planForward(args, this.#plan);
     this.#run(plan, true);
     const o = this.offsets[BUF.O];
     return this.heap.subarray(o, o + plan.n * plan.dv);

@@ -88,12 +88,14 @@ export type Given = ArrayLike<unknown>;
 export type Mat =
   | { rows: number; cols: number; data: Given; nested: null }
   | { rows: number; cols: number; data: null; nested: Given[] };
-/** forward()'s arguments checked and read once (planForward): sizes, and mats[k] named names[k]. */
+/** forward()'s arguments checked and read once (planForward): sizes, and mats[k] named names[k].
+ * One per instance, refilled by every call: slots are its six Mats, forms the fixed lists mats is one of. */
 export interface Plan {
   direct: boolean; cross: boolean;
   n: number; m: number; d: number; dk: number; dv: number;
   names: string[]; ids: number[]; mats: Mat[];
   mask: Mat | null; scale: number; causal: boolean;
+  slots: Mat[]; forms: { self: Mat[]; cross: Mat[]; direct: Mat[] };
 }
 /** The twelve result arrays in RESULT_ARRAYS order, null where not asked for. */
 export type Arrays = (Float32Array | null)[];
