@@ -531,7 +531,7 @@ attn_status attn_sdpa_fused(float *O, float *work, const float *Q, const float *
         if (dv - j != 4) pack_panel(Vp + (long)j * m, V, m, dv, j); /* 4 columns are read in place (tile4) */
     /* Skipping the scores the causal mask removes is safe when none of them can overflow;
      * otherwise they are computed too, only to report the overflow as the long form does. */
-    int skip = causal && scores_bounded(Q, K, n, m, dk, scale);
+    int skip = causal && m > TC && scores_bounded(Q, K, n, m, dk, scale); /* (one panel: nothing to skip) */
 
     for (int i = 0; i < n;) {
         int rows = n - i >= TR ? TR : 1;
