@@ -661,7 +661,7 @@ class Attention {
   #busy = null; // the public call under way (see #enter), or null
   #key = -1; // the sizes and layout the arena is laid out for, as one number (see #prepare)
   /** @type {Float32Array | null} */
-  #span = null; // heap view of a whole result's buffers (X .. O) for #refillRegion, re-made when stale
+  #span = null; // heap view of a whole result's buffers (X .. O) for #refillRegion, re-made when stale (null)
   /** @type {Float32Array | null} */
   #oSpan = null; // heap view of O, the same for #resultO
 
@@ -678,7 +678,7 @@ class Attention {
     this.simd = simd;
     this.heap = new Float32Array(exports.memory.buffer);
     this.offsets = new Array(BUFFERS.length).fill(0); // float offset of each buffer in heap
-    this.slab = new Float32Array(SLAB_FLOATS);  // where small results are copied to (#copyOut)
+    this.slab = new ArrayBuffer(SLAB_FLOATS * 4); // where small results are copied to (#copyOut)
     this.slabUsed = 0;
     if (exports.ae_max_tokens() !== LIMITS.maxTokens || exports.ae_max_width() !== LIMITS.maxWidth) {
       throw new Error('web/attention.js and the Wasm core disagree on the size limits: run `make` to rebuild web/gen/');
@@ -799,13 +799,18 @@ class Attention {
     this.#check(this.exports.ae_prepare(n, m, d, dk, dv, layout));
     this.#freshHeap();
     for (let b = 0; b < BUFFERS.length; b++) this.offsets[b] = this.exports.ae_buffer(b) >> 2;
-    this.#span = this.#oSpan = null;
+    this.#span = this.#oSpan = null; // the buffers moved
     this.#key = key;
   }
 
   // Memory growth (ae_prepare) detaches every view of the old buffer: re-read it when it did.
+  // Only ae_prepare grows memory, and only #prepare calls it, so the views of the heap kept
+  // between calls (#span, #oSpan) are stale exactly when this finds it so: they are dropped
+  // here, and the calls check for null rather than asking each view for its buffer (a call).
   #freshHeap() {
-    if (this.heap.buffer !== this.exports.memory.buffer) this.heap = new Float32Array(this.exports.memory.buffer);
+    if (this.heap.buffer === this.exports.memory.buffer) return;
+    this.heap = new Float32Array(this.exports.memory.buffer);
+    this.#span = this.#oSpan = null;
   }
 
   /** @param {number} status */
@@ -824,8 +829,8 @@ class Attention {
   #copyOut(start, end, source = null) {
     const len = end - start;
     if (len > SLAB_FLOATS / 8) return this.heap.slice(start, end);
-    if (this.slabUsed + len > SLAB_FLOATS) { this.slab = new Float32Array(SLAB_FLOATS); this.slabUsed = 0; }
-    const copy = new Float32Array(this.slab.buffer, this.slabUsed * 4, len);
+    if (this.slabUsed + len > SLAB_FLOATS) { this.slab = new ArrayBuffer(SLAB_FLOATS * 4); this.slabUsed = 0; }
+    const copy = new Float32Array(this.slab, this.slabUsed * 4, len);
     copy.set(source ?? this.heap.subarray(start, end));
     this.slabUsed += (len + 3) & ~3;
     return copy;
@@ -846,7 +851,7 @@ class Attention {
   /** @param {Plan} plan @param {Result | null} into */
   #resultO(plan, into) {
     const at = this.offsets[BUF.O], len = plan.n * plan.dv;
-    if (this.#oSpan === null || this.#oSpan.buffer !== this.heap.buffer) this.#oSpan = this.heap.subarray(at, at + len);
+    if (this.#oSpan === null) this.#oSpan = this.heap.subarray(at, at + len);
     const old = into === null ? null : Result.held(into, 11);
     let O;
     if (old !== null && /** @type {Result} */ (into).O === old && old.length === len) (O = old).set(this.#oSpan);
@@ -860,7 +865,7 @@ class Attention {
   #freshResult(plan) {
     const { n, m, d, dk, dv, cross } = plan;
     const off = this.offsets, base = off[BUF.X], end = off[BUF.O] + n * dv;
-    if (this.#span === null || this.#span.buffer !== this.heap.buffer || this.#span.length !== end - base) this.#span = this.heap.subarray(base, end);
+    if (this.#span === null || this.#span.length !== end - base) this.#span = this.heap.subarray(base, end);
     const region = this.#copyOut(base, end, this.#span);
     const buf = region.buffer, at0 = region.byteOffset - base * 4;
     const view = (/** @type {number} */ b, /** @type {number} */ len) => new Float32Array(buf, at0 + off[b] * 4, len);
@@ -883,7 +888,7 @@ class Attention {
     if (into.X !== a[0] || into.Xkv !== a[1] || into.Wq !== a[2] || into.Wk !== a[3] || into.Wv !== a[4] || into.Q !== a[5] ||
         into.K !== a[6] || into.V !== a[7] || into.S !== a[8] || into.M !== a[9] || into.A !== a[10] || into.O !== a[11]) return false;
     const base = this.offsets[BUF.X];
-    if (this.#span === null || this.#span.buffer !== this.heap.buffer || this.#span.length !== region.length) {
+    if (this.#span === null || this.#span.length !== region.length) {
       this.#span = this.heap.subarray(base, base + region.length);
     }
     region.set(this.#span);
