@@ -827,13 +827,22 @@ class Attention {
   // changes. A slab is freed when no result that points into it is left.
   /** @param {number} start @param {number} end @param {Float32Array | null} [source] */
   #copyOut(start, end, source = null) {
-    const len = end - start;
-    if (len > SLAB_FLOATS / 8) return this.heap.slice(start, end);
-    if (this.slabUsed + len > SLAB_FLOATS) { this.slab = new ArrayBuffer(SLAB_FLOATS * 4); this.slabUsed = 0; }
-    const copy = new Float32Array(this.slab, this.slabUsed * 4, len);
+    const len = end - start, at = this.#reserve(len);
+    if (at < 0) return this.heap.slice(start, end);
+    const copy = new Float32Array(this.slab, at, len);
     copy.set(source ?? this.heap.subarray(start, end));
-    this.slabUsed += (len + 3) & ~3;
     return copy;
+  }
+
+  // Room for a copy of len floats in this.slab: its byte offset there, or -1 when the copy is
+  // too large for a slab (#copyOut then gives it an ArrayBuffer of its own).
+  /** @param {number} len */
+  #reserve(len) {
+    if (len > SLAB_FLOATS / 8) return -1;
+    if (this.slabUsed + len > SLAB_FLOATS) { this.slab = new ArrayBuffer(SLAB_FLOATS * 4); this.slabUsed = 0; }
+    const at = this.slabUsed * 4;
+    this.slabUsed += (len + 3) & ~3;
+    return at;
   }
 
   /** @param {Plan} plan @param {Options} options @returns {Result} */
@@ -866,8 +875,11 @@ class Attention {
     const { n, m, d, dk, dv, cross } = plan;
     const off = this.offsets, base = off[BUF.X], end = off[BUF.O] + n * dv;
     if (this.#span === null || this.#span.length !== end - base) this.#span = this.heap.subarray(base, end);
-    const region = this.#copyOut(base, end, this.#span);
-    const buf = region.buffer, at0 = region.byteOffset - base * 4;
+    // the region's buffer and byte offset known here, not asked of it (each getter is a call)
+    const at = this.#reserve(end - base);
+    const region = at < 0 ? this.heap.slice(base, end) : new Float32Array(this.slab, at, end - base);
+    if (at >= 0) region.set(this.#span);
+    const buf = at < 0 ? region.buffer : this.slab, at0 = Math.max(at, 0) - base * 4;
     const view = (/** @type {number} */ b, /** @type {number} */ len) => new Float32Array(buf, at0 + off[b] * 4, len);
     const X = d ? view(BUF.X, n * d) : null;
     const arrays = [
