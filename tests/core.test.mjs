@@ -546,3 +546,23 @@ test("forward(args, { outputs: ['A', 'O'] }) copies out only A and O, with the s
   assert.throws(() => attn.forward(cfg, { outputs: ['Z'] }), /outputs must be an array of names from X, Xkv/);
   assert.deepEqual(Array.from(attn.forward(cfg).A), Array.from(full.A)); // the next call copies everything again
 });
+
+// Small results are carved one after another from a 256 KB slab, and a new slab is taken when one
+// is full: across many slabs, every result keeps its own values, with its arrays where they belong.
+test('fresh and O-only results over many slabs keep their values', () => {
+  const rand = mulberry32(23);
+  const kept = [];
+  for (let call = 0; call < 2400; call++) {
+    const cfg = randomProjection(rand, { n: 5, m: 5, d: 4, dk: 4, dv: 4 });
+    const r = call % 3 === 2 ? attn.forward(cfg, { outputs: ['O'] }) : attn.forward(cfg);
+    if (call % 97 === 0 || call % 400 > 396) kept.push([r, cfg, call % 3 === 2]);
+  }
+  for (const [r, cfg, onlyO] of kept) {
+    const again = attn.forward(cfg);
+    for (const k of onlyO ? ['O'] : ['X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O']) {
+      assert.deepEqual(Array.from(r[k]), Array.from(again[k]), `r.${k}`);
+    }
+  }
+  const buffers = new Set(kept.map(([r]) => r.O.buffer));
+  assert.ok(buffers.size >= 3, `the results span ${buffers.size} slabs`);
+});
