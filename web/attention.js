@@ -67,8 +67,7 @@ export async function loadAttention({ simd = 'auto', core = 'full' } = {}) {
 // ------------------------------------------------------------------ input checking
 
 // A matrix argument: a nested array (rows of numbers, or of booleans for a mask), or
-// { shape: [rows, cols], data }. Fills `out`, a Mat { rows, cols, data, nested } of the plan
-// being made, and returns it; the values are not copied.
+// { shape: [rows, cols], data }. Fills and returns `out`, a Mat of the plan, without copying.
 /** @param {string} name @param {unknown} v @param {Mat} out @returns {Mat} */
 function matrixOf(name, v, out) {
   if (v && !Array.isArray(v) && typeof v === 'object' && 'shape' in v) {
@@ -388,12 +387,9 @@ function checkWeightsRow(/** @type {Float64Array} */ weights /* labRow's checked
   }
 }
 
-// forward()'s arguments, checked and read once (each property and row), into `p`, the calling
-// instance's one Plan (newPlan), which every call refills rather than allocating its own (at
-// (5,4,4) the plan's objects cost about a quarter of a call): { direct, cross, n, m, d (0 in
-// the direct form), dk, dv, scale, causal, mask, names, mats } where mats[k] is the matrix named
-// names[k], in the order the core checks them. #enter keeps a call from starting on an instance
-// while its plan is in use.
+// forward()'s arguments, checked and read once (each property and row), into the instance's
+// one Plan p, refilled by every call (newPlan): { direct, cross, n, m, d (0 in the direct form),
+// dk, dv, scale, causal, mask, names, mats }, mats[k] named names[k] in the core's order.
 /** @param {unknown} given @param {Plan} p @returns {Plan} */
 function planForward(given, p) {
   if (!given || typeof given !== 'object') throw new Error('forward needs an object: { X, Wq, Wk, Wv } or { Q, K, V }');
@@ -431,9 +427,8 @@ function planForward(given, p) {
 const IDS_SELF = [BUF.X, BUF.Wq, BUF.Wk, BUF.Wv], IDS_CROSS = [BUF.X, BUF.Xkv, BUF.Wq, BUF.Wk, BUF.Wv], IDS_DIRECT = [BUF.Q, BUF.K, BUF.V];
 const NAMES_SELF = ['X', 'Wq', 'Wk', 'Wv'], NAMES_CROSS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv'], NAMES_DIRECT = ['Q', 'K', 'V'];
 
-// An instance's Plan, filled by planForward on every call. Its six Mats (slots) never change:
-// X (or Q), Xkv (or K), Wq (or V), Wk, Wv and the mask; mats lists the ones a form uses, in
-// the order the core checks them (one fixed list per form, so that nothing is allocated).
+// An instance's Plan: allocating one per call cost a quarter of a (5,4,4) call. Its six Mats
+// (slots): X or Q, Xkv or K, Wq or V, Wk, Wv, the mask; mats is one of three fixed lists.
 /** @returns {Plan} */
 function newPlan() {
   const slots = Array.from({ length: 6 }, () => /** @type {Mat} */ (/** @type {unknown} */ ({ rows: 0, cols: 0, data: null, nested: null })));
@@ -445,11 +440,7 @@ function newPlan() {
   };
 }
 
-// One shape's fields of plan p, all set at once; mask, scale and causal are filled in by planForward.
-/**
- * @param {Plan} p @param {boolean} direct @param {boolean} cross @param {number} n @param {number} m @param {number} d
- * @param {number} dk @param {number} dv
- */
+/** @param {Plan} p @param {boolean} direct @param {boolean} cross @param {number} n @param {number} m @param {number} d @param {number} dk @param {number} dv */
 function setShape(p, direct, cross, n, m, d, dk, dv) {
   p.direct = direct; p.cross = cross; p.n = n; p.m = m; p.d = d; p.dk = dk; p.dv = dv;
   p.names = direct ? NAMES_DIRECT : cross ? NAMES_CROSS : NAMES_SELF;
@@ -457,8 +448,7 @@ function setShape(p, direct, cross, n, m, d, dk, dv) {
   p.mats = direct ? p.forms.direct : cross ? p.forms.cross : p.forms.self;
 }
 
-// Lets go of the caller's matrices once a call is over.
-/** @param {Plan} p */
+/** Lets go of the caller's matrices once a call is over. @param {Plan} p */
 function releasePlan(p) {
   for (let k = 0; k < p.slots.length; k++) fillMat(p.slots[k], 0, 0, null, null);
   p.mask = null;
@@ -549,8 +539,7 @@ const O_ONLY = Object.freeze(['O']);
 const ONLY_O_OPTIONS = Object.freeze({ outputs: O_ONLY, into: null, fused: true });
 
 // forward()'s second argument, read once: { outputs (null = every array), into, fused }.
-// Only O asked for runs the fused form. Without into, one of two frozen constants or a new
-// object; with into, `scratch` (the instance's own, refilled by every such call).
+// Only O asked for runs the fused form. With into, `scratch` (the instance's own) is refilled.
 /** @param {unknown} opts @param {Options} scratch @returns {Options} */
 function forwardOptions(opts, scratch) {
   if (opts === undefined || opts === null) return NO_OPTIONS;
@@ -661,15 +650,15 @@ class Attention {
   #busy = null; // the public call under way (see #enter), or null
   #key = -1; // the sizes and layout the arena is laid out for, as one number (see #prepare)
   /** @type {Float32Array | null} */
-  #span = null; // heap view of a whole result's buffers (X .. O) for #refillRegion, re-made when stale (null)
+  #span = null; // heap view of a whole result's buffers (X .. O) for #refillRegion, re-made when stale
   /** @type {Float32Array | null} */
   #oSpan = null; // heap view of O, the same for #resultO
 
   /** @type {Trainers | null} */
   #trainers; // or null for the forward core
-  #plan = newPlan(); // forward()'s arguments, read by planForward (one per instance: see there)
+  #plan = newPlan(); // forward()'s arguments (planForward)
   /** @type {Options} */
-  #options = { outputs: null, into: null, fused: false }; // forward()'s options when into is given
+  #options = { outputs: null, into: null, fused: false }; // forward()'s options with into
 
   /** @param {CoreExports} exports @param {boolean} simd @param {Trainers | null} [trainers] */
   constructor(exports, simd, trainers = null) {
@@ -757,7 +746,7 @@ class Attention {
       this.#run(plan, opts.fused);
       return /** @type {import('../types/attention').SomeResult<K>} */ (/** @type {unknown} */ (this.#result(plan, opts)));
     } finally {
-      this.#options.into = null; // the plan and the options hold nothing of the caller's after a call
+      this.#options.into = null; // nothing of the caller's is kept
       releasePlan(this.#plan);
       this.#busy = null;
     }
@@ -799,14 +788,12 @@ class Attention {
     this.#check(this.exports.ae_prepare(n, m, d, dk, dv, layout));
     this.#freshHeap();
     for (let b = 0; b < BUFFERS.length; b++) this.offsets[b] = this.exports.ae_buffer(b) >> 2;
-    this.#span = this.#oSpan = null; // the buffers moved
+    this.#span = this.#oSpan = null;
     this.#key = key;
   }
 
-  // Memory growth (ae_prepare) detaches every view of the old buffer: re-read it when it did.
-  // Only ae_prepare grows memory, and only #prepare calls it, so the views of the heap kept
-  // between calls (#span, #oSpan) are stale exactly when this finds it so: they are dropped
-  // here, and the calls check for null rather than asking each view for its buffer (a call).
+  // Memory growth (ae_prepare, called by #prepare only) detaches every view of the old buffer:
+  // re-read it when it did, and drop #span and #oSpan (cheaper than asking a view its buffer).
   #freshHeap() {
     if (this.heap.buffer === this.exports.memory.buffer) return;
     this.heap = new Float32Array(this.exports.memory.buffer);
@@ -834,9 +821,7 @@ class Attention {
     return copy;
   }
 
-  // Room for a copy of len floats in this.slab: its byte offset there, or -1 when the copy is
-  // too large for a slab (#copyOut then gives it an ArrayBuffer of its own).
-  /** @param {number} len */
+  /** Room for len floats in this.slab: the byte offset, or -1 if too large for a slab. @param {number} len */
   #reserve(len) {
     if (len > SLAB_FLOATS / 8) return -1;
     if (this.slabUsed + len > SLAB_FLOATS) { this.slab = new ArrayBuffer(SLAB_FLOATS * 4); this.slabUsed = 0; }
@@ -875,7 +860,6 @@ class Attention {
     const { n, m, d, dk, dv, cross } = plan;
     const off = this.offsets, base = off[BUF.X], end = off[BUF.O] + n * dv;
     if (this.#span === null || this.#span.length !== end - base) this.#span = this.heap.subarray(base, end);
-    // the region's buffer and byte offset known here, not asked of it (each getter is a call)
     const at = this.#reserve(end - base);
     const region = at < 0 ? this.heap.slice(base, end) : new Float32Array(this.slab, at, end - base);
     if (at >= 0) region.set(this.#span);
@@ -904,8 +888,7 @@ class Attention {
       this.#span = this.heap.subarray(base, base + region.length);
     }
     region.set(this.#span);
-    // Written only when they change: a result that has lived a while is in V8's old space, and
-    // storing a new number into it costs the write barrier (at (5,4,4), up to a third of the call).
+    // only when changed: a number stored into an old result costs V8's write barrier (a third of a small call)
     if (into.scale !== plan.scale) into.scale = plan.scale;
     if (into.causal !== plan.causal) into.causal = plan.causal;
     return true;
