@@ -34,8 +34,8 @@ export const REPLAY_HEAD_MS = 400;
  * held the page near 20 frames a second and made every click or key wait behind a 50 ms task.
  * The panel's loss curve, small copy of A and sentence still follow every frame (the read-out and
  * the prediction bars, a hundred cells and bars more, follow with the explorer); a pause, a stop,
- * a single step and any action of the learner bring everything to the newest head at once, so
- * nothing on screen is stale once training stands still.
+ * a single step and any action of the learner bring everything to the newest head at once (actions
+ * no more often than this), so nothing on screen is stale once training stands still.
  */
 export const PLAY_EXPLORER_MS = 250;
 // What of the explorer stays on while training: no presets or editing (the weights belong to
@@ -49,7 +49,8 @@ export const EXPLORER_CONTROLS = ['theme', 'steps', 'follow', 'explain', 'export
  * Returns { state, trainer, ready, step(k), play(), pause(), flush(), destroy() }: ready settles
  * once a link's steps are replayed; step(k) takes k steps as the Single step button does (the
  * browser tests drive training with it, never with the clock); touched() says the learner acted
- * in the explorer (its emit: a step, a row, a cell), which then gets the newest head at once.
+ * in the explorer (its emit: a step, a row, a cell), which then gets the newest head at once
+ * (at most every PLAY_EXPLORER_MS).
  * @param {HTMLElement} container
  * @param {{ doc: Document, attn: import('../types/attention').Attention, explorer: import('./explorer/mount.js').ExplorerApi,
  *   initial: import('./train.js').TrainState, onUrl?: (q: string) => void }} o
@@ -70,6 +71,7 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
   /** @type {TrainSession['shown']} */
   let handed = null; // the head last handed to the explorer
   let handedAt = -Infinity; // when (performance.now())
+  let forcedAt = -Infinity; // when an action of the learner last brought the newest head (touched)
   /** @type {{ shown: TrainSession['shown'], r: any } | null} the panel's own forward() of a head the explorer has not been handed yet */
   let own = null;
   let pointed = false; // the learner hovered or focused a read-out cell: the next draw is a full one
@@ -206,13 +208,18 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
      * The learner acted in the explorer (a step, a row, a cell). While training runs, it answers
      * in the coming frame with the head it shows (a small redraw), and gets the newest head in
      * the frame after, not up to PLAY_EXPLORER_MS later: handing it over now would put a whole
-     * refresh before the answer. (This frame callback runs after the coming frame's tick.)
+     * refresh before the answer. (This frame callback runs after the coming frame's tick.) Actions
+     * bring it no more often than PLAY_EXPLORER_MS: a held arrow key selects a cell on every
+     * repeat, and a refresh each would keep the page busy.
      */
     touched() {
       if (!s.playing) return show();
       answering = true;
       win.requestAnimationFrame(() => {
         answering = false;
+        const now = win.performance.now();
+        if (now - forcedAt < PLAY_EXPLORER_MS) return;
+        forcedAt = now;
         handedAt = -Infinity;
       });
     },

@@ -440,6 +440,45 @@ test('while training runs the explorer gets a head at most every PLAY_EXPLORER_M
   await context.close();
 });
 
+test('while training runs, an action brings the newest head in the frame after, and a held arrow key no more often than PLAY_EXPLORER_MS', async () => {
+  const { page, context, log } = await openTrain('?mode=train&task=find-the-noun&seed=1');
+  // the page's clock, paused: only runFor moves it, so frames and handovers come when the test says
+  await page.clock.install();
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 10));
+  await page.evaluate(() => {
+    globalThis.__handed = 0;
+    const show = __explorer.showHead.bind(__explorer);
+    __explorer.showHead = (...a) => (globalThis.__handed++, show(...a));
+  });
+  const handed = () => page.evaluate(() => globalThis.__handed);
+  await page.click('#train-run');
+  await page.clock.runFor(1000);
+  // right after a handover the next is PLAY_EXPLORER_MS away; a click on an A cell then brings
+  // the newest head within three frames
+  const before = await handed();
+  while ((await handed()) === before) await page.clock.runFor(16);
+  const after = await handed();
+  await page.locator('[data-matrix="A"][data-row="0"][data-col="0"]').click();
+  await page.clock.runFor(48);
+  assert.equal(await handed(), after + 1, 'the click brought the newest head');
+  // the arrow key held for a second, a repeat every 33 ms, each moving the focus and selecting a cell
+  const start = await handed();
+  for (let k = 0; k < 30; k++) {
+    await page.keyboard.press(k % 2 ? 'ArrowLeft' : 'ArrowRight');
+    await page.clock.runFor(33);
+  }
+  const held = await page.evaluate(() => ({ handed: globalThis.__handed, sel: __explorer.state.sel }));
+  assert.deepEqual(held.sel, { m: 'A', i: 0, j: 0 }, 'every key moved the selection (30 moves, back where it started)');
+  const count = held.handed - start;
+  assert.ok(count >= 2 && count <= Math.ceil(990 / PLAY_EXPLORER_MS) + 1, `${count} heads handed to the explorer in 30 repeats over 990 ms`);
+  await page.click('#train-run'); // pause: the explorer catches up
+  await page.clock.runFor(100);
+  const wq = await page.evaluate(() => [__explorer.state.config.Wq, __train.trainer.example({ seed: __train.state.ex }).Wq]);
+  assert.deepEqual(wq[0], wq[1], 'paused, the explorer shows the trainer’s weights');
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
 test('axe-core finds nothing on ?mode=train, before and during training, at 1280 and 360 px', async () => {
   const found = [];
   for (const opts of [{ width: 1280 }, { width: 360, height: 800 }]) {
