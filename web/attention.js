@@ -814,9 +814,13 @@ class Attention {
   // changes. A slab is freed when no result that points into it is left.
   /** @param {number} start @param {number} end @param {Float32Array | null} [source] */
   #copyOut(start, end, source = null) {
-    const len = end - start, at = this.#reserve(len);
+    return this.#copyAt(this.#reserve(end - start), start, end, source);
+  }
+
+  /** #copyOut into the room `at` that #reserve gave. @param {number} at @param {number} start @param {number} end @param {Float32Array | null} source */
+  #copyAt(at, start, end, source) {
     if (at < 0) return this.heap.slice(start, end);
-    const copy = new Float32Array(this.slab, at, len);
+    const copy = new Float32Array(this.slab, at, end - start);
     copy.set(source ?? this.heap.subarray(start, end));
     return copy;
   }
@@ -860,9 +864,8 @@ class Attention {
     const { n, m, d, dk, dv, cross } = plan;
     const off = this.offsets, base = off[BUF.X], end = off[BUF.O] + n * dv;
     if (this.#span === null || this.#span.length !== end - base) this.#span = this.heap.subarray(base, end);
-    const at = this.#reserve(end - base);
-    const region = at < 0 ? this.heap.slice(base, end) : new Float32Array(this.slab, at, end - base);
-    if (at >= 0) region.set(this.#span);
+    const at = this.#reserve(end - base); // (its buffer and offset known here: asking the copy is two calls)
+    const region = this.#copyAt(at, base, end, this.#span);
     const buf = at < 0 ? region.buffer : this.slab, at0 = Math.max(at, 0) - base * 4;
     const view = (/** @type {number} */ b, /** @type {number} */ len) => new Float32Array(buf, at0 + off[b] * 4, len);
     const X = d ? view(BUF.X, n * d) : null;
