@@ -183,6 +183,14 @@ static inline __attribute__((always_inline)) f32x4 tile4(float *C, long ldc, con
     return check;
 }
 
+/* One tile of a product (no scale, no finite check): tile4 for a panel of at most 4 columns. */
+static inline __attribute__((always_inline)) void product_tile(float *C, long ldc, const float *A, long lda, int rows,
+                                                               const float *b, long b_step, int k, int cols)
+{
+    if (cols <= 4) tile4(C, ldc, A, lda, rows, b, b_step, k, cols, 1.0f);
+    else tile(C, ldc, A, lda, rows, b, b_step, k, cols, 1.0f);
+}
+
 /* Columns j .. j+TC−1 of a row-major B [k, p] (zeros past p) as one contiguous [k, TC] panel,
  * so the tile reads consecutive floats instead of striding across B's rows. */
 static void pack_panel(float *panel /* [k, TC] */, const float *B, int k, int p, int j)
@@ -220,8 +228,7 @@ static void matmul(float *C, const float *A, const float *B, int n, int k, int p
         for (int i = 0; i < n;) {
             int rows = n - i >= TR ? TR : 1;
             int k_end = causal && i + rows < k ? i + rows : k;
-            if (cols <= 4) tile4(C + (long)i * p + j, p, A + (long)i * k, k, rows, b, b_step, k_end, cols, 1.0f);
-            else tile(C + (long)i * p + j, p, A + (long)i * k, k, rows, panel, TC, k_end, cols, 1.0f);
+            product_tile(C + (long)i * p + j, p, A + (long)i * k, k, rows, b, b_step, k_end, cols);
             i += rows;
         }
     }
@@ -554,8 +561,7 @@ attn_status attn_sdpa_fused(float *O, float *work, const float *Q, const float *
         for (int j = 0; j < dv; j += TC) {
             int cols = dv - j < TC ? dv - j : TC;
             const float *b = cols == 4 ? V + j : Vp + (long)j * m;
-            if (cols <= 4) tile4(O + (long)i * dv + j, dv, W, m_pad, rows, b, cols == 4 ? dv : TC, keys, cols, 1.0f);
-            else tile(O + (long)i * dv + j, dv, W, m_pad, rows, b, TC, keys, cols, 1.0f);
+            product_tile(O + (long)i * dv + j, dv, W, m_pad, rows, b, cols == 4 ? dv : TC, keys, cols);
         }
         i += rows;
     }
