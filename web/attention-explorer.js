@@ -198,7 +198,12 @@ export class AttentionExplorer extends Base {
     super();
     const shadow = this.attachShadow({ mode: 'open' });
     adoptStyles(shadow, this.ownerDocument);
-    this.#box = shadow.appendChild(this.ownerDocument.createElement('div'));
+    // .ae-frame is the container the layout's @container rules measure; it lives in the shadow
+    // root, so no host style reaches it (a host's `all: unset` once unset the container-type
+    // when it sat on :host)
+    const frame = shadow.appendChild(this.ownerDocument.createElement('div'));
+    frame.className = 'ae-frame';
+    this.#box = frame.appendChild(this.ownerDocument.createElement('div'));
     this.#box.className = 'ae';
     this.#ready = this.#pendingReady();
   }

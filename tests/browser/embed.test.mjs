@@ -157,10 +157,11 @@ test('host CSS cannot break it: hostile selectors and inherited styles stop at t
       const s = getComputedStyle(c);
       const ex = getComputedStyle(host.shadowRoot.querySelector('#explanation'));
       const box = c.getBoundingClientRect();
-      // (not the narration: 'all: unset' on the host unsets its container-type too, so the element's
-      // @container rules for 901-1279 px, which set the narration's size, do not apply there)
-      const sizes = ['#explanation', 'h2', '.pname', '.legend'].map((q) => getComputedStyle(host.shadowRoot.querySelector(q)).fontSize).join(' ');
-      return { text: c.textContent, font: s.fontFamily + ' ' + s.fontSize + ' ' + s.fontStyle, tt: ex.textTransform, ls: ex.letterSpacing, color: ex.color, bg: s.backgroundColor, w: Math.round(box.width), h: Math.round(box.height), display: s.display, sizes };
+      // the narration's size and the page's columns come from the @container rules, which measure
+      // .ae-frame inside the shadow root: 'all: unset' on the host cannot unset that container
+      const sizes = ['#explanation', 'h2', '.pname', '.legend', '.narration'].map((q) => getComputedStyle(host.shadowRoot.querySelector(q)).fontSize).join(' ');
+      const columns = getComputedStyle(host.shadowRoot.querySelector('.ex-grid')).gridTemplateColumns.split(' ').length; // (the host page's margins differ)
+      return { text: c.textContent, font: s.fontFamily + ' ' + s.fontSize + ' ' + s.fontStyle, tt: ex.textTransform, ls: ex.letterSpacing, color: ex.color, bg: s.backgroundColor, w: Math.round(box.width), h: Math.round(box.height), display: s.display, sizes, columns };
     });
   const body = '<attention-explorer preset="cat"></attention-explorer>';
   const a = await open(strict.url + page('host-plain', body));
