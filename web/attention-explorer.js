@@ -400,21 +400,26 @@ export class AttentionExplorer extends Base {
       theme: resolveTheme(this.getAttribute('theme'), this),
     };
     let firstError = ''; // the first error of this mount: ready rejects with it
-    const app = (this.#app = mountExplorer(this.#shadow, {
-      doc: this.ownerDocument,
-      container: this.#box,
-      host: this,
-      url: false,
-      scroll: false,
-      core: sharedCore({ core: 'forward' }), // the explorer never trains: the forward core is enough
-      initial,
-      controls: parseControls(this.getAttribute('controls')),
-      emit: (/** @type {string} */ type, /** @type {any} */ detail) => { // detail: each event's own (types/element.d.ts)
-        if (type === 'error' && detail.message && !this.#ready.settled && token === this.#srcToken) firstError ||= detail.message;
-        this.#emit(type, detail);
-        if (type === 'ready') this.#settle(token, firstError);
-      },
-    }));
+    let app;
+    try {
+      app = this.#app = mountExplorer(this.#shadow, {
+        doc: this.ownerDocument,
+        container: this.#box,
+        host: this,
+        url: false,
+        scroll: false,
+        core: sharedCore({ core: 'forward' }), // the explorer never trains: the forward core is enough
+        initial,
+        controls: parseControls(this.getAttribute('controls')),
+        emit: (/** @type {string} */ type, /** @type {any} */ detail) => { // detail: each event's own (types/element.d.ts)
+          if (type === 'error' && detail.message && !this.#ready.settled && token === this.#srcToken) firstError ||= detail.message;
+          this.#emit(type, detail);
+          if (type === 'ready') this.#settle(token, firstError);
+        },
+      });
+    } catch (e) {
+      return this.#message(token, `<attention-explorer>: the explorer could not start: ${/** @type {Error} */ (e).message}`);
+    }
     this.#applyTheme(); // starts following the page's theme
     await app.ready;
     if (token !== this.#srcToken) return;

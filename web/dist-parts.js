@@ -13,6 +13,8 @@
 // Jupyter recipe of docs/embedding.md) or loaded by <script> tags of their own are never fetched
 // again. A part of another build is refused: the files must come from one dist/ folder.
 
+import { setScriptSrc } from './trusted-types.js';
+
 /** The key of the registry on globalThis: part name -> { build, load(require, module) }. */
 export const REGISTRY = Symbol.for('attention-explorer.parts');
 /** @typedef {{ build: string, load: (require: (id: string) => object, module: { exports: any }) => void }} PartFile */
@@ -62,6 +64,7 @@ async function fetchPart(name) {
     if (script) await addScript(where);
     else await dist.imports[name]();
   } catch (e) {
+    if (/** @type {{ code?: string }} */ (e).code === 'AE_TRUSTED_TYPES') throw e; // it says what to fix
     throw new Error(`${file}, which holds ${dist.what[name]}, did not load from “${where}”: put every attention-explorer*.js file of dist/ beside attention-explorer.js, or join them all into the one script where the script is inlined. (${/** @type {Error} */ (e).message})`);
   }
 }
@@ -70,7 +73,7 @@ async function fetchPart(name) {
 function addScript(url) {
   return new Promise((resolve, reject) => {
     const el = document.createElement('script');
-    el.src = url;
+    setScriptSrc(el, url); // (a page that enforces Trusted Types: web/trusted-types.js)
     if (script && script.nonce) el.nonce = script.nonce;
     el.onload = () => resolve(undefined);
     el.onerror = () => reject(new Error('the browser could not load it'));

@@ -18,6 +18,7 @@ import { setText, setAttr } from './explorer/dom.js';
 import { fmt } from './format.js';
 import { createEngine } from './induction-engine.js';
 import { workerUrl } from './induction-worker-url.js';
+import { setMarkup, scriptUrl } from './trusted-types.js';
 
 /** @typedef {import('./induction-types').EngineMessage} EngineMessage @typedef {import('./induction-types').EngineRequest} EngineRequest */
 /** @typedef {{ x: number, y: number, w: number, h: number }} Box @typedef {import('./induction-types').InductionUpdate} Last */
@@ -135,7 +136,7 @@ function startRunner(win, onMessage, { worker = true } = {}) {
   const url = worker && typeof win.Worker === 'function' ? workerUrl() : null;
   if (url) {
     try {
-      w = new win.Worker(url, { type: 'module' });
+      w = new win.Worker(scriptUrl(url), { type: 'module' });
       runner.kind = 'worker';
       w.onmessage = (ev) => {
         heard = true;
@@ -169,7 +170,7 @@ function startRunner(win, onMessage, { worker = true } = {}) {
 export function mountInductionPanel(container, { doc, explorer, initial, onUrl = (/** @type {string} */ _query) => {}, worker = true }) {
   const win = /** @type {Window & typeof globalThis} */ (doc.defaultView); // the document is in a window
   const t = doc.createElement('template');
-  t.innerHTML = MARKUP;
+  setMarkup(t, MARKUP);
   container.appendChild(t.content);
   // the markup above has every id, and the types of the elements Lookup names
   const $ = /** @type {import('./induction-types').Lookup} */ (/** @type {unknown} */ ((/** @type {string} */ id) => container.querySelector('#' + id)));

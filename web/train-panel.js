@@ -16,6 +16,7 @@ import { readTrainUrl, writeTrainUrl } from './train.js';
 import { parseConfig, forwardArgs } from './config.js';
 import { TrainSession, panelModel, readoutExplanation, announce } from './train/state.js';
 import { MARKUP } from './train/markup.js';
+import { setMarkup } from './trusted-types.js';
 import { drawStatus, fillControls } from './train/status-view.js';
 import { drawCurve } from './train/curve-view.js';
 import { drawMini } from './train/mini-view.js';
@@ -58,7 +59,7 @@ export const EXPLORER_CONTROLS = ['theme', 'steps', 'follow', 'explain', 'export
 export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl = () => {} }) {
   const win = /** @type {Window} */ (doc.defaultView);
   const tpl = doc.createElement('template');
-  tpl.innerHTML = MARKUP;
+  setMarkup(tpl, MARKUP);
   container.appendChild(tpl.content);
   /** @param {string} id @returns {any} */
   const $ = (id) => container.querySelector('#' + id);

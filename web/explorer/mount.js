@@ -10,6 +10,7 @@
 import { THEME_KEY, rememberedTheme } from '../host-theme.js';
 import { loadAttention } from '../attention.js';
 import { forwardArgs, cloneConfig, readUrlState, isDirect } from '../config.js';
+import { setMarkup } from '../trusted-types.js';
 import { explainCell, forgetResult } from '../explain.js';
 import { tourStop, leakReport } from './notes.js';
 import { matrixCSV, matrixJSON, headJSON, heatmapSVG, viewSVG, paintPNG, pytorchScript } from '../export.js';
@@ -167,7 +168,7 @@ export function mountExplorer(root, options = {}) {
   const win = /** @type {Window} */ (doc.defaultView);
   if (options.container) {
     const t = doc.createElement('template');
-    t.innerHTML = MARKUP; // a constant: never user text
+    setMarkup(t, MARKUP); // a constant: never user text
     options.container.appendChild(t.content);
   }
   const host = options.host || doc.documentElement;
