@@ -50,6 +50,32 @@ test('each page downloads one Wasm build: the one its engine runs (SIMD in Chrom
   }
 });
 
+test('at 320 px, the width WCAG’s reflow asks for, no page scrolls sideways: every preset, training, induction, every lab', async () => {
+  const { PRESETS } = await import('../../web/presets.js');
+  const { CATALOG } = await import('../../web/labs/catalog.js');
+  const paths = [...Object.keys(PRESETS).map((p) => `?preset=${p}`), '?mode=train', '?mode=induction', ...CATALOG.map((l) => `labs.html?mode=${l.mode}`)];
+  const wide = [];
+  for (const path of paths) {
+    const { page, context, log } = await open(env, path, { width: 320, height: 800 });
+    // what sticks out of the page: anything past its right edge that no scrolling box holds
+    const out = await page.evaluate(() => {
+      const W = document.documentElement.clientWidth, past = [];
+      for (const e of document.querySelectorAll('body *')) {
+        const r = e.getBoundingClientRect();
+        if (!r.width || r.right <= W + 0.5) continue;
+        let a = e.parentElement;
+        while (a && getComputedStyle(a).overflowX === 'visible') a = a.parentElement;
+        if (!a || a === document.documentElement || a === document.body) past.push(`${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} to ${Math.round(r.right)} px`);
+      }
+      return { scroll: document.documentElement.scrollWidth, past: past.slice(0, 3) };
+    });
+    if (out.scroll > 320 || out.past.length) wide.push(`${path}: ${out.scroll} px wide (${out.past.join(', ')})`);
+    assert.deepEqual(log.errors, [], path);
+    await context.close();
+  }
+  assert.deepEqual(wide, []);
+});
+
 test('the labs page downloads only the lab it shows', async () => {
   const context = await env.browser.newContext();
   const page = await context.newPage();
