@@ -25,6 +25,7 @@ try {
       await page.goto(server.url + query);
       const g = query.includes('induction') ? '__induction' : '__train';
       await page.waitForFunction((g) => globalThis[g] && (g !== '__induction' || globalThis[g].last), g, { timeout: 120000 });
+      await page.locator('[data-panel="A"]').scrollIntoViewIfNeeded(); // training hands heads only to an explorer in sight
       // record N + 1 heads while it trains
       await page.evaluate(({ g, N }) => new Promise((done) => {
         const heads = (window.__heads = []);

@@ -46,7 +46,7 @@ function mountTrain(container, element, { doc, params, emit }) {
       await explorer.ready;
       const attn = await core;
       if (gone) return;
-      panel = mountTrainPanel(section, { doc, attn, explorer, initial, onUrl: (/** @type {string} */ q) => changed((now = paramsOf(q))) });
+      panel = mountTrainPanel(section, { doc, attn, explorer, initial, watch: box, onUrl: (/** @type {string} */ q) => changed((now = paramsOf(q))) });
       // The element has no address bar to copy: its state comes out as the explorer-state event.
       const link = /** @type {HTMLElement | null} */ (section.querySelector('#train-link'));
       if (link) link.hidden = true;

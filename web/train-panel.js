@@ -51,12 +51,13 @@ export const EXPLORER_CONTROLS = ['theme', 'steps', 'follow', 'explain', 'export
  * once a link's steps are replayed; step(k) takes k steps as the Single step button does (the
  * browser tests drive training with it, never with the clock); touched() says the learner acted
  * in the explorer (its emit: a step, a row, a cell), which then gets the newest head at once
- * (at most every PLAY_EXPLORER_MS).
+ * (at most every PLAY_EXPLORER_MS). watch: the explorer's box; while it is out of sight,
+ * training hands the explorer no heads.
  * @param {HTMLElement} container
  * @param {{ doc: Document, attn: import('../types/attention').Attention, explorer: import('./explorer/mount.js').ExplorerApi,
- *   initial: import('./train.js').TrainState, onUrl?: (q: string) => void }} o
+ *   initial: import('./train.js').TrainState, onUrl?: (q: string) => void, watch?: Element | null }} o
  */
-export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl = () => {} }) {
+export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl = () => {}, watch = null }) {
   const win = /** @type {Window} */ (doc.defaultView);
   const tpl = doc.createElement('template');
   setMarkup(tpl, MARKUP);
@@ -77,6 +78,18 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
   let own = null;
   let pointed = false; // the learner hovered or focused a read-out cell: the next draw is a full one
   let answering = false; // the explorer answers the learner in the coming frame: no refresh in it
+  // Training hands no heads to an explorer out of sight (a refresh is 30-50 ms: docs/architecture.md)
+  let seen = true;
+  /** @type {TrainSession['shown']} */
+  let caught = null; // the head the read-out and the prediction caught up with meanwhile
+  const Watcher = /** @type {Window & typeof globalThis} */ (win).IntersectionObserver;
+  const watcher = watch && typeof Watcher === 'function'
+    ? new Watcher((entries) => {
+      seen = entries[entries.length - 1].isIntersecting;
+      if (seen) handedAt = -Infinity;
+    })
+    : null;
+  if (watcher && watch) watcher.observe(watch);
   const theme = () => explorer.state.theme; // the page's, or the <attention-explorer> element's
 
   /** Hands the explorer the head on show (when it changed) and schedules a redraw. */
@@ -114,7 +127,7 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
     const m = panelModel(s, { ...headOnShow(), follow: explorer.state.follow });
     // While training runs ahead of the explorer, the read-out and the prediction wait for it
     // (PLAY_EXPLORER_MS), unless the learner points at the read-out.
-    const full = !s.playing || s.shown === handed || pointed;
+    const full = !s.playing || s.shown === handed || s.shown === caught || pointed;
     pointed = false;
     drawStatus($, m);
     drawCurve($('train-curve'), m.curve, CURVE);
@@ -147,14 +160,20 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
   // ---------------------------------------------------------------- training over time
 
   // One frame of training: the panel shows this frame's weights; the explorer too when it last
-  // got a head PLAY_EXPLORER_MS ago or more, or when training just stopped on its own.
+  // got a head PLAY_EXPLORER_MS ago or more and is in sight, or when training just stopped on its own.
   function tick() {
     loop = 0;
     if (!s.playing) return;
     s.tick();
     if (!s.playing || (!answering && win.performance.now() - handedAt >= PLAY_EXPLORER_MS)) {
-      show();
-      explorer.flush(); // this frame shows this frame's weights
+      if (seen || !s.playing) {
+        show();
+        explorer.flush(); // this frame shows this frame's weights
+      } else {
+        handedAt = win.performance.now(); // out of sight: only the read-out and prediction catch up
+        caught = s.shown;
+        schedule();
+      }
     } else schedule(); // the panel alone
     if (s.playing) loop = win.requestAnimationFrame(tick);
   }
@@ -233,6 +252,7 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
     },
     destroy() {
       gone = true;
+      watcher?.disconnect();
       stopLoop();
       if (frame) win.cancelAnimationFrame(frame);
       s.dispose();
@@ -332,7 +352,7 @@ export async function startTrainPage(doc) {
   await explorer.ready;
   const attn = await core;
   panel = mountTrainPanel(section, {
-    doc, attn, explorer, initial,
+    doc, attn, explorer, initial, watch: box,
     onUrl: (q) => win.history.replaceState(null, '', win.location.pathname + q),
   });
   // A follow or cell outside the head trained is left out, and the explorer says so with the

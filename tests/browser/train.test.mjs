@@ -409,6 +409,7 @@ test('while training runs the explorer gets a head at most every PLAY_EXPLORER_M
   });
   const explorerHead = () => page.evaluate(() => ({ A: Array.from(__explorer.result.A), Wq: __explorer.state.config.Wq }));
   await page.click('#train-run');
+  await page.locator('[data-panel="A"]').scrollIntoViewIfNeeded(); // in sight: it gets heads while training runs
   await page.clock.runFor(2000);
   // one evaluate, so no frame can run between what it reads
   const during = await page.evaluate(() => ({ handed: globalThis.__handed, steps: __train.trainer.steps, said: document.querySelector('#train-narration')?.textContent ?? '' }));
@@ -452,6 +453,7 @@ test('while training runs, an action brings the newest head in the frame after, 
   });
   const handed = () => page.evaluate(() => globalThis.__handed);
   await page.click('#train-run');
+  await page.locator('[data-panel="A"]').scrollIntoViewIfNeeded(); // in sight: it gets heads while training runs
   await page.clock.runFor(1000);
   // right after a handover the next is PLAY_EXPLORER_MS away; a click on an A cell then brings
   // the newest head within three frames
@@ -471,6 +473,41 @@ test('while training runs, an action brings the newest head in the frame after, 
   assert.deepEqual(held.sel, { m: 'A', i: 0, j: 0 }, 'every key moved the selection (30 moves, back where it started)');
   const count = held.handed - start;
   assert.ok(count >= 2 && count <= Math.ceil(990 / PLAY_EXPLORER_MS) + 1, `${count} heads handed to the explorer in 30 repeats over 990 ms`);
+  await page.click('#train-run'); // pause: the explorer catches up
+  await page.clock.runFor(100);
+  const wq = await page.evaluate(() => [__explorer.state.config.Wq, __train.trainer.example({ seed: __train.state.ex }).Wq]);
+  assert.deepEqual(wq[0], wq[1], 'paused, the explorer shows the trainer’s weights');
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+test('while training runs with the explorer out of sight it gets no heads, the read-out still follows; back in sight it gets the newest head at once', async () => {
+  const { page, context, log } = await openTrain('?mode=train&task=find-the-noun&seed=1'); // 1280×900: the explorer is below the panel
+  const inSight = () => page.evaluate(() => { const b = document.querySelector('[data-panel="A"]').getBoundingClientRect(); return b.bottom > 0 && b.top < innerHeight; });
+  assert.equal(await inSight(), false, 'A starts out of sight');
+  await page.clock.install();
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 10));
+  await page.evaluate(() => {
+    globalThis.__handed = 0;
+    const show = __explorer.showHead.bind(__explorer);
+    __explorer.showHead = (...a) => (globalThis.__handed++, show(...a));
+  });
+  const read = () => page.evaluate(() => ({ handed: globalThis.__handed, steps: __train.trainer.steps, readout: document.querySelector('#train-wout').textContent }));
+  await page.click('#train-run');
+  await page.clock.runFor(1000);
+  const away = await read();
+  await page.clock.runFor(500);
+  const later = await read();
+  assert.ok(later.steps > away.steps && away.steps >= 30, `training ran (${away.steps}, then ${later.steps} steps)`);
+  assert.equal(later.handed, 0, 'no head handed to an explorer out of sight');
+  assert.notEqual(later.readout, away.readout, 'the read-out (Wout) caught up meanwhile');
+  // scrolled into sight, it gets the newest head within a few frames, then one every PLAY_EXPLORER_MS
+  await page.locator('[data-panel="A"]').scrollIntoViewIfNeeded();
+  for (let k = 0; k < 10 && (await read()).handed === 0; k++) await page.clock.runFor(16);
+  assert.equal((await read()).handed, 1, 'back in sight: the newest head');
+  await page.clock.runFor(1000);
+  const back = (await read()).handed;
+  assert.ok(back >= 1 + 3 && back <= 1 + Math.ceil(1000 / PLAY_EXPLORER_MS) + 1, `${back - 1} more heads in a second in sight`);
   await page.click('#train-run'); // pause: the explorer catches up
   await page.clock.runFor(100);
   const wq = await page.evaluate(() => [__explorer.state.config.Wq, __train.trainer.example({ seed: __train.state.ex }).Wq]);
