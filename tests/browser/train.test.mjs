@@ -24,6 +24,18 @@ async function openTrain(query = '?mode=train', opts) {
   await redraw(o.page);
   return o;
 }
+/**
+ * Installs the page's clock, paused, so that frames come only when the test runs it. Its
+ * performance.now() starts again near 0, while the panel stamped its last handover to the
+ * explorer in the page's real time: the clock first runs past that (idle frames), so the next
+ * handover is PLAY_EXPLORER_MS away however long the page took to load.
+ */
+async function pauseClock(page) {
+  const real = await page.evaluate(() => performance.now());
+  await page.clock.install();
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 10));
+  await page.clock.runFor(Math.ceil(real) + PLAY_EXPLORER_MS);
+}
 /** Takes k steps as the Single step button does, then waits for the redraw. */
 async function steps(page, k) {
   await page.evaluate((k) => __train.step(k), k);
@@ -395,7 +407,7 @@ test('the live region speaks at most once every 2 s while training runs, and at 
 
 test('while training runs the explorer gets a head at most every PLAY_EXPLORER_MS; paused, every number shown is the step’s', async () => {
   const { page, context, log } = await openTrain('?mode=train&task=find-the-noun&seed=1');
-  await page.clock.install(); // frames come from the page's clock, run by the test: nothing here depends on the machine's speed
+  await pauseClock(page); // frames come from the page's clock, run by the test: nothing here depends on the machine's speed
   await page.evaluate(() => {
     globalThis.__handed = 0;
     const show = __explorer.showHead.bind(__explorer);
@@ -444,8 +456,7 @@ test('while training runs the explorer gets a head at most every PLAY_EXPLORER_M
 test('while training runs, an action brings the newest head in the frame after, and a held arrow key no more often than PLAY_EXPLORER_MS', async () => {
   const { page, context, log } = await openTrain('?mode=train&task=find-the-noun&seed=1');
   // the page's clock, paused: only runFor moves it, so frames and handovers come when the test says
-  await page.clock.install();
-  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 10));
+  await pauseClock(page);
   await page.evaluate(() => {
     globalThis.__handed = 0;
     const show = __explorer.showHead.bind(__explorer);
@@ -485,8 +496,7 @@ test('while training runs with the explorer out of sight it gets no heads, the r
   const { page, context, log } = await openTrain('?mode=train&task=find-the-noun&seed=1'); // 1280×900: the explorer is below the panel
   const inSight = () => page.evaluate(() => { const b = document.querySelector('[data-panel="A"]').getBoundingClientRect(); return b.bottom > 0 && b.top < innerHeight; });
   assert.equal(await inSight(), false, 'A starts out of sight');
-  await page.clock.install();
-  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 10));
+  await pauseClock(page);
   await page.evaluate(() => {
     globalThis.__handed = 0;
     const show = __explorer.showHead.bind(__explorer);
@@ -501,8 +511,15 @@ test('while training runs with the explorer out of sight it gets no heads, the r
   assert.ok(later.steps > away.steps && away.steps >= 30, `training ran (${away.steps}, then ${later.steps} steps)`);
   assert.equal(later.handed, 0, 'no head handed to an explorer out of sight');
   assert.notEqual(later.readout, away.readout, 'the read-out (Wout) caught up meanwhile');
-  // scrolled into sight, it gets the newest head within a few frames, then one every PLAY_EXPLORER_MS
+  // scrolled into sight, it gets the newest head within a few frames, then one every PLAY_EXPLORER_MS.
+  // The browser says "in sight" after a real frame: an observer of the test's own, made after the
+  // panel's, hears it after the panel does.
+  await page.evaluate(() => {
+    globalThis.__inSight = false;
+    new IntersectionObserver((es) => { globalThis.__inSight = es[es.length - 1].isIntersecting; }).observe(document.getElementById('explorer'));
+  });
   await page.locator('[data-panel="A"]').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => globalThis.__inSight, null, { polling: 50 });
   for (let k = 0; k < 10 && (await read()).handed === 0; k++) await page.clock.runFor(16);
   assert.equal((await read()).handed, 1, 'back in sight: the newest head');
   await page.clock.runFor(1000);
