@@ -36,6 +36,21 @@ async function pauseClock(page) {
   await page.clock.pauseAt(await page.evaluate(() => Date.now() + 10));
   await page.clock.runFor(Math.ceil(real) + PLAY_EXPLORER_MS);
 }
+/** Counts the heads handed to the explorer, in globalThis.__handed. */
+function countHandovers(page) {
+  return page.evaluate(() => {
+    globalThis.__handed = 0;
+    const show = __explorer.showHead.bind(__explorer);
+    __explorer.showHead = (...a) => (globalThis.__handed++, show(...a));
+  });
+}
+/** Pauses training with its button (on the paused clock): the explorer catches up with the trainer's weights. */
+async function pauseAndCompare(page) {
+  await page.click('#train-run');
+  await page.clock.runFor(100);
+  const wq = await page.evaluate(() => [__explorer.state.config.Wq, __train.trainer.example({ seed: __train.state.ex }).Wq]);
+  assert.deepEqual(wq[0], wq[1], 'paused, the explorer shows the trainer’s weights');
+}
 /** Takes k steps as the Single step button does, then waits for the redraw. */
 async function steps(page, k) {
   await page.evaluate((k) => __train.step(k), k);
@@ -408,11 +423,7 @@ test('the live region speaks at most once every 2 s while training runs, and at 
 test('while training runs the explorer gets a head at most every PLAY_EXPLORER_MS; paused, every number shown is the step’s', async () => {
   const { page, context, log } = await openTrain('?mode=train&task=find-the-noun&seed=1');
   await pauseClock(page); // frames come from the page's clock, run by the test: nothing here depends on the machine's speed
-  await page.evaluate(() => {
-    globalThis.__handed = 0;
-    const show = __explorer.showHead.bind(__explorer);
-    __explorer.showHead = (...a) => (globalThis.__handed++, show(...a));
-  });
+  await countHandovers(page);
   // The trainer's current example on its current weights, through a fresh forward() of the core.
   const fresh = () => page.evaluate(() => {
     const cfg = __train.trainer.example({ seed: __train.state.ex });
@@ -457,11 +468,7 @@ test('while training runs, an action brings the newest head in the frame after, 
   const { page, context, log } = await openTrain('?mode=train&task=find-the-noun&seed=1');
   // the page's clock, paused: only runFor moves it, so frames and handovers come when the test says
   await pauseClock(page);
-  await page.evaluate(() => {
-    globalThis.__handed = 0;
-    const show = __explorer.showHead.bind(__explorer);
-    __explorer.showHead = (...a) => (globalThis.__handed++, show(...a));
-  });
+  await countHandovers(page);
   const handed = () => page.evaluate(() => globalThis.__handed);
   await page.click('#train-run');
   await page.locator('[data-panel="A"]').scrollIntoViewIfNeeded(); // in sight: it gets heads while training runs
@@ -484,10 +491,7 @@ test('while training runs, an action brings the newest head in the frame after, 
   assert.deepEqual(held.sel, { m: 'A', i: 0, j: 0 }, 'every key moved the selection (30 moves, back where it started)');
   const count = held.handed - start;
   assert.ok(count >= 2 && count <= Math.ceil(990 / PLAY_EXPLORER_MS) + 1, `${count} heads handed to the explorer in 30 repeats over 990 ms`);
-  await page.click('#train-run'); // pause: the explorer catches up
-  await page.clock.runFor(100);
-  const wq = await page.evaluate(() => [__explorer.state.config.Wq, __train.trainer.example({ seed: __train.state.ex }).Wq]);
-  assert.deepEqual(wq[0], wq[1], 'paused, the explorer shows the trainer’s weights');
+  await pauseAndCompare(page);
   assert.deepEqual(log.errors, []);
   await context.close();
 });
@@ -497,11 +501,7 @@ test('while training runs with the explorer out of sight it gets no heads, the r
   const inSight = () => page.evaluate(() => { const b = document.querySelector('[data-panel="A"]').getBoundingClientRect(); return b.bottom > 0 && b.top < innerHeight; });
   assert.equal(await inSight(), false, 'A starts out of sight');
   await pauseClock(page);
-  await page.evaluate(() => {
-    globalThis.__handed = 0;
-    const show = __explorer.showHead.bind(__explorer);
-    __explorer.showHead = (...a) => (globalThis.__handed++, show(...a));
-  });
+  await countHandovers(page);
   const read = () => page.evaluate(() => ({ handed: globalThis.__handed, steps: __train.trainer.steps, readout: document.querySelector('#train-wout').textContent }));
   await page.click('#train-run');
   await page.clock.runFor(1000);
@@ -525,10 +525,7 @@ test('while training runs with the explorer out of sight it gets no heads, the r
   await page.clock.runFor(1000);
   const back = (await read()).handed;
   assert.ok(back >= 1 + 3 && back <= 1 + Math.ceil(1000 / PLAY_EXPLORER_MS) + 1, `${back - 1} more heads in a second in sight`);
-  await page.click('#train-run'); // pause: the explorer catches up
-  await page.clock.runFor(100);
-  const wq = await page.evaluate(() => [__explorer.state.config.Wq, __train.trainer.example({ seed: __train.state.ex }).Wq]);
-  assert.deepEqual(wq[0], wq[1], 'paused, the explorer shows the trainer’s weights');
+  await pauseAndCompare(page);
   assert.deepEqual(log.errors, []);
   await context.close();
 });
