@@ -8,14 +8,14 @@ WASM_OPT ?= wasm-opt
 CLANG ?= clang
 FUZZ_SECONDS ?= 45        # make test: the most each fuzz target may take (its runs are fixed below)
 FUZZ_LONG_SECONDS ?= 100  # make fuzz-long: seconds for each of the six fuzz targets (10 minutes in all)
-PROPERTY_RUNS ?= 20000    # make fuzz-long: fast-check runs of each property of tests/property.test.mjs
+PROPERTY_RUNS ?= 20000    # make fuzz-long: fast-check runs of each property of tests/core/property.test.mjs
 
 # The Wasm links these flags with no imports, no Emscripten JS glue, and a heap that grows.
 # INITIAL_MEMORY holds the static slots of the trainers and induction models (about 2.5 MB), and
-# little more: the forward arena grows memory when it needs room (tests/fused.test.mjs counts that).
+# little more: the forward arena grows memory when it needs room (tests/core/fused.test.mjs counts that).
 WASM_LINK  := -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=64MB \
               -sTOTAL_STACK=65536 -sINITIAL_MEMORY=3MB
-# Three cores, each in a SIMD and a scalar build (web/attention.js loadAttention's `core`): the full
+# Three cores, each in a SIMD and a scalar build (web/core/attention.js loadAttention's `core`): the full
 # one (every export: forward, labs, trainers, induction models); the trainer core, without the
 # induction models (c/wasm_exports.c with -DAE_NO_INDUCTION), for the training page; the forward
 # core (-DAE_FORWARD_ONLY: the head and the labs' softmax rows), half the size, for the explorer
@@ -31,7 +31,8 @@ WERROR     ?= -Werror
 SAN_FLAGS  := -std=c99 -g -O1 -Wall -Wextra $(WERROR) -fsanitize=address,undefined -fno-sanitize-recover=all -Ic
 CORE       := c/attention.c c/attention.h
 TRAIN      := c/attention_backward.c c/learn.c c/learn.h c/train.c c/train.h c/induction.c c/induction.h
-NODE_TESTS  = $(wildcard tests/*.test.mjs) $(wildcard tests/browser/*.test.mjs)
+NODE_TESTS  = $(wildcard tests/*/*.test.mjs)
+NODE_TESTS := $(filter-out tests/hosts/%,$(NODE_TESTS))
 
 .PHONY: all help run test test-hosts test-c test-fuzz test-node test-types bench setup setup-test clean dist fuzz-long fuzz-keep coverage mutate-c mutate-js
 
@@ -41,10 +42,10 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 12
 
 setup: ## check for (as root: install) emcc and node
-	@scripts/setup.sh build
+	@tools/setup.sh build
 
 setup-test: ## check for (as root: install) clang, the three browsers (chromium, firefox-esr, webkit2gtk-driver + xvfb) and node_modules too
-	@scripts/setup.sh test
+	@tools/setup.sh test
 
 build/simd/attention.o: c/attention.c c/attention.h Makefile
 	@mkdir -p build/simd
@@ -105,32 +106,32 @@ build/attention-trainer-scalar.wasm: $(WASM_TRAINER_OBJ:%=build/scalar/%) ; $(LI
 
 WASM_BUILDS := build/attention-simd.wasm build/attention-scalar.wasm build/attention-trainer-simd.wasm \
                build/attention-trainer-scalar.wasm build/attention-forward-simd.wasm build/attention-forward-scalar.wasm
-web/gen/wasm-source.js: $(WASM_BUILDS) scripts/embed-wasm.mjs
-	node scripts/embed-wasm.mjs $(WASM_BUILDS) web/gen
+web/gen/wasm-source.js: $(WASM_BUILDS) tools/embed-wasm.mjs
+	node tools/embed-wasm.mjs $(WASM_BUILDS) web/gen
 
-web/gen/explorer-css.js: web/style.css scripts/embed-css.mjs
-	node scripts/embed-css.mjs web/style.css $@
+web/gen/explorer-css.js: web/explorer/style.css tools/embed-css.mjs
+	node tools/embed-css.mjs web/explorer/style.css $@
 
-web/gen/labs-css.js: web/labs/labs.css scripts/embed-css.mjs
-	node scripts/embed-css.mjs web/labs/labs.css $@ LABS_CSS
+web/gen/labs-css.js: web/labs/labs.css tools/embed-css.mjs
+	node tools/embed-css.mjs web/labs/labs.css $@ LABS_CSS
 
-web/gen/train-css.js: web/train.css scripts/embed-css.mjs
-	node scripts/embed-css.mjs web/train.css $@ TRAIN_CSS
+web/gen/train-css.js: web/train/train.css tools/embed-css.mjs
+	node tools/embed-css.mjs web/train/train.css $@ TRAIN_CSS
 
-web/gen/induction-css.js: web/induction.css scripts/embed-css.mjs
-	node scripts/embed-css.mjs web/induction.css $@ INDUCTION_CSS
+web/gen/induction-css.js: web/induction/induction.css tools/embed-css.mjs
+	node tools/embed-css.mjs web/induction/induction.css $@ INDUCTION_CSS
 
 dist: all ## write dist/ with esbuild: a minified attention-explorer.js (the explorer, Wasm inside), the parts it loads for the other modes, index.html and lab.html that open from file://
-	@scripts/setup.sh dist
-	node scripts/build-dist.mjs
+	@tools/setup.sh dist
+	node tools/build-dist.mjs
 
 run: all ## serve the explorer on http://127.0.0.1:$(PORT)/ (PORT= to change)
-	node web/serve.mjs $(PORT)
+	node tools/serve.mjs $(PORT)
 
 test: setup-test all test-c test-fuzz test-types test-node ## build and run every test
 
 test-hosts: all dist ## build docs/embedding.md's MkDocs, Material, Sphinx, Hugo and nbconvert recipes with Debian's tools and open each in Chromium
-	@scripts/setup.sh hosts
+	@tools/setup.sh hosts
 	node --test tests/hosts/*.test.mjs
 
 test-types: setup-test all ## tsc --noEmit, strict: the package's .d.ts, tests/types/consumer.ts (bundler and node16 resolution), all of web/ (checkJs)
@@ -213,14 +214,14 @@ build/fuzz_%: tests/c/fuzz_%.c $$(FUZZ_SRC_$$*) $(FUZZ_DEPS)
 
 test-fuzz: setup-test $(FUZZ_TARGETS:%=build/fuzz_%) ## a bounded, seeded libFuzzer run of every C entry point (FUZZ_SECONDS caps each target)
 	@rm -rf build/fuzz-corpus
-	@$(foreach t,$(FUZZ_TARGETS),scripts/fuzz.sh test $(t) $(FUZZ_RUNS_$(t)) $(FUZZ_SECONDS) &&) true
+	@$(foreach t,$(FUZZ_TARGETS),tools/fuzz.sh test $(t) $(FUZZ_RUNS_$(t)) $(FUZZ_SECONDS) &&) true
 
 fuzz-long: setup-test all $(FUZZ_TARGETS:%=build/fuzz_%) ## a long fuzz run (FUZZ_LONG_SECONDS per C target, niced) and PROPERTY_RUNS runs of each JS property
-	@$(foreach t,$(FUZZ_TARGETS),scripts/fuzz.sh long $(t) $(FUZZ_LONG_SECONDS) &&) true
-	PROPERTY_RUNS=$(PROPERTY_RUNS) nice node --test tests/property.test.mjs
+	@$(foreach t,$(FUZZ_TARGETS),tools/fuzz.sh long $(t) $(FUZZ_LONG_SECONDS) &&) true
+	PROPERTY_RUNS=$(PROPERTY_RUNS) nice node --test tests/core/property.test.mjs
 
 fuzz-keep: $(FUZZ_TARGETS:%=build/fuzz_%) ## keep what the last fuzz runs found: the smallest input set reaching every feature, to tests/c/corpus/*.b64
-	@$(foreach t,$(FUZZ_TARGETS),scripts/fuzz.sh keep $(t) &&) true
+	@$(foreach t,$(FUZZ_TARGETS),tools/fuzz.sh keep $(t) &&) true
 
 # make coverage: clang's source-based coverage of c/, reached by the C tests and by every input
 # of the fuzz corpora (tests/c/corpus/ and, after a fuzz run, build/fuzz-corpus/), replayed once.
@@ -242,7 +243,7 @@ build/cov/fuzz_%: tests/c/fuzz_%.c $$(FUZZ_SRC_$$*) $(FUZZ_DEPS)
 	$(CLANG) $(COV_FLAGS) -fsanitize=fuzzer $(FUZZ_FLAGS_$*) $(FUZZ_SRC_$*) $< -lm -o $@
 
 coverage: setup-test $(C_TESTS:%=build/cov/test_%) $(FUZZ_TARGETS:%=build/cov/fuzz_%) ## line and branch coverage of c/ by the C tests and the fuzz corpora (targets: attention.c >= 95% of lines, c/ >= 90%)
-	@scripts/coverage.sh "$(C_TESTS)" "$(FUZZ_TARGETS)" "$(WASM_SRC)"
+	@tools/coverage.sh "$(C_TESTS)" "$(FUZZ_TARGETS)" "$(WASM_SRC)"
 
 test-node: setup-test all dist ## Node tests: core, ONNX vectors, bad input, page modules, browser
 	node --test $(NODE_TESTS)
@@ -260,11 +261,11 @@ bench: setup-test all build/bench_native ## time forward() (Wasm SIMD, scalar, n
 	node tests/browser/frame-bench.mjs
 
 mutate-c: setup-test ## mutation testing of c/ (seeded, stratified; tens of minutes): killed, survived, each survivor (MUTATE_ARGS=--count=...)
-	nice node scripts/mutate-c.mjs $(MUTATE_ARGS)
+	nice node tools/mutate-c.mjs $(MUTATE_ARGS)
 
 mutate-js: setup-test all dist ## mutation testing of the pure JS modules with StrykerJS (tens of minutes): per file, each survivor
 	nice -n 10 npx stryker run stryker.config.mjs $(MUTATE_ARGS)
-	node scripts/mutate-js-report.mjs
+	node tools/mutate-js-report.mjs
 
 clean: ## remove build output
 	rm -rf build web/gen dist tests/out

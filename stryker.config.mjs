@@ -2,23 +2,23 @@
 // StrykerJS (pinned in package.json) and the Node tests (tests/*.test.mjs; not the browser
 // ones). It takes tens of minutes, so it is not part of `make test`. The report: build/mutate-js/
 // (report.html to browse, report.json), and per file plus every survivor on the terminal
-// (scripts/mutate-js-report.mjs).
+// (tools/mutate-js-report.mjs).
 //
 // What is mutated: the modules whose behaviour the Node tests own: the explanation text (explain.js
 // and the explorer's own sentences, explorer/notes.js), config parsing and URL state (config.js,
 // the explorer's state and its URL form, explorer/state.js), number formatting, colours, the
 // grammar of sentences, the tensor paste parser, the training state (train.js, train/state.js),
 // the labs' pure modules (not their views, not ui.js: DOM), and the input checks of
-// web/attention.js and web/attention-training.js (found by their section comments and names; the
+// web/core/attention.js and web/core/trainer.js (found by their section comments and names; the
 // rest of those files moves Wasm memory and is tested through the core, not here).
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 const MODULES = [
-  'web/explain.js', 'web/explorer/notes.js',
-  'web/config.js', 'web/explorer/state.js',
-  'web/format.js', 'web/colors.js', 'web/words.js', 'web/tensor-text.js',
-  'web/train.js', 'web/train/state.js',
+  'web/blocks/explain.js', 'web/explorer/notes.js',
+  'web/blocks/config.js', 'web/explorer/state.js',
+  'web/blocks/format.js', 'web/blocks/colors.js', 'web/blocks/words.js', 'web/blocks/tensor-text.js',
+  'web/train/words.js', 'web/train/state.js',
   'web/labs/cross.js', 'web/labs/misconceptions.js', 'web/labs/multihead.js', 'web/labs/predict.js',
   'web/labs/sqrtdk.js', 'web/labs/stability.js', 'web/labs/random.js', 'web/labs/fused.js',
   'web/labs/index.js', 'web/labs/catalog.js',
@@ -39,11 +39,11 @@ function functions(file, names) {
   });
 }
 
-// The input checks: web/attention.js's sections whose heading says "input check" (each up to the
-// next section or the Result class), and web/attention-training.js's checkSeed and Trainer.set.
+// The input checks: web/core/attention.js's sections whose heading says "input check" (each up to the
+// next section or the Result class), and web/core/trainer.js's checkSeed and Trainer.set.
 function inputChecks() {
   const out = [];
-  const file = 'web/attention.js';
+  const file = 'web/core/attention.js';
   if (existsSync(file)) {
     const lines = readFileSync(file, 'utf8').split('\n');
     lines.forEach((l, from) => {
@@ -52,14 +52,14 @@ function inputChecks() {
       if (to > from) out.push(`${file}:${from + 2}-${to}`);
     });
   }
-  return [...out, ...functions('web/attention-training.js', ['checkSeed', 'set'])];
+  return [...out, ...functions('web/core/trainer.js', ['checkSeed', 'set'])];
 }
 
 // web/labs/mount.js: its URL state (queryOf, paramNotes); mountLabRecord puts the DOM together
 // and is tested in the browsers (tests/browser/).
 const LAB_MOUNT = () => functions('web/labs/mount.js', ['queryOf', 'paramNotes']);
 
-// MUTATE_JS_ONLY=web/format.js,web/labs/*.js (globs, comma-separated; `attention-checks` for the
+// MUTATE_JS_ONLY=web/blocks/format.js,web/labs/*.js (globs, comma-separated; `attention-checks` for the
 // input checks) restricts a run to some of these modules.
 function mutateList() {
   const all = [...MODULES, ...LAB_MOUNT(), ...inputChecks()];
@@ -75,39 +75,39 @@ function mutateList() {
 // A name here may have no file yet: each module's new exact-text and input-check tests go in files of
 // their own (input-checks, explain-text, labs-sqrtdk, ...), so that work on one module touches no other's.
 const OWNERS = {
-  'web/attention.js': ['input-checks', 'bad-input', 'core', 'into', 'reentrancy', 'wasm-abi', 'fused', 'property'],
-  'web/attention-training.js': ['input-checks', 'train', 'train-state', 'bad-input', 'reentrancy', 'wasm-abi'],
-  'web/format.js': ['page-format', 'words', 'page-explain', 'page-sentences', 'labs-words', 'train-ui', 'explorer-notes'],
-  'web/words.js': ['words', 'page-sentences', 'page-explain', 'labs-words', 'train-ui', 'explorer-notes'],
-  'web/colors.js': ['page-colors', 'page-contrast', 'page-sentences'],
-  'web/config.js': ['page-config', 'tensor-text', 'explorer-state', 'page-explain', 'lookups', 'train-ui', 'train-state'],
-  'web/tensor-text.js': ['tensor-text', 'page-config'],
-  'web/explain.js': ['explain-text', 'page-explain', 'page-sentences', 'explorer-notes', 'train-ui', 'train-state', 'labs-words'],
-  'web/explorer/': ['explorer-text', 'explorer-state', 'explorer-notes'],
-  'web/train.js': ['train-text', 'train-ui', 'train-state', 'lookups'],
-  'web/train/': ['train-text', 'train-state', 'train-ui'],
-  'web/labs/': ['labs-sqrtdk', 'labs-stability', 'labs-predict', 'labs-misconceptions', 'labs-cross', 'labs-multihead', 'labs-words', 'labs-stats', 'labs-fused', 'lookups', 'page-sentences'],
+  'web/core/attention.js': ['core/input-checks', 'core/bad-input', 'core/core', 'core/into', 'core/reentrancy', 'core/wasm-abi', 'core/fused', 'core/property'],
+  'web/core/trainer.js': ['core/input-checks', 'train/learns', 'train/state', 'core/bad-input', 'core/reentrancy', 'core/wasm-abi'],
+  'web/blocks/format.js': ['blocks/format', 'blocks/words', 'blocks/explain', 'explorer/sentences', 'labs/words', 'train/ui', 'explorer/notes'],
+  'web/blocks/words.js': ['blocks/words', 'explorer/sentences', 'blocks/explain', 'labs/words', 'train/ui', 'explorer/notes'],
+  'web/blocks/colors.js': ['blocks/colors', 'explorer/contrast', 'explorer/sentences'],
+  'web/blocks/config.js': ['blocks/config', 'blocks/tensor-text', 'explorer/state', 'blocks/explain', 'blocks/lookups', 'train/ui', 'train/state'],
+  'web/blocks/tensor-text.js': ['blocks/tensor-text', 'blocks/config'],
+  'web/blocks/explain.js': ['blocks/explain-text', 'blocks/explain', 'explorer/sentences', 'explorer/notes', 'train/ui', 'train/state', 'labs/words'],
+  'web/explorer/': ['explorer/notes-text', 'explorer/state', 'explorer/notes'],
+  'web/train/words.js': ['train/text', 'train/ui', 'train/state', 'blocks/lookups'],
+  'web/train/': ['train/text', 'train/state', 'train/ui'],
+  'web/labs/': ['labs/sqrtdk', 'labs/stability', 'labs/predict', 'labs/misconceptions', 'labs/cross', 'labs/multihead', 'labs/words', 'labs/stats', 'labs/fused', 'blocks/lookups', 'explorer/sentences'],
 };
 const testsOf = () => Object.fromEntries(Object.entries(OWNERS).map(([m, names]) => [m, names.map((n) => `tests/${n}.test.mjs`)]));
 
 // The Node test files, but for those that test other things and import none of the mutated
 // modules for their own sake: the ONNX vectors, the CLI, loading, export, the npm package, the
 // server, the types, and the induction page (a minute of its own model's training per run).
-// MUTATE_JS_TESTS (comma-separated names like page-format,words) replaces the list.
-const SKIP = /^(onnx|cli|loader|embed-export|embed-pack|serve|types|induction)\.test\.mjs$/;
+// MUTATE_JS_TESTS (comma-separated names like blocks/format,blocks/words) replaces the list.
+const SKIP = /^(browser|hosts)\/|^(core\/onnx|core\/loader|tools\/.*|explorer\/export|element\/.*|types\/.*|induction\/.*)\.test\.mjs$/;
 function testFiles() {
   const names = process.env.MUTATE_JS_TESTS?.split(',').map((n) => `${n.replace(/\.test\.mjs$/, '')}.test.mjs`);
-  return readdirSync('tests').filter((f) => (names ? names.includes(f) : f.endsWith('.test.mjs') && !SKIP.test(f))).sort().map((f) => `tests/${f}`);
+  return readdirSync('tests', { recursive: true }).map(String).filter((f) => (names ? names.includes(f) : f.endsWith('.test.mjs') && !SKIP.test(f))).sort().map((f) => `tests/${f}`);
 }
 
 export default {
   $schema: './node_modules/@stryker-mutator/core/schema/stryker-schema.json',
   packageManager: 'npm',
-  // scripts/stryker-node-test/: a test runner that keeps one Node process with the test files
+  // tools/stryker-node-test/: a test runner that keeps one Node process with the test files
   // imported, and runs for each mutant only the single tests that reach it (coverage per test),
   // fastest first, stopping at the first that fails: a mutant takes milliseconds, not the
   // seconds of a Node process per test file (Stryker's tap runner; a full run took hours).
-  plugins: ['./scripts/stryker-node-test/runner.mjs'],
+  plugins: ['./tools/stryker-node-test/runner.mjs'],
   testRunner: 'node-test-in-process',
   // Left out: the tests that take seconds each under instrumentation (a mutant that survives runs
   // every test that reaches it, so these made a run take hours on a busy 2-core machine). First

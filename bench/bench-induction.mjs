@@ -14,10 +14,10 @@
 //      long tasks (PerformanceObserver longtask) and, from a Chromium trace, the page thread's
 //      longest task in CPU time and in wall time.
 // Wall times depend on the machine's load; the trace's thread times (CPU) do not, or much less.
-// The control's and the ablation's targets count steps, not time: tests/induction.test.mjs.
+// The control's and the ablation's targets count steps, not time: tests/induction/induction.test.mjs.
 // Timings depend on what else the machine runs: the first lines say how busy it was.
-import { loadAttention } from '../web/attention.js';
-import { MODEL, formedAt, strongestInduction } from '../web/induction.js';
+import { loadAttention } from '../web/core/attention.js';
+import { MODEL, formedAt, strongestInduction } from '../web/induction/words.js';
 import { setup } from '../tests/browser/helpers.mjs';
 import { loadavg, cpus } from 'node:os';
 

@@ -7,7 +7,7 @@
 // CPU time depends much less on the machine's load than wall time. Not a test: nothing asserted.
 // WEBROOTS=dirA,dirB compares two copies of web/ (e.g. one from `git archive` of another commit).
 import { launch, ROOT } from '../tests/browser/helpers.mjs';
-import { startServer } from '../web/serve.mjs';
+import { startServer } from '../tools/serve.mjs';
 import { loadavg } from 'node:os';
 
 const med = (xs) => { xs = xs.slice().sort((a, b) => a - b); return xs.length ? xs[xs.length >> 1] : NaN; };

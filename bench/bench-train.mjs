@@ -2,7 +2,7 @@
 // (trainer.step(k), forward + backward + Adam over a batch of 16 sequences in Wasm) for the toy
 // size of issue 6: 8 tokens, head width dk = dv = 8, batch 16. Target: >= 1,000 steps/s in Node,
 // so the page can run several steps in every 60 fps frame. Median of 15 samples of 200 steps.
-import { loadAttention } from '../web/attention.js';
+import { loadAttention } from '../web/core/attention.js';
 
 const TARGET = 1000, SAMPLES = 15, STEPS = 200;
 

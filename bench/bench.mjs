@@ -29,7 +29,7 @@ import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-web';
-import { loadAttention } from '../web/attention.js';
+import { loadAttention } from '../web/core/attention.js';
 import { plainHead } from './plain.js';
 import { attentionHeadOnnx } from './onnx-head.mjs';
 

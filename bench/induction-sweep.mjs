@@ -1,6 +1,6 @@
 // induction-sweep.mjs: a measurement harness for issue 16's ablation target (not run by make).
 // Trains the product's own Wasm induction model in Node for each seed and reports, per seed:
-// the step the circuit formed (web/induction.js's criteria, evaluated every 10 steps), the rise
+// the step the circuit formed (web/induction/words.js's criteria, evaluated every 10 steps), the rise
 // of the held-out repeated-part loss when the strongest layer-2 induction head is ablated at the
 // end, and the one-layer control's lowest repeated-part loss.
 //
@@ -9,8 +9,8 @@
 // last at initialisation: the same numbers as a model without it (it still costs its forward).
 //
 // usage: node bench/induction-sweep.mjs '{"heads":2,"l2":1,"dh":16,"lr":0.02,"seeds":[1,10]}'
-import { loadAttention } from '../web/attention.js';
-import { MODEL, CRITERIA } from '../web/induction.js';
+import { loadAttention } from '../web/core/attention.js';
+import { MODEL, CRITERIA } from '../web/induction/words.js';
 
 const cfg = { heads: 2, l2: 2, dh: 16, lr: 0.02, weightDecay: 0.01, batch: 16, steps: 600, seeds: [1, 10], control: true, ...JSON.parse(process.argv[2] ?? '{}') };
 const attn = await loadAttention({ simd: true });

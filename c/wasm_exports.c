@@ -1,6 +1,6 @@
 /*
  * wasm_exports.c: the one list of what the WebAssembly module exports, and the one owner of
- * its working memory. web/attention.js is the only code that calls these.
+ * its working memory. web/core/attention.js is the only code that calls these.
  *
  * The JS side calls ae_prepare(n, m, d, dk, dv, layout) once per forward pass; it lays out every
  * buffer of one head in a single arena that grows when a call needs more and is otherwise
@@ -18,7 +18,7 @@
 
 /* Buffer ids, in arena order: what a result returns first, then scratch (the caller's mask, Kᵀ
  * and the fused form's work), so that JS copies the results out with one slice. The fused layout
- * gives S, M, A and Kt no room (size 0). web/attention.js keeps the same list. */
+ * gives S, M, A and Kt no room (size 0). web/core/attention.js keeps the same list. */
 enum { B_X, B_XKV, B_WQ, B_WK, B_WV, B_Q, B_K, B_V, B_S, B_M, B_A, B_O, B_MASK, B_KT, B_WORK, B_COUNT };
 enum { L_FUSED = 1, L_MASK = 2 };
 
@@ -148,7 +148,7 @@ EXPORT(ae_bench_matmul) int ae_bench_matmul(int n, int k, int p, int reps)
 #define TRAIN_SLOTS 8
 #define TRAIN_LOSS_CHUNK 4096 /* most steps one ae_train_steps call may take */
 
-/* Buffer ids for ae_train_buffer; web/attention.js keeps the same list. */
+/* Buffer ids for ae_train_buffer; web/core/attention.js keeps the same list. */
 enum { T_WQ, T_WK, T_WV, T_WOUT, T_DWQ, T_DWK, T_DWV, T_DWOUT, T_LOSSES, T_EVAL, T_EX_TOKENS, T_EX_TARGETS,
        T_EX_RIGHT, T_EX_X, T_COUNT };
 /* Info ids for ae_train_info. */
@@ -326,7 +326,7 @@ EXPORT(ae_softmax_stats) int ae_softmax_stats(int m)
 #if !defined AE_FORWARD_ONLY && !defined AE_NO_INDUCTION /* the trainer-only build stops here too */
 /* ================================================================ induction (c/induction.h)
  *
- * Two-layer models in which an induction head forms (web/attention.js createInduction). Like
+ * Two-layer models in which an induction head forms (web/core/attention.js createInduction). Like
  * the trainers above, they live in static slots, each a fixed block of IND_SLOT_BYTES, so they
  * never move and the forward arena is unaffected. JS owns a slot from ae_ind_create until
  * ae_ind_free. ae_ind_buffer(slot, which, index) says where an array starts (index: the head
@@ -338,7 +338,7 @@ EXPORT(ae_softmax_stats) int ae_softmax_stats(int m)
 #define IND_LOSS_CHUNK 1024         /* most steps one ae_ind_steps call may take */
 #define IND_SPLIT_FLOATS ((1 + (IND_MAX_LAYERS - 1) * IND_MAX_HEADS) * IND_MAX_TOKENS * IND_MAX_HEAD_D)
 
-/* Buffer ids for ae_ind_buffer; web/attention.js keeps the same list. */
+/* Buffer ids for ae_ind_buffer; web/core/attention.js keeps the same list. */
 enum { IND_B_LOSSES, IND_B_EVAL, IND_B_COMPOSITION, IND_B_SPLIT, IND_B_TOKENS, IND_B_TARGETS, IND_B_PART,
        IND_B_INDUCT, IND_B_PARAMS, IND_B_GRADS, IND_B_E, IND_B_WQ, IND_B_WK, IND_B_WV, IND_B_WO, IND_B_DWQ,
        IND_B_DWK, IND_B_DWV, IND_B_DWO, IND_B_P, IND_B_X, IND_B_Q, IND_B_K, IND_B_V, IND_B_S, IND_B_A, IND_B_O,

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdirSync, copyFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../web/serve.mjs';
+import { startServer } from '../tools/serve.mjs';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const GUIDE = readFileSync(ROOT + 'docs/embedding.md', 'utf8');

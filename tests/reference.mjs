@@ -1,7 +1,7 @@
 // tests/reference.mjs: an independent float64 reference of one attention head, plus seeded
 // random inputs for the tests.
 //
-// Written straight from the maths (docs/api.md, c/attention.h), not from web/attention.js or the
+// Written straight from the maths (docs/api.md, c/attention.h), not from web/core/attention.js or the
 // C core, so a shared mistake is unlikely. Plain nested arrays of float64 numbers throughout:
 // slow and obvious on purpose.
 //

@@ -1,8 +1,8 @@
-// The written rules every generated sentence is checked against (tests/page-sentences.test.mjs).
+// The written rules every generated sentence is checked against (tests/explorer/sentences.test.mjs).
 // Each rule returns a list of problems (empty when the text keeps it), so a failing test says
 // which rule broke and where.
-import { fmt } from '../web/format.js';
-import { largest } from '../web/words.js';
+import { fmt } from '../web/blocks/format.js';
+import { largest } from '../web/blocks/words.js';
 
 // Nouns the sentences count, with their plurals.
 const NOUNS = [

@@ -1,4 +1,4 @@
-// Types of `attention-explorer` (web/attention.js): the core that computes one attention head in
+// Types of `attention-explorer` (web/core/attention.js): the core that computes one attention head in
 // WebAssembly. docs/api.md is the full contract; these declarations follow it.
 // Shapes use the project legend: n query tokens, m key/value tokens, d model width, dk
 // query/key width, dv value width. Flat arrays are row-major: [i][j] is at i*cols + j.

@@ -1,4 +1,4 @@
-// Types of `attention-explorer/config` (web/config.js): the config format of a head (the same
+// Types of `attention-explorer/config` (web/blocks/config.js): the config format of a head (the same
 // for the page's URL, files, the element's config attribute and the CLI), its strict parser and
 // the page state in the URL.
 import type { DirectArgs, ProjectedArgs } from './attention.js';

@@ -1,4 +1,4 @@
-// Types of `attention-explorer/element` (web/attention-explorer.js): the <attention-explorer>
+// Types of `attention-explorer/element` (web/element/attention-explorer.js): the <attention-explorer>
 // custom element, defined when the module is imported in a browser. docs/embedding.md describes
 // every attribute, property and event.
 import type { Attention, ForwardResult } from './attention.js';

@@ -1,4 +1,4 @@
-// Types of `attention-explorer/export` (web/export.js): the pictures and numbers a learner can
+// Types of `attention-explorer/export` (web/explorer/export.js): the pictures and numbers a learner can
 // take away, as pure functions of a view (paintPNG is given the document).
 import type { ForwardResult } from './attention.js';
 import type { Config, MatrixName, Step } from './config.js';

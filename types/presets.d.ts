@@ -1,4 +1,4 @@
-// Types of `attention-explorer/presets` (web/presets.js): the heads a learner can pick.
+// Types of `attention-explorer/presets` (web/blocks/presets.js): the heads a learner can pick.
 import type { Config, ProjectedConfig } from './config.js';
 
 export type PresetName = 'cat' | 'worked-example' | 'previous-token';

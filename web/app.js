@@ -1,11 +1,11 @@
 // @ts-check
-// app.js: the page's entry. It mounts one explorer (web/explorer.js) on the page, with its state
+// app.js: the page's entry. It mounts one explorer (web/explorer/index.js) on the page, with its state
 // in the page's URL, and exposes it to the browser tests and the frame benchmark.
-// ?mode=train puts the training panel (web/train-panel.js) above the explorer instead, ?mode=induction
-// the induction page (web/induction-panel.js), and
+// ?mode=train puts the training panel (web/train/panel.js) above the explorer instead, ?mode=induction
+// the induction page (web/induction/panel.js), and
 // ?mode=<name>-lab opens that lab on the labs page (web/labs.html) with the same parameters.
-import { mountExplorer, sharedCore } from './explorer.js';
-import { clipMessage } from './config.js';
+import { mountExplorer, sharedCore } from './explorer/index.js';
+import { clipMessage } from './blocks/config.js';
 
 /** The page's markup has this element (web/index.html). @param {string} id */
 const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -29,7 +29,7 @@ for (const a of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAl
 if (/^[a-z0-9-]+-lab$/.test(mode)) {
   location.replace('labs.html' + location.search + location.hash);
 } else if (mode === 'induction') {
-  Promise.all([import('./induction-panel.js'), stylesheet('induction.css')])
+  Promise.all([import('./induction/panel.js'), stylesheet('induction/induction.css')])
     .then(([m]) => m.startInductionPage(document)) // sets __explorer and __induction
     .catch((e) => {
       const p = byId('explorer').appendChild(document.createElement('p'));
@@ -37,7 +37,7 @@ if (/^[a-z0-9-]+-lab$/.test(mode)) {
       p.textContent = 'The induction page could not start: ' + e.message;
     });
 } else if (mode === 'train') {
-  Promise.all([import('./train-panel.js'), stylesheet('train.css')])
+  Promise.all([import('./train/panel.js'), stylesheet('train/train.css')])
     .then(([m]) => m.startTrainPage(document)) // sets __explorer and __train
     .catch((e) => {
       const p = byId('explorer').appendChild(document.createElement('p'));

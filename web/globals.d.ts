@@ -2,7 +2,7 @@
 // Only tsc reads this file (tsconfig.json); it is not part of the package.
 export {};
 declare global {
-  /** The page's explorer (web/app.js, web/train-panel.js, web/induction-panel.js). */
+  /** The page's explorer (web/app.js, web/train/panel.js, web/induction/panel.js). */
   var __explorer: import('./explorer/mount.js').ExplorerApi | undefined;
   /** The training panel (?mode=train). */
   var __train: unknown;

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { setup, open, settle, launch, ROOT } from './helpers.mjs';
 import { axeViolations } from './axe.mjs';
 import { CSP, pageWriter, openEmbed, clean } from './embed-helpers.mjs';
-import { startServer } from '../../web/serve.mjs';
-import { STEPS } from '../../web/config.js';
-import { PRESETS } from '../../web/presets.js';
+import { startServer } from '../../tools/serve.mjs';
+import { STEPS } from '../../web/blocks/config.js';
+import { PRESETS } from '../../web/blocks/presets.js';
 
 let env;
 before(async () => (env = await setup()));

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { ROOT, settle } from './helpers.mjs';
 
-// The same policy `make run` sends (web/serve.mjs).
-export { CSP } from '../../web/serve.mjs';
+// The same policy `make run` sends (tools/serve.mjs).
+export { CSP } from '../../tools/serve.mjs';
 
 /**
  * Returns page(name, body, { css, script, classic }): writes tests/out/DIR/NAME.html with the
@@ -16,7 +16,7 @@ export { CSP } from '../../web/serve.mjs';
 export function pageWriter(dir) {
   const at = ROOT + 'tests/out/' + dir + '/';
   mkdirSync(at, { recursive: true });
-  return (name, body, { css = '', script = '/web/attention-explorer.js', classic = false } = {}) => {
+  return (name, body, { css = '', script = '/web/element/attention-explorer.js', classic = false } = {}) => {
     if (css) writeFileSync(at + name + '.css', css);
     writeFileSync(
       at + name + '.html',

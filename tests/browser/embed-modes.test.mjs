@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, ROOT, shot, settle } from './helpers.mjs';
 import { CSP, pageWriter, openEmbed, clean } from './embed-helpers.mjs';
-import { startServer } from '../../web/serve.mjs';
+import { startServer } from '../../tools/serve.mjs';
 import { LAB_MODES } from '../../web/labs/index.js';
 
 // Host CSS that would wreck the labs if it reached them.

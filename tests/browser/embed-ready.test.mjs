@@ -4,7 +4,7 @@
 // wins, older fetches are aborted, a loading line shows, a src that never answers times out
 // after 15 s with a message, and removing the element aborts its fetch.
 //
-// A small server in front of make run's (web/serve.mjs) adds the slow and broken answers on the
+// A small server in front of make run's (tools/serve.mjs) adds the slow and broken answers on the
 // same origin (the CSP allows no other): /api/slow.json?ms=N answers after N ms, /api/never.json
 // never answers, /api/missing.json is a 404. It records which requests the browser gave up on.
 import { test, before, after } from 'node:test';
@@ -13,9 +13,9 @@ import { createServer, request } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { launch, ROOT } from './helpers.mjs';
 import { pageWriter, openEmbed, clean } from './embed-helpers.mjs';
-import { startServer } from '../../web/serve.mjs';
-import { PRESETS } from '../../web/presets.js';
-import { MAX_MESSAGE } from '../../web/config.js';
+import { startServer } from '../../tools/serve.mjs';
+import { PRESETS } from '../../web/blocks/presets.js';
+import { MAX_MESSAGE } from '../../web/blocks/config.js';
 
 let browser, files, front;
 const aborted = []; // paths of /api/ requests the browser closed before the answer
@@ -81,7 +81,7 @@ const RECORD = `<script src="record-errors.js"></script>`;
 // after registering it.
 writeFileSync(
   ROOT + 'tests/out/embed-ready/broken-mode.js',
-  "import { registerMode } from '/web/attention-explorer.js';\n" +
+  "import { registerMode } from '/web/element/attention-explorer.js';\n" +
     "registerMode('broken-lab', () => ({ ready: Promise.reject(new Error('its params do not work')), destroy() {} }));\n" +
     "document.body.append(Object.assign(document.createElement('attention-explorer'), { id: 'broken' }));\n" +
     "document.getElementById('broken').setAttribute('mode', 'broken-lab');\n",

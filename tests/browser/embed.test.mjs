@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { writeFileSync, readFileSync } from 'node:fs';
 import { launch, ROOT, shot, settle } from './helpers.mjs';
 import { CSP, pageWriter, openEmbed, clean } from './embed-helpers.mjs';
-import { startServer } from '../../web/serve.mjs';
-import { loadAttention } from '../../web/attention.js';
-import { parseConfig, forwardArgs, MAX_JSON } from '../../web/config.js';
-import { PRESETS } from '../../web/presets.js';
-import { fmt } from '../../web/format.js';
+import { startServer } from '../../tools/serve.mjs';
+import { loadAttention } from '../../web/core/attention.js';
+import { parseConfig, forwardArgs, MAX_JSON } from '../../web/blocks/config.js';
+import { PRESETS } from '../../web/blocks/presets.js';
+import { fmt } from '../../web/blocks/format.js';
 
 let browser, strict, other, otherCors, attn;
 
@@ -224,7 +224,7 @@ test('dist/index.html works from file:// with no request but its own two files (
 test('dist/ from file:// in an engine without Wasm SIMD: the explorer loads the scalar build of its core from beside the main file', async () => {
   const context = await browser.newContext();
   const p = await context.newPage();
-  // An engine without SIMD: WebAssembly.validate refuses the SIMD probe (web/attention.js), and only it.
+  // An engine without SIMD: WebAssembly.validate refuses the SIMD probe (web/core/attention.js), and only it.
   await p.addInitScript(() => {
     const validate = WebAssembly.validate;
     WebAssembly.validate = (bytes) => (new Uint8Array(bytes).includes(0xfd) ? false : validate(bytes));

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, open, ROOT } from './helpers.mjs';
-import { startServer } from '../../web/serve.mjs';
+import { startServer } from '../../tools/serve.mjs';
 import { pageWriter, openEmbed, clean } from './embed-helpers.mjs';
 
 let env;
@@ -75,7 +75,7 @@ test('the element: lab params it cannot use get the same note; mode="train" with
 test('the element works without constructable stylesheets: its CSS goes in <style> elements, the explorer\'s before a mode\'s', async () => {
   const { EXPLORER_CSS } = await import('../../web/gen/explorer-css.js');
   const { LABS_CSS } = await import('../../web/gen/labs-css.js');
-  // Without the CSP: such an engine needs style-src 'unsafe-inline' (web/attention-explorer.js).
+  // Without the CSP: such an engine needs style-src 'unsafe-inline' (web/element/attention-explorer.js).
   const server = await startServer({ root: ROOT + 'web', port: 0, headers: { 'content-security-policy': null } });
   const context = await env.browser.newContext();
   try {
@@ -86,7 +86,7 @@ test('the element works without constructable stylesheets: its CSS goes in <styl
       delete ShadowRoot.prototype.adoptedStyleSheets;
       delete Document.prototype.adoptedStyleSheets;
     });
-    const body = '<!doctype html><script type="module" src="attention-explorer.js"></script>' +
+    const body = '<!doctype html><script type="module" src="element/attention-explorer.js"></script>' +
       '<attention-explorer id="a" preset="cat"></attention-explorer><attention-explorer id="b" mode="cross-lab"></attention-explorer>';
     await page.route(server.url + 'no-sheets.html', (route) => route.fulfill({ contentType: 'text/html', body }));
     await page.goto(server.url + 'no-sheets.html');

@@ -11,7 +11,7 @@ import { setup, open } from './helpers.mjs';
 import { readFileSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { syntheticConfig } from '../../web/presets.js';
+import { syntheticConfig } from '../../web/blocks/presets.js';
 
 const RUNS = Number(process.env.RUNS || 60);
 const env = await setup();
@@ -57,7 +57,7 @@ try {
     await context.close();
   }
   {
-    // A training link of 20000 steps: the page replays it in chunks (web/train-panel.js). The
+    // A training link of 20000 steps: the page replays it in chunks (web/train/panel.js). The
     // longest main-thread task while it replays, in CPU time of that thread (Chrome's trace
     // "tdur", which a busy machine inflates less than wall time), against the same 20000 steps
     // run in one task, as the page did before; and how late a 10 ms timer fired (wall time).
@@ -79,7 +79,7 @@ try {
     const lag = await page.evaluate(() => (clearInterval(globalThis.__tick), globalThis.__lag));
     await page.evaluate(() => new Promise((ok) => setTimeout(ok, 50)));
     await page.evaluate(async () => {
-      const { loadAttention } = await import('./attention.js');
+      const { loadAttention } = await import('./core/attention.js');
       const t = (await loadAttention()).createTrainer({ task: 'find-the-noun', seed: 1 });
       t.step(20000);
       t.dispose();

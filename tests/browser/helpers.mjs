@@ -3,7 +3,7 @@
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../../web/serve.mjs';
+import { startServer } from '../../tools/serve.mjs';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SHOTS = fileURLToPath(new URL('../out/screenshots/', import.meta.url));

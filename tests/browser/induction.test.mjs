@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { setup, open, settle, shot, launch, ROOT } from './helpers.mjs';
 import { CSP, pageWriter, openEmbed, clean } from './embed-helpers.mjs';
 import { axeViolations } from './axe.mjs';
-import { startServer } from '../../web/serve.mjs';
-import { loadAttention } from '../../web/attention.js';
-import { createEngine } from '../../web/induction-engine.js';
-import { formedAt } from '../../web/induction.js';
+import { startServer } from '../../tools/serve.mjs';
+import { loadAttention } from '../../web/core/attention.js';
+import { createEngine } from '../../web/induction/engine.js';
+import { formedAt } from '../../web/induction/words.js';
 
 let env;
 before(async () => {

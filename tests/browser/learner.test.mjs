@@ -5,10 +5,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, open, settle, cellTexts, shot } from './helpers.mjs';
-import { loadAttention } from '../../web/attention.js';
-import { parseConfig, forwardArgs, STEPS } from '../../web/config.js';
-import { PRESETS } from '../../web/presets.js';
-import { fmt } from '../../web/format.js';
+import { loadAttention } from '../../web/core/attention.js';
+import { parseConfig, forwardArgs, STEPS } from '../../web/blocks/config.js';
+import { PRESETS } from '../../web/blocks/presets.js';
+import { fmt } from '../../web/blocks/format.js';
 
 let env, attn;
 before(async () => {

@@ -51,7 +51,7 @@ test('each page downloads one Wasm build: the one its engine runs (SIMD in Chrom
 });
 
 test('at 320 px, the width WCAG’s reflow asks for, no page scrolls sideways: every preset, training, induction, every lab', async () => {
-  const { PRESETS } = await import('../../web/presets.js');
+  const { PRESETS } = await import('../../web/blocks/presets.js');
   const { CATALOG } = await import('../../web/labs/catalog.js');
   const paths = [...Object.keys(PRESETS).map((p) => `?preset=${p}`), '?mode=train', '?mode=induction', ...CATALOG.map((l) => `labs.html?mode=${l.mode}`)];
   const wide = [];
@@ -107,7 +107,7 @@ test('the labs page downloads only the lab it shows', async () => {
 // (docs/architecture.md, "Types") are comments the pages serve: they cost 9.3 KB gzipped on the
 // explorer page, 9.5 on the training page and 2.0 on the labs page (107 -> 116, 141 -> 151,
 // 61 -> 63; with every comment stripped, all of web/'s JS differs by 0.6 KB), so each budget
-// rose by that, rounded up to whole KB: 10, 10 and 2. Typing web/attention.js, the trainers, the
+// rose by that, rounded up to whole KB: 10, 10 and 2. Typing web/core/attention.js, the trainers, the
 // element, train.js and two labs (their shared shapes in tsc-only .d.ts files, which no page
 // loads) cost 1.7, 2.7 and 1.7 KB more (117.3 -> 119.0, 151.8 -> 154.5, 64.0 -> 65.7): 2, 3 and 2.
 // Typing labs/ui.js, labs-page.js and the lab views (ui.js's signatures in lab-types.d.ts) cost the
@@ -132,7 +132,7 @@ test('the labs page downloads only the lab it shows', async () => {
 // Stop 23's small call (attention.js: a plan each instance refills, the slab's offsets, heap views
 // dropped when the heap is re-read; softmax_rows4's shuffles): attention.js 0.8 KB more gzipped,
 // half of it comments (pages 125.5 -> 126.4, 162.7 -> 163.6, 68.1 -> 69.1): budgets 127, 164, 70.
-// Stop 24: Trusted Types (web/trusted-types.js, which explorer/mount.js imports for the element's
+// Stop 24: Trusted Types (web/blocks/trusted-types.js, which explorer/mount.js imports for the element's
 // markup: 0.9 KB gzipped as a response of its own) and the 901 px rows (style.css, 0.1): pages
 // 126.5 -> 127.5, 163.8 -> 164.8, 69.2 -> 69.3. Budgets 128 and 165. Then no heads for an
 // explorer out of sight while a head trains (train-panel.js, 0.3 KB; its long tasks of 50-60 ms

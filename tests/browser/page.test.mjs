@@ -3,10 +3,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, open, settle, cellTexts, shot, shown } from './helpers.mjs';
-import { loadAttention } from '../../web/attention.js';
-import { parseConfig, forwardArgs, STEPS } from '../../web/config.js';
-import { PRESETS, syntheticConfig } from '../../web/presets.js';
-import { fmt, fmtShort } from '../../web/format.js';
+import { loadAttention } from '../../web/core/attention.js';
+import { parseConfig, forwardArgs, STEPS } from '../../web/blocks/config.js';
+import { PRESETS, syntheticConfig } from '../../web/blocks/presets.js';
+import { fmt, fmtShort } from '../../web/blocks/format.js';
 
 let env, attn;
 before(async () => {

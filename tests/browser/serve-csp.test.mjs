@@ -1,9 +1,9 @@
-// `make run` serves every page under the strict CSP of docs/embedding.md (web/serve.mjs): the
+// `make run` serves every page under the strict CSP of docs/embedding.md (tools/serve.mjs): the
 // explorer, the labs and the training panel must work under it, with no violation at all.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from './helpers.mjs';
-import { CSP } from '../../web/serve.mjs';
+import { CSP } from '../../tools/serve.mjs';
 
 let env;
 before(async () => { env = await setup(); }); // the server of `make run`, with its default headers

@@ -1,11 +1,11 @@
 // A learner pastes what PyTorch printed in the lesson's lab into the explorer's config box
-// (web/tensor-text.js through web/config.js): the page shows the lesson's numbers. The printouts
+// (web/blocks/tensor-text.js through web/blocks/config.js): the page shows the lesson's numbers. The printouts
 // are the real ones in tests/tensor-text/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { setup, open, settle, cellTexts } from './helpers.mjs';
-import { fmt } from '../../web/format.js';
+import { fmt } from '../../web/blocks/format.js';
 
 const printout = (name) => readFileSync(new URL(`../tensor-text/${name}.txt`, import.meta.url), 'utf8');
 

@@ -5,8 +5,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, open, settle, cellTexts, shot, shown, SHOTS } from './helpers.mjs';
 import { axeViolations } from './axe.mjs';
-import { fmt } from '../../web/format.js';
-import { PLAY_EXPLORER_MS } from '../../web/train-panel.js';
+import { fmt } from '../../web/blocks/format.js';
+import { PLAY_EXPLORER_MS } from '../../web/train/panel.js';
 
 let env;
 before(async () => {

@@ -1,7 +1,7 @@
 // The element on a page that enforces Trusted Types (Content-Security-Policy:
 // require-trusted-types-for 'script'), headless Debian Chromium. Such a page refuses plain strings
 // at innerHTML, a script's src and new Worker; the element blesses its own strings with its one
-// policy, "attention-explorer" (web/trusted-types.js). Checked from web/ and from dist/: every
+// policy, "attention-explorer" (web/blocks/trusted-types.js). Checked from web/ and from dist/: every
 // mode starts with no violation and shows the core's numbers, the induction mode trains in its
 // worker; on a page whose trusted-types directive leaves the name out, the element says what to
 // add and `ready` rejects with that.
@@ -9,11 +9,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, ROOT, settle } from './helpers.mjs';
 import { CSP, pageWriter, openEmbed, clean } from './embed-helpers.mjs';
-import { startServer } from '../../web/serve.mjs';
-import { loadAttention } from '../../web/attention.js';
-import { parseConfig, forwardArgs } from '../../web/config.js';
-import { PRESETS } from '../../web/presets.js';
-import { fmt } from '../../web/format.js';
+import { startServer } from '../../tools/serve.mjs';
+import { loadAttention } from '../../web/core/attention.js';
+import { parseConfig, forwardArgs } from '../../web/blocks/config.js';
+import { PRESETS } from '../../web/blocks/presets.js';
+import { fmt } from '../../web/blocks/format.js';
 
 const ENFORCED = `${CSP}; require-trusted-types-for 'script'`;
 let browser, allowed, refused, attn;
@@ -30,7 +30,7 @@ after(async () => {
 });
 
 const page = pageWriter('trusted-types');
-const SCRIPTS = { web: { script: '/web/attention-explorer.js' }, dist: { script: '/dist/attention-explorer.js', classic: true } };
+const SCRIPTS = { web: { script: '/web/element/attention-explorer.js' }, dist: { script: '/dist/attention-explorer.js', classic: true } };
 const A = (p) => p.locator('#a [data-matrix="A"][data-row]').allTextContents();
 
 test('the explorer, from web/ and from dist/, shows the core’s A on a page that enforces Trusted Types, with no violation', async () => {
@@ -56,7 +56,7 @@ test('the train, induction and lab modes start on such a page: dist/ loads its p
     assert.equal(await p.locator('#t #train-steps').textContent(), 'Step 1', `a training step from ${from}/`);
     await p.waitForFunction(() => /^Step 5/.test(document.querySelector('#i').shadowRoot.querySelector('#ind-status').textContent));
     const where = await p.evaluate(() => document.querySelector('#i').shadowRoot.querySelector('#ind-where').textContent);
-    // dist/ has no worker file to offer (web/induction-worker-url-inline.js): it trains on the page
+    // dist/ has no worker file to offer (web/induction/worker-url-inline.js): it trains on the page
     assert.match(where, from === 'web' ? /training in a Web Worker/ : /training in this page/, `where the induction mode trains, from ${from}/`);
     assert.ok(await p.locator('#l input[type="range"]').count() > 0, `the lab's controls, from ${from}/`);
     if (from === 'dist') assert.ok(log.requests.some((u) => u.endsWith('/dist/attention-explorer.labs.js')), 'the labs part came by <script>');

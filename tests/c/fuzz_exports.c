@@ -1,6 +1,6 @@
 /*
  * fuzz_exports.c: a libFuzzer target for every ae_* export of c/wasm_exports.c, the only door
- * web/attention.js has into the core, built natively with tests/c/wasm_shim.h standing in for
+ * web/core/attention.js has into the core, built natively with tests/c/wasm_shim.h standing in for
  * WebAssembly's memory (the arena grows the way memory.grow does, and a page past the grown
  * memory traps). Built and run by the Makefile's test-fuzz.
  *

@@ -1,6 +1,6 @@
 /*
- * wasm_exports_api.h: test-only. c/wasm_exports.c has no header (web/attention.js is its only
- * caller); these are its exports and the ids of its enums, as web/attention.js keeps them, for
+ * wasm_exports_api.h: test-only. c/wasm_exports.c has no header (web/core/attention.js is its only
+ * caller); these are its exports and the ids of its enums, as web/core/attention.js keeps them, for
  * the native tests that call it (fuzz_exports.c, test_exports.c).
  */
 #ifndef TESTS_C_WASM_EXPORTS_API_H
@@ -58,7 +58,7 @@ int ae_softmax_naive(int m);
 int ae_softmax_backward(int m);
 int ae_softmax_stats(int m);
 
-/* The enums of wasm_exports.c, as web/attention.js keeps them. */
+/* The enums of wasm_exports.c, as web/core/attention.js keeps them. */
 enum { B_X, B_XKV, B_WQ, B_WK, B_WV, B_Q, B_K, B_V, B_S, B_M, B_A, B_O, B_MASK, B_KT, B_WORK, B_COUNT };
 enum { L_FUSED = 1, L_MASK = 2 };
 enum { T_WQ, T_WK, T_WV, T_WOUT, T_DWQ, T_DWK, T_DWV, T_DWOUT, T_LOSSES, T_EVAL, T_EX_TOKENS, T_EX_TARGETS, T_EX_RIGHT, T_EX_X, T_COUNT };

@@ -32,7 +32,7 @@ function run(cmd, args, cwd) {
 }
 
 // A site generator's pages run their theme's own inline scripts and styles, so each site is served
-// as its host would serve it: without web/serve.mjs's strict policy (the element's own CSP test is
+// as its host would serve it: without tools/serve.mjs's strict policy (the element's own CSP test is
 // tests/browser/recipes.test.mjs).
 const open = (dir, path = '') => openServed(browser, dir, path, { headers: { 'content-security-policy': null } });
 

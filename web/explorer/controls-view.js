@@ -2,8 +2,8 @@
 // note (what changed and how to go back), the formula line, the tour button, the theme button,
 // the config box and the export menu.
 
-import { formulaLine } from '../explain.js';
-import { el, setText, setAttr } from './dom.js';
+import { formulaLine } from '../blocks/explain.js';
+import { el, setText, setAttr } from '../blocks/dom.js';
 import { can, tourAvailable } from './state.js';
 import { presetNote, ownHeadLabel } from './notes.js';
 

@@ -6,7 +6,7 @@
 
 import * as S from './state.js';
 import { TOKEN_ROWS } from './state.js';
-import { parseNumber } from '../format.js';
+import { parseNumber } from '../blocks/format.js';
 
 /** @typedef {import('./mount.js').Ctx & { panels: import('./mount.js').Views['panels'], inspector: import('./mount.js').Views['inspector'], keysOn?: EventTarget, chooseTheme: (t: string) => void }} EventsCtx */
 /** @typedef {import('../../types/config').MatrixName} MatrixName */
@@ -64,7 +64,7 @@ function wireMatrices(ctx) {
     if (f) return act(S.toggleFollow, Number(f.dataset.follow));
     const c = panels.cellFromEvent(ev);
     if (!c) return;
-    const hm = /** @type {import('../heatmap.js').Heatmap} */ (panels.heatmap(c.m));
+    const hm = /** @type {import('../blocks/heatmap.js').Heatmap} */ (panels.heatmap(c.m));
     hm.setCursor(c.i, c.j);
     if (hm.mode === 'canvas') hm.focusCursor();
     act(S.select, c);
@@ -79,7 +79,7 @@ function wireMatrices(ctx) {
       panels.heatmap(m)?.setCursor(Number(t.dataset.row), Number(t.dataset.col));
       act(S.select, { m, i: Number(t.dataset.row), j: Number(t.dataset.col) });
     } else if (t.dataset.matrixCanvas) {
-      const hm = /** @type {import('../heatmap.js').Heatmap} */ (panels.heatmap(/** @type {MatrixName} */ (t.dataset.matrixCanvas)));
+      const hm = /** @type {import('../blocks/heatmap.js').Heatmap} */ (panels.heatmap(/** @type {MatrixName} */ (t.dataset.matrixCanvas)));
       hm.setCursor(hm.cursor.i, hm.cursor.j);
       act(S.select, { m: hm.m, ...hm.cursor });
     }
@@ -114,7 +114,7 @@ function matrixKey(ctx, ev) {
   const t = targetOf(ev);
   const m = /** @type {MatrixName | undefined} */ (t.dataset.matrix || t.dataset.matrixCanvas || t.dataset.labelOf);
   if (!m) return;
-  const hm = /** @type {import('../heatmap.js').Heatmap} */ (panels.heatmap(m));
+  const hm = /** @type {import('../blocks/heatmap.js').Heatmap} */ (panels.heatmap(m));
   const { i, j } = hm.cursor;
   const to = MOVES[ev.key] ? [i + MOVES[ev.key][0], j + MOVES[ev.key][1]] : ev.key === 'Home' ? [i, 0] : ev.key === 'End' ? [i, hm.cols - 1] : null;
   if (to) {

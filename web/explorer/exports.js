@@ -1,8 +1,8 @@
 // explorer/exports.js: the export buttons: which matrix is chosen, file names, downloads and the
-// copyable text box. The files themselves come from web/export.js (pure functions of the view).
+// copyable text box. The files themselves come from web/explorer/export.js (pure functions of the view).
 
-import { EXPORTABLE } from '../export.js';
-import { el } from './dom.js';
+import { EXPORTABLE } from './export.js';
+import { el } from '../blocks/dom.js';
 
 /** @typedef {import('./mount.js').Lookup} Lookup */
 /** @typedef {import('../../types/config').MatrixName} MatrixName */

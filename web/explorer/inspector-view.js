@@ -4,17 +4,17 @@
 // screen the panel sits at the bottom of the window: keepClear() scrolls the focused cell out
 // from under it (WCAG 2.4.11, focus not obscured).
 
-import { fmt, fmtShort } from '../format.js';
-import { sourceCopies } from '../explain.js';
-import { scaleKind, maxAbsFinite, cellRgb, css, textOn } from '../colors.js';
+import { fmt, fmtShort } from '../blocks/format.js';
+import { sourceCopies } from '../blocks/explain.js';
+import { scaleKind, maxAbsFinite, cellRgb, css, textOn } from '../blocks/colors.js';
 import { editable, headOf, TOUR_STOPS } from './state.js';
-import { el, setText, setAttr } from './dom.js';
+import { el, setText, setAttr } from '../blocks/dom.js';
 
 /** @typedef {import('./state.js').State} State */
 /** @typedef {import('./mount.js').View} View */
 /** @typedef {import('./mount.js').Lookup} Lookup */
 /** @typedef {import('../../types/config').Cell} Cell */
-/** @typedef {NonNullable<ReturnType<typeof import('../explain.js').explainCell>>} Explanation */
+/** @typedef {NonNullable<ReturnType<typeof import('../blocks/explain.js').explainCell>>} Explanation */
 /** @typedef {ReturnType<typeof import('./notes.js').tourStop>} TourStop */
 
 export const IDLE_TITLE = 'Hover, focus or tap any cell';

@@ -1,8 +1,8 @@
 // explorer/leak-view.js: the leak check's report under the matrices: one sentence (notes.js
 // leakReport) and a row-by-row table of how much each row of O moved since the check began.
 
-import { fmt } from '../format.js';
-import { el, setText } from './dom.js';
+import { fmt } from '../blocks/format.js';
+import { el, setText } from '../blocks/dom.js';
 
 /** @typedef {import('./mount.js').Lookup} Lookup */
 

@@ -7,13 +7,13 @@
 //
 // Several explorers on one page are independent: each mount has its own state and DOM.
 
-import { THEME_KEY, rememberedTheme } from '../host-theme.js';
-import { loadAttention } from '../attention.js';
-import { forwardArgs, cloneConfig, readUrlState, isDirect } from '../config.js';
-import { setMarkup } from '../trusted-types.js';
-import { explainCell, forgetResult } from '../explain.js';
+import { THEME_KEY, rememberedTheme } from '../blocks/host-theme.js';
+import { loadAttention } from '../core/attention.js';
+import { forwardArgs, cloneConfig, readUrlState, isDirect } from '../blocks/config.js';
+import { setMarkup } from '../blocks/trusted-types.js';
+import { explainCell, forgetResult } from '../blocks/explain.js';
 import { tourStop, leakReport } from './notes.js';
-import { matrixCSV, matrixJSON, headJSON, heatmapSVG, viewSVG, paintPNG, pytorchScript } from '../export.js';
+import { matrixCSV, matrixJSON, headJSON, heatmapSVG, viewSVG, paintPNG, pytorchScript } from './export.js';
 import * as S from './state.js';
 import { CONTROLS } from './state.js';
 import { MARKUP } from './markup.js';
@@ -78,7 +78,7 @@ const URL_DELAY = 250; // ms after the last change before the address bar is rew
 // The one core all explorers on a page share: the Wasm instance is loaded once, on first use.
 // forward() is synchronous and returns copies, so sharing it between explorers is safe.
 // sharedCore() is the full core; sharedCore({ core: 'trainer' }) or ({ core: 'forward' }) a smaller
-// one (web/attention.js loadAttention), unless one that does more is loaded already: a page asks
+// one (web/core/attention.js loadAttention), unless one that does more is loaded already: a page asks
 // first for the most it will need (the explorer page: 'forward'; the training page: 'trainer').
 const CORES = ['forward', 'trainer', 'full']; // each does all that the ones before it do
 /** @type {Partial<Record<string, Promise<Attention>>>} */
@@ -422,10 +422,10 @@ function explorerApi(x) {
     /**
      * New numbers for the head (a config, parsed strictly; throws ConfigError) that keep the
      * step, the followed row and the selected or hovered cell wherever they still fit: for a head
-     * that changes under the learner, e.g. while it trains (web/train-panel.js). `extra` goes to
+     * that changes under the learner, e.g. while it trains (web/train/panel.js). `extra` goes to
      * every cell explanation (explain.js explainCell's fifth argument) until the next showHead.
      */
-    showHead: (/** @type {string | import('../../types/config').ConfigInput} */ input, /** @type {import('../explain.js').Extra | null} */ extra = null) => act(S.showHead, input, extra),
+    showHead: (/** @type {string | import('../../types/config').ConfigInput} */ input, /** @type {import('../blocks/explain.js').Extra | null} */ extra = null) => act(S.showHead, input, extra),
     /** @param {boolean} on */
     setCausal(on) {
       if (state.config && state.config.causal !== Boolean(on)) act(S.setCausal, on);

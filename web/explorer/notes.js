@@ -1,12 +1,12 @@
 // explorer/notes.js: the explorer page's own sentences about the state (not about one cell):
 // the preset note (what changed and how to go back), the guided tour's stops and the leak
-// check's report. Pure functions of (state, view), tested in Node (tests/explorer-notes.test.mjs);
+// check's report. Pure functions of (state, view), tested in Node (tests/explorer/notes.test.mjs);
 // numbers go through format.js and grammar through words.js, like every sentence on the page.
 
-import { fmt, tokenRef } from '../format.js';
-import { count, noun, verb, list, range, largest } from '../words.js';
-import { matrixInfo } from '../explain.js';
-import { PRESETS } from '../presets.js';
+import { fmt, tokenRef } from '../blocks/format.js';
+import { count, noun, verb, list, range, largest } from '../blocks/words.js';
+import { matrixInfo } from '../blocks/explain.js';
+import { PRESETS } from '../blocks/presets.js';
 import { changesOf, headOf, TOUR_STOPS } from './state.js';
 
 /** @typedef {import('./state.js').State} State */
@@ -106,7 +106,7 @@ export function tourStop(view, k) {
   const big = largest(o);
   const names = matrixInfo(view, 'O').colLabels;
   const vj = row(r.V, j, r.dv);
-  /** @type {{ title: string, text: string, cell: import('../../types/config').Cell, marks: (import('../heatmap.js').Mark & { m: string })[] }[]} */
+  /** @type {{ title: string, text: string, cell: import('../../types/config').Cell, marks: (import('../blocks/heatmap.js').Mark & { m: string })[] }[]} */
   const stops = [
     {
       title: 'The query of the last “the”',

@@ -1,26 +1,26 @@
 // explorer/panels-view.js: the matrix panels (X, Wq, Wk, Wv, Q, K, V, S, M, A, O), each a
-// heatmap (web/heatmap.js) with its caption and legend, in the lesson's order: X → Q, K, V on
+// heatmap (web/blocks/heatmap.js) with its caption and legend, in the lesson's order: X → Q, K, V on
 // one row (the learned weights folded into a strip that opens on demand), S → M → A → O on the
 // next. The scaling toggle sits in S's caption, the causal toggle in M's, the leak check in O's.
 // Drawn from (state, view); it keeps only the DOM it made and which layout and names it is for.
 // Captions and legends are redrawn from the values every frame they could change.
 
-import { createHeatmap } from '../heatmap.js';
-import { fmt, fmtShort } from '../format.js';
-import { matrixInfo, displayed, labeler, legendInfo, STEP_MATRICES } from '../explain.js';
-import { scaleKind, maxAbsFinite, legendGradient, css, maskedRgb, cellRgb } from '../colors.js';
-import { isDirect, STEPS } from '../config.js';
+import { createHeatmap } from '../blocks/heatmap.js';
+import { fmt, fmtShort } from '../blocks/format.js';
+import { matrixInfo, displayed, labeler, legendInfo, STEP_MATRICES } from '../blocks/explain.js';
+import { scaleKind, maxAbsFinite, legendGradient, css, maskedRgb, cellRgb } from '../blocks/colors.js';
+import { isDirect, STEPS } from '../blocks/config.js';
 import { editable, shownGroups, stepIndex, can, headOf, PRODUCED_AT, TOKEN_ROWS } from './state.js';
-import { el, setText, setAttr } from './dom.js';
+import { el, setText, setAttr } from '../blocks/dom.js';
 
 /** @typedef {import('./state.js').State} State */
 /** @typedef {import('./mount.js').View} View */
 /** @typedef {import('../../types/config').Cell} Cell */
 /** @typedef {import('../../types/config').MatrixName} MatrixName */
-/** A mark on matrix m's panel (heatmap.js's Mark). @typedef {import('../heatmap.js').Mark & { m: string }} PanelMark */
+/** A mark on matrix m's panel (heatmap.js's Mark). @typedef {import('../blocks/heatmap.js').Mark & { m: string }} PanelMark */
 /**
  * One matrix's figure.
- * @typedef {{ fig: HTMLElement, hm: import('../heatmap.js').Heatmap, about: HTMLElement, later: HTMLElement,
+ * @typedef {{ fig: HTMLElement, hm: import('../blocks/heatmap.js').Heatmap, about: HTMLElement, later: HTMLElement,
  *   legend: HTMLElement, legendKey: string }} Panel
  */
 
@@ -116,7 +116,7 @@ function buildPanels(doc, box, state, view) {
 // The legend says what the panel's values show (legendInfo). Its spans are built when what it
 // shows changes (the theme, the scale, a mask); new ends of the scale, which every step of
 // training brings, only change the texts of the two ends, and only when they read differently.
-/** @param {Document} doc @param {Panel} p @param {import('../colors.js').Theme} theme @param {ReturnType<typeof legendInfo>} info */
+/** @param {Document} doc @param {Panel} p @param {import('../blocks/colors.js').Theme} theme @param {ReturnType<typeof legendInfo>} info */
 function drawLegend(doc, p, theme, info) {
   const key = JSON.stringify([theme, info.kind, info.centre, info.mayLook, info.masked]);
   const legend = p.legend;
@@ -129,7 +129,7 @@ function drawLegend(doc, p, theme, info) {
   }
   p.legendKey = key;
   legend.textContent = '';
-  /** @param {import('../colors.js').Rgb} rgb @param {string} text */
+  /** @param {import('../blocks/colors.js').Rgb} rgb @param {string} text */
   const swatch = (rgb, text) => {
     const s = legend.appendChild(el(doc, 'span', 'legend-key'));
     s.appendChild(el(doc, 'span', 'legend-chip')).style.background = css(rgb);

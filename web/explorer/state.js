@@ -1,5 +1,5 @@
 // explorer/state.js: the explorer's state, the actions that change it and the values derived
-// from it. Plain data and pure functions: no DOM, no Wasm, no timers (tests/explorer-state.test.mjs
+// from it. Plain data and pure functions: no DOM, no Wasm, no timers (tests/explorer/state.test.mjs
 // runs it in Node). The shape follows TensorFlow Playground's state.ts: one record, named actions,
 // serialize to the URL and back.
 //
@@ -20,10 +20,10 @@
 //   badConfig config text that failed to parse, to put back in the config box
 //   restoreCursor  the selected cell should get the keyboard cursor once drawn
 
-import { list, count as countOf } from '../words.js';
-import { LIMITS } from '../attention.js';
-import { parseConfig, cloneConfig, isDirect, STEPS, MAX_NAME, writeUrlState, readUrlState } from '../config.js';
-import { PRESETS, DEFAULT_PRESET } from '../presets.js';
+import { list, count as countOf } from '../blocks/words.js';
+import { LIMITS } from '../core/attention.js';
+import { parseConfig, cloneConfig, isDirect, STEPS, MAX_NAME, writeUrlState, readUrlState } from '../blocks/config.js';
+import { PRESETS, DEFAULT_PRESET } from '../blocks/presets.js';
 
 /** @typedef {import('../../types/config').Config} Config */
 /** @typedef {import('../../types/config').ConfigInput} ConfigInput */
@@ -32,7 +32,7 @@ import { PRESETS, DEFAULT_PRESET } from '../presets.js';
 /** @typedef {import('../../types/config').MatrixName} MatrixName */
 /** @typedef {import('../../types/config').UrlState} UrlState */
 /** @typedef {import('../../types/presets').PresetName} PresetName */
-/** @typedef {import('../colors.js').Theme} Theme */
+/** @typedef {import('../blocks/colors.js').Theme} Theme */
 /** @typedef {Theme | 'auto'} ThemeSetting */
 /** A row of panels: [title, panels, folded panels]. @typedef {[string, MatrixName[], MatrixName[]]} Group */
 /** An event for the host: [type, detail]; a function detail is called to make it. @typedef {[string, unknown]} Emit */
@@ -53,7 +53,7 @@ import { PRESETS, DEFAULT_PRESET } from '../presets.js';
  * @typedef {{
  *   preset: PresetName | null, origin: PresetName | null, base: Config | null, config: Config | null,
  *   step: Step | null, playing: boolean, follow: number | null, sel: Cell | null, hover: Cell | null,
- *   themeSetting: ThemeSetting, theme: Theme, controls: Set<string>, extra: import('../explain.js').Extra | null,
+ *   themeSetting: ThemeSetting, theme: Theme, controls: Set<string>, extra: import('../blocks/explain.js').Extra | null,
  *   weightsOpen: boolean, weightsChosen: boolean, tour: number | null, leak: { base: Config } | null,
  *   reducedMotion: boolean, urlTheme: Theme | null, rev: number }} State
  */
@@ -290,7 +290,7 @@ export function setConfig(state, input) {
  * New numbers for the same head (a head that changes under the learner, e.g. while it trains):
  * the step, the followed row and the selected cell stay wherever they still fit. `extra` goes to
  * every cell explanation until the next showHead.
- * @param {State} state @param {string | ConfigInput} input @param {import('../explain.js').Extra | null} [extra] @returns {Change}
+ * @param {State} state @param {string | ConfigInput} input @param {import('../blocks/explain.js').Extra | null} [extra] @returns {Change}
  */
 export function showHead(state, input, extra = null) {
   const cfg = parseConfig(input, LIM);

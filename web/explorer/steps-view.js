@@ -1,9 +1,9 @@
 // explorer/steps-view.js: the six-step bar (back, play, forward, one button per step, All) and
 // the narration of the step shown.
 
-import { STEPS } from '../config.js';
-import { narration } from '../explain.js';
-import { el, setText, setAttr } from './dom.js';
+import { STEPS } from '../blocks/config.js';
+import { narration } from '../blocks/explain.js';
+import { el, setText, setAttr } from '../blocks/dom.js';
 
 /** @typedef {import('./state.js').State} State */
 /** @typedef {import('./mount.js').View} View */

@@ -2,10 +2,10 @@
 // editor (rename, add, remove). Rebuilt only when the number of tokens changes (new names of
 // the same count rename them in place), and never while the learner is typing in one of its fields.
 
-import { followSentence } from '../explain.js';
-import { MAX_NAME } from '../config.js';
+import { followSentence } from '../blocks/explain.js';
+import { MAX_NAME } from '../blocks/config.js';
 import { MANY, headOf } from './state.js';
-import { el, setText, setAttr } from './dom.js';
+import { el, setText, setAttr } from '../blocks/dom.js';
 
 /** @typedef {import('./state.js').State} State */
 /** @typedef {import('./mount.js').View} View */

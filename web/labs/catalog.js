@@ -1,6 +1,6 @@
 // catalog.js: every lab by its mode and title, with a loader of its two modules (its state and
 // numbers, its view), so the labs page downloads only the lab it shows. web/labs/index.js is the
-// same list with every lab loaded (the element's modes, the tests); tests/lookups.test.mjs checks
+// same list with every lab loaded (the element's modes, the tests); tests/blocks/lookups.test.mjs checks
 // that the two agree.
 
 /** @typedef {{ mode: string, title: string, load: () => Promise<import('./mount.js').Lab> }} LabEntry */

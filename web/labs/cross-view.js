@@ -1,5 +1,5 @@
 // cross-view.js: cross-attention on the page. mountCrossLab(root, { attn, doc, state, onState }).
-import { fmt } from '../format.js';
+import { fmt } from '../blocks/format.js';
 import { computeCross, explainCross, shapesLine, PAIRS, MODE, defaultState, writeState } from './cross.js';
 import { select, checkbox, matrixFigure, paragraphs, labShell, h } from './ui.js';
 

@@ -4,8 +4,8 @@
 // from the source sentence, through the core's forward({ X, Xkv, Wq, Wk, Wv }).
 
 import { oneOf } from './random.js';
-import { largest, list } from '../words.js';
-import { fmt } from '../format.js';
+import { largest, list } from '../blocks/words.js';
+import { fmt } from '../blocks/format.js';
 
 export const MODE = 'cross-lab';
 /** @typedef {{ pair: string, causal: boolean }} CrossState */

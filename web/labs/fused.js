@@ -10,7 +10,7 @@
 // caller gives (performance.now on the page, a fake one in the tests), and the two O are compared.
 
 import { intParam, mulberry32, normals } from './random.js';
-import { count } from '../words.js';
+import { count } from '../blocks/words.js';
 
 export const MODE = 'fused-lab';
 export const N_MIN = 8, N_MAX = 512, WIDTH = 64; // d = dk = dv = WIDTH

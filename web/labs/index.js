@@ -1,7 +1,7 @@
 // index.js: every lab, by its mode name (the ?mode= of the page and the mode="" of the element).
 // mountLab(mode, root, { attn, doc, params, onState }) mounts one lab with its state read from
 // URL parameters; onState(paramsObject) is called with the lab's new URL state on every change.
-import { list, clipMessage } from '../words.js';
+import { list, clipMessage } from '../blocks/words.js';
 import * as sqrtdk from './sqrtdk.js';
 import * as stability from './stability.js';
 import * as misconceptions from './misconceptions.js';

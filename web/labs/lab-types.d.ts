@@ -38,7 +38,7 @@ export interface MatrixFigureOptions {
   cols: number;
   rowLabels: readonly string[];
   colLabels: readonly string[];
-  kind?: import('../colors.js').ScaleKind;
+  kind?: import('../blocks/colors.js').ScaleKind;
   format?: (v: number) => string;
   hidden?: boolean;
 }
@@ -99,7 +99,7 @@ export interface UI {
   slider(doc: Document, label: string, options: SliderOptions): Slider;
   button(doc: Document, text: string, onClick: () => void, name: string, attrs?: HProps['attrs']): HTMLButtonElement;
   paragraphs(doc: Document, lines: readonly string[], cls?: string): HTMLDivElement;
-  matrixFigure(doc: Document, o: MatrixFigureOptions): { el: HTMLElement; hm: import('../heatmap.js').Heatmap };
+  matrixFigure(doc: Document, o: MatrixFigureOptions): { el: HTMLElement; hm: import('../blocks/heatmap.js').Heatmap };
   svg(doc: Document, tag: string, attrs?: Record<string, string | number>): SVGElement;
   histogramSvg(doc: Document, hist: Histogram, options: HistogramOptions): SVGElement;
   weightBars(doc: Document, weights: readonly number[] | Float32Array, options: { title: string; labels?: readonly string[] }): SVGElement;

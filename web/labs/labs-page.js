@@ -2,8 +2,8 @@
 // mounts that lab, and keeps the URL in step with its state (history.replaceState), so a link
 // reopens exactly what the learner sees. It downloads only the lab it shows (web/labs/catalog.js):
 // the lab links load the page again.
-import { list, clipMessage } from '../words.js';
-import { loadAttention } from '../attention.js';
+import { list, clipMessage } from '../blocks/words.js';
+import { loadAttention } from '../core/attention.js';
 import { CATALOG } from './catalog.js';
 import { mountLabRecord, queryOf } from './mount.js';
 

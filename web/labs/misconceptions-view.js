@@ -1,6 +1,6 @@
 // misconceptions-view.js: three misconceptions, shown. mountMisconceptionsLab(root, { attn, doc, state, onState }).
-import { fmt } from '../format.js';
-import { PRESETS } from '../presets.js';
+import { fmt } from '../blocks/format.js';
+import { PRESETS } from '../blocks/presets.js';
 import { wrongAxis, explainWrongAxis, diagonal, explainDiagonal, valuesMatter, explainValues, PRESET_CHOICES, MODE, defaultState, writeState } from './misconceptions.js';
 import { h, select, matrixFigure, paragraphs, labShell, table } from './ui.js';
 

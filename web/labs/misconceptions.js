@@ -5,11 +5,11 @@
 //   2. "A token attends only to other tokens": the diagonal of A.
 //   3. "The attention weights say which tokens are important": V and O beside A.
 
-import { PRESETS } from '../presets.js';
-import { parseConfig, forwardArgs } from '../config.js';
+import { PRESETS } from '../blocks/presets.js';
+import { parseConfig, forwardArgs } from '../blocks/config.js';
 import { oneOf } from './random.js';
-import { largest, list, noun, verb } from '../words.js';
-import { tokenRef } from '../format.js';
+import { largest, list, noun, verb } from '../blocks/words.js';
+import { tokenRef } from '../blocks/format.js';
 
 /** @typedef {import('../../types/attention').Attention} Attention @typedef {import('../../types/presets').PresetName} PresetName */
 /** @typedef {import('./lab-types').MisconceptionsState} MisState @typedef {(v: number) => string} Fmt */

@@ -1,7 +1,7 @@
 // mount.js: mounting one lab, given its record { mode, title, state, mount } (web/labs/index.js
 // holds every lab's; web/labs/catalog.js loads one on demand for the labs page), and the lab's
 // URL state: queryOf, and paramNotes for the parameters it could not use.
-import { clipMessage } from '../words.js';
+import { clipMessage } from '../blocks/words.js';
 
 /**
  * A lab's pure module (./sqrtdk.js, ...): its mode, and its state to and from URL parameters.

@@ -1,8 +1,8 @@
 // multihead-view.js: several heads side by side. mountMultiHeadLab(root, { attn, doc, state, onState }).
-import { fmt } from '../format.js';
+import { fmt } from '../blocks/format.js';
 import { computeMultiHead, HEAD_CHOICES, MODE, defaultState, writeState } from './multihead.js';
 import { h, select, checkbox, button, matrixFigure, paragraphs, labShell } from './ui.js';
-import { count } from '../words.js';
+import { count } from '../blocks/words.js';
 
 /** @typedef {import('./multihead.js').MultiHeadState} MultiHeadState */
 /** @param {HTMLElement} root @param {import('./lab-types').ViewOptions<MultiHeadState>} [options] */

@@ -5,10 +5,10 @@
 // comes from the core's multiHead() on the heads' Q, K and V, and must equal the heads' outputs
 // put side by side.
 
-import { PRESETS } from '../presets.js';
+import { PRESETS } from '../blocks/presets.js';
 import { mulberry32, normals, intParam } from './random.js';
-import { count } from '../words.js';
-import { fmt } from '../format.js';
+import { count } from '../blocks/words.js';
+import { fmt } from '../blocks/format.js';
 
 export const MODE = 'multihead-lab';
 export const HEAD_CHOICES = [1, 2, 4];

@@ -1,7 +1,7 @@
 // predict-view.js: predict, then reveal. mountPredictLab(root, { attn, doc, state, onState }).
-import { fmt } from '../format.js';
-import { PRESETS } from '../presets.js';
-import { displayed, matrixInfo } from '../explain.js';
+import { fmt } from '../blocks/format.js';
+import { PRESETS } from '../blocks/presets.js';
+import { displayed, matrixInfo } from '../blocks/explain.js';
 import {
   presetView, target, parseGuess, guessRule, scoreGuess, explainTarget, EXERCISES, exerciseAnswer, scoreExercise, fieldLine,
   PRESET_CHOICES, HIDE_CHOICES, MODE, defaultState, writeState,

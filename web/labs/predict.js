@@ -1,14 +1,14 @@
 // predict.js: predict, then reveal. Pure (no DOM). The learner hides a matrix of a preset,
 // types a guess for one cell or one row, and reveals: the score says how close the guess was and
-// the explanation is the explorer's own (web/explain.js). The lesson's three knowledge-check
+// the explanation is the explorer's own (web/blocks/explain.js). The lesson's three knowledge-check
 // questions are built-in exercises whose answers come from the core, with the lesson's
 // explanations.
 
-import { PRESETS } from '../presets.js';
-import { parseConfig, forwardArgs } from '../config.js';
-import { explainCell, followSentence, displayed, matrixInfo } from '../explain.js';
-import { parseNumber, fmt } from '../format.js';
-import { count as countWords, list } from '../words.js';
+import { PRESETS } from '../blocks/presets.js';
+import { parseConfig, forwardArgs } from '../blocks/config.js';
+import { explainCell, followSentence, displayed, matrixInfo } from '../blocks/explain.js';
+import { parseNumber, fmt } from '../blocks/format.js';
+import { count as countWords, list } from '../blocks/words.js';
 import { intParam, oneOf } from './random.js';
 import { computeSqrtDk } from './sqrtdk.js';
 
@@ -48,7 +48,7 @@ export function writeState(s) {
   return { ...o, preset: s.preset, hide: s.hide, target: s.target, row: s.row, ...(s.target === 'cell' ? { col: s.col } : {}) };
 }
 
-/** The preset's head and the explorer's view of it (as web/explain.js expects). @param {Attention} attn @param {PredictState['preset']} preset @returns {View} */
+/** The preset's head and the explorer's view of it (as web/blocks/explain.js expects). @param {Attention} attn @param {PredictState['preset']} preset @returns {View} */
 export function presetView(attn, preset) {
   const config = parseConfig(PRESETS[preset].config);
   const r = attn.forward(forwardArgs(config));

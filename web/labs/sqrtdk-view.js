@@ -1,5 +1,5 @@
 // sqrtdk-view.js: the √dk lab on the page. mountSqrtDkLab(root, { attn, doc, state, onState }).
-import { fmt } from '../format.js';
+import { fmt } from '../blocks/format.js';
 import { computeSqrtDk, sweep, explainSqrtDk, saturation, readState, writeState, defaultState, DK_MAX, N_CHOICES, ONE_HOT, MODE } from './sqrtdk.js';
 import { h, slider, select, button, histogramSvg, weightBars, table, paragraphs, labShell } from './ui.js';
 

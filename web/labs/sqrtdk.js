@@ -16,7 +16,7 @@
 // what falls steadily is the gradient left for the keys other than the top one.
 
 import { mulberry32, normals, intParam } from './random.js';
-import { list, verb } from '../words.js';
+import { list, verb } from '../blocks/words.js';
 
 export const MODE = 'sqrt-dk-lab';
 export const DK_MAX = 512;

@@ -1,5 +1,5 @@
 // stability-view.js: the stability lab on the page. mountStabilityLab(root, { attn, doc, state, onState }).
-import { fmtFine, fmtShort } from '../format.js';
+import { fmtFine, fmtShort } from '../blocks/format.js';
 import { computeStability, sweepTops, explainStability, verdict, parseScores, rowOf, TOPS, KIND_WORDS, MODE, defaultState, writeState } from './stability.js';
 import { h, select, button, table, paragraphs, labShell } from './ui.js';
 

@@ -5,8 +5,8 @@
 // including the Infinity and NaN the naive formula really produces.
 
 import { intParam } from './random.js';
-import { count, list, noun, verb } from '../words.js';
-import { fmtShort } from '../format.js';
+import { count, list, noun, verb } from '../blocks/words.js';
+import { fmtShort } from '../blocks/format.js';
 
 export const MODE = 'stability-lab';
 export const PATTERN = [1, 0.99, 0.5, 0]; // the row is top × PATTERN

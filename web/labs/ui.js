@@ -1,9 +1,9 @@
 // ui.js: the small DOM helpers the lab views share. User and config text only ever goes in
 // through textContent; no inline styles or scripts, so the labs run under a strict CSP.
 
-import { createHeatmap } from '../heatmap.js';
-import { scaleKind, maxAbsFinite } from '../colors.js';
-import { fmt } from '../format.js';
+import { createHeatmap } from '../blocks/heatmap.js';
+import { scaleKind, maxAbsFinite } from '../blocks/colors.js';
+import { fmt } from '../blocks/format.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 /** @typedef {import('./lab-types').UI} UI */
@@ -23,7 +23,7 @@ export function h(doc, tag, props = {}, ...children) {
 // The theme a lab draws in: its host's when it lives in an <attention-explorer> (the element
 // carries data-theme), else the page's. labShell's redraw sets `drawing` around its synchronous
 // render, so the views' figures need no theme argument.
-/** @type {import('../colors.js').Theme | null} */
+/** @type {import('../blocks/colors.js').Theme | null} */
 let drawing = null;
 const themeAt = (/** @type {HTMLElement} */ node) => {
   // a shadow root's host is an HTMLElement (the <attention-explorer>)

@@ -1,10 +1,10 @@
 // @ts-check
-// train/curve-view.js: the loss curve, drawn from lossCurve()'s geometry (web/train.js).
-import { svgEl } from './svg.js';
+// train/curve-view.js: the loss curve, drawn from lossCurve()'s geometry (web/train/words.js).
+import { svgEl } from '../blocks/svg.js';
 
 /**
  * Redraws the curve in `svg` (keeping its <title>).
- * @param {SVGSVGElement} svg @param {ReturnType<typeof import('../train.js').lossCurve>} g
+ * @param {SVGSVGElement} svg @param {ReturnType<typeof import('./words.js').lossCurve>} g
  * @param {{ width: number, height: number }} size
  */
 export function drawCurve(svg, g, size) {

@@ -1,12 +1,12 @@
 // @ts-check
 // train/mini-view.js: the small copy of A with the cells training should fill outlined, drawn
-// from miniGrid()'s geometry (web/train.js) in the page's colours.
-import { cellRgb, maskedRgb, css } from '../colors.js';
-import { svgEl } from './svg.js';
+// from miniGrid()'s geometry (web/train/words.js) in the page's colours.
+import { cellRgb, maskedRgb, css } from '../blocks/colors.js';
+import { svgEl } from '../blocks/svg.js';
 
 /**
- * @param {SVGSVGElement} svg @param {ReturnType<typeof import('../train.js').miniGrid>} g
- * @param {import('../colors.js').Theme} theme 'light' or 'dark'
+ * @param {SVGSVGElement} svg @param {ReturnType<typeof import('./words.js').miniGrid>} g
+ * @param {import('../blocks/colors.js').Theme} theme 'light' or 'dark'
  */
 export function drawMini(svg, g, theme) {
   svg.setAttribute('viewBox', `0 0 ${g.width} ${g.height}`);

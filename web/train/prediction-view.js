@@ -1,10 +1,10 @@
 // @ts-check
 // train/prediction-view.js: one row's predicted probabilities as a bar list (textContent only),
-// from predictionBars() and predictionCaption() (web/train.js).
+// from predictionBars() and predictionCaption() (web/train/words.js).
 
 /**
  * @param {HTMLElement} cap the heading @param {HTMLOListElement} list
- * @param {{ caption: string, bars: ReturnType<typeof import('../train.js').predictionBars> }} p
+ * @param {{ caption: string, bars: ReturnType<typeof import('./words.js').predictionBars> }} p
  */
 export function drawPrediction(cap, list, p) {
   const doc = list.ownerDocument;

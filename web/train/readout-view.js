@@ -2,11 +2,11 @@
 // train/readout-view.js: the read-out Wout as a heatmap (the explorer's renderer and formatter),
 // its legend and the explanation of the cell under the pointer or the keyboard cursor. It owns
 // the heatmap (rebuilt when the task changes its shape); which cell is explained is the
-// wiring's (web/train-panel.js).
-import { createHeatmap } from '../heatmap.js';
-import { legendGradient, maxAbsFinite } from '../colors.js';
-import { fmt, fmtShort } from '../format.js';
-import { readoutLabel } from '../train.js';
+// wiring's (web/train/panel.js).
+import { createHeatmap } from '../blocks/heatmap.js';
+import { legendGradient, maxAbsFinite } from '../blocks/colors.js';
+import { fmt, fmtShort } from '../blocks/format.js';
+import { readoutLabel } from './words.js';
 
 /**
  * @param {{ box: HTMLElement, shape: HTMLElement, about: HTMLElement, legend: HTMLElement, title: HTMLElement, explain: HTMLElement }} parts
@@ -36,7 +36,7 @@ export function createReadoutView(parts) {
     return true;
   }
 
-  /** @param {number} maxAbs @param {import('../colors.js').Theme} theme */
+  /** @param {number} maxAbs @param {import('../blocks/colors.js').Theme} theme */
   function legend(maxAbs, theme) {
     const L = parts.legend;
     L.textContent = '';
@@ -51,7 +51,7 @@ export function createReadoutView(parts) {
   return {
     build,
     /**
-     * @param {{ Wout: Float32Array, info: any }} readout @param {string[]} vocab @param {import('../colors.js').Theme} theme
+     * @param {{ Wout: Float32Array, info: any }} readout @param {string[]} vocab @param {import('../blocks/colors.js').Theme} theme
      * @param {{ i: number, j: number } | null} cursor the cell to explain
      * @param {(i: number, j: number) => { title: string, text: string }} explain
      */

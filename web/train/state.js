@@ -1,7 +1,7 @@
 // @ts-check
 // train/state.js: the state of "Watch a head learn" (?mode=train), the actions that change it
-// and the values derived from it. No DOM: tested in Node (tests/train-state.test.mjs) with the
-// real core. web/train-panel.js turns events into these actions; the views in web/train/ draw
+// and the values derived from it. No DOM: tested in Node (tests/train/state.test.mjs) with the
+// real core. web/train/panel.js turns events into these actions; the views in web/train/ draw
 // what panelModel() derives.
 //
 // A run is deterministic for (task, seed, optimizer, learning-rate schedule), so every path to
@@ -13,8 +13,8 @@
 import {
   TASKS, OPTIMIZERS, SPEEDS, MAX_STEPS, lrAt, setLr, trainedExtra, lossCurve, curveCaption, narrate, focusQuery,
   predict, predictionRow, predictionBars, predictionCaption, readoutInfo, explainReadout, miniGrid, lossLabel, seedLine,
-} from '../train.js';
-import { parseConfig, forwardArgs } from '../config.js';
+} from './words.js';
+import { parseConfig, forwardArgs } from '../blocks/config.js';
 
 /** A screen reader hears the narration at most this often while training runs. */
 export const ANNOUNCE_EVERY_MS = 2000;
@@ -54,7 +54,7 @@ function difference(after, before) {
  */
 export class TrainSession {
   /**
-   * @param {any} attn the loaded core (web/attention.js)
+   * @param {any} attn the loaded core (web/core/attention.js)
    * @param {{ task: string, seed: number, optimizer: string, schedule: {at: number, lr: number}[],
    *   ex?: number, speed?: number, steps?: number, notes?: string[] }} initial readTrainUrl's state
    */
@@ -360,7 +360,7 @@ export function panelModel(s, { r, tokens, follow }) {
 }
 
 /**
- * The explanation of read-out cell (i, j) of the head on show (web/train.js explainReadout),
+ * The explanation of read-out cell (i, j) of the head on show (web/train/words.js explainReadout),
  * with the step the optimizer took beside the gradient.
  * @param {TrainSession} s @param {number} i @param {number} j
  */

@@ -2,7 +2,7 @@
 // train/status-view.js: the panel's controls and read-outs that are words: the step counter and
 // loss, the replay's progress, the Train button, the settings' selects, the task's goal, the
 // seed line and the error line. Drawn from panelModel() (train/state.js).
-import { LR_CHOICES, SPEEDS, TASKS, TASK_NAMES, OPTIMIZERS } from '../train.js';
+import { LR_CHOICES, SPEEDS, TASKS, TASK_NAMES, OPTIMIZERS } from './words.js';
 
 /** @param {HTMLSelectElement} sel @param {string} value @param {string} text */
 function addOption(sel, value, text) {

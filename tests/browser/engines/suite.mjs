@@ -13,16 +13,16 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { launchEngine, PROBE } from './driver.mjs';
 import { ROOT } from '../helpers.mjs';
 import { CSP, pageWriter } from '../embed-helpers.mjs';
-import { startServer } from '../../../web/serve.mjs';
-import { loadAttention } from '../../../web/attention.js';
-import { parseConfig, forwardArgs } from '../../../web/config.js';
-import { PRESETS, syntheticConfig } from '../../../web/presets.js';
-import { fmt, fmtShort } from '../../../web/format.js';
+import { startServer } from '../../../tools/serve.mjs';
+import { loadAttention } from '../../../web/core/attention.js';
+import { parseConfig, forwardArgs } from '../../../web/blocks/config.js';
+import { PRESETS, syntheticConfig } from '../../../web/blocks/presets.js';
+import { fmt, fmtShort } from '../../../web/blocks/format.js';
 
 const MATS = ['X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O'];
 const LABS = ['sqrt-dk-lab', 'stability-lab', 'misconceptions-lab', 'predict-lab', 'multihead-lab', 'cross-lab'];
 // A module with one function returning i8x16.splat(0): valid only where the engine has Wasm SIMD
-// (written here independently of the product's own probe in web/attention.js).
+// (written here independently of the product's own probe in web/core/attention.js).
 const SIMD_MODULE = [0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11];
 
 /** Every drawn cell of each matrix under `root` (a selector through shadow roots, or null: the page) as text. */
@@ -417,7 +417,7 @@ export function crossEngineSuite(engine) {
     test('the Wasm build loaded is the SIMD one exactly where the engine validates SIMD', () =>
       withPage(elementPage('wasm', '<attention-explorer preset="cat"></attention-explorer>'), async (page) => {
         const [validates, loaded] = await page.eval(async (bytes) => {
-          const { sharedCore } = await import('/web/attention-explorer.js');
+          const { sharedCore } = await import('/web/element/attention-explorer.js');
           return [WebAssembly.validate(new Uint8Array(bytes)), (await sharedCore()).simd];
         }, SIMD_MODULE);
         console.log(`# ${engine}: Wasm SIMD ${validates ? 'validates' : 'does not validate'}; the ${loaded ? 'SIMD' : 'scalar'} build is loaded`);

@@ -1,4 +1,4 @@
-"""A stand-in for the few parts of PyTorch that web/export.js's "copy as PyTorch" script uses,
+"""A stand-in for the few parts of PyTorch that web/explorer/export.js's "copy as PyTorch" script uses,
 in plain Python, so tests/embed-export.test.mjs can run the script without PyTorch installed,
 as each version would: FAKE_TORCH=1.13 has no scaled_dot_product_attention (it came with 2.0),
 2.0 has it without the scale= argument (that came with 2.1), 2.1 has both. Tensors are 1-D or

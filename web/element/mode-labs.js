@@ -1,0 +1,45 @@
+// element-mode-labs.js: the labs (web/labs/) as modes of the <attention-explorer> element,
+// mode="sqrt-dk-lab" and the others of web/labs/catalog.js (web/element/modes.js loads this module
+// the first time an element shows a lab). The labs need only the forward core.
+
+import { sharedCore } from '../explorer/index.js';
+import { labOf, mountLab, queryOf } from '../labs/index.js';
+import { LABS_CSS } from '../gen/labs-css.js';
+import { paramsOf, stateEmitter } from './modes.js';
+
+/** @typedef {import('./attention-explorer.js').Mount} Mount */
+
+/** The mode { css, mount } of lab `mode`. @param {string} mode */
+export function labMode(mode) {
+  return { css: LABS_CSS, mount: mountOf(mode) };
+}
+
+/** @param {string} mode @returns {Mount} */
+function mountOf(mode) {
+  return function mount(container, element, { doc, params, emit }) {
+    /** @type {import('../labs/mount.js').LabApi | null} */
+    let lab = null;
+    let gone = false;
+    let now = params || '';
+    const changed = stateEmitter(mode, emit, null);
+    const api = {
+      ready: sharedCore({ core: 'forward' }).then((attn) => {
+        if (gone) return;
+        lab = mountLab(mode, container, {
+          attn, doc, params: new URLSearchParams(params || ''),
+          onState: (/** @type {Record<string, unknown>} */ s) => changed((now = paramsOf(queryOf(s)))),
+        });
+        const record = /** @type {import('../labs/mount.js').Lab} */ (labOf(mode)); // there is one: mountLab threw otherwise
+        now = paramsOf(queryOf(record.state.writeState(lab.state)));
+        changed(now);
+      }),
+      params: () => now,
+      redraw: () => lab && lab.redraw(),
+      destroy() {
+        gone = true;
+        if (lab) lab.destroy();
+      },
+    };
+    return api;
+  };
+}
