@@ -326,6 +326,9 @@ export function crossEngineSuite(engine) {
         await page.click('#train-run');
         await page.waitFor(() => Number(document.getElementById('train-steps').textContent.replace('Step ', '')) >= 300, undefined, 'step 300');
         await page.click('#train-run');
+        // A driver's click can return before the page has handled it (WebKitGTK's does): the
+        // button saying it is paused is the page's own word that the pause happened.
+        await page.waitFor(() => document.getElementById('train-run').getAttribute('aria-pressed') === 'false', undefined, 'the Train button to show the pause');
         await page.settle();
         const n = await steps();
         const late = await loss();
