@@ -530,6 +530,31 @@ test('while training runs with the explorer out of sight it gets no heads, the r
   await context.close();
 });
 
+test('paused with the explorer out of sight, every word and bar of the panel is the paused head’s', async () => {
+  const { page, context, log } = await openTrain('?mode=train&task=find-the-noun&seed=1'); // 1280×900: the explorer is below the panel
+  await pauseClock(page);
+  await page.click('#train-run');
+  await page.clock.runFor(1500);
+  await page.click('#train-run');
+  await page.clock.runFor(100);
+  const read = () => page.evaluate(() => ({
+    steps: __train.trainer.steps,
+    says: document.getElementById('train-narration').textContent,
+    prediction: document.getElementById('train-pred').textContent,
+    A: document.getElementById('train-a').innerHTML, // the small A's cells
+  }));
+  const paused = await read();
+  assert.ok(paused.steps >= 30, `training ran (${paused.steps} steps)`);
+  assert.match(paused.says, new RegExp(`^step ${paused.steps}:`));
+  // The panel drawn afresh from the paused head (flush: the explorer computes, then the panel draws).
+  await page.evaluate(() => __train.flush());
+  assert.deepEqual(await read(), paused, 'the panel after the pause already showed the paused head');
+  await page.clock.runFor(4000);
+  assert.deepEqual(await read(), paused, 'and still does seconds later');
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
 test('axe-core finds nothing on ?mode=train, before and during training, at 1280 and 360 px', async () => {
   const found = [];
   for (const opts of [{ width: 1280 }, { width: 360, height: 800 }]) {

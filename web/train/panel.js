@@ -99,6 +99,10 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
       handedAt = win.performance.now();
       own = null;
       explorer.showHead(handed.config, handed.extra);
+      // The explorer computes it now, not at its next frame: the panel's draw reads its result
+      // (headOnShow) and may come first, in a frame asked for before (a pause while the explorer
+      // was out of sight drew the untrained head's words and bars under the trained step's count).
+      explorer.flush();
     }
     schedule();
   }
@@ -167,8 +171,7 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
     s.tick();
     if (!s.playing || (!answering && win.performance.now() - handedAt >= PLAY_EXPLORER_MS)) {
       if (seen || !s.playing) {
-        show();
-        explorer.flush(); // this frame shows this frame's weights
+        show(); // this frame shows this frame's weights
       } else {
         handedAt = win.performance.now(); // out of sight: only the read-out and prediction catch up
         caught = s.shown;
