@@ -38,6 +38,25 @@ for (const theme of ['light', 'dark']) {
   });
 }
 
+test('a weight’s colour means the same in both themes: 0 is the page’s own tone, and the larger the weight the bluer and the farther from the page', () => {
+  const lum = (c) => 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  const page = { light: 255, dark: 0 }; // the lightness of each theme's page, roughly
+  for (const theme of ['light', 'dark']) {
+    const away = (v) => Math.abs(lum(sequentialRgb(v, theme)) - page[theme]);
+    assert.ok(away(0) < 40, `${theme}: 0 is near the page's tone (${away(0)} away)`);
+    for (let v = 0.1; v <= 1; v += 0.1) {
+      assert.ok(away(v) > away(v - 0.1), `${theme}: ${v.toFixed(1)} stands out more than ${(v - 0.1).toFixed(1)}`);
+      const [r, g, b] = sequentialRgb(v, theme);
+      if (v >= 0.25) assert.ok(b > r && b >= g, `${theme}: ${v.toFixed(1)} is blue (${r}, ${g}, ${b})`);
+    }
+  }
+  // The same hue as a positive score on the diverging scale, in each theme.
+  for (const theme of ['light', 'dark']) {
+    const [r, , b] = divergingRgb(1, 1, theme);
+    assert.ok(b > r, `${theme}: a positive score is blue too`);
+  }
+});
+
 test('maxAbsFinite ignores −∞ and scaleKind gives A the sequential scale', () => {
   assert.equal(maxAbsFinite(new Float32Array([1, -3, -Infinity, 2])), 3);
   assert.equal(scaleKind('A'), 'sequential');
@@ -54,8 +73,8 @@ test('the scales give the palette’s own colours at the stops and blend halfway
   // 0.25 of a range of 2 is one and a half stops up from the centre: halfway from #f7f7f7 to #d1e5f0
   assert.deepEqual(divergingRgb(0.25, 2), [228, 238, 244]);
   assert.deepEqual(divergingRgb(3, 0), divergingRgb(0, 1), 'a range of 0 draws everything as the centre');
-  assert.deepEqual(sequentialRgb(0), [0xff, 0xff, 0xe5]);
-  assert.deepEqual(sequentialRgb(1, 'dark'), [0xfd, 0xe7, 0x25]);
+  assert.deepEqual(sequentialRgb(0), [0xf7, 0xfb, 0xff]);
+  assert.deepEqual(sequentialRgb(1, 'dark'), [0xc6, 0xdf, 0xf2]);
   assert.deepEqual(maskedRgb(), [0x5c, 0x5c, 0x5c]);
   assert.deepEqual(maskedRgb('dark'), [0x8a, 0x8a, 0x8a]);
 });
@@ -81,6 +100,6 @@ test('contrast is the WCAG ratio: 21 for black on white, 4.48 for #777 on white,
 
 test('css and legendGradient write CSS', () => {
   assert.equal(css([1, 22, 255]), 'rgb(1,22,255)');
-  assert.equal(legendGradient('sequential'), 'linear-gradient(to right,#ffffe5,#edf8b1,#c7e9b4,#7fcdbb,#41b6c4,#1d91c0,#225ea8,#253494,#081d58)');
+  assert.equal(legendGradient('sequential'), 'linear-gradient(to right,#f7fbff,#deebf7,#c6dbef,#9ecae1,#6baed6,#4292c6,#2171b5,#08519c,#08306b)');
   assert.ok(legendGradient('diverging', 'dark').startsWith('linear-gradient(to right,#fdb863,#e08214,'));
 });

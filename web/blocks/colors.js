@@ -1,6 +1,9 @@
 // @ts-check
 // colors.js: colour scales for the heatmaps, chosen to stay readable with colour-vision
-// deficiencies (blue/orange diverging, yellow-green-blue sequential: no red/green contrast).
+// deficiencies (blue/orange diverging, a blue sequential scale: no red/green contrast).
+// Blue means the same in both themes: a positive number, and a weight that stands out from the
+// page (A's 0 is the page's own tone, near white in light and near black in dark; 1 is the deep
+// blue in light and the bright blue in dark). A theme change never turns 0's colour into 1's.
 // Pure: every function takes the theme; nothing reads the DOM.
 
 /** @typedef {'light' | 'dark'} Theme */
@@ -11,12 +14,12 @@ const THEMES = {
   light: {
     // negative (orange) ... 0 (near white) ... positive (blue)
     diverging: ['#b35806', '#e08214', '#fdb863', '#fee0b6', '#f7f7f7', '#d1e5f0', '#92c5de', '#4393c3', '#2166ac'],
-    sequential: ['#ffffe5', '#edf8b1', '#c7e9b4', '#7fcdbb', '#41b6c4', '#1d91c0', '#225ea8', '#253494', '#081d58'],
+    sequential: ['#f7fbff', '#deebf7', '#c6dbef', '#9ecae1', '#6baed6', '#4292c6', '#2171b5', '#08519c', '#08306b'],
     masked: '#5c5c5c',
   },
   dark: {
     diverging: ['#fdb863', '#e08214', '#a85a12', '#5a3a1e', '#262a30', '#1f3f5c', '#2f6fa3', '#67a9cf', '#b7dcf0'],
-    sequential: ['#1a1d2e', '#2c2a5a', '#3b528b', '#2c728e', '#21918c', '#28ae80', '#5ec962', '#addc30', '#fde725'],
+    sequential: ['#1a1d2e', '#1b2a44', '#1d3a5e', '#21507f', '#2a69a0', '#3b84bd', '#5ea3d3', '#8dc1e3', '#c6dff2'],
     masked: '#8a8a8a',
   },
 };
