@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { loadAttention } from '../../web/core/attention.js';
 import { parseConfig, forwardArgs } from '../../web/blocks/config.js';
 import { PRESETS } from '../../web/blocks/presets.js';
+import { fmt } from '../../web/blocks/format.js';
 import {
   explainCell, narration, followSentence, displayed, matrixInfo, formulaLine, legendInfo, fullyMaskedRows,
   sourceCopies, labeler, weightStory, forgetResult, STEP_MATRICES,
@@ -153,8 +154,9 @@ test('weights and outputs of a masked row: the visible keys only, with the maske
     title: 'A[1][3] = 0.500',
     text: 'The share of its attention “a” (1) gives to “c” (3): the softmax of row 1 of S.\n' +
       'A[1][3] = exp(S[1][3]) / Σₖ exp(S[1][k])\nexp(0.500) = 1.649\nΣ = 1.649 + 1.649 = 3.297 (the 1 masked key adds exp(−∞) = 0)\n' +
+      '(Every number here is rounded to 3 decimals; the core computes with the unrounded ones, so the terms as printed add to 3.298, not 3.297.)\n' +
       'A[1][3] = 1.649 / 3.297 = 0.500\n' +
-      'The core first subtracts the row’s largest score, 0.500, from every score: exp(0.500 − 0.500) / Σ = 1.000 / 2.000, the same ratio, and no term can be larger than 1, so nothing overflows.',
+      'The core first subtracts the row’s largest score, 0.500, from every score: exp(0.500 − 0.500) / Σₖ exp(S[1][k] − 0.500) = 1.000 / 2.000. Both are the numbers above times exp(−0.500) = 0.607, so the ratio is the same, 0.500, and no term can be larger than 1, so nothing overflows.',
     sources: [{ m: 'S', row: 0 }, { m: 'M', row: 0 }],
   });
   assert.deepEqual(explainCell(v, 'O', 0, 1), {
@@ -294,13 +296,13 @@ test('a float mask: “The mask adds −1.000”, and a row where it added somet
   assert.equal(explainCell(v, 'A', 0, 0).text,
     'The share of its attention “a” (1) gives to itself: the softmax of row 1 of S + M (the mask adds a number to some of its scores).\n' +
     'A[1][1] = exp((S + M)[1][1]) / Σₖ exp((S + M)[1][k])\nexp(1.000) = 2.718\n' + tail + 'A[1][1] = 2.718 / 3.086 = 0.881\n' +
-    'The core first subtracts the row’s largest score, 1.000, from every score: exp(1.000 − 1.000) / Σ = 1.000 / 1.135, the same ratio, and no term can be larger than 1, so nothing overflows.');
+    'The core first subtracts the row’s largest score, 1.000, from every score: exp(1.000 − 1.000) / Σₖ exp((S + M)[1][k] − 1.000) = 1.000 / 1.135. Both are the numbers above times exp(−1.000) = 0.368, so the ratio is the same, 0.881, and no term can be larger than 1, so nothing overflows.');
   assert.equal(explainCell(v, 'A', 0, 1).text,
     'The share of its attention “a” (1) gives to “b” (2): the softmax of row 1 of S + M (the mask adds a number to some of its scores).\n' +
     'A[1][2] = exp((S + M)[1][2]) / Σₖ exp((S + M)[1][k])\nexp(−1.000) = 0.368\n' + tail + 'A[1][2] = 0.368 / 3.086 = 0.119\n' +
-    'The core first subtracts the row’s largest score, 1.000, from every score: exp(−1.000 − 1.000) / Σ = 0.135 / 1.135, the same ratio, and no term can be larger than 1, so nothing overflows.');
+    'The core first subtracts the row’s largest score, 1.000, from every score: exp(−1.000 − 1.000) / Σₖ exp((S + M)[1][k] − 1.000) = 0.135 / 1.135. Both are the numbers above times exp(−1.000) = 0.368, so the ratio is the same, 0.119, and no term can be larger than 1, so nothing overflows.');
   // row c has no mask entry: every name is plain S, and no masked key is counted
-  assert.match(explainCell(v, 'A', 2, 2).text, /: the softmax of row 3 of S\.\nA\[3\]\[3\] = exp\(S\[3\]\[3\]\) \/ Σₖ exp\(S\[3\]\[k\]\)\nexp\(2\.000\) = 7\.389\nΣ = 2\.718 \+ 2\.718 \+ 7\.389 = 12\.826\nA\[3\]\[3\] = 7\.389 \/ 12\.826 = 0\.576\n/);
+  assert.match(explainCell(v, 'A', 2, 2).text, /: the softmax of row 3 of S\.\nA\[3\]\[3\] = exp\(S\[3\]\[3\]\) \/ Σₖ exp\(S\[3\]\[k\]\)\nexp\(2\.000\) = 7\.389\nΣ = 2\.718 \+ 2\.718 \+ 7\.389 = 12\.826\n\(Every number here is rounded to 3 decimals; the core computes with the unrounded ones, so the terms as printed add to 12\.825, not 12\.826\.\)\nA\[3\]\[3\] = 7\.389 \/ 12\.826 = 0\.576\n/);
 });
 
 test('before the mask step, A and O say which scores they come from, and the S panel shows the unmasked ones', () => {
@@ -362,7 +364,7 @@ test('the lesson’s worked example (direct form): given Q, K and V, the lesson�
   assert.deepEqual(explainCell(we, 'M', 0, 1), { title: 'M[1][2] = 0.000', text: 'The mask is off (causal: false): every token may look at every token, as in the lesson’s worked example, so 0 is added to every score.', sources: [{ m: 'S', row: 0, col: 1 }, { m: 'A', row: 0, col: 1 }] });
   // the lesson: S[3][3] = 2 / √2 = 1.414; weights of row 3 [0.248, 0.248, 0.503]; O row 3 [1.759, 1.000]
   assert.equal(explainCell(we, 'S', 2, 2).text, 'How well the query of token 3 matches the key of token 3.\nS[3][3] = (q₃·k₃) / √dk, with dk = 2\nq₃·k₃ = 1.000×1.000 + 1.000×1.000 = 2.000\n2.000 / √2 = 2.000 / 1.414 = 2.000 × 0.707 = 1.414');
-  assert.equal(explainCell(we, 'O', 2, 1).text, 'Dimension 2 of the output of token 3: the weighted average of column 2 of V, with row 3 of A as the weights.\nO[3][2] = Σₖ A[3][k]·V[k][2]\n= 0.248×0.000 + 0.248×2.000 + 0.503×1.000\n= 0.000 + 0.497 + 0.503\n= 1.000');
+  assert.equal(explainCell(we, 'O', 2, 1).text, 'Dimension 2 of the output of token 3: the weighted average of column 2 of V, with row 3 of A as the weights.\nO[3][2] = Σₖ A[3][k]·V[k][2]\n= 0.248×0.000 + 0.248×2.000 + 0.503×1.000\n= 0.000 + 0.497 + 0.503\n= 1.000\n(Every number here is rounded to 3 decimals; the core computes with the unrounded ones, so 0.248×2.000 shows as 0.497, not 0.496.)');
   assert.equal(followSentence(we, 2), 'Token 3 gives 0.503 of its attention to itself. Nothing is masked: it can see every token, itself included. Its output (row 3 of O) is [1.759, 1.000]; its largest component is “v1”, 1.759.');
   assert.equal(explainCell(we, 'A', 2, 0).text.split('\n').slice(1, 5).join('\n'), 'A[3][1] = exp(S[3][1]) / Σₖ exp(S[3][k])\nexp(0.707) = 2.028\nΣ = 2.028 + 2.028 + 4.113 = 8.169\nA[3][1] = 2.028 / 8.169 = 0.248');
 });
@@ -440,7 +442,7 @@ test('sums of up to 8 terms are written out; from 9 on, the largest 8 in their o
   // the smallest product, 0.111×1, is the one left out
   assert.equal(explainCell(even(9), 'O', 0, 0).text.split('\n').slice(2).join('\n'),
     '= 0.111×2.000 + 0.111×3.000 + 0.111×4.000 + 0.111×5.000 + 0.111×6.000 + 0.111×7.000 + 0.111×8.000 + 0.111×9.000 + … (1 smaller term)\n' +
-    '= 0.222 + 0.333 + 0.444 + 0.556 + 0.667 + 0.778 + 0.889 + 1.000 + … (1 smaller term)\n= 5.000');
+    '= 0.222 + 0.333 + 0.444 + 0.556 + 0.667 + 0.778 + 0.889 + 1.000 + … (1 smaller term)\n= 5.000\n(Every number here is rounded to 3 decimals; the core computes with the unrounded ones, so 0.111×5.000 shows as 0.556, not 0.555.)');
   // a dot product of 9 terms: 2 × 0.25 = 0.5 is the smallest product (not the smallest factor or ratio), kept order
   const dot = viewOf({ tokens: ['w'], Q: [[9, 2, 3, 4, 5, 6, 7, 8, 1.5]], K: [[1, 0.25, 1, 1, 1, 1, 1, 1, 1]], V: [[1]] }, 'score');
   assert.equal(explainCell(dot, 'S', 0, 0).text, 'How well the query of “w” (1) matches the key of “w” (1).\nS = Q·Kᵀ (not scaled yet): q₁·k₁ = 9.000×1.000 + 3.000×1.000 + 4.000×1.000 + 5.000×1.000 + 6.000×1.000 + 7.000×1.000 + 8.000×1.000 + 1.500×1.000 + … (1 smaller term) = 44.000');
@@ -451,7 +453,7 @@ test('one term: its own sum, and a single product has no line of products', () =
   const solo = viewOf({ tokens: ['solo'], Q: [[2]], K: [[3]], V: [[6]] });
   assert.equal(explainCell(solo, 'A', 0, 0).text, 'The share of its attention “solo” (1) gives to itself: the softmax of row 1 of S.\n' +
     'A[1][1] = exp(S[1][1]) / Σₖ exp(S[1][k])\nexp(6.000) = 403.429\nΣ = 403.429\nA[1][1] = 403.429 / 403.429 = 1.000\n' +
-    'The core first subtracts the row’s largest score, 6.000, from every score: exp(6.000 − 6.000) / Σ = 1.000 / 1.000, the same ratio, and no term can be larger than 1, so nothing overflows.');
+    'The core first subtracts the row’s largest score, 6.000, from every score: exp(6.000 − 6.000) / Σₖ exp(S[1][k] − 6.000) = 1.000 / 1.000. Both are the numbers above times exp(−6.000) = 0.002, so the ratio is the same, 1.000, and no term can be larger than 1, so nothing overflows.');
   assert.equal(explainCell(solo, 'O', 0, 0).text, 'Dimension 1 of the output of “solo” (1): the weighted average of column 1 of V, with row 1 of A as the weights.\nO[1][1] = Σₖ A[1][k]·V[k][1]\n= 1.000×6.000\n= 6.000');
   assert.equal(explainCell(solo, 'S', 0, 0).text, 'How well the query of “solo” (1) matches the key of “solo” (1).\nS[1][1] = (q₁·k₁) / √dk, with dk = 1\nq₁·k₁ = 2.000×3.000 = 6.000\n6.000 / √1 = 6.000 / 1.000 = 6.000 × 1.000 = 6.000');
   // a causal head with masked keys: one visible key, O's line says the others have weight 0
@@ -574,4 +576,55 @@ test('follow sentence: what hides what, the causal mask (later keys) and an expl
   assert.equal(seen(both, 1), 'It may look at 1 token of 4; the mask hides 1 token and the causal mask hides the 2 tokens after it');
   assert.equal(seen(both, 2), 'It may look at 1 token of 4; the mask hides 2 tokens and the causal mask hides the token after it');
   assert.equal(seen(both, 3), 'It may look at 3 tokens of 4; the mask hides the other one', 'no key after the last');
+});
+
+// A learner checks the arithmetic by hand with the numbers as printed. Every sum the explanation
+// writes out either adds up as printed, or the explanation says what the printed terms add to;
+// every product of two printed factors either gives the printed product, or the explanation says so.
+test('every written-out sum and product either checks by hand as printed or says why it does not', () => {
+  const num = (t) => Number(t.replace(/[()]/g, '').replace(/\u2212/g, '-'));
+  let notes = 0, checked = 0;
+  for (const [name, preset] of Object.entries(PRESETS)) {
+    for (const step of [null, 'score']) {
+      const v = viewOf(preset.config, step);
+      for (const m of ['Q', 'K', 'V', 'S', 'A', 'O']) {
+        const cols = m === 'S' || m === 'A' ? v.r.m : m === 'V' || m === 'O' ? v.r.dv : v.r.dk;
+        const rows = m === 'S' || m === 'A' ? v.r.n : m === 'K' || m === 'V' ? v.r.m : v.r.n;
+        for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) {
+          const text = explainCell(v, m, i, j).text;
+          if (text.includes('…')) continue;
+          const where = `${name} ${m}[${i + 1}][${j + 1}]`;
+          // a line of terms, "= a + b + c" or "Σ = a + b + c = t", and its total
+          for (const [, terms, total] of text.matchAll(/(?:^|\n)(?:= |Σ = )([^\n=×]+ \+ [^\n=×]+?)(?: = |\n= )([−\d.]+)(?=\n|$| \()/g)) {
+            checked++;
+            const sum = terms.split(' + ').reduce((a, t) => a + num(t), 0);
+            if (fmt(sum) === total) continue;
+            notes++;
+            assert.ok(text.includes(`the terms as printed add to ${fmt(sum)}, not ${total}`), `${where}: ${terms} = ${total} without a word on rounding:\n${text}`);
+          }
+          // a line of products and the line of their values
+          for (const [, products, values] of text.matchAll(/\n= ([^\n]*×[^\n]*)\n= ([^\n×]+ \+ [^\n×]+)\n/g)) {
+            const ps = products.split(' + '), vs = values.split(' + ');
+            ps.forEach((pr, k) => {
+              const [a, b] = pr.split('×').map(num);
+              checked++;
+              if (fmt(a * b) === vs[k]) return;
+              notes++;
+              assert.match(text, /\(Every number here is rounded to 3 decimals; the core computes with the unrounded ones, so .*shows as /, `${where}: ${pr} = ${vs[k]} without a word on rounding`);
+            });
+          }
+        }
+      }
+    }
+  }
+  assert.ok(checked > 100 && notes > 0, `the presets exercise both cases (${checked} checked, ${notes} with a note)`);
+});
+
+test('a sum and products that check by hand as printed carry no note on rounding', () => {
+  const v = viewOf({ tokens: ['a', 'b'], Q: [[1, 2], [3, -1]], K: [[2, 0.5], [1, 1]], V: [[2, 4], [6, 8]], scale: 1, causal: false });
+  for (let i = 0; i < 2; i++) for (let j = 0; j < 2; j++) {
+    const text = explainCell(v, 'S', i, j).text;
+    assert.match(text, /×.* = /, 'a dot product written out');
+    assert.doesNotMatch(text, /rounded to 3 decimals/, `S[${i + 1}][${j + 1}]: ${text}`);
+  }
 });

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { loadAttention } from '../../web/core/attention.js';
 import { parseConfig, forwardArgs, STEPS } from '../../web/blocks/config.js';
 import { PRESETS } from '../../web/blocks/presets.js';
-import { fmt, tokenRef } from '../../web/blocks/format.js';
+import { fmt, fmtFine, tokenRef } from '../../web/blocks/format.js';
 import { mulberry32 } from '../../web/labs/random.js';
 import { explainCell, narration, followSentence, displayed, matrixInfo, formulaLine, legendInfo, fullyMaskedRows } from '../../web/blocks/explain.js';
 import { scaleKind, maxAbsFinite } from '../../web/blocks/colors.js';
@@ -23,6 +23,9 @@ function viewOf(config, step = null, mask) {
   if (mask) args.mask = mask;
   return { config, r: attn.forward(args), raw: attn.forward({ ...args, scale: 1 }), step };
 }
+
+/** A number as a learner reads it off the page (rounded as fmt prints it). @param {number} v */
+const printedOf = (v) => Number(fmt(v).replace(/\u2212/g, '-'));
 
 // The numbers an explanation of cell (m, i, j) may quote besides the shown values: the terms it
 // is built from, computed here independently of explain.js.
@@ -40,9 +43,35 @@ function derivedNumbers(view, m, i, j) {
       for (const s of live) add(Math.exp(s)), add(Math.exp(s - max)), add(s - max), (plain += Math.exp(s)), (shifted += Math.exp(s - max));
       add(plain);
       add(shifted);
+      add(-max);
+      add(Math.exp(-max));
+      set.add(fmtFine(Math.exp(-max)));
+      // what the printed terms add to, quoted when it differs from the sum (the rounding note)
+      add(live.reduce((a, s) => a + printedOf(Math.exp(s)), 0));
+      add(live.reduce((a, s) => a + printedOf(Math.exp(s - max)), 0));
     }
   }
-  if (m === 'O') for (let k = 0; k < r.m; k++) add(r.A[i * r.m + k] * r.V[k * r.dv + j]);
+  // a product of printed factors, and the printed terms' sum, quoted by the rounding note
+  /** @param {number[]} a @param {number[]} b */
+  const dot = (a, b) => {
+    let printedSum = 0, productsSum = 0;
+    a.forEach((x, k) => {
+      add(printedOf(x) * printedOf(b[k]));
+      printedSum += printedOf(x) * printedOf(b[k]);
+      productsSum += printedOf(x * b[k]);
+    });
+    add(printedSum);
+    add(productsSum);
+  };
+  const row = (M, at, cols) => Array.from(M.subarray(at * cols, at * cols + cols));
+  const col = (M, at, rows, cols) => Array.from({ length: rows }, (_, k) => M[k * cols + at]);
+  if (m === 'O') {
+    for (let k = 0; k < r.m; k++) add(r.A[i * r.m + k] * r.V[k * r.dv + j]);
+    const live = Array.from({ length: r.m }, (_, c) => c).filter((c) => r.M[i * r.m + c] !== -Infinity);
+    dot(live.map((c) => r.A[i * r.m + c]), live.map((c) => r.V[c * r.dv + j]));
+  }
+  if (m === 'S') dot(row(r.Q, i, r.dk), row(r.K, j, r.dk));
+  if ((m === 'Q' || m === 'K' || m === 'V') && r.X) dot(row(r.X, i, r.d), col(r['W' + m.toLowerCase()], j, r.d, m === 'V' ? r.dv : r.dk));
   return set;
 }
 
@@ -103,8 +132,10 @@ function problemsOf(view, where) {
 }
 
 // Per-cell rules: the result line quotes the cell's own value; counts of masked keys are right.
-function cellRules(view, m, i, j, text, fail) {
+function cellRules(view, m, i, j, whole, fail) {
   const { r } = view;
+  // the result line comes last, before the note on rounding, when there is one
+  const text = whole.replace(/\n\(Every number here is rounded to \d decimals; [^\n]*\)$/, '');
   const live = Array.from({ length: r.m }, (_, c) => c).filter((c) => r.M[i * r.m + c] !== -Infinity);
   const hidden = r.m - live.length;
   if ((m === 'A' && live.includes(j)) || (m === 'O' && live.length)) {
@@ -275,7 +306,7 @@ test('the worked example explains a weight the lesson’s way: unshifted exp ter
   const v = viewOf(parseConfig(PRESETS['worked-example'].config));
   const e = explainCell(v, 'A', 0, 0).text;
   assert.match(e, /exp\(0\.707\) = 2\.028\nΣ = 2\.028 \+ 1\.000 \+ 2\.028 = 5\.056\nA\[1\]\[1\] = 2\.028 \/ 5\.056 = 0\.401\n/);
-  assert.match(e, /The core first subtracts the row’s largest score, 0\.707, .* = 1\.000 \/ 2\.493, the same ratio/);
+  assert.match(e, /The core first subtracts the row’s largest score, 0\.707, .* = 1\.000 \/ 2\.493\. Both are the numbers above times exp\(−0\.707\) = 0\.493, so the ratio is the same, 0\.401,/);
   const e3 = explainCell(v, 'A', 2, 2).text;
   assert.match(e3, /exp\(1\.414\) = 4\.113\nΣ = 2\.028 \+ 2\.028 \+ 4\.113 = 8\.169\nA\[3\]\[3\] = 4\.113 \/ 8\.169 = 0\.503/);
   assert.match(explainCell(v, 'O', 0, 0).text, /= 0\.401×1\.000 \+ 0\.198×0\.000 \+ 0\.401×3\.000\n= 0\.401 \+ 0\.000 \+ 1\.203\n= 1\.604$/);

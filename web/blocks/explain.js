@@ -7,7 +7,7 @@
 // words.js, so grammar and ties are handled in one place (tests/blocks/explain.test.mjs walks
 // every sentence of every preset and of 200 random heads against written rules).
 
-import { fmt, fmtFine, tokenRef } from './format.js';
+import { fmt, fmtFine, tokenRef, parseNumber, DECIMALS } from './format.js';
 import { STEPS } from './config.js';
 import { count, noun, verb, list, range, largest } from './words.js';
 
@@ -212,18 +212,47 @@ function shorten(terms, size) {
   return { shown: terms.filter((t, k) => keep.has(k)), note: ` + … (${count(left, 'smaller term')})` };
 }
 
-// a×b + c×d + … for pairs [a, b]; with `values`, also the line of the products themselves.
-/** @param {[number, number][]} pairs @param {{ values?: boolean }} [options] */
-function sumOfProducts(pairs, { values = false } = {}) {
+// A learner checks these lines by hand, with the numbers as printed (rounded to DECIMALS places)
+// while the core works with the unrounded ones. Where the printed numbers do not give the printed
+// result, the line says so and why. `products`: factor pairs whose printed product differs from
+// the printed value of their product; `sum`: the printed terms of a sum and its printed total.
+const printed = (/** @type {string} */ t) => parseNumber(t.replace(/[()]/g, ''));
+/** @param {{ products?: [number, number][], terms?: (string | number)[], total?: string }} shown terms: printed, or exact numbers (products of printed factors) */
+function roundingNote({ products = [], terms = [], total = '' }) {
+  /** @type {string[]} */
+  const why = [];
+  const off = products.find(([a, b]) => fmt(printed(p(a)) * printed(p(b))) !== fmt(a * b));
+  if (off) why.push(`${p(off[0])}×${p(off[1])} shows as ${fmt(off[0] * off[1])}, not ${fmt(printed(p(off[0])) * printed(p(off[1])))}`);
+  if (terms.length > 1 && total) {
+    const sum = terms.reduce((/** @type {number} */ acc, t) => acc + (typeof t === 'number' ? t : printed(t)), 0);
+    if (Number.isFinite(sum) && Number.isFinite(printed(total)) && fmt(sum) !== total)
+      why.push(`${terms.some((t) => typeof t === 'number') ? 'the products of the factors as printed' : 'the terms as printed'} add to ${fmt(sum)}, not ${total}`);
+  }
+  return why.length ? `\n(Every number here is rounded to ${DECIMALS} decimals; the core computes with the unrounded ones, so ${list(why)}.)` : '';
+}
+
+// a×b + c×d + … = total for pairs [a, b] (sep before the total); with `values`, also the line of
+// the products; and the rounding note when the printed numbers do not give the printed total.
+/** @param {[number, number][]} pairs @param {number} total @param {{ values?: boolean, sep?: string }} [options] */
+function sumOfProducts(pairs, total, { values = false, sep = '\n= ' } = {}) {
   const { shown, note } = shorten(pairs, ([a, b]) => Math.abs(a * b));
   const line = shown.map(([a, b]) => p(a) + '×' + p(b)).join(' + ') + note;
-  if (!values || pairs.length === 1) return line;
-  return line + '\n= ' + shown.map(([a, b]) => fmt(a * b)).join(' + ') + note;
+  const all = !note; // every term is shown: the sum can be checked by hand
+  if (!values || pairs.length === 1) {
+    const terms = all ? shown.map(([a, b]) => printed(p(a)) * printed(p(b))) : [];
+    return line + sep + fmt(total) + roundingNote({ terms, total: fmt(total) });
+  }
+  const products = shown.map(([a, b]) => fmt(a * b));
+  return line + '\n= ' + products.join(' + ') + note + sep + fmt(total) +
+    roundingNote({ products: shown, terms: all ? products : [], total: fmt(total) });
 }
 
 // Σ = a + b + c = total; one term alone is its own sum.
 /** @param {string[]} terms @param {number} total */
 const sumLine = (terms, total) => (terms.length === 1 ? `Σ = ${terms[0]}` : `Σ = ${terms.join(' + ')} = ${fmt(total)}`);
+// The rounding note of a sumLine whose every term is shown.
+/** @param {string[]} terms @param {number} total */
+const sumNote = (terms, total) => (terms.some((t) => t.startsWith('…')) ? '' : roundingNote({ terms, total: fmt(total) }));
 
 /** @param {Float32Array} a @param {number} i @param {number} cols */
 const rowOf = (a, i, cols) => Array.from(a.subarray(i * cols, i * cols + cols));
@@ -351,7 +380,7 @@ function explainProjection(view, m, i, j) {
   return {
     text:
       `${who}\n${m} = X·${W}, so ${m}[${i + 1}][${j + 1}] = Σₖ X[${i + 1}][k]·${W}[k][${j + 1}]\n` +
-      `= ${sumOfProducts(x.map((a, k) => [a, w[k]]))}\n= ${fmt(/** @type {Float32Array} */ (r[m])[i * cols + j])}`,
+      `= ${sumOfProducts(x.map((a, k) => [a, w[k]]), /** @type {Float32Array} */ (r[m])[i * cols + j])}`,
     sources: [{ m: 'X', row: i }, { m: W, col: j }],
   };
 }
@@ -366,7 +395,7 @@ function explainScore(view, m, i, j) {
   if (r.M[k] === -Infinity && view.step !== 'score' && view.step !== 'scale')
     return { text: `${opening(maskedWhy(view, i, j))}, so the mask sets this score to −∞ and its weight in A to exactly 0. (Before the mask the score was ${fmt(r.S[k])}.)`, sources };
   const q = rowOf(r.Q, i, r.dk), kk = rowOf(r.K, j, r.dk);
-  const dot = `q${sub(i)}·k${sub(j)} = ${sumOfProducts(q.map((a, c) => [a, kk[c]]))} = ${fmt(raw.S[k])}`;
+  const dot = `q${sub(i)}·k${sub(j)} = ${sumOfProducts(q.map((a, c) => [a, kk[c]]), raw.S[k], { sep: ' = ' })}`;
   const match = `How well the query of ${tokenRef(t, i)} matches the key of ${tokenRef(t, j)}.`;
   if (view.step === 'score') return { text: `${match}\nS = Q·Kᵀ (not scaled yet): ${dot}`, sources };
   return { text: `${match}\n${scaledScore(view, i, j, dot)}`, sources };
@@ -443,6 +472,7 @@ function softmaxArithmetic(view, i, j, live, scores) {
     return all.length > MAX_TERMS ? all.slice(0, MAX_TERMS).concat(`… (${count(all.length - MAX_TERMS, 'more term')})`) : all;
   };
   const weight = fmt(r.A[i * r.m + j]);
+  const plainTerms = terms((/** @type {number} */ c) => Math.exp(s(c))), shiftedTerms = terms(shifted);
   // exactly 0 though visible: exp(s − max) underflowed in float32 (the doubles above do not)
   const under = r.A[i * r.m + j] === 0
     ? `\n${at} is exactly 0 though the key is not masked: exp(${fmt(s(j))} − ${p(max)}) = exp(${fmt(s(j) - max)}) underflows to 0 in float32, whose smallest positive number is about 1.4e−45.`
@@ -459,16 +489,16 @@ function softmaxArithmetic(view, i, j, live, scores) {
     return (
       `${at} = exp(${sName}) / Σₖ exp(${sAll})\n` +
       `exp(${fmt(s(j))}) = ${fmt(Math.exp(s(j)))}\n` +
-      `${sumLine(terms((/** @type {number} */ c) => Math.exp(s(c))), sumPlain)}${maskedNote}\n` +
+      `${sumLine(plainTerms, sumPlain)}${maskedNote}${sumNote(plainTerms, sumPlain)}\n` +
       `${at} = ${fmt(Math.exp(s(j)))} / ${fmt(sumPlain)} = ${weight}\n` +
-      `The core first subtracts the row’s largest score, ${fmt(max)}, from every score: exp(${fmt(s(j))} − ${p(max)}) / Σ = ${fmt(shifted(j))} / ${fmt(sumShifted)}, the same ratio, and no term can be larger than 1, so nothing overflows.` +
+      `The core first subtracts the row’s largest score, ${fmt(max)}, from every score: exp(${fmt(s(j))} − ${p(max)}) / Σₖ exp(${sAll} − ${p(max)}) = ${fmt(shifted(j))} / ${fmt(sumShifted)}. Both are the numbers above times exp(${fmt(-max)}) = ${fmtFine(Math.exp(-max))}, so the ratio is the same, ${weight}, and no term can be larger than 1, so nothing overflows.` +
       under
     );
   return (
     `Here ${why}, so this row is worked out the way the core does it: subtract the row’s largest score, ${fmt(max)}, from every score first. Multiplying every term by the same exp(−max) leaves the ratio unchanged.\n` +
     `${at} = exp(${sName} − max) / Σₖ exp(${sAll} − max)\n` +
     `exp(${fmt(s(j))} − ${p(max)}) = ${fmt(shifted(j))}\n` +
-    `${sumLine(terms(shifted), sumShifted)}${maskedNote}\n` +
+    `${sumLine(shiftedTerms, sumShifted)}${maskedNote}${sumNote(shiftedTerms, sumShifted)}\n` +
     `${at} = ${fmt(shifted(j))} / ${fmt(sumShifted)} = ${weight}` +
     under
   );
@@ -492,7 +522,7 @@ function explainOutput(view, m, i, j) {
       `${laterNote(view, 'O')}${dim}: the weighted average of column ${j + 1} of V, with row ${i + 1} of A as the weights.\n` +
       `O[${i + 1}][${j + 1}] = Σₖ A[${i + 1}][k]·V[k][${j + 1}]` +
       (left ? ` (the ${count(left, 'masked key')} ${verb(left, 'has', 'have')} weight 0)` : '') +
-      `\n= ${sumOfProducts(live.map((k) => [a[k], vv[k]]), { values: true })}\n= ${fmt(r.O[i * r.dv + j])}`,
+      `\n= ${sumOfProducts(live.map((k) => [a[k], vv[k]]), r.O[i * r.dv + j], { values: true })}`,
     sources,
   };
 }
