@@ -15,6 +15,8 @@ import { count } from '../blocks/words.js';
 export const MODE = 'fused-lab';
 export const N_MIN = 8, N_MAX = 512, WIDTH = 64; // d = dk = dv = WIDTH
 export const SWEEP = [8, 16, 32, 64, 128, 256, 512];
+/** A time that grows by this much or more when n doubles is "close to 4": the n² part leads. */
+export const QUADRATIC_GROWTH = 3.2;
 export const BLOCK = 4; // queries per block in the fused form (c/attention.c, TR)
 
 /** @typedef {{ n: number, causal: boolean, seed: number }} FusedState */
@@ -211,6 +213,24 @@ export function growth(points) {
 }
 
 /**
+ * What one doubling of n did to the time of a call, in words that follow the measured ratios: the
+ * n² cost the lesson means when both forms grew by QUADRATIC_GROWTH or more, otherwise why not yet.
+ * (Counted in multiplications, a call at d = 64 is 2·n²·64 for the scores and the mix and 3·n·64²
+ * for the projections: from 256 to 512 that grows 3.45 times, so a clean measurement is close to 4
+ * at the top of the sweep and well under it at small n.)
+ * @param {{ from: number, to: number, long: number, fused: number }} last @param {{ causal: boolean }} state
+ */
+export function doublingSentence(last, { causal }) {
+  const head = `Doubling n from ${last.from} to ${last.to} multiplies the scores by 4 (${grouped(last.from ** 2)} → ${grouped(last.to ** 2)}) and the time of a call by ${last.long.toFixed(1)} in the long form and ${last.fused.toFixed(1)} in the fused form`;
+  const close = (/** @type {number} */ x) => Number(x.toFixed(1)) >= QUADRATIC_GROWTH;
+  if (close(last.long) && close(last.fused))
+    return `${head}, close to 4 in both: the quadratic cost the lesson means. Neither form escapes it; what the fused form saves is the memory for n × n numbers${causal ? ' (and, with the causal mask, half the work)' : ''}.`;
+  const slow = [close(last.long) ? '' : 'the long form', close(last.fused) ? '' : 'the fused form'].filter(Boolean);
+  const which = slow.length === 2 ? 'both' : slow[0];
+  return `${head}: less than 4 in ${which}. At n = ${last.to} the work that grows only with n (projecting every token, n × ${WIDTH} × ${WIDTH} multiplications for each of Q, K and V) and the fixed cost of a call still count beside the n × n scores; the quadratic cost the lesson means takes over as n grows${last.to < N_MAX ? `, up to the ${N_MAX} tokens of this sweep` : ''}.${last.to === N_MAX ? ' A busy computer also blurs a measurement: “Time every n again” measures anew.' : ''}`;
+}
+
+/**
  * The sentences under the numbers. c: compareForms(); t: timeForms() at n (or null); points: the sweep so far.
  * @param {ReturnType<typeof compareForms>} c @param {Timing | null} t @param {Timing[]} points @param {{ causal: boolean }} state
  */
@@ -229,7 +249,7 @@ export function explainFused(c, t, points, state) {
   if (fell) {
     out.push(`The times fell as n doubled from ${fell.from} to ${fell.to}, which only noise explains: something else was using the computer. Press “Time every n again”.`);
   } else if (last) {
-    out.push(`Doubling n from ${last.from} to ${last.to} multiplies the scores by 4 (${grouped(last.from ** 2)} → ${grouped(last.to ** 2)}) and the time of a call by ${last.long.toFixed(1)} in the long form and ${last.fused.toFixed(1)} in the fused form: the quadratic cost the lesson means. Neither form escapes it; what the fused form saves is the memory for n × n numbers${state.causal ? ' (and, with the causal mask, half the work)' : ''}.`);
+    out.push(doublingSentence(last, state));
     const first = g[0];
     if (first && first.long < 3) out.push(`At small n (from ${first.from} to ${first.to}) a call grows by only ${first.long.toFixed(1)} times: its fixed cost (checking and copying the inputs, starting the core) is larger than the n² part. On the log–log plot the n² line is the slope the curves approach as n grows.`);
   }
