@@ -628,3 +628,11 @@ test('a sum and products that check by hand as printed carry no note on rounding
     assert.doesNotMatch(text, /rounded to 3 decimals/, `S[${i + 1}][${j + 1}]: ${text}`);
   }
 });
+
+test('a head with its mask off is likened to the lesson’s worked example only when it is given Q, K and V as that example is', () => {
+  const cat = viewOf({ ...PRESETS.cat.config, causal: false }, 'mask');
+  assert.equal(narration(cat, 'mask'), '4. Mask. The mask is off here: every token may look at every token.');
+  assert.equal(explainCell(cat, 'M', 0, 2).text, 'The mask is off (causal: false): every token may look at every token, so 0 is added to every score.');
+  const we = viewOf(PRESETS['worked-example'].config, 'mask');
+  assert.match(explainCell(we, 'M', 0, 1).text, /every token may look at every token, as in the lesson’s worked example, so 0 is added/);
+});

@@ -68,16 +68,16 @@ test('a toggle on a preset says what changed and how to go back; toggling back r
   const { page, context } = await open(env, '?preset=cat');
   await page.keyboard.press('m'); // the causal mask, from the keyboard
   await settle(page);
-  assert.equal(await page.locator('#preset-note').textContent(), 'The “The cat sat on the” preset with the causal mask off. To go back, turn the causal mask on again (key M), or press “Reset to the preset”.');
+  assert.equal(await page.locator('#preset-note').textContent(), 'The preset “The cat sat on the”, with the causal mask off. To go back, turn the causal mask on again (key M), or press “Reset to the preset”.');
   assert.equal(await page.locator('#preset option:checked').textContent(), 'The cat sat on the (changed)');
   await page.waitForFunction(() => /#config=.*&from=cat/.test(location.hash));
   await page.keyboard.press('s');
   await settle(page);
-  assert.match(await page.locator('#preset-note').textContent(), /^The “The cat sat on the” preset with the causal mask off and scaling off\. To go back, turn the causal mask on again \(key M\) and turn scaling on again \(key S\), or press “Reset to the preset”\.$/);
+  assert.match(await page.locator('#preset-note').textContent(), /^The preset “The cat sat on the”, with the causal mask off and scaling off\. To go back, turn the causal mask on again \(key M\) and turn scaling on again \(key S\), or press “Reset to the preset”\.$/);
   // a link keeps where the head came from
   await page.waitForFunction(() => /%22scale%22%3A1/.test(location.hash));
   const again = await open(env, page.url().slice(env.url.length));
-  assert.match(await again.page.locator('#preset-note').textContent(), /^The “The cat sat on the” preset with the causal mask off and scaling off/);
+  assert.match(await again.page.locator('#preset-note').textContent(), /^The preset “The cat sat on the”, with the causal mask off and scaling off/);
   await again.context.close();
   await page.keyboard.press('m');
   await page.keyboard.press('s');

@@ -157,6 +157,11 @@ test('with reduced motion, play never runs by itself: each press is one step', a
   await page.keyboard.press(' ');
   await settle(page);
   assert.equal(await page.evaluate(() => __explorer.state.step), 'scale');
+  // the page's help says "space plays or pauses": from a focused cell too
+  await cell(page, 'A', 1, 1).focus();
+  await page.keyboard.press(' ');
+  await settle(page);
+  assert.equal(await page.evaluate(() => __explorer.state.step), 'mask', 'space from a cell');
   await context.close();
 });
 

@@ -27,7 +27,7 @@ const own = (config) => {
 };
 const viewOf = (state) => computeView(attn, state.config, state.step, state.leak && state.leak.base);
 const cat = PRESETS.cat.config;
-const CAT = 'The “The cat sat on the” preset';
+const CAT = 'The preset “The cat sat on the”,';
 const RESET = 'To go back, press “Reset to the preset”.';
 
 // ------------------------------------------------------------------------------ the preset note
@@ -63,11 +63,11 @@ test('a link from a preset with Q, K and V given directly, or other feature name
   const s = S.createState();
   S.fromUrl(s, readUrlState('', '#config=' + encodeURIComponent(JSON.stringify(direct)) + '&from=cat'));
   assert.deepEqual([s.preset, s.origin], [null, 'cat']);
-  assert.equal(presetNote(s), 'A head changed from the “The cat sat on the” preset. To go back, press “Reset to the preset”.');
+  assert.equal(presetNote(s), 'A head changed from the preset “The cat sat on the”. To go back, press “Reset to the preset”.');
   // the same with the features renamed: nothing changesOf counts either
   const renamed = S.createState();
   S.fromUrl(renamed, readUrlState('', '#config=' + encodeURIComponent(JSON.stringify({ ...cat, features: ['a', 'b', 'c', 'd'] })) + '&from=cat'));
-  assert.equal(presetNote(renamed), 'A head changed from the “The cat sat on the” preset. To go back, press “Reset to the preset”.');
+  assert.equal(presetNote(renamed), 'A head changed from the preset “The cat sat on the”. To go back, press “Reset to the preset”.');
 });
 
 // ------------------------------------------------------------------------------ the tour
@@ -162,7 +162,7 @@ const abc = (q, k, v, causal) => ({ tokens: ['a', 'b', 'c'], Q: q, K: k, V: v, c
 test('the leak report: an edit that moves nothing (equal keys keep the weights at one half) says so, with and without the mask', () => {
   const twins = { tokens: ['a', 'b'], Q: [[1, 0], [1, 0]], K: [[1, 0], [1, 0]], V: [[1, 0], [0, 1]] };
   const masked = leakOn({ ...twins, causal: true }, [['Q', 1, 0, 3]]);
-  assert.equal(masked.report.text, 'You changed “b” (2). Row 1 of O is unchanged: every entry is exactly as before, a difference of 0, because the causal mask gives the later token a weight of exactly 0 in those rows. Nothing leaks backwards.');
+  assert.equal(masked.report.text, 'You changed “b” (2). Row 1 of O is unchanged: every entry is exactly as before, a difference of 0, because the causal mask gives the later token a weight of exactly 0 in that row. Nothing leaks backwards.');
   assert.deepEqual(masked.report.rows, [{ i: 0, same: true, diff: 0 }, { i: 1, same: true, diff: 0 }]);
   const open = leakOn({ ...twins, causal: false }, [['Q', 1, 0, 3]]);
   assert.equal(open.report.text, 'You changed “b” (2). Row 1 of O is unchanged: every entry is exactly as before, a difference of 0. Nothing leaks backwards.');
@@ -172,10 +172,10 @@ test('the leak report with Q, K and V given: a query moves its own row only; two
   const q = [[1, 0], [0, 1], [1, 1]], k = [[1, 0], [0, 1], [1, 1]], v = [[1, 0], [0, 2], [3, 1]];
   const query = leakOn(abc(q, k, v, true), [['Q', 1, 0, 2]]);
   assert.deepEqual(query.report.rows.map((x) => x.same), [true, false, true]);
-  assert.equal(query.report.text, `You changed “b” (2). Row 1 of O is unchanged: every entry is exactly as before, a difference of 0, because the causal mask gives the later token a weight of exactly 0 in those rows. Nothing leaks backwards. Row 2 changed, by up to ${upTo(query.view, [1])}.`);
+  assert.equal(query.report.text, `You changed “b” (2). Row 1 of O is unchanged: every entry is exactly as before, a difference of 0, because the causal mask gives the later token a weight of exactly 0 in that row. Nothing leaks backwards. Row 2 changed, by up to ${upTo(query.view, [1])}.`);
   // Q of “c” first, then K of “b”: the rows are named in token order
   const two = leakOn(abc(q, k, v, true), [['Q', 2, 0, 2], ['K', 1, 1, 3]]);
-  assert.equal(two.report.text, `You changed “b” (2) and “c” (3). Row 1 of O is unchanged: every entry is exactly as before, a difference of 0, because the causal mask gives the later token a weight of exactly 0 in those rows. Nothing leaks backwards. Rows 2 and 3 changed, by up to ${upTo(two.view, [1, 2])}.`);
+  assert.equal(two.report.text, `You changed “b” (2) and “c” (3). Row 1 of O is unchanged: every entry is exactly as before, a difference of 0, because the causal mask gives the later token a weight of exactly 0 in that row. Nothing leaks backwards. Rows 2 and 3 changed, by up to ${upTo(two.view, [1, 2])}.`);
   assert.notEqual(fmt(rowChange(two.view, 1)), fmt(rowChange(two.view, 2)), 'the two rows change by different amounts: “up to” is the larger');
 });
 
@@ -195,7 +195,7 @@ test('the leak report without the mask: only the rows whose query sees the chang
 });
 
 test('the leak report: a changed weight (Wk, Wv), tokens added, and a head of Q, K and V shown over a projection head', () => {
-  const weight = 'You changed a learned weight, which every token uses, so every row of O may change. To see the mask at work, press “Reset to the preset”, turn the check on and change one later token’s row of X.';
+  const weight = 'You changed a learned weight, which every token uses, so every row of O may change. To see the mask at work, press “Reset to the preset”, then, with the check on, change one later token’s row of X.';
   for (const m of ['Wk', 'Wv']) {
     const s = fresh();
     S.toggleLeak(s);

@@ -24,12 +24,12 @@ test('the preset note: the preset’s own note, or exactly what changed and how 
   for (const name of Object.keys(PRESETS)) assert.equal(presetNote(fresh(name)), PRESETS[name].note);
   const s = fresh();
   S.setCausal(s, false);
-  assert.equal(presetNote(s), 'The “The cat sat on the” preset with the causal mask off. To go back, turn the causal mask on again (key M), or press “Reset to the preset”.');
+  assert.equal(presetNote(s), 'The preset “The cat sat on the”, with the causal mask off. To go back, turn the causal mask on again (key M), or press “Reset to the preset”.');
   assert.equal(ownHeadLabel(s), 'The cat sat on the (changed)');
   S.setValue(s, 'X', 4, 0, 2);
   S.setValue(s, 'Wq', 0, 0, 1);
   S.setValue(s, 'Wq', 1, 1, 1);
-  assert.equal(presetNote(s), 'The “The cat sat on the” preset with the causal mask off and 1 value of X and 2 of Wq changed. To go back, press “Reset to the preset”.');
+  assert.equal(presetNote(s), 'The preset “The cat sat on the”, with the causal mask off and 1 value of X and 2 of Wq changed. To go back, press “Reset to the preset”.');
   S.renameToken(s, 1, 'dog');
   assert.match(presetNote(s), /with the causal mask off, 1 value of X and 2 of Wq changed|token 2 renamed/);
   S.addToken(s);
@@ -37,7 +37,7 @@ test('the preset note: the preset’s own note, or exactly what changed and how 
   const w = fresh('worked-example');
   S.setCausal(w, true);
   S.setScaling(w, false);
-  assert.equal(presetNote(w), 'The “The lesson’s worked example” preset with the causal mask on and scaling off. To go back, turn the causal mask off again (key M) and turn scaling on again (key S), or press “Reset to the preset”.');
+  assert.equal(presetNote(w), 'The preset “The lesson’s worked example”, with the causal mask on and scaling off. To go back, turn the causal mask off again (key M) and turn scaling on again (key S), or press “Reset to the preset”.');
   const own = S.createState();
   S.setConfig(own, { X: [[1, 2]], Wq: [[1], [0]], Wk: [[1], [0]], Wv: [[1], [1]] });
   assert.equal(ownHeadLabel(own), '(your own head)');

@@ -667,7 +667,7 @@ test('a bad preset or config in the link: the default preset, and a message that
   assert.equal(dog.change.error, 'There is no preset called “dog”; the presets are cat, worked-example and previous-token. Showing “cat”.');
   assert.deepEqual([dog.state.preset, dog.state.step, dog.change.badConfig], ['cat', 'score', null]);
   const big = reopen('#config=' + encodeURIComponent(JSON.stringify({ X: [[1, 2]], Wq: [[1]], Wk: [[1]], Wv: [[1]] })));
-  assert.match(big.change.error, /^The config in the link was not used: .+ Showing the “cat” preset instead; fix the config below and press Apply\.$/);
+  assert.match(big.change.error, /^The config in the link was not used: .+ Showing the preset “The cat sat on the” instead; fix the config below and press Apply\.$/);
   assert.equal(big.state.preset, 'cat');
   assert.equal(big.change.badConfig, JSON.stringify({ X: [[1, 2]], Wq: [[1]], Wk: [[1]], Wv: [[1]] }));
 });
@@ -708,7 +708,7 @@ test('a config in the link that must be fixed: the message names the entry or ke
   for (const [config, why] of cases) {
     const text = JSON.stringify(config);
     const { state, change } = reopen('#config=' + encodeURIComponent(text) + '&step=score');
-    assert.equal(change.error, `The config in the link was not used: ${why} Showing the “cat” preset instead; fix the config below and press Apply.`);
+    assert.equal(change.error, `The config in the link was not used: ${why} Showing the preset “The cat sat on the” instead; fix the config below and press Apply.`);
     assert.deepEqual([state.preset, state.step, change.badConfig], ['cat', 'score', text], 'the rest of the link still applies');
   }
 });

@@ -424,7 +424,7 @@ function explainMask(view, m, i, j) {
   if (v === -Infinity) return { text: `${opening(maskedWhy(view, i, j))}, so −∞ is added to this score: its weight in A is exactly 0.`, sources };
   if (v !== 0) return { text: `The mask adds ${fmt(v)} to this score.`, sources };
   if (!hasMask(r) && !r.causal)
-    return { text: 'The mask is off (causal: false): every token may look at every token, as in the lesson’s worked example, so 0 is added to every score.', sources };
+    return { text: `The mask is off (causal: false): every token may look at every token${r.X == null ? ', as in the lesson’s worked example' : ''}, so 0 is added to every score.`, sources };
   const target = i === j ? 'itself' : tokenRef(t, j);
   const why = r.causal && j < i ? ` (${j + 1} ≤ ${i + 1})` : '';
   return { text: `${opening(tokenRef(t, i))} may look at ${target}${why}, so 0 is added to the score.`, sources };
@@ -586,7 +586,7 @@ export function narration(view, step) {
     case 'mask': {
       if (r.causal) return '4. Mask. Set every score where j comes after i to −∞, so tokens can’t see the future.';
       if (hasMask(r)) return `4. Mask. Set the ${count(maskedCount(r), 'masked score')} to −∞: those keys get weight 0.`;
-      return '4. Mask. The mask is off here (as in the lesson’s worked example): every token may look at every token.';
+      return `4. Mask. The mask is off here${r.X == null ? ' (as in the lesson’s worked example)' : ''}: every token may look at every token.`;
     }
     case 'softmax': {
       const dead = fullyMaskedRows(r);

@@ -188,7 +188,7 @@ function wireSteps(ctx) {
     const inPanel = t.closest && t.closest('[data-panel], [role="toolbar"]');
     if (ev.key === '[' || (ev.key === 'ArrowLeft' && !inPanel)) return act(S.stepBy, -1);
     if (ev.key === ']' || (ev.key === 'ArrowRight' && !inPanel)) return act(S.stepBy, 1);
-    if (ev.key === ' ' && !(t.closest && t.closest('button, summary, [data-panel]'))) {
+    if (ev.key === ' ' && !(t.closest && t.closest('button, summary'))) { // a button's or a summary's own key; from a cell too
       ev.preventDefault();
       act(S.togglePlay);
     }

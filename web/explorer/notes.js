@@ -59,7 +59,7 @@ export function presetNote(state) {
       ? `Your own head, loaded from a config, with ${list(phrases)}. “Reset to the preset” goes back to the config as it was loaded.`
       : 'Your own head, loaded from a config. Change any input cell; “Reset to the preset” goes back to the config as it was loaded.';
   // A head of the other form (Q, K and V given) or with other feature names has nothing to count.
-  if (!phrases.length) return `A head changed from the “${PRESETS[state.origin].title}” preset. To go back, press “Reset to the preset”.`;
+  if (!phrases.length) return `A head changed from the preset “${PRESETS[state.origin].title}”. To go back, press “Reset to the preset”.`;
   const ch = changesOf(/** @type {Config} */ (state.base), headOf(state));
   const toggles = [];
   if (ch.causal !== undefined) toggles.push(`turn the causal mask ${ch.causal ? 'off' : 'on'} again (key M)`);
@@ -67,7 +67,7 @@ export function presetNote(state) {
   if (ch.scale === 1) toggles.push('turn scaling on again (key S)');
   const onlyToggles = toggles.length === phrases.length;
   const back = onlyToggles ? `To go back, ${list(toggles)}, or press “Reset to the preset”.` : 'To go back, press “Reset to the preset”.';
-  return `The “${PRESETS[state.origin].title}” preset with ${list(phrases)}. ${back}`;
+  return `The preset “${PRESETS[state.origin].title}”, with ${list(phrases)}. ${back}`;
 }
 
 // ------------------------------------------------------------------------------ guided tour
@@ -189,7 +189,7 @@ export function leakReport(view, base) {
   /** @param {LeakReport['rows']} xs */
   const by = (xs) => fmt(Math.max(...xs.map((x) => x.diff)));
   if (weights)
-    return { text: `You changed a learned weight, which every token uses, so every row of O may change. To see the mask at work, press “Reset to the preset”, turn the check on and change one later token’s row of X.`, rows }; // only the projection form has weights
+    return { text: `You changed a learned weight, which every token uses, so every row of O may change. To see the mask at work, press “Reset to the preset”, then, with the check on, change one later token’s row of X.`, rows }; // only the projection form has weights
   if (!edited.length)
     return { text: `Leak check on. Now change a later token: a number in its row of ${matricesOf(config).X ? 'X' : 'Q, K or V'}. Each row of O is then compared with O as it is now.`, rows };
   const first = edited[0];
@@ -202,7 +202,7 @@ export function leakReport(view, base) {
   const laterText = later.length ? ` ${later.length === 1 ? 'Row' : 'Rows'} ${list(later.map((x) => x.i + 1))} changed, by up to ${by(later)}.` : '';
   if (!moved.length)
     return {
-      text: `You changed ${who}. ${span[0].toUpperCase() + span.slice(1)} of O ${verb(first, 'is', 'are')} unchanged: every entry is exactly as before, a difference of 0${r.causal ? ', because the causal mask gives the later token a weight of exactly 0 in those rows' : ''}. Nothing leaks backwards.${laterText}`,
+      text: `You changed ${who}. ${span[0].toUpperCase() + span.slice(1)} of O ${verb(first, 'is', 'are')} unchanged: every entry is exactly as before, a difference of 0${r.causal ? `, because the causal mask gives the later token a weight of exactly 0 in ${first === 1 ? 'that row' : 'those rows'}` : ''}. Nothing leaks backwards.${laterText}`,
       rows,
     };
   return {

@@ -684,7 +684,7 @@ export function fromUrl(state, u) {
   try {
     error = startWith(state, u.configText, u.preset, u.from);
   } catch (e) {
-    error = `The config in the link was not used: ${/** @type {Error} */ (e).message} Showing the “${DEFAULT_PRESET}” preset instead; fix the config below and press Apply.`;
+    error = `The config in the link was not used: ${/** @type {Error} */ (e).message} Showing the preset “${PRESETS[DEFAULT_PRESET].title}” instead; fix the config below and press Apply.`;
     usePreset(state, DEFAULT_PRESET);
     badConfig = u.configText;
   }
