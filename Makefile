@@ -174,9 +174,11 @@ build/test_labs: build/san/attention.o build/san/test_labs.o
 	$(CLANG) $(SAN_FLAGS) $^ -lm -o $@
 
 # c/wasm_exports.c natively, with the test-only shim for WebAssembly's memory (as the fuzzer has it).
+# -Wmissing-prototypes: a function there that is neither static nor a row of c/wasm_exports.def
+# (which c/wasm_exports.h declares) is an error, so none is left unexported by mistake.
 build/san/wasm_exports.o: c/wasm_exports.c tests/c/wasm_shim.h $(SAN_HEADERS) $(EXPORTS) Makefile
 	@mkdir -p build/san
-	$(CLANG) $(SAN_FLAGS) $(FUZZ_FLAGS_exports) -c $< -o $@
+	$(CLANG) $(SAN_FLAGS) -Wmissing-prototypes $(FUZZ_FLAGS_exports) -c $< -o $@
 
 build/test_exports: build/san/attention.o build/san/attention_backward.o build/san/learn.o build/san/train.o \
                     build/san/induction.o build/san/wasm_exports.o build/san/wasm_shim.o build/san/test_exports.o

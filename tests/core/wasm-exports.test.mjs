@@ -25,6 +25,14 @@ test('the table names every export once, each with the ae_ prefix', () => {
   }
 });
 
+test('every ae_ function c/wasm_exports.c defines has its row in the table (without one it is not exported)', () => {
+  const defined = [...read('c/wasm_exports.c').matchAll(/^(?:const\s+)?\w+\s*\*?\s*(ae_\w+)\s*\(/gm)].map((m) => m[1]);
+  assert.ok(defined.length > 0, 'no ae_ function found in c/wasm_exports.c: update this test with how they are written');
+  const missing = defined.filter((name) => !table.exports.some((e) => e.name === name)).map((name) =>
+    `c/wasm_exports.c defines ${name}, which c/wasm_exports.def has no row for, so no core exports it: add its row, e.g. AE_FORWARD(int, ${name}, (int m))`);
+  assert.deepEqual(missing, [], missing.join('\n'));
+});
+
 test("each core make builds exports exactly its parts' rows of the table, no more, no fewer", () => {
   for (const [core, parts] of Object.entries(CORE_PARTS)) {
     for (const build of ['simd', 'scalar']) {
