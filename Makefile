@@ -31,12 +31,14 @@ WERROR     ?= -Werror
 SAN_FLAGS  := -std=c99 -g -O1 -Wall -Wextra $(WERROR) -fsanitize=address,undefined -fno-sanitize-recover=all -Ic
 CORE       := c/attention.c c/attention.h
 TRAIN      := c/attention_backward.c c/learn.c c/learn.h c/train.c c/train.h c/induction.c c/induction.h
+# The one table of the Wasm exports and their ids, and the header that declares them from it.
+EXPORTS    := c/wasm_exports.def c/wasm_exports.h
 NODE_TESTS  = $(wildcard tests/*/*.test.mjs)
 NODE_TESTS := $(filter-out tests/hosts/%,$(NODE_TESTS))
 
 .PHONY: all help run test test-hosts test-c test-fuzz test-node test-types bench setup setup-test clean dist fuzz-long fuzz-keep coverage mutate-c mutate-js
 
-all: setup web/gen/wasm-source.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
+all: setup web/gen/wasm-source.js web/gen/wasm-exports.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 12
@@ -53,15 +55,15 @@ build/simd/attention.o: c/attention.c c/attention.h Makefile
 
 # The backward pass is where training spends its time (c/induction.c's steps): built for speed
 # too. c/induction.c itself only glues the products together and stays built for size.
-build/simd/attention_backward.o: build/simd/%.o: c/%.c $(CORE) $(TRAIN) Makefile
+build/simd/attention_backward.o: build/simd/%.o: c/%.c $(CORE) $(TRAIN) $(EXPORTS) Makefile
 	@mkdir -p build/simd
 	$(EMCC) -O3 -msimd128 -Ic -c $< -o $@
 
-build/scalar/attention_backward.o: build/scalar/%.o: c/%.c $(CORE) $(TRAIN) Makefile
+build/scalar/attention_backward.o: build/scalar/%.o: c/%.c $(CORE) $(TRAIN) $(EXPORTS) Makefile
 	@mkdir -p build/scalar
 	$(EMCC) -O2 -Ic -c $< -o $@
 
-build/simd/%.o: c/%.c $(CORE) $(TRAIN) Makefile
+build/simd/%.o: c/%.c $(CORE) $(TRAIN) $(EXPORTS) Makefile
 	@mkdir -p build/simd
 	$(EMCC) -Os -msimd128 -Ic -c $< -o $@
 
@@ -69,23 +71,23 @@ build/scalar/attention.o: c/attention.c c/attention.h Makefile
 	@mkdir -p build/scalar
 	$(EMCC) -O2 -Ic -c $< -o $@
 
-build/scalar/%.o: c/%.c $(CORE) $(TRAIN) Makefile
+build/scalar/%.o: c/%.c $(CORE) $(TRAIN) $(EXPORTS) Makefile
 	@mkdir -p build/scalar
 	$(EMCC) -Os -Ic -c $< -o $@
 
-build/simd/wasm_exports_forward.o: c/wasm_exports.c $(CORE) Makefile
+build/simd/wasm_exports_forward.o: c/wasm_exports.c $(CORE) $(EXPORTS) Makefile
 	@mkdir -p build/simd
 	$(EMCC) -Os -msimd128 -DAE_FORWARD_ONLY -Ic -c $< -o $@
 
-build/scalar/wasm_exports_forward.o: c/wasm_exports.c $(CORE) Makefile
+build/scalar/wasm_exports_forward.o: c/wasm_exports.c $(CORE) $(EXPORTS) Makefile
 	@mkdir -p build/scalar
 	$(EMCC) -Os -DAE_FORWARD_ONLY -Ic -c $< -o $@
 
-build/simd/wasm_exports_trainer.o: c/wasm_exports.c $(CORE) $(TRAIN) Makefile
+build/simd/wasm_exports_trainer.o: c/wasm_exports.c $(CORE) $(TRAIN) $(EXPORTS) Makefile
 	@mkdir -p build/simd
 	$(EMCC) -Os -msimd128 -DAE_NO_INDUCTION -Ic -c $< -o $@
 
-build/scalar/wasm_exports_trainer.o: c/wasm_exports.c $(CORE) $(TRAIN) Makefile
+build/scalar/wasm_exports_trainer.o: c/wasm_exports.c $(CORE) $(TRAIN) $(EXPORTS) Makefile
 	@mkdir -p build/scalar
 	$(EMCC) -Os -DAE_NO_INDUCTION -Ic -c $< -o $@
 
@@ -108,6 +110,10 @@ WASM_BUILDS := build/attention-simd.wasm build/attention-scalar.wasm build/atten
                build/attention-trainer-scalar.wasm build/attention-forward-simd.wasm build/attention-forward-scalar.wasm
 web/gen/wasm-source.js: $(WASM_BUILDS) tools/embed-wasm.mjs
 	node tools/embed-wasm.mjs $(WASM_BUILDS) web/gen
+
+# The JS side of the export table: the id lists and numbers web/core/ reads, and the raw exports' types.
+web/gen/wasm-exports.js: c/wasm_exports.def tools/wasm-exports.mjs
+	node tools/wasm-exports.mjs c/wasm_exports.def web/gen
 
 web/gen/explorer-css.js: web/explorer/style.css tools/embed-css.mjs
 	node tools/embed-css.mjs web/explorer/style.css $@
@@ -145,7 +151,7 @@ build/san/%.o: c/%.c $(SAN_HEADERS) Makefile
 	@mkdir -p build/san
 	$(CLANG) $(SAN_FLAGS) -c $< -o $@
 
-build/san/%.o: tests/c/%.c tests/c/check.h tests/c/reference_head.h tests/c/wasm_exports_api.h tests/c/wasm_shim.h $(SAN_HEADERS) Makefile
+build/san/%.o: tests/c/%.c tests/c/check.h tests/c/reference_head.h tests/c/wasm_shim.h $(SAN_HEADERS) $(EXPORTS) Makefile
 	@mkdir -p build/san
 	$(CLANG) $(SAN_FLAGS) -c $< -o $@
 
@@ -168,9 +174,11 @@ build/test_labs: build/san/attention.o build/san/test_labs.o
 	$(CLANG) $(SAN_FLAGS) $^ -lm -o $@
 
 # c/wasm_exports.c natively, with the test-only shim for WebAssembly's memory (as the fuzzer has it).
-build/san/wasm_exports.o: c/wasm_exports.c tests/c/wasm_shim.h $(SAN_HEADERS) Makefile
+# -Wmissing-prototypes: a function there that is neither static nor a row of c/wasm_exports.def
+# (which c/wasm_exports.h declares) is an error, so none is left unexported by mistake.
+build/san/wasm_exports.o: c/wasm_exports.c tests/c/wasm_shim.h $(SAN_HEADERS) $(EXPORTS) Makefile
 	@mkdir -p build/san
-	$(CLANG) $(SAN_FLAGS) $(FUZZ_FLAGS_exports) -c $< -o $@
+	$(CLANG) $(SAN_FLAGS) -Wmissing-prototypes $(FUZZ_FLAGS_exports) -c $< -o $@
 
 build/test_exports: build/san/attention.o build/san/attention_backward.o build/san/learn.o build/san/train.o \
                     build/san/induction.o build/san/wasm_exports.o build/san/wasm_shim.o build/san/test_exports.o
@@ -204,7 +212,7 @@ FUZZ_RUNS_exports   := 15000
 # c/wasm_exports.c uses WebAssembly's __heap_base and memory builtins: natively, a test-only
 # shim stands in for them (tests/c/wasm_shim.h); the product code is built as it is.
 FUZZ_FLAGS_exports := -include tests/c/wasm_shim.h -Wno-unknown-attributes -Wno-ignored-attributes
-FUZZ_DEPS := tests/c/fuzz.h tests/c/reference_head.h tests/c/wasm_shim.h tests/c/wasm_exports_api.h $(CORE) $(TRAIN) Makefile
+FUZZ_DEPS := tests/c/fuzz.h tests/c/reference_head.h tests/c/wasm_shim.h $(EXPORTS) $(CORE) $(TRAIN) Makefile
 
 .SECONDEXPANSION:
 build/fuzz_%: tests/c/fuzz_%.c $$(FUZZ_SRC_$$*) $(FUZZ_DEPS)
