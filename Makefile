@@ -35,8 +35,19 @@ TRAIN      := c/attention_backward.c c/learn.c c/learn.h c/train.c c/train.h c/i
 EXPORTS    := c/wasm_exports.def c/wasm_exports.h
 NODE_TESTS  = $(wildcard tests/*/*.test.mjs)
 NODE_TESTS := $(filter-out tests/hosts/%,$(NODE_TESTS))
+# A test file that starts a browser lives in tests/browser/ (tests/tools/lists.test.mjs checks that
+# no other file imports playwright-core or tests/browser/helpers.mjs): the rest are the unit tests.
+NODE_BROWSER_TESTS := $(filter tests/browser/%,$(NODE_TESTS))
+NODE_UNIT_TESTS    := $(filter-out tests/browser/%,$(NODE_TESTS))
+# node --test runs os.availableParallelism() - 1 files at once: one on a 2-core machine. The unit
+# tests are independent processes with no timing asserts, so they run two at a time.
+UNIT_CONCURRENCY ?= 2
+# Measured one file at a time (2 cores): the unit files add up to 573 s, the slowest
+# tests/explorer/export.test.mjs 98 s, tests/induction/induction.test.mjs 63 s,
+# tests/explorer/sentences.test.mjs 57 s, tests/tools/cli.test.mjs 40 s, tests/types/types.test.mjs 35 s;
+# two at a time they took 470 s. The browser files are slower still (tests/browser/learner.test.mjs 572 s).
 
-.PHONY: all help run test test-hosts test-c test-fuzz test-node test-types bench setup setup-test clean dist fuzz-long fuzz-keep coverage mutate-c mutate-js
+.PHONY: all help run test test-quick test-unit test-hosts test-c test-fuzz test-node test-types bench setup setup-test clean dist fuzz-long fuzz-keep coverage mutate-c mutate-js
 
 all: setup web/gen/wasm-source.js web/gen/wasm-exports.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
 
@@ -254,7 +265,13 @@ coverage: setup-test $(C_TESTS:%=build/cov/test_%) $(FUZZ_TARGETS:%=build/cov/fu
 	@tools/coverage.sh "$(C_TESTS)" "$(FUZZ_TARGETS)" "$(WASM_SRC)"
 
 test-node: setup-test all dist ## Node tests: core, ONNX vectors, bad input, page modules, browser
-	node --test $(NODE_TESTS)
+	node --test --test-concurrency=$(UNIT_CONCURRENCY) $(NODE_UNIT_TESTS)
+	node --test $(NODE_BROWSER_TESTS)
+
+test-unit: setup-test all dist ## the Node tests that start no browser (everything outside tests/browser/ and tests/hosts/)
+	node --test --test-concurrency=$(UNIT_CONCURRENCY) $(NODE_UNIT_TESTS)
+
+test-quick: test-c test-unit ## the C tests under the sanitizers and the Node tests that start no browser (about 8 minutes on 2 cores; see the slowest files below)
 
 build/bench_native: $(CORE) bench/bench_native.c
 	@mkdir -p build

@@ -10,7 +10,7 @@
 // Every file is an IIFE with no import or export statement, so it runs both as a classic script
 // (which Chromium allows from file://, where it blocks module imports) and as a module
 // (<script type="module">, Node). The main file's API is globalThis.AttentionExplorer.
-// Deterministic: the same sources give the same bytes (tests/element/pack.test.mjs builds twice).
+// Deterministic: the same sources give the same bytes (tests/browser/pack.test.mjs builds twice).
 // Usage: node tools/build-dist.mjs [OUTDIR]
 import { readFileSync, writeFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
