@@ -18,7 +18,8 @@ const WATCH_READY = () => {
 /**
  * Opens `url` in a fresh context of `browser` (an empty cache, the cache disabled too), with the
  * connection `link` (CDP Network.emulateNetworkConditions; none: unthrottled).
- * Returns { ms, bytes, requests, files, errors }: ms from navigation start to ready; bytes is what
+ * Returns { ms, lastByte, bytes, requests, files, errors }: ms from navigation start to ready;
+ * lastByte when the last of the requests before ready ended (the network's share); bytes is what
  * was transferred (headers and the body as sent, compressed or not) by the page and every request
  * that ended before ready; files lists those requests' { url, bytes, encoding }.
  * @param {import('playwright-core').Browser} browser @param {string} url
@@ -32,7 +33,7 @@ export async function measureLoad(browser, url, { link, timeout = 60_000 } = {})
     page.on('pageerror', (e) => errors.push(String(e)));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     const encodings = new Map();
-    page.on('response', async (res) => encodings.set(res.url(), (await res.allHeaders())['content-encoding'] || ''));
+    page.on('response', (res) => encodings.set(res.url(), res.headers()['content-encoding'] || ''));
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
@@ -45,11 +46,11 @@ export async function measureLoad(browser, url, { link, timeout = 60_000 } = {})
       const nav = /** @type {PerformanceNavigationTiming} */ (performance.getEntriesByType('navigation')[0]);
       const done = /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType('resource')).filter((r) => r.responseEnd <= ready);
       const shown = [...document.querySelectorAll('.error, [role="alert"]')].filter((e) => !e.hidden && e.textContent?.trim()).map((e) => e.textContent);
-      return { ready, files: [nav, ...done].map((r) => ({ url: r.name, bytes: r.transferSize })), shown };
+      return { ready, lastByte: Math.max(...[nav, ...done].map((r) => r.responseEnd)), files: [nav, ...done].map((r) => ({ url: r.name, bytes: r.transferSize })), shown };
     });
     if (got.shown.length) errors.push(...got.shown);
     const files = got.files.map((f) => ({ ...f, encoding: encodings.get(f.url) ?? '' }));
-    return { ms: got.ready, bytes: files.reduce((s, f) => s + f.bytes, 0), requests: files.length, files, errors };
+    return { ms: got.ready, lastByte: got.lastByte, bytes: files.reduce((s, f) => s + f.bytes, 0), requests: files.length, files, errors };
   } finally {
     await context.close();
   }
