@@ -28,9 +28,10 @@ for (const a of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAl
 }
 // The page's panel modes: the module that starts each, its stylesheet, the core it computes with
 // (web/explorer/mount.js sharedCore) and the start of the message a failure gives.
+/** @type {Record<'induction' | 'train', { load: () => Promise<(doc: Document) => Promise<unknown>>, css: string, core: 'forward' | 'trainer' | 'full', failed: string }>} */
 const PANELS = {
-  induction: { load: () => import('./induction/panel.js').then((m) => m.startInductionPage), css: 'induction/induction.css', core: /** @type {const} */ ('forward'), failed: 'The induction page could not start: ' },
-  train: { load: () => import('./train/panel.js').then((m) => m.startTrainPage), css: 'train/train.css', core: /** @type {const} */ ('trainer'), failed: 'Training could not start: ' },
+  induction: { load: () => import('./induction/panel.js').then((m) => m.startInductionPage), css: 'induction/induction.css', core: 'forward', failed: 'The induction page could not start: ' },
+  train: { load: () => import('./train/panel.js').then((m) => m.startTrainPage), css: 'train/train.css', core: 'trainer', failed: 'Training could not start: ' },
 };
 const panel = mode === 'induction' || mode === 'train' ? PANELS[mode] : null;
 

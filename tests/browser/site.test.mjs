@@ -32,13 +32,16 @@ after(async () => {
 });
 
 test('every page of the site shows its numbers from the production build, with no error, every script a bundled asset', async () => {
+  const rows = [];
   for (const p of sitePages()) {
     const load = await measureLoad(browser, server.url + p.path);
+    rows.push(`${p.name} ${(load.bytes / 1024).toFixed(1)} KB in ${load.requests}`);
     assert.deepEqual(load.errors, [], p.name);
     const scripts = load.files.filter((f) => /\.js$/.test(new URL(f.url).pathname)).map((f) => new URL(f.url).pathname);
     assert.ok(scripts.length > 0, p.name);
     for (const s of scripts) assert.match(s, /^\/assets\/[a-z-]+-[A-Z0-9]{8}\.js$/, `${p.name}: ${s} is not a bundled asset`);
   }
+  console.log(`  until the first numbers: ${rows.join('; ')}`);
 });
 
 test("the explorer's first load goes compressed and fits its budget", async () => {
