@@ -3,8 +3,9 @@
 //   index.html, labs.html   web/'s pages, their module script pointing at the bundle, and a
 //                           <link rel="modulepreload"> for every chunk it needs before its first
 //                           numbers (so the browser fetches them at once, not one import at a time)
-//   assets/*-<hash>.js      the pages' modules bundled by esbuild: minified, split into chunks
-//                           (a mode, a lab, a core build loads when it is asked for), with source
+//   assets/*-<hash>.js      each page's modules bundled by esbuild (and the induction worker's):
+//                           minified, split into chunks (a mode, a lab, a core build loads when
+//                           it is asked for), with source
 //                           maps (*.js.map) that show the readable modules in the browser's tools
 //                           (under attention-explorer:///web/...);
 //                           the hash in each name lets a server cache them for good
@@ -31,8 +32,8 @@ export const PAGES = {
   'index.html': { script: 'app.js', preload: [FORWARD_CORE] },
   'labs.html': { script: 'labs/labs-page.js', preload: [FORWARD_CORE] },
 };
-// Started by web/induction/panel.js with new Worker(web/induction/worker-url.js's URL): an entry
-// of its own, whose bundled name the build puts in worker-url.js's place.
+// Started by web/induction/panel.js with new Worker(web/induction/worker-url.js's URL): a bundle
+// of its own, whose name the build puts in worker-url.js's place.
 const WORKER = 'web/induction/worker.js';
 const WORKER_URL = 'web/induction/worker-url.js';
 // Files copied as they are, and the stylesheets (minified).
@@ -42,10 +43,13 @@ const COMPRESS = /\.(html|js|css|svg|map|json|txt)$/;
 
 const rel = (abs) => relative(ROOT, resolve(ROOT, abs)).split('\\').join('/');
 
-/** The bundle, with `workerFile` (a name in assets/) as the worker's URL. */
-async function bundleJs(outDir, workerFile) {
+/**
+ * One entry's bundle (`entry` a path from the repository root): the entry, the chunks it imports
+ * and those its import()s load, in assets/. `workerFile` (a name in assets/) is the worker's URL.
+ */
+async function bundleJs(outDir, entry, workerFile) {
   const result = await esbuild({
-    entryPoints: [...Object.values(PAGES).map((p) => join(WEB, p.script)), join(ROOT, WORKER)],
+    entryPoints: [join(ROOT, entry)],
     outdir: join(outDir, 'assets'), outbase: WEB,
     entryNames: '[name]-[hash]', chunkNames: 'chunk-[hash]',
     bundle: true, splitting: true, format: 'esm', minify: true, sourcemap: 'linked',
@@ -88,15 +92,34 @@ function staticClosure(metafile, outDir, first) {
 }
 
 /**
- * Builds the bundle twice: the first time to learn the worker's bundled name (it imports nothing
- * that holds that name, so the second build gives it the same one).
+ * A bundle for each page and one for the worker, each split for what it loads later. Bundled
+ * apart, a page's first load is its entry and a chunk or two, not the dozen small chunks that
+ * modules shared between pages would make (on a slow link each costs a round trip); a module two
+ * pages use is downloaded once by each. The worker comes first: a page's bundle needs its name.
+ * Returns { files: path -> bytes, pages: page -> { outputs, metafile } }.
  */
 async function bundle(outDir) {
-  const first = outputsByModule((await bundleJs(outDir, 'worker.js')).metafile, outDir).get(WORKER);
-  const result = await bundleJs(outDir, first);
-  const outputs = outputsByModule(result.metafile, outDir);
-  if (outputs.get(WORKER) !== first) throw new Error(`build-site: the worker's name changed between the two builds (${first}, ${outputs.get(WORKER)})`);
-  return { result, outputs };
+  /** @type {Map<string, Uint8Array | string>} */
+  const files = new Map();
+  const add = (result) => {
+    for (const f of result.outputFiles) {
+      const body = f.path.endsWith('.map') ? sourceMap(f.path, f.text) : f.contents;
+      const known = files.get(f.path);
+      // Two bundles may hold the same chunk (the same bytes, so the same name); never two contents under one name.
+      if (known !== undefined && Buffer.compare(Buffer.from(known), Buffer.from(body)) !== 0) throw new Error(`build-site: two bundles wrote ${rel(f.path)} with different contents`);
+      files.set(f.path, body);
+    }
+  };
+  const worker = await bundleJs(outDir, WORKER, '');
+  add(worker);
+  const workerFile = outputsByModule(worker.metafile, outDir).get(WORKER);
+  const pages = {};
+  for (const [name, { script }] of Object.entries(PAGES)) {
+    const result = await bundleJs(outDir, rel(join(WEB, script)), workerFile);
+    add(result);
+    pages[name] = { outputs: outputsByModule(result.metafile, outDir), metafile: result.metafile };
+  }
+  return { files, pages };
 }
 
 /** web/'s page with its script pointing at the bundle, and the preloads. */
@@ -139,11 +162,11 @@ function compressAll(dir) {
 }
 
 export async function buildSite(outDir) {
-  const { result, outputs } = await bundle(outDir);
+  const { files, pages } = await bundle(outDir);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(join(outDir, 'assets'), { recursive: true });
-  for (const f of result.outputFiles) writeFileSync(f.path, f.path.endsWith('.map') ? sourceMap(f.path, f.text) : f.contents);
-  for (const [name, p] of Object.entries(PAGES)) writeFileSync(join(outDir, name), page(name, p, outputs, result.metafile, outDir));
+  for (const [path, body] of files) writeFileSync(path, body);
+  for (const [name, p] of Object.entries(PAGES)) writeFileSync(join(outDir, name), page(name, p, pages[name].outputs, pages[name].metafile, outDir));
   for (const f of COPY) copyFileSync(join(WEB, f), join(outDir, f));
   for (const f of CSS) {
     const { code } = await transform(readFileSync(join(WEB, f), 'utf8'), { loader: 'css', minify: true, target: TARGET.slice(1) });
