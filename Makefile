@@ -1,5 +1,5 @@
 # Attention Explorer. `make help` lists the targets.
-# Build output goes to build/ and web/gen/ (both git-ignored); the build is deterministic.
+# Build output goes to build/, web/gen/, dist/ and site/ (all git-ignored); the build is deterministic.
 
 SHELL := /bin/bash
 PORT ?= 8000
@@ -47,7 +47,7 @@ UNIT_CONCURRENCY ?= 2
 # tests/explorer/sentences.test.mjs 57 s, tests/tools/cli.test.mjs 40 s, tests/types/types.test.mjs 35 s;
 # two at a time they took 470 s. The browser files are slower still (tests/browser/learner.test.mjs 572 s).
 
-.PHONY: all help run test test-quick test-unit test-hosts test-c test-fuzz test-node test-types bench setup setup-test clean dist fuzz-long fuzz-keep coverage mutate-c mutate-js
+.PHONY: all help run dev site test test-quick test-unit test-hosts test-c test-fuzz test-node test-types bench setup setup-test clean dist fuzz-long fuzz-keep coverage mutate-c mutate-js
 
 all: setup web/gen/wasm-source.js web/gen/wasm-exports.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
 
@@ -142,8 +142,19 @@ dist: all ## write dist/ with esbuild: a minified attention-explorer.js (the exp
 	@tools/setup.sh dist
 	node tools/build-dist.mjs
 
-run: all ## serve the explorer on http://127.0.0.1:$(PORT)/ (PORT= to change)
-	node tools/serve.mjs $(PORT)
+# The site's sources: every file of web/ (but the generated ones, made by `all`) and its build script.
+SITE_SRC := $(shell find web -type f -not -path 'web/gen/*') tools/build-site.mjs tools/build-dist.mjs
+GEN      := web/gen/wasm-source.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js
+site/index.html: $(SITE_SRC) $(GEN)
+	node tools/build-site.mjs
+
+site: setup $(GEN) site/index.html ## write site/, the production build that make run serves and any static host can (docs/deploy.md): every page, minified and split by esbuild with source maps, each text file also as .gz and .br
+
+run: $(if $(DEV),all,site) ## serve the production build (site/, compressed) on http://127.0.0.1:$(PORT)/, building it if needed (PORT= to change; DEV=1 serves web/ as make dev)
+	node tools/serve.mjs --root=$(if $(DEV),web,site) $(PORT)
+
+dev: all ## serve the readable modules of web/ as they are (edit and reload) on http://127.0.0.1:$(PORT)/
+	node tools/serve.mjs --root=web $(PORT)
 
 test: setup-test all test-c test-fuzz test-types test-node ## build and run every test
 
@@ -277,7 +288,8 @@ build/bench_native: $(CORE) bench/bench_native.c
 	@mkdir -p build
 	cc -std=c99 -O2 -Ic c/attention.c bench/bench_native.c -lm -o $@
 
-bench: setup-test all build/bench_native ## time forward() (Wasm SIMD, scalar, native -O2, plain JS), training steps/s and the page's frames, the induction page, the explorer's refresh while a head trains, the training page's busy share and click-to-explanation time while it trains
+bench: setup-test all site build/bench_native ## first numbers of every page on a slow link (production build and web/), time forward() (Wasm SIMD, scalar, native -O2, plain JS), training steps/s and the page's frames, the induction page, the explorer's refresh while a head trains, the training page's busy share and click-to-explanation time while it trains
+	node bench/first-numbers.mjs
 	node bench/bench.mjs
 	node bench/bench-train.mjs
 	node bench/bench-induction.mjs
@@ -293,4 +305,4 @@ mutate-js: setup-test all dist ## mutation testing of the pure JS modules with S
 	node tools/mutate-js-report.mjs
 
 clean: ## remove build output
-	rm -rf build web/gen dist tests/out
+	rm -rf build web/gen dist site tests/out

@@ -67,8 +67,8 @@ const rel = (abs) => relative(ROOT, abs).split('\\').join('/');
 const abs = (id) => join(ROOT, id);
 const fileOf = (name) => `attention-explorer.${name}.js`;
 
-/** The shadow-root CSS strings of web/gen/*-css.js, minified. */
-const minifyCss = (b) => b.onLoad({ filter: /[\\/]gen[\\/][a-z]+-css\.js$/ }, async (args) => {
+/** The shadow-root CSS strings of web/gen/*-css.js, minified (tools/build-site.mjs uses it too). */
+export const minifyCss = (b) => b.onLoad({ filter: /[\\/]gen[\\/][a-z]+-css\.js$/ }, async (args) => {
   const m = /^export const ([A-Z_]+) = (".*");$/m.exec(readFileSync(args.path, 'utf8'));
   if (!m) throw new Error(`${rel(args.path)}: not a CSS module written by tools/embed-css.mjs`);
   const { code } = await transform(JSON.parse(m[2]), { loader: 'css', minify: true, target: TARGET.slice(1) });

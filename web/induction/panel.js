@@ -258,7 +258,9 @@ export async function startInductionPage(/** @type {Document} */ doc) {
   section.setAttribute('aria-label', 'Watch an induction head form');
   box.before(section);
   doc.title = 'Attention Explorer: watch an induction head form';
-  const explorer = mountExplorer(doc, { container: box, url: false, controls: EXPLORER_CONTROLS, initial: {} });
+  // The explorer only shows heads: the forward core, which the page preloads (tools/build-site.mjs);
+  // the model trains in the worker, with its own core (or on this thread with the full one).
+  const explorer = mountExplorer(doc, { container: box, url: false, controls: EXPLORER_CONTROLS, initial: {}, core: sharedCore({ core: 'forward' }) });
   globalThis.__explorer = explorer;
   await explorer.ready;
   const panel = mountInductionPanel(section, {
