@@ -144,7 +144,7 @@ dist: all ## write dist/ with esbuild: a minified attention-explorer.js (the exp
 
 # The site's sources: every file of web/ (but the generated ones, made by `all`) and its build script.
 SITE_SRC := $(shell find web -type f -not -path 'web/gen/*') tools/build-site.mjs tools/build-dist.mjs
-GEN      := web/gen/wasm-source.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js
+GEN      := web/gen/wasm-source.js web/gen/wasm-exports.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js
 site/index.html: $(SITE_SRC) $(GEN)
 	node tools/build-site.mjs
 
