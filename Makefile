@@ -34,7 +34,7 @@ TRAIN      := c/attention_backward.c c/learn.c c/learn.h c/train.c c/train.h c/i
 NODE_TESTS  = $(wildcard tests/*/*.test.mjs)
 NODE_TESTS := $(filter-out tests/hosts/%,$(NODE_TESTS))
 
-.PHONY: all help run test test-hosts test-c test-fuzz test-node test-types bench setup setup-test clean dist fuzz-long fuzz-keep coverage mutate-c mutate-js
+.PHONY: all help run screenshot test test-hosts test-c test-fuzz test-node test-types bench setup setup-test clean dist fuzz-long fuzz-keep coverage mutate-c mutate-js
 
 all: setup web/gen/wasm-source.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
 
@@ -127,6 +127,9 @@ dist: all ## write dist/ with esbuild: a minified attention-explorer.js (the exp
 
 run: all ## serve the explorer on http://127.0.0.1:$(PORT)/ (PORT= to change)
 	node tools/serve.mjs $(PORT)
+
+screenshot: all ## docs/explorer.png, the README's picture, taken from the real explorer page in Chromium (tools/screenshot.mjs)
+	node tools/screenshot.mjs docs/explorer.png
 
 test: setup-test all test-c test-fuzz test-types test-node ## build and run every test
 
