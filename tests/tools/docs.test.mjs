@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const read = (file) => readFileSync(join(ROOT, file), 'utf8');
@@ -72,4 +72,18 @@ test("every CDN address in the README and docs/ names the package and the versio
 
 test('the CHANGELOG has a section for the version package.json gives', () => {
   assert.match(read('CHANGELOG.md'), new RegExp(`^## \\[?${pkg.version.replace(/\./g, '\\.')}\\]?`, 'm'));
+});
+
+test("the README's API example runs as written, against web/core/attention.js, and its fused O is the long form's", async () => {
+  const code = /## The API\s*```js\n([\s\S]*?)```/.exec(read('README.md'))?.[1];
+  assert.ok(code, 'README.md has a js block under "The API"');
+  const local = pathToFileURL(join(ROOT, 'web/core/attention.js')).href;
+  const body = code.replace(/^import .*$/m, '').replace(/^(attn\.forward\(head, \{ outputs: \['O'\] \}\));/m, 'const fused = $1;');
+  assert.match(code, new RegExp(`from '${pkg.name}'`), 'it imports the package by its name');
+  const { loadAttention } = await import(local);
+  const run = new Function('loadAttention', `return (async () => { ${body}; return { r, fused }; })();`);
+  const { r, fused } = await run(loadAttention);
+  assert.equal(r.A.length, r.n * r.m);
+  assert.deepEqual(Array.from(fused.O), Array.from(r.O));
+  assert.equal(r.A[1], 0, 'causal: query 0 cannot see key 1');
 });
