@@ -1,5 +1,5 @@
 # Attention Explorer. `make help` lists the targets.
-# Build output goes to build/ and web/gen/ (both git-ignored); the build is deterministic.
+# Build output goes to build/, web/gen/, dist/ and site/ (all git-ignored); the build is deterministic.
 
 SHELL := /bin/bash
 PORT ?= 8000
@@ -31,12 +31,25 @@ WERROR     ?= -Werror
 SAN_FLAGS  := -std=c99 -g -O1 -Wall -Wextra $(WERROR) -fsanitize=address,undefined -fno-sanitize-recover=all -Ic
 CORE       := c/attention.c c/attention.h
 TRAIN      := c/attention_backward.c c/learn.c c/learn.h c/train.c c/train.h c/induction.c c/induction.h
+# The one table of the Wasm exports and their ids, and the header that declares them from it.
+EXPORTS    := c/wasm_exports.def c/wasm_exports.h
 NODE_TESTS  = $(wildcard tests/*/*.test.mjs)
 NODE_TESTS := $(filter-out tests/hosts/%,$(NODE_TESTS))
+# A test file that starts a browser lives in tests/browser/ (tests/tools/lists.test.mjs checks that
+# no other file imports playwright-core or tests/browser/helpers.mjs): the rest are the unit tests.
+NODE_BROWSER_TESTS := $(filter tests/browser/%,$(NODE_TESTS))
+NODE_UNIT_TESTS    := $(filter-out tests/browser/%,$(NODE_TESTS))
+# node --test runs os.availableParallelism() - 1 files at once: one on a 2-core machine. The unit
+# tests are independent processes with no timing asserts, so they run two at a time.
+UNIT_CONCURRENCY ?= 2
+# Measured one file at a time (2 cores): the unit files add up to 573 s, the slowest
+# tests/explorer/export.test.mjs 98 s, tests/induction/induction.test.mjs 63 s,
+# tests/explorer/sentences.test.mjs 57 s, tests/tools/cli.test.mjs 40 s, tests/types/types.test.mjs 35 s;
+# two at a time they took 470 s. The browser files are slower still (tests/browser/learner.test.mjs 572 s).
 
-.PHONY: all help run screenshot test test-hosts test-c test-fuzz test-node test-types bench setup setup-test clean dist fuzz-long fuzz-keep coverage mutate-c mutate-js
+.PHONY: all help run dev site screenshot test test-quick test-unit test-hosts test-c test-fuzz test-node test-types bench setup setup-test clean dist fuzz-long fuzz-keep coverage mutate-c mutate-js
 
-all: setup web/gen/wasm-source.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
+all: setup web/gen/wasm-source.js web/gen/wasm-exports.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 12
@@ -53,15 +66,15 @@ build/simd/attention.o: c/attention.c c/attention.h Makefile
 
 # The backward pass is where training spends its time (c/induction.c's steps): built for speed
 # too. c/induction.c itself only glues the products together and stays built for size.
-build/simd/attention_backward.o: build/simd/%.o: c/%.c $(CORE) $(TRAIN) Makefile
+build/simd/attention_backward.o: build/simd/%.o: c/%.c $(CORE) $(TRAIN) $(EXPORTS) Makefile
 	@mkdir -p build/simd
 	$(EMCC) -O3 -msimd128 -Ic -c $< -o $@
 
-build/scalar/attention_backward.o: build/scalar/%.o: c/%.c $(CORE) $(TRAIN) Makefile
+build/scalar/attention_backward.o: build/scalar/%.o: c/%.c $(CORE) $(TRAIN) $(EXPORTS) Makefile
 	@mkdir -p build/scalar
 	$(EMCC) -O2 -Ic -c $< -o $@
 
-build/simd/%.o: c/%.c $(CORE) $(TRAIN) Makefile
+build/simd/%.o: c/%.c $(CORE) $(TRAIN) $(EXPORTS) Makefile
 	@mkdir -p build/simd
 	$(EMCC) -Os -msimd128 -Ic -c $< -o $@
 
@@ -69,23 +82,23 @@ build/scalar/attention.o: c/attention.c c/attention.h Makefile
 	@mkdir -p build/scalar
 	$(EMCC) -O2 -Ic -c $< -o $@
 
-build/scalar/%.o: c/%.c $(CORE) $(TRAIN) Makefile
+build/scalar/%.o: c/%.c $(CORE) $(TRAIN) $(EXPORTS) Makefile
 	@mkdir -p build/scalar
 	$(EMCC) -Os -Ic -c $< -o $@
 
-build/simd/wasm_exports_forward.o: c/wasm_exports.c $(CORE) Makefile
+build/simd/wasm_exports_forward.o: c/wasm_exports.c $(CORE) $(EXPORTS) Makefile
 	@mkdir -p build/simd
 	$(EMCC) -Os -msimd128 -DAE_FORWARD_ONLY -Ic -c $< -o $@
 
-build/scalar/wasm_exports_forward.o: c/wasm_exports.c $(CORE) Makefile
+build/scalar/wasm_exports_forward.o: c/wasm_exports.c $(CORE) $(EXPORTS) Makefile
 	@mkdir -p build/scalar
 	$(EMCC) -Os -DAE_FORWARD_ONLY -Ic -c $< -o $@
 
-build/simd/wasm_exports_trainer.o: c/wasm_exports.c $(CORE) $(TRAIN) Makefile
+build/simd/wasm_exports_trainer.o: c/wasm_exports.c $(CORE) $(TRAIN) $(EXPORTS) Makefile
 	@mkdir -p build/simd
 	$(EMCC) -Os -msimd128 -DAE_NO_INDUCTION -Ic -c $< -o $@
 
-build/scalar/wasm_exports_trainer.o: c/wasm_exports.c $(CORE) $(TRAIN) Makefile
+build/scalar/wasm_exports_trainer.o: c/wasm_exports.c $(CORE) $(TRAIN) $(EXPORTS) Makefile
 	@mkdir -p build/scalar
 	$(EMCC) -Os -DAE_NO_INDUCTION -Ic -c $< -o $@
 
@@ -109,6 +122,10 @@ WASM_BUILDS := build/attention-simd.wasm build/attention-scalar.wasm build/atten
 web/gen/wasm-source.js: $(WASM_BUILDS) tools/embed-wasm.mjs
 	node tools/embed-wasm.mjs $(WASM_BUILDS) web/gen
 
+# The JS side of the export table: the id lists and numbers web/core/ reads, and the raw exports' types.
+web/gen/wasm-exports.js: c/wasm_exports.def tools/wasm-exports.mjs
+	node tools/wasm-exports.mjs c/wasm_exports.def web/gen
+
 web/gen/explorer-css.js: web/explorer/style.css tools/embed-css.mjs
 	node tools/embed-css.mjs web/explorer/style.css $@
 
@@ -125,8 +142,19 @@ dist: all ## write dist/ with esbuild: a minified attention-explorer.js (the exp
 	@tools/setup.sh dist
 	node tools/build-dist.mjs
 
-run: all ## serve the explorer on http://127.0.0.1:$(PORT)/ (PORT= to change)
-	node tools/serve.mjs $(PORT)
+# The site's sources: every file of web/ (but the generated ones, made by `all`) and its build script.
+SITE_SRC := $(shell find web -type f -not -path 'web/gen/*') tools/build-site.mjs tools/build-dist.mjs
+GEN      := web/gen/wasm-source.js web/gen/wasm-exports.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js
+site/index.html: $(SITE_SRC) $(GEN)
+	node tools/build-site.mjs
+
+site: setup $(GEN) site/index.html ## write site/, the production build that make run serves and any static host can (docs/deploy.md): every page, minified and split by esbuild with source maps, each text file also as .gz and .br
+
+run: $(if $(DEV),all,site) ## serve the production build (site/, compressed) on http://127.0.0.1:$(PORT)/, building it if needed (PORT= to change; DEV=1 serves web/ as make dev)
+	node tools/serve.mjs --root=$(if $(DEV),web,site) $(PORT)
+
+dev: all ## serve the readable modules of web/ as they are (edit and reload) on http://127.0.0.1:$(PORT)/
+	node tools/serve.mjs --root=web $(PORT)
 
 screenshot: all ## docs/explorer.png, the README's picture, taken from the real explorer page in Chromium (tools/screenshot.mjs)
 	node tools/screenshot.mjs docs/explorer.png
@@ -148,7 +176,7 @@ build/san/%.o: c/%.c $(SAN_HEADERS) Makefile
 	@mkdir -p build/san
 	$(CLANG) $(SAN_FLAGS) -c $< -o $@
 
-build/san/%.o: tests/c/%.c tests/c/check.h tests/c/reference_head.h tests/c/wasm_exports_api.h tests/c/wasm_shim.h $(SAN_HEADERS) Makefile
+build/san/%.o: tests/c/%.c tests/c/check.h tests/c/reference_head.h tests/c/wasm_shim.h $(SAN_HEADERS) $(EXPORTS) Makefile
 	@mkdir -p build/san
 	$(CLANG) $(SAN_FLAGS) -c $< -o $@
 
@@ -171,9 +199,11 @@ build/test_labs: build/san/attention.o build/san/test_labs.o
 	$(CLANG) $(SAN_FLAGS) $^ -lm -o $@
 
 # c/wasm_exports.c natively, with the test-only shim for WebAssembly's memory (as the fuzzer has it).
-build/san/wasm_exports.o: c/wasm_exports.c tests/c/wasm_shim.h $(SAN_HEADERS) Makefile
+# -Wmissing-prototypes: a function there that is neither static nor a row of c/wasm_exports.def
+# (which c/wasm_exports.h declares) is an error, so none is left unexported by mistake.
+build/san/wasm_exports.o: c/wasm_exports.c tests/c/wasm_shim.h $(SAN_HEADERS) $(EXPORTS) Makefile
 	@mkdir -p build/san
-	$(CLANG) $(SAN_FLAGS) $(FUZZ_FLAGS_exports) -c $< -o $@
+	$(CLANG) $(SAN_FLAGS) -Wmissing-prototypes $(FUZZ_FLAGS_exports) -c $< -o $@
 
 build/test_exports: build/san/attention.o build/san/attention_backward.o build/san/learn.o build/san/train.o \
                     build/san/induction.o build/san/wasm_exports.o build/san/wasm_shim.o build/san/test_exports.o
@@ -207,7 +237,7 @@ FUZZ_RUNS_exports   := 15000
 # c/wasm_exports.c uses WebAssembly's __heap_base and memory builtins: natively, a test-only
 # shim stands in for them (tests/c/wasm_shim.h); the product code is built as it is.
 FUZZ_FLAGS_exports := -include tests/c/wasm_shim.h -Wno-unknown-attributes -Wno-ignored-attributes
-FUZZ_DEPS := tests/c/fuzz.h tests/c/reference_head.h tests/c/wasm_shim.h tests/c/wasm_exports_api.h $(CORE) $(TRAIN) Makefile
+FUZZ_DEPS := tests/c/fuzz.h tests/c/reference_head.h tests/c/wasm_shim.h $(EXPORTS) $(CORE) $(TRAIN) Makefile
 
 .SECONDEXPANSION:
 build/fuzz_%: tests/c/fuzz_%.c $$(FUZZ_SRC_$$*) $(FUZZ_DEPS)
@@ -249,13 +279,20 @@ coverage: setup-test $(C_TESTS:%=build/cov/test_%) $(FUZZ_TARGETS:%=build/cov/fu
 	@tools/coverage.sh "$(C_TESTS)" "$(FUZZ_TARGETS)" "$(WASM_SRC)"
 
 test-node: setup-test all dist ## Node tests: core, ONNX vectors, bad input, page modules, browser
-	node --test $(NODE_TESTS)
+	node --test --test-concurrency=$(UNIT_CONCURRENCY) $(NODE_UNIT_TESTS)
+	node --test $(NODE_BROWSER_TESTS)
+
+test-unit: setup-test all dist ## the Node tests that start no browser (everything outside tests/browser/ and tests/hosts/)
+	node --test --test-concurrency=$(UNIT_CONCURRENCY) $(NODE_UNIT_TESTS)
+
+test-quick: test-c test-unit ## the C tests under the sanitizers and the Node tests that start no browser (about 8 minutes on 2 cores; see the slowest files below)
 
 build/bench_native: $(CORE) bench/bench_native.c
 	@mkdir -p build
 	cc -std=c99 -O2 -Ic c/attention.c bench/bench_native.c -lm -o $@
 
-bench: setup-test all build/bench_native ## time forward() (Wasm SIMD, scalar, native -O2, plain JS), training steps/s and the page's frames, the induction page, the explorer's refresh while a head trains, the training page's busy share and click-to-explanation time while it trains
+bench: setup-test all site build/bench_native ## first numbers of every page on a slow link (production build and web/), time forward() (Wasm SIMD, scalar, native -O2, plain JS), training steps/s and the page's frames, the induction page, the explorer's refresh while a head trains, the training page's busy share and click-to-explanation time while it trains
+	node bench/first-numbers.mjs
 	node bench/bench.mjs
 	node bench/bench-train.mjs
 	node bench/bench-induction.mjs
@@ -271,4 +308,4 @@ mutate-js: setup-test all dist ## mutation testing of the pure JS modules with S
 	node tools/mutate-js-report.mjs
 
 clean: ## remove build output
-	rm -rf build web/gen dist tests/out
+	rm -rf build web/gen dist site tests/out

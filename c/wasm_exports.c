@@ -1,6 +1,8 @@
 /*
- * wasm_exports.c: the one list of what the WebAssembly module exports, and the one owner of
- * its working memory. web/core/attention.js is the only code that calls these.
+ * wasm_exports.c: what the WebAssembly module exports, and the one owner of its working memory.
+ * web/core/attention.js is the only code that calls these. The list of exports and of the ids
+ * they take is the table c/wasm_exports.def: c/wasm_exports.h declares each of its rows (exported
+ * under its own name), so a function here is exported when, and only when, it has a row there.
  *
  * The JS side calls ae_prepare(n, m, d, dk, dv, layout) once per forward pass; it lays out every
  * buffer of one head in a single arena that grows when a call needs more and is otherwise
@@ -11,16 +13,13 @@
  * Growing the arena may grow Wasm memory, so JS re-reads its views after ae_prepare.
  */
 #include "attention.h"
+#include "wasm_exports.h"
 
 #include <stdint.h>
 
-#define EXPORT(name) __attribute__((export_name(#name)))
-
-/* Buffer ids, in arena order: what a result returns first, then scratch (the caller's mask, Kᵀ
- * and the fused form's work), so that JS copies the results out with one slice. The fused layout
- * gives S, M, A and Kt no room (size 0). web/core/attention.js keeps the same list. */
-enum { B_X, B_XKV, B_WQ, B_WK, B_WV, B_Q, B_K, B_V, B_S, B_M, B_A, B_O, B_MASK, B_KT, B_WORK, B_COUNT };
-enum { L_FUSED = 1, L_MASK = 2 };
+/* The buffer ids (B_X ... B_WORK, c/wasm_exports.def) are in arena order: what a result returns
+ * first, then scratch (the caller's mask, Kᵀ and the fused form's work), so that JS copies the
+ * results out with one slice. The fused layout gives S, M, A and Kt no room (size 0). */
 
 /* The arena is the Wasm heap itself: it starts at __heap_base (after the stack and static data,
  * placed by the linker) and grows with memory.grow, so the module needs no malloc and no imports. */
@@ -42,13 +41,13 @@ static float *buffer[B_COUNT];
 static long buffer_floats[B_COUNT];
 static int n_, m_, d_, dk_, dv_, layout_;
 
-EXPORT(ae_max_tokens) int ae_max_tokens(void) { return ATTN_MAX_TOKENS; }
-EXPORT(ae_max_width) int ae_max_width(void) { return ATTN_MAX_WIDTH; }
-EXPORT(ae_default_scale) float ae_default_scale(int dk) { return attn_default_scale(dk); }
+int ae_max_tokens(void) { return ATTN_MAX_TOKENS; }
+int ae_max_width(void) { return ATTN_MAX_WIDTH; }
+float ae_default_scale(int dk) { return attn_default_scale(dk); }
 
 /* d = 0 prepares the direct form (Q, K, V given; no X and no weights). Returns an attn_status,
  * or -1 when memory could not be had. */
-EXPORT(ae_prepare) int ae_prepare(int n, int m, int d, int dk, int dv, int layout)
+int ae_prepare(int n, int m, int d, int dk, int dv, int layout)
 {
     if (n < 1 || n > ATTN_MAX_TOKENS || m < 1 || m > ATTN_MAX_TOKENS || d < 0 || d > ATTN_MAX_WIDTH ||
         dk < 1 || dk > ATTN_MAX_WIDTH || dv < 1 || dv > ATTN_MAX_WIDTH || layout < 0 || layout > 3)
@@ -75,20 +74,20 @@ EXPORT(ae_prepare) int ae_prepare(int n, int m, int d, int dk, int dv, int layou
     return ATTN_OK;
 }
 
-EXPORT(ae_buffer) float *ae_buffer(int which)
+float *ae_buffer(int which)
 {
     return which >= 0 && which < B_COUNT ? buffer[which] : 0;
 }
 
 /* How many floats buffer `which` holds in the current layout (0: none). */
-EXPORT(ae_buffer_floats) long ae_buffer_floats(int which)
+long ae_buffer_floats(int which)
 {
     return which >= 0 && which < B_COUNT ? buffer_floats[which] : 0;
 }
 
 /* The direct form: Q, K, V (and the mask) were written by JS. The long form also writes M, the
  * mask it used (causal and the caller's combined); the fused form writes only O. */
-EXPORT(ae_sdpa) int ae_sdpa(int has_mask, int causal, float scale)
+int ae_sdpa(int has_mask, int causal, float scale)
 {
     if (!arena || (has_mask && !(layout_ & L_MASK))) return ATTN_ERR_NULL;
     const float *mask = has_mask ? buffer[B_MASK] : 0;
@@ -102,7 +101,7 @@ EXPORT(ae_sdpa) int ae_sdpa(int has_mask, int causal, float scale)
 }
 
 /* The projection form: X, the weights (Xkv for cross-attention) and the mask were written by JS. */
-EXPORT(ae_forward) int ae_forward(int has_xkv, int has_mask, int causal, float scale)
+int ae_forward(int has_xkv, int has_mask, int causal, float scale)
 {
     if (!arena || d_ < 1) return ATTN_ERR_NULL;
     attn_status st = attn_project(buffer[B_Q], buffer[B_K], buffer[B_V], buffer[B_X],
@@ -117,7 +116,7 @@ EXPORT(ae_forward) int ae_forward(int has_xkv, int has_mask, int causal, float s
  * the shape changes, not on every call, so a timing measures the product alone. It lays the
  * arena out its own way: a forward() on the same instance afterwards would find its buffers
  * moved. Returns an attn_status, or -1 when memory could not be had. */
-EXPORT(ae_bench_matmul) int ae_bench_matmul(int n, int k, int p, int reps)
+int ae_bench_matmul(int n, int k, int p, int reps)
 {
     static int filled[3];
     if (n < 1 || n > ATTN_MAX_TOKENS || k < 1 || k > ATTN_MAX_TOKENS || p < 1 || p > ATTN_MAX_TOKENS) return ATTN_ERR_SIZE;
@@ -145,14 +144,9 @@ EXPORT(ae_bench_matmul) int ae_bench_matmul(int n, int k, int p, int reps)
  * that may grow memory (the forward arena's ae_prepare). */
 #include "train.h"
 
-#define TRAIN_SLOTS 8
 #define TRAIN_LOSS_CHUNK 4096 /* most steps one ae_train_steps call may take */
 
-/* Buffer ids for ae_train_buffer; web/core/attention.js keeps the same list. */
-enum { T_WQ, T_WK, T_WV, T_WOUT, T_DWQ, T_DWK, T_DWV, T_DWOUT, T_LOSSES, T_EVAL, T_EX_TOKENS, T_EX_TARGETS,
-       T_EX_RIGHT, T_EX_X, T_COUNT };
-/* Info ids for ae_train_info. */
-enum { I_N, I_D, I_DK, I_DV, I_VOCAB, I_POSITIONS, I_STEP, I_BATCH, I_OPTIMIZER, I_COUNT };
+/* TRAIN_SLOTS, and the ids ae_train_buffer (T_*) and ae_train_info (I_*) take: c/wasm_exports.def. */
 
 static struct {
     int used;
@@ -166,16 +160,16 @@ static struct {
 
 static train_state *trainer(int slot) { return slot >= 0 && slot < TRAIN_SLOTS && slots[slot].used ? &slots[slot].t : 0; }
 
-EXPORT(ae_train_task_count) int ae_train_task_count(void) { return TRAIN_TASK_COUNT; }
-EXPORT(ae_train_task_name) const char *ae_train_task_name(int task) { return train_task_name(task); }
-EXPORT(ae_train_token_name) const char *ae_train_token_name(int task, int token) { return train_token_name(task, token); }
-EXPORT(ae_train_max_head) int ae_train_max_head(void) { return TRAIN_MAX_HEAD; }
-EXPORT(ae_train_max_batch) int ae_train_max_batch(void) { return TRAIN_MAX_BATCH; }
-EXPORT(ae_train_loss_chunk) int ae_train_loss_chunk(void) { return TRAIN_LOSS_CHUNK; }
-EXPORT(ae_train_eval_sequences) int ae_train_eval_sequences(void) { return TRAIN_EVAL_SEQUENCES; }
+int ae_train_task_count(void) { return TRAIN_TASK_COUNT; }
+const char *ae_train_task_name(int task) { return train_task_name(task); }
+const char *ae_train_token_name(int task, int token) { return train_token_name(task, token); }
+int ae_train_max_head(void) { return TRAIN_MAX_HEAD; }
+int ae_train_max_batch(void) { return TRAIN_MAX_BATCH; }
+int ae_train_loss_chunk(void) { return TRAIN_LOSS_CHUNK; }
+int ae_train_eval_sequences(void) { return TRAIN_EVAL_SEQUENCES; }
 
 /* A slot number >= 0, or minus a status code (-TRAIN_ERR_MEMORY when every slot is taken). */
-EXPORT(ae_train_create) int ae_train_create(int task, int dk, int dv, unsigned seed)
+int ae_train_create(int task, int dk, int dv, unsigned seed)
 {
     for (int s = 0; s < TRAIN_SLOTS; s++) {
         if (slots[s].used) continue;
@@ -187,19 +181,19 @@ EXPORT(ae_train_create) int ae_train_create(int task, int dk, int dv, unsigned s
     return -TRAIN_ERR_MEMORY;
 }
 
-EXPORT(ae_train_free) void ae_train_free(int slot)
+void ae_train_free(int slot)
 {
     if (trainer(slot)) slots[slot].used = 0;
 }
 
-EXPORT(ae_train_set) int ae_train_set(int slot, float lr, int optimizer, int batch)
+int ae_train_set(int slot, float lr, int optimizer, int batch)
 {
     train_state *t = trainer(slot);
     return t ? train_set(t, lr, optimizer, batch) : ATTN_ERR_NULL;
 }
 
 /* k <= TRAIN_LOSS_CHUNK steps; their losses go to buffer T_LOSSES. */
-EXPORT(ae_train_steps) int ae_train_steps(int slot, int k)
+int ae_train_steps(int slot, int k)
 {
     train_state *t = trainer(slot);
     if (!t) return ATTN_ERR_NULL;
@@ -207,18 +201,18 @@ EXPORT(ae_train_steps) int ae_train_steps(int slot, int k)
     return train_steps(t, k, slots[slot].losses);
 }
 
-EXPORT(ae_train_reset) void ae_train_reset(int slot)
+void ae_train_reset(int slot)
 {
     if (trainer(slot)) train_reset(&slots[slot].t);
 }
 
-EXPORT(ae_train_reroll) void ae_train_reroll(int slot, unsigned seed)
+void ae_train_reroll(int slot, unsigned seed)
 {
     if (trainer(slot)) train_reroll(&slots[slot].t, seed);
 }
 
 /* Writes loss, attention on the right key and accuracy to buffer T_EVAL. */
-EXPORT(ae_train_evaluate) int ae_train_evaluate(int slot)
+int ae_train_evaluate(int slot)
 {
     train_state *t = trainer(slot);
     if (!t) return ATTN_ERR_NULL;
@@ -227,20 +221,20 @@ EXPORT(ae_train_evaluate) int ae_train_evaluate(int slot)
 }
 
 /* Writes one shown sequence to the T_EX_* buffers; returns its length, or minus a status. */
-EXPORT(ae_train_example) int ae_train_example(int slot, unsigned seed)
+int ae_train_example(int slot, unsigned seed)
 {
     train_state *t = trainer(slot);
     if (!t) return -ATTN_ERR_NULL;
     return train_example(t, seed, slots[slot].ex_tokens, slots[slot].ex_targets, slots[slot].ex_right, slots[slot].ex_X);
 }
 
-EXPORT(ae_train_loss) float ae_train_loss(int slot)
+float ae_train_loss(int slot)
 {
     train_state *t = trainer(slot);
     return t ? t->loss : 0.0f;
 }
 
-EXPORT(ae_train_info) int ae_train_info(int slot, int which)
+int ae_train_info(int slot, int which)
 {
     train_state *t = trainer(slot);
     if (!t) return -1;
@@ -258,7 +252,7 @@ EXPORT(ae_train_info) int ae_train_info(int slot, int which)
     }
 }
 
-EXPORT(ae_train_buffer) void *ae_train_buffer(int slot, int which)
+void *ae_train_buffer(int slot, int which)
 {
     train_state *t = trainer(slot);
     if (!t) return 0;
@@ -287,37 +281,37 @@ EXPORT(ae_train_buffer) void *ae_train_buffer(int slot, int which)
  * The labs (web/labs/) call the one-row softmax functions of attention.h. Their buffers are
  * static, outside the arena, so a lab call never moves or resizes a head's buffers (and never
  * grows memory). JS writes a row into LAB_IN (and LAB_GRAD), calls one function with the row
- * length m <= ATTN_MAX_TOKENS, and copies LAB_OUT, LAB_TERMS and LAB_SCALARS out. */
-enum { LAB_IN, LAB_GRAD, LAB_OUT, LAB_TERMS, LAB_SCALARS, LAB_COUNT };
+ * length m <= ATTN_MAX_TOKENS, and copies LAB_OUT, LAB_TERMS and LAB_SCALARS out (the LAB_* ids:
+ * c/wasm_exports.def). */
 static float lab_rows[LAB_COUNT][ATTN_MAX_TOKENS];
 
-EXPORT(ae_lab_buffer) float *ae_lab_buffer(int which)
+float *ae_lab_buffer(int which)
 {
     return which >= 0 && which < LAB_COUNT ? lab_rows[which] : 0;
 }
 
 /* LAB_IN: scores -> LAB_OUT weights, LAB_TERMS exp(s − max), LAB_SCALARS [max, sum] */
-EXPORT(ae_softmax_stable) int ae_softmax_stable(int m)
+int ae_softmax_stable(int m)
 {
     return attn_softmax_stable(lab_rows[LAB_OUT], lab_rows[LAB_TERMS], &lab_rows[LAB_SCALARS][0],
                                &lab_rows[LAB_SCALARS][1], lab_rows[LAB_IN], m);
 }
 
 /* LAB_IN: scores -> LAB_OUT weights (may be NaN), LAB_TERMS exp(s) (may be +Inf), LAB_SCALARS [0, sum] */
-EXPORT(ae_softmax_naive) int ae_softmax_naive(int m)
+int ae_softmax_naive(int m)
 {
     lab_rows[LAB_SCALARS][0] = 0.0f;
     return attn_softmax_naive(lab_rows[LAB_OUT], lab_rows[LAB_TERMS], &lab_rows[LAB_SCALARS][1], lab_rows[LAB_IN], m);
 }
 
 /* LAB_IN: weights, LAB_GRAD: dLoss/dweights -> LAB_OUT dLoss/dscores */
-EXPORT(ae_softmax_backward) int ae_softmax_backward(int m)
+int ae_softmax_backward(int m)
 {
     return attn_softmax_backward(lab_rows[LAB_OUT], lab_rows[LAB_IN], lab_rows[LAB_GRAD], m);
 }
 
 /* LAB_IN: weights -> LAB_SCALARS [max weight, entropy, ‖Jacobian‖_F] */
-EXPORT(ae_softmax_stats) int ae_softmax_stats(int m)
+int ae_softmax_stats(int m)
 {
     float *out = lab_rows[LAB_SCALARS];
     return attn_softmax_stats(&out[0], &out[1], &out[2], lab_rows[LAB_IN], m);
@@ -333,19 +327,11 @@ EXPORT(ae_softmax_stats) int ae_softmax_stats(int m)
  * l*H + h, or the layer for IND_B_X); the addresses never change while the slot is held. */
 #include "induction.h"
 
-#define IND_SLOTS 4
 #define IND_SLOT_BYTES (384 * 1024) /* the anchor's size (2×2 heads, d 32, n 32) needs about 290 KB */
 #define IND_LOSS_CHUNK 1024         /* most steps one ae_ind_steps call may take */
 #define IND_SPLIT_FLOATS ((1 + (IND_MAX_LAYERS - 1) * IND_MAX_HEADS) * IND_MAX_TOKENS * IND_MAX_HEAD_D)
 
-/* Buffer ids for ae_ind_buffer; web/core/attention.js keeps the same list. */
-enum { IND_B_LOSSES, IND_B_EVAL, IND_B_COMPOSITION, IND_B_SPLIT, IND_B_TOKENS, IND_B_TARGETS, IND_B_PART,
-       IND_B_INDUCT, IND_B_PARAMS, IND_B_GRADS, IND_B_E, IND_B_WQ, IND_B_WK, IND_B_WV, IND_B_WO, IND_B_DWQ,
-       IND_B_DWK, IND_B_DWV, IND_B_DWO, IND_B_P, IND_B_X, IND_B_Q, IND_B_K, IND_B_V, IND_B_S, IND_B_A, IND_B_O,
-       IND_B_C, IND_B_PROBS, IND_B_COUNT };
-/* Info ids for ae_ind_info. */
-enum { IND_I_LAYERS, IND_I_HEADS, IND_I_D, IND_I_DH, IND_I_N, IND_I_VOCAB, IND_I_STEP, IND_I_BATCH, IND_I_K,
-       IND_I_PARAMS, IND_I_ABLATED, IND_I_COUNT };
+/* IND_SLOTS, and the ids ae_ind_buffer (IND_B_*) and ae_ind_info (IND_I_*) take: c/wasm_exports.def. */
 
 static struct {
     int used;
@@ -359,13 +345,13 @@ static struct {
 
 static ind_model *ind_of(int slot) { return slot >= 0 && slot < IND_SLOTS && ind_slots[slot].used ? &ind_slots[slot].t : 0; }
 
-EXPORT(ae_ind_token_name) const char *ae_ind_token_name(int token) { return ind_token_name(token); }
-EXPORT(ae_ind_loss_chunk) int ae_ind_loss_chunk(void) { return IND_LOSS_CHUNK; }
-EXPORT(ae_ind_eval_sequences) int ae_ind_eval_sequences(void) { return IND_EVAL_SEQUENCES; }
-EXPORT(ae_ind_slot_bytes) int ae_ind_slot_bytes(void) { return IND_SLOT_BYTES; }
+const char *ae_ind_token_name(int token) { return ind_token_name(token); }
+int ae_ind_loss_chunk(void) { return IND_LOSS_CHUNK; }
+int ae_ind_eval_sequences(void) { return IND_EVAL_SEQUENCES; }
+int ae_ind_slot_bytes(void) { return IND_SLOT_BYTES; }
 
 /* The bytes a model of this shape needs (0: a size is out of range). */
-EXPORT(ae_ind_memory_bytes) int ae_ind_memory_bytes(int layers, int heads, int d, int dh, int n, int vocab)
+int ae_ind_memory_bytes(int layers, int heads, int d, int dh, int n, int vocab)
 {
     ind_shape s = {layers, heads, d, dh, n, vocab};
     return (int)ind_memory_bytes(&s);
@@ -373,7 +359,7 @@ EXPORT(ae_ind_memory_bytes) int ae_ind_memory_bytes(int layers, int heads, int d
 
 /* A slot number >= 0, or minus a status code (-IND_ERR_MEMORY: every slot is taken, or the
  * shape needs more than a slot holds). */
-EXPORT(ae_ind_create) int ae_ind_create(int layers, int heads, int d, int dh, int n, int vocab, unsigned seed)
+int ae_ind_create(int layers, int heads, int d, int dh, int n, int vocab, unsigned seed)
 {
     ind_shape s = {layers, heads, d, dh, n, vocab};
     for (int k = 0; k < IND_SLOTS; k++) {
@@ -386,18 +372,18 @@ EXPORT(ae_ind_create) int ae_ind_create(int layers, int heads, int d, int dh, in
     return -IND_ERR_MEMORY;
 }
 
-EXPORT(ae_ind_free) void ae_ind_free(int slot)
+void ae_ind_free(int slot)
 {
     if (ind_of(slot)) ind_slots[slot].used = 0;
 }
 
-EXPORT(ae_ind_set) int ae_ind_set(int slot, float lr, float weight_decay, int batch)
+int ae_ind_set(int slot, float lr, float weight_decay, int batch)
 {
     ind_model *t = ind_of(slot);
     return t ? ind_set(t, lr, weight_decay, batch) : ATTN_ERR_NULL;
 }
 
-EXPORT(ae_ind_ablate) int ae_ind_ablate(int slot, unsigned mask)
+int ae_ind_ablate(int slot, unsigned mask)
 {
     ind_model *t = ind_of(slot);
     if (!t) return ATTN_ERR_NULL;
@@ -406,7 +392,7 @@ EXPORT(ae_ind_ablate) int ae_ind_ablate(int slot, unsigned mask)
 }
 
 /* k <= IND_LOSS_CHUNK steps; their first-part and repeated-part losses go to IND_B_LOSSES. */
-EXPORT(ae_ind_steps) int ae_ind_steps(int slot, int k)
+int ae_ind_steps(int slot, int k)
 {
     ind_model *t = ind_of(slot);
     if (!t) return ATTN_ERR_NULL;
@@ -414,53 +400,53 @@ EXPORT(ae_ind_steps) int ae_ind_steps(int slot, int k)
     return ind_steps(t, k, ind_slots[slot].losses);
 }
 
-EXPORT(ae_ind_reset) void ae_ind_reset(int slot)
+void ae_ind_reset(int slot)
 {
     if (ind_of(slot)) ind_reset(&ind_slots[slot].t);
 }
 
-EXPORT(ae_ind_reroll) void ae_ind_reroll(int slot, unsigned seed)
+void ae_ind_reroll(int slot, unsigned seed)
 {
     if (ind_of(slot)) ind_reroll(&ind_slots[slot].t, seed);
 }
 
 /* Writes ind_evaluate's numbers to IND_B_EVAL. */
-EXPORT(ae_ind_evaluate) int ae_ind_evaluate(int slot)
+int ae_ind_evaluate(int slot)
 {
     ind_model *t = ind_of(slot);
     return t ? ind_evaluate(t, ind_slots[slot].eval) : ATTN_ERR_NULL;
 }
 
 /* Writes the K-composition scores to IND_B_COMPOSITION. */
-EXPORT(ae_ind_composition) int ae_ind_composition(int slot)
+int ae_ind_composition(int slot)
 {
     ind_model *t = ind_of(slot);
     return t ? ind_composition(t, ind_slots[slot].composition) : ATTN_ERR_NULL;
 }
 
 /* One shown sequence from its seed, run forward: returns n, or minus a status. */
-EXPORT(ae_ind_example) int ae_ind_example(int slot, unsigned seed)
+int ae_ind_example(int slot, unsigned seed)
 {
     ind_model *t = ind_of(slot);
     return t ? ind_example(t, seed) : -ATTN_ERR_NULL;
 }
 
 /* After ae_ind_example: head (layer, head)'s K split into parts, in IND_B_SPLIT. */
-EXPORT(ae_ind_key_split) int ae_ind_key_split(int slot, int layer, int head)
+int ae_ind_key_split(int slot, int layer, int head)
 {
     ind_model *t = ind_of(slot);
     return t ? ind_key_split(t, layer, head, ind_slots[slot].split) : -ATTN_ERR_NULL;
 }
 
 /* The last step's batch loss: which 0 all predictions, 1 the first part, 2 the repeated part. */
-EXPORT(ae_ind_loss) float ae_ind_loss(int slot, int which)
+float ae_ind_loss(int slot, int which)
 {
     ind_model *t = ind_of(slot);
     if (!t) return 0.0f;
     return which == 1 ? t->loss_first : which == 2 ? t->loss_repeat : t->loss;
 }
 
-EXPORT(ae_ind_info) int ae_ind_info(int slot, int which)
+int ae_ind_info(int slot, int which)
 {
     ind_model *t = ind_of(slot);
     if (!t) return -1;
@@ -480,7 +466,7 @@ EXPORT(ae_ind_info) int ae_ind_info(int slot, int which)
     }
 }
 
-EXPORT(ae_ind_buffer) void *ae_ind_buffer(int slot, int which, int index)
+void *ae_ind_buffer(int slot, int which, int index)
 {
     ind_model *t = ind_of(slot);
     if (!t) return 0;

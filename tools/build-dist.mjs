@@ -10,7 +10,7 @@
 // Every file is an IIFE with no import or export statement, so it runs both as a classic script
 // (which Chromium allows from file://, where it blocks module imports) and as a module
 // (<script type="module">, Node). The main file's API is globalThis.AttentionExplorer.
-// Deterministic: the same sources give the same bytes (tests/element/pack.test.mjs builds twice).
+// Deterministic: the same sources give the same bytes (tests/browser/pack.test.mjs builds twice).
 // Usage: node tools/build-dist.mjs [OUTDIR]
 import { readFileSync, writeFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -67,8 +67,8 @@ const rel = (abs) => relative(ROOT, abs).split('\\').join('/');
 const abs = (id) => join(ROOT, id);
 const fileOf = (name) => `attention-explorer.${name}.js`;
 
-/** The shadow-root CSS strings of web/gen/*-css.js, minified. */
-const minifyCss = (b) => b.onLoad({ filter: /[\\/]gen[\\/][a-z]+-css\.js$/ }, async (args) => {
+/** The shadow-root CSS strings of web/gen/*-css.js, minified (tools/build-site.mjs uses it too). */
+export const minifyCss = (b) => b.onLoad({ filter: /[\\/]gen[\\/][a-z]+-css\.js$/ }, async (args) => {
   const m = /^export const ([A-Z_]+) = (".*");$/m.exec(readFileSync(args.path, 'utf8'));
   if (!m) throw new Error(`${rel(args.path)}: not a CSS module written by tools/embed-css.mjs`);
   const { code } = await transform(JSON.parse(m[2]), { loader: 'css', minify: true, target: TARGET.slice(1) });

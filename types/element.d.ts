@@ -11,10 +11,14 @@ export { loadAttention, LIMITS } from './attention.js';
 export type ControlGroup = 'presets' | 'theme' | 'link' | 'steps' | 'follow' | 'explain' | 'edit' | 'config' | 'export';
 /** light, dark, or auto: the host page's color-scheme where it sets one, else the reader's system setting. */
 export type ThemeSetting = 'light' | 'dark' | 'auto';
+// lists.mjs: LabMode (generated from web/labs/catalog.js and web/element/modes.js by `node tools/lists.mjs`; edit the module, not these lines)
 /** The built-in labs, each a value of the `mode` attribute. */
 export type LabMode = 'sqrt-dk-lab' | 'stability-lab' | 'misconceptions-lab' | 'predict-lab' | 'multihead-lab' | 'cross-lab' | 'fused-lab';
+/** The built-in modes that are not labs: a panel with the explorer of its head under it. */
+export type PanelMode = 'train' | 'induction';
+// lists.mjs: end
 /** What the element shows; registerMode() adds more names. */
-export type Mode = 'explorer' | LabMode | 'train' | (string & {});
+export type Mode = 'explorer' | LabMode | PanelMode | (string & {});
 
 /** The detail of each event the element fires (bubbling, composed). */
 export interface AttentionExplorerEventDetails {

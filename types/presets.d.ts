@@ -1,7 +1,10 @@
 // Types of `attention-explorer/presets` (web/blocks/presets.js): the heads a learner can pick.
 import type { Config, ProjectedConfig } from './config.js';
 
+// lists.mjs: PresetName (generated from web/blocks/presets.js by `node tools/lists.mjs`; edit the module, not these lines)
+/** The built-in heads, by name (the keys of PRESETS). */
 export type PresetName = 'cat' | 'worked-example' | 'previous-token';
+// lists.mjs: end
 export interface Preset {
   /** the name shown in the preset menu */
   title: string;

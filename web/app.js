@@ -26,23 +26,27 @@ function stylesheet(href) {
 for (const a of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.page-modes [data-mode]'))) {
   if (a.dataset.mode === mode) a.setAttribute('aria-current', 'page');
 }
+// The page's panel modes: the module that starts each, its stylesheet, the core it computes with
+// (web/explorer/mount.js sharedCore) and the start of the message a failure gives.
+/** @type {Record<'induction' | 'train', { load: () => Promise<(doc: Document) => Promise<unknown>>, css: string, core: 'forward' | 'trainer' | 'full', failed: string }>} */
+const PANELS = {
+  induction: { load: () => import('./induction/panel.js').then((m) => m.startInductionPage), css: 'induction/induction.css', core: 'forward', failed: 'The induction page could not start: ' },
+  train: { load: () => import('./train/panel.js').then((m) => m.startTrainPage), css: 'train/train.css', core: 'trainer', failed: 'Training could not start: ' },
+};
+const panel = mode === 'induction' || mode === 'train' ? PANELS[mode] : null;
+
 if (/^[a-z0-9-]+-lab$/.test(mode)) {
   location.replace('labs.html' + location.search + location.hash);
-} else if (mode === 'induction') {
-  Promise.all([import('./induction/panel.js'), stylesheet('induction/induction.css')])
-    .then(([m]) => m.startInductionPage(document)) // sets __explorer and __induction
+} else if (panel) {
+  // The mode's core starts loading now, beside its code, not once that code has run: the panel
+  // asks sharedCore for the same core and gets this load (its failure is the panel's to report).
+  sharedCore({ core: panel.core }).catch(() => {});
+  Promise.all([panel.load(), stylesheet(panel.css)])
+    .then(([start]) => start(document)) // sets __explorer and __train or __induction
     .catch((e) => {
       const p = byId('explorer').appendChild(document.createElement('p'));
       p.className = 'error';
-      p.textContent = 'The induction page could not start: ' + e.message;
-    });
-} else if (mode === 'train') {
-  Promise.all([import('./train/panel.js'), stylesheet('train/train.css')])
-    .then(([m]) => m.startTrainPage(document)) // sets __explorer and __train
-    .catch((e) => {
-      const p = byId('explorer').appendChild(document.createElement('p'));
-      p.className = 'error';
-      p.textContent = 'Training could not start: ' + e.message;
+      p.textContent = panel.failed + e.message;
     });
 } else {
   if (mode !== 'explorer') {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readTrainUrl, DEFAULTS } from '../../web/train/words.js';
 import { paramNotes, labOf, LABS, mountLab } from '../../web/labs/index.js';
 import { MAX_MESSAGE } from '../../web/blocks/config.js';
+import { list } from '../../web/blocks/words.js';
 
 const PROTO_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
 
@@ -68,7 +69,7 @@ test("the labs page's catalog (web/labs/catalog.js, one lab loaded on demand) na
 
 test('mountLab refuses a lab it does not know before touching the page, naming every lab', () => {
   assert.throws(() => mountLab('x'.repeat(50), null), {
-    message: `unknown lab "${'x'.repeat(39)}…": the labs are sqrt-dk-lab, stability-lab, misconceptions-lab, predict-lab, multihead-lab, cross-lab and fused-lab`,
+    message: `unknown lab "${'x'.repeat(39)}…": the labs are ${list(LABS.map((l) => l.mode))}`,
   });
   assert.equal(labOf('nope'), null);
 });

@@ -4,6 +4,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, open, ROOT } from './helpers.mjs';
+import { CATALOG } from '../../web/labs/catalog.js';
+import { list } from '../../web/blocks/words.js';
 import { startServer } from '../../tools/serve.mjs';
 import { pageWriter, openEmbed, clean } from './embed-helpers.mjs';
 
@@ -23,8 +25,8 @@ test('?mode=unknown on the page says there is no such mode and shows the explore
 
 test('labs.html?mode=unknown says there is no such lab and shows the first; dk=1e9&n=1e9 says what the lab shows instead', async () => {
   let { page, log, context } = await open(env, 'labs.html?mode=unknown');
-  assert.deepEqual(await alert(page), ['There is no lab “unknown”; the labs are sqrt-dk-lab, stability-lab, misconceptions-lab, predict-lab, multihead-lab, cross-lab and fused-lab. Showing “Why divide by √dk?”.']);
-  assert.equal(await page.locator('[data-lab="sqrt-dk-lab"]').count(), 1);
+  assert.deepEqual(await alert(page), [`There is no lab “unknown”; the labs are ${list(CATALOG.map((l) => l.mode))}. Showing “${CATALOG[0].title}”.`]);
+  assert.equal(await page.locator(`[data-lab="${CATALOG[0].mode}"]`).count(), 1);
   assert.deepEqual(log.errors, []);
   await context.close();
   ({ page, log, context } = await open(env, 'labs.html?mode=sqrt-dk-lab&dk=1e9&n=1e9'));

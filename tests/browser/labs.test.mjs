@@ -12,7 +12,7 @@ after(() => env.close());
 
 const text = (page, sel) => page.locator(sel).first().textContent();
 const urlParams = (page) => new URL(page.url()).searchParams;
-const MODES = ['sqrt-dk-lab', 'stability-lab', 'misconceptions-lab', 'predict-lab', 'multihead-lab', 'cross-lab'];
+const MODES = LAB_MODES; // every lab of web/labs/catalog.js
 
 for (const mode of MODES) {
   test(`${mode} renders with no errors, no foreign request, light, dark and at 360 px`, async () => {

@@ -61,7 +61,7 @@ test('after every toggle and step, the captions, legends, formula and toggles ma
       }
     }
   }
-  assert.equal(checked, 3 * 4 * 7);
+  assert.equal(checked, Object.keys(PRESETS).length * 4 * (STEPS.length + 1), 'every preset, after each of the four toggles, at every step and all of them');
 });
 
 test('a toggle on a preset says what changed and how to go back; toggling back restores the preset', async () => {

@@ -4,6 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from './helpers.mjs';
 import { CSP } from '../../tools/serve.mjs';
+import { LAB_MODES } from '../../web/labs/index.js';
 
 let env;
 before(async () => { env = await setup(); }); // the server of `make run`, with its default headers
@@ -13,7 +14,7 @@ const PAGES = [
   ['', '#explorer [data-matrix="A"]'],
   ['index.html?preset=cat&step=softmax&follow=4', '#explorer [data-matrix="A"]'],
   ['index.html?mode=train&task=find-the-noun&steps=20', '#train-a rect'],
-  ...['sqrt-dk-lab', 'stability-lab', 'misconceptions-lab', 'predict-lab', 'multihead-lab', 'cross-lab'].map((m) => [`labs.html?mode=${m}`, `[data-lab="${m}"]`]),
+  ...LAB_MODES.map((m) => [`labs.html?mode=${m}`, `[data-lab="${m}"]`]),
 ];
 
 for (const [query, drawn] of PAGES) {

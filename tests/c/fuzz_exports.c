@@ -36,7 +36,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "wasm_exports_api.h"
+#include "wasm_exports.h"
 #include "wasm_shim.h"
 
 /* ---------------------------------------------------------------- the arena */
@@ -212,13 +212,13 @@ static void op_forward(reader *r)
 
 /* ---------------------------------------------------------------- trainers */
 
-static int live[SLOTS]; /* which slots this input holds */
+static int live[TRAIN_SLOTS]; /* which slots this input holds */
 
 static int slot_from(reader *r)
 {
     uint8_t b = take(r);
-    if (b < 200) return b % SLOTS;
-    return b % 2 ? -1 - b % 3 : SLOTS + b % 5;
+    if (b < 200) return b % TRAIN_SLOTS;
+    return b % 2 ? -1 - b % 3 : TRAIN_SLOTS + b % 5;
 }
 
 /* After ae_train_example(slot) gave n: the example's buffers and the weights hold what their ids
@@ -256,10 +256,10 @@ static void op_train(reader *r)
 {
     uint8_t what = take(r) % 13;
     int slot = slot_from(r);
-    int ok = slot >= 0 && slot < SLOTS && live[slot];
+    int ok = slot >= 0 && slot < TRAIN_SLOTS && live[slot];
     /* another live trainer, whose weights must not change */
     int other = -1;
-    for (int s = 0; s < SLOTS; s++)
+    for (int s = 0; s < TRAIN_SLOTS; s++)
         if (live[s] && s != slot) other = s;
     static float before[TRAIN_MAX_D * TRAIN_MAX_HEAD], after[TRAIN_MAX_D * TRAIN_MAX_HEAD];
     if (other >= 0) snapshot_weights(before, other);
@@ -267,17 +267,17 @@ static void op_train(reader *r)
     switch (what) {
     case 0: case 1: { /* create */
         int used = 0;
-        for (int s = 0; s < SLOTS; s++) used += live[s];
+        for (int s = 0; s < TRAIN_SLOTS; s++) used += live[s];
         uint8_t b = take(r);
         int task = b % 7 == 6 ? TRAIN_TASK_COUNT : b % TRAIN_TASK_COUNT, dk = 1 + take(r) % 4, dv = 1 + take(r) % 4;
         if (take(r) == 255) dk = TRAIN_MAX_HEAD + 1;
         int got = ae_train_create(task, dk, dv, take_u32(r));
         /* a full house is said first: the arguments are checked in the slot it would take */
-        if (used == SLOTS) REQUIRE(got == -TRAIN_ERR_MEMORY, "ae_train_create: a ninth trainer but not -TRAIN_ERR_MEMORY");
+        if (used == TRAIN_SLOTS) REQUIRE(got == -TRAIN_ERR_MEMORY, "ae_train_create: a ninth trainer but not -TRAIN_ERR_MEMORY");
         else if (task >= TRAIN_TASK_COUNT) REQUIRE(got == -TRAIN_ERR_TASK, "ae_train_create: bad task but not -TRAIN_ERR_TASK");
         else if (dk > TRAIN_MAX_HEAD) REQUIRE(got == -TRAIN_ERR_SHAPE, "ae_train_create: bad dk but not -TRAIN_ERR_SHAPE");
         else {
-            REQUIRE(got >= 0 && got < SLOTS && !live[got], "ae_train_create: not a free slot");
+            REQUIRE(got >= 0 && got < TRAIN_SLOTS && !live[got], "ae_train_create: not a free slot");
             live[got] = 1;
             REQUIRE(ae_train_info(got, I_STEP) == 0 && ae_train_info(got, I_DK) == dk && ae_train_info(got, I_DV) == dv, "a new trainer's info is wrong");
         }
@@ -337,13 +337,13 @@ static void op_train(reader *r)
         break;
     }
     case 10: { /* every slot taken, then a ninth */
-        for (int s = 0; s < SLOTS; s++) {
+        for (int s = 0; s < TRAIN_SLOTS; s++) {
             if (live[s]) continue;
             int got = ae_train_create(s % TRAIN_TASK_COUNT, 1 + s % 3, 2, (unsigned)s);
-            REQUIRE(got >= 0 && got < SLOTS && !live[got], "ae_train_create refused with a slot free");
+            REQUIRE(got >= 0 && got < TRAIN_SLOTS && !live[got], "ae_train_create refused with a slot free");
             live[got] = 1;
         }
-        for (int s = 0; s < SLOTS; s++) REQUIRE(live[s], "a slot is still free after eight creates");
+        for (int s = 0; s < TRAIN_SLOTS; s++) REQUIRE(live[s], "a slot is still free after eight creates");
         REQUIRE(ae_train_create(0, 2, 2, 1) == -TRAIN_ERR_MEMORY, "a ninth trainer but not -TRAIN_ERR_MEMORY");
         other = -1;
         break;
@@ -707,7 +707,7 @@ static void check_constants(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     reader r = {data, size};
-    for (int s = -1; s <= SLOTS; s++) ae_train_free(s), ae_ind_free(s); /* every input starts with free slots */
+    for (int s = -1; s <= TRAIN_SLOTS; s++) ae_train_free(s), ae_ind_free(s); /* every input starts with free slots */
     memset(live, 0, sizeof live);
     memset(ind_live, 0, sizeof ind_live);
     check_constants();

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "wasm_exports_api.h"
+#include "wasm_exports.h"
 
 /* Every slot-taking trainer export on `slot`, which is not a trainer in use: each is refused. */
 static void trainer_refuses(int slot)
@@ -50,16 +50,16 @@ static void ind_refuses(int slot)
 /* All eight trainers in use, then the slots around them; then one freed and refused in turn. */
 static void trainer_slots_out_of_range_or_free_are_refused(void)
 {
-    for (int s = 0; s < SLOTS; s++) CHECK(ae_train_create(TRAIN_PREVIOUS_TOKEN, 4, 4, 1u + s) == s, "trainer %d", s);
+    for (int s = 0; s < TRAIN_SLOTS; s++) CHECK(ae_train_create(TRAIN_PREVIOUS_TOKEN, 4, 4, 1u + s) == s, "trainer %d", s);
     CHECK(ae_train_create(TRAIN_PREVIOUS_TOKEN, 4, 4, 9) == -TRAIN_ERR_MEMORY, "a ninth trainer");
-    int outside[] = {-1, SLOTS, SLOTS + 1, -1000, 1 << 30};
+    int outside[] = {-1, TRAIN_SLOTS, TRAIN_SLOTS + 1, -1000, 1 << 30};
     for (int k = 0; k < 5; k++) trainer_refuses(outside[k]);
-    for (int s = 0; s < SLOTS; s++) CHECK(ae_train_info(s, I_DK) == 4, "trainer %d kept its dk", s);
+    for (int s = 0; s < TRAIN_SLOTS; s++) CHECK(ae_train_info(s, I_DK) == 4, "trainer %d kept its dk", s);
     ae_train_free(3);
     trainer_refuses(3);
     CHECK(ae_train_create(TRAIN_PREVIOUS_TOKEN, 4, 4, 3) == 3, "the freed slot is taken again");
-    for (int s = 0; s < SLOTS; s++) ae_train_free(s);
-    for (int s = 0; s < SLOTS; s++) trainer_refuses(s);
+    for (int s = 0; s < TRAIN_SLOTS; s++) ae_train_free(s);
+    for (int s = 0; s < TRAIN_SLOTS; s++) trainer_refuses(s);
 }
 
 static void induction_slots_out_of_range_or_free_are_refused(void)

@@ -5,9 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttention, LIMITS } from '../../web/core/attention.js';
+import { BUFFERS, LAB_BUFFERS, TRAIN_BUFFERS, TRAIN_INFO, TRAIN_SLOTS } from '../../web/gen/wasm-exports.js';
 
 const SIZE = 1, NULL = 2, TRAIN_ERR_TASK = 16, TRAIN_ERR_SHAPE = 17, TRAIN_ERR_MEMORY = 18, TRAIN_ERR_LR = 19;
-const BUFFERS = 15, LAB_BUFFERS = 5, TRAIN_BUFFERS = 14, TRAIN_SLOTS = 8;
+const I_STEP = TRAIN_INFO.indexOf('step');
 
 test('the head exports: nothing runs before ae_prepare, which refuses every size and layout out of range', async () => {
   const x = (await loadAttention()).exports;
@@ -31,30 +32,32 @@ test('the head exports: nothing runs before ae_prepare, which refuses every size
   assert.equal(x.ae_prepare(2, 3, 4, 5, 6, 0), 0);
   assert.equal(x.ae_sdpa(1, 0, 1), NULL, 'a mask in a layout without room for one');
   assert.equal(x.ae_buffer(-1), 0);
-  assert.equal(x.ae_buffer(BUFFERS), 0);
+  assert.equal(x.ae_buffer(BUFFERS.length), 0);
   assert.equal(x.ae_buffer_floats(-1), 0);
-  assert.equal(x.ae_buffer_floats(BUFFERS), 0);
+  assert.equal(x.ae_buffer_floats(BUFFERS.length), 0);
   // the buffers lie one after another, 16-byte aligned, each as long as its matrix
   // (n 2, m 3, d 4, dk 5, dv 6; the long form with a mask, then the fused form without one)
   const long = { X: 8, Xkv: 12, Wq: 20, Wk: 20, Wv: 24, Q: 10, K: 15, V: 18, S: 6, M: 6, A: 6, O: 12, mask: 6, Kt: 15, work: 0 };
   for (const [layout, floats] of [[2, long], [1, { ...long, S: 0, M: 0, A: 0, mask: 0, Kt: 0, work: null }]]) {
     assert.equal(x.ae_prepare(2, 3, 4, 5, 6, layout), 0);
-    const starts = Array.from({ length: BUFFERS }, (_, b) => x.ae_buffer(b));
-    Object.values(floats).forEach((n, b) => {
-      assert.equal(starts[b] % 16, 0, `layout ${layout}: buffer ${b} is 16-byte aligned`);
+    const starts = BUFFERS.map((_, b) => x.ae_buffer(b));
+    BUFFERS.forEach((name, b) => {
+      const n = floats[name];
+      assert.ok(n !== undefined, `buffer ${name} (c/wasm_exports.def) has no expected size in this test: add it`);
+      assert.equal(starts[b] % 16, 0, `layout ${layout}: buffer ${name} is 16-byte aligned`);
       if (n === null) return assert.ok(Number(x.ae_buffer_floats(b)) > 0, 'the fused form has work space');
-      assert.equal(Number(x.ae_buffer_floats(b)), n, `layout ${layout}: buffer ${b} holds ${n} floats`);
-      if (b + 1 < BUFFERS) assert.equal(starts[b + 1] - starts[b], Math.ceil(n / 4) * 16, `layout ${layout}: buffer ${b} takes ${n} floats`);
+      assert.equal(Number(x.ae_buffer_floats(b)), n, `layout ${layout}: buffer ${name} holds ${n} floats`);
+      if (b + 1 < BUFFERS.length) assert.equal(starts[b + 1] - starts[b], Math.ceil(n / 4) * 16, `layout ${layout}: buffer ${name} takes ${n} floats`);
     });
   }
 });
 
-test('the training exports refuse slots that do not exist, step counts past the loss buffer, a ninth trainer', async () => {
+test('the training exports refuse slots that do not exist, step counts past the loss buffer, a trainer past the last slot', async () => {
   const x = (await loadAttention()).exports;
   assert.equal(x.ae_train_create(x.ae_train_task_count(), 4, 4, 1), -TRAIN_ERR_TASK);
   assert.equal(x.ae_train_create(0, 0, 4, 1), -TRAIN_ERR_SHAPE);
   const slots = Array.from({ length: TRAIN_SLOTS }, (_, k) => x.ae_train_create(k % 2, 4, 4, k));
-  assert.deepEqual([...slots].sort(), [0, 1, 2, 3, 4, 5, 6, 7]);
+  assert.deepEqual([...slots].sort((a, b) => a - b), Array.from({ length: TRAIN_SLOTS }, (_, k) => k));
   assert.equal(x.ae_train_create(0, 4, 4, 9), -TRAIN_ERR_MEMORY, 'every slot is taken');
   x.ae_train_free(3);
   x.ae_train_free(-1);
@@ -67,7 +70,7 @@ test('the training exports refuse slots that do not exist, step counts past the 
     assert.equal(x.ae_train_example(bad, 0), -NULL);
     assert.equal(x.ae_train_loss(bad), 0);
     assert.equal(x.ae_train_info(bad, 0), -1);
-    for (let b = 0; b < TRAIN_BUFFERS; b++) assert.equal(x.ae_train_buffer(bad, b), 0, `slot ${bad}, buffer ${b}`);
+    TRAIN_BUFFERS.forEach((name, b) => assert.equal(x.ae_train_buffer(bad, b), 0, `slot ${bad}, buffer ${name}`));
     x.ae_train_reset(bad);
     x.ae_train_reroll(bad, 5);
   }
@@ -81,23 +84,23 @@ test('the training exports refuse slots that do not exist, step counts past the 
   assert.equal(x.ae_train_steps(0, x.ae_train_loss_chunk()), 0, 'as many steps as the loss buffer holds');
   x.ae_train_reset(0);
   assert.equal(x.ae_train_info(0, 99), -1);
-  assert.equal(x.ae_train_info(0, 6), 0, 'I_STEP: no step yet');
+  assert.equal(x.ae_train_info(0, I_STEP), 0, 'I_STEP: no step yet');
   assert.equal(x.ae_train_steps(0, 2), 0);
-  assert.equal(x.ae_train_info(0, 6), 2, 'I_STEP');
+  assert.equal(x.ae_train_info(0, I_STEP), 2, 'I_STEP');
   x.ae_train_reset(0);
-  assert.equal(x.ae_train_info(0, 6), 0, 'reset clears the step count');
-  assert.equal(x.ae_train_buffer(0, TRAIN_BUFFERS), 0);
-  const bufs = Array.from({ length: TRAIN_BUFFERS }, (_, b) => x.ae_train_buffer(0, b));
-  assert.equal(new Set(bufs).size, TRAIN_BUFFERS, 'every training buffer has its own place');
+  assert.equal(x.ae_train_info(0, I_STEP), 0, 'reset clears the step count');
+  assert.equal(x.ae_train_buffer(0, TRAIN_BUFFERS.length), 0);
+  const bufs = TRAIN_BUFFERS.map((_, b) => x.ae_train_buffer(0, b));
+  assert.equal(new Set(bufs).size, TRAIN_BUFFERS.length, 'every training buffer has its own place');
   assert.ok(bufs.every((p) => p > 0));
 });
 
-test('the lab exports: five row buffers, and the naive softmax says it subtracted nothing', async () => {
+test('the lab exports: one row buffer for each lab id, and the naive softmax says it subtracted nothing', async () => {
   const a = await loadAttention();
   const x = a.exports;
   assert.equal(x.ae_lab_buffer(-1), 0);
-  assert.equal(x.ae_lab_buffer(LAB_BUFFERS), 0);
-  const rows = Array.from({ length: LAB_BUFFERS }, (_, b) => x.ae_lab_buffer(b));
+  assert.equal(x.ae_lab_buffer(LAB_BUFFERS.length), 0);
+  const rows = LAB_BUFFERS.map((_, b) => x.ae_lab_buffer(b));
   rows.slice(1).forEach((p, b) => assert.equal(p - rows[b], LIMITS.maxTokens * 4, `lab buffer ${b} holds ${LIMITS.maxTokens} floats`));
   const stable = a.softmaxSteps([3, 1], { naive: false });
   assert.equal(stable.shift, 3, 'the stable softmax subtracts the row max');

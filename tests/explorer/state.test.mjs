@@ -4,7 +4,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as S from '../../web/explorer/state.js';
 import { readUrlState, STEPS, parseConfig } from '../../web/blocks/config.js';
-import { PRESETS } from '../../web/blocks/presets.js';
+import { PRESETS, DEFAULT_PRESET } from '../../web/blocks/presets.js';
+import { list } from '../../web/blocks/words.js';
+
+// A name no preset will ever have, and what the page says for it: the name, every preset of
+// PRESETS (whatever they are), and the one shown instead.
+const NO_SUCH = 'no-such-preset';
+const noSuchSaid = `There is no preset called “${NO_SUCH}”; the presets are ${list(Object.keys(PRESETS))}. Showing “${DEFAULT_PRESET}”.`;
 
 const fresh = (preset = 'cat') => {
   const state = S.createState();
@@ -166,8 +172,9 @@ test('a bad link shows the default preset and says why, keeping the bad text to 
   assert.equal(state.preset, 'cat');
   assert.match(change.error, /The config in the link was not used: .*not valid JSON/);
   assert.equal(change.badConfig, '{"X": [[1,');
-  const unknown = S.fromUrl(S.createState(), readUrlState('?preset=dog', ''));
-  assert.match(unknown.error, /There is no preset called “dog”; the presets are cat, worked-example and previous-token\. Showing “cat”\./);
+  const unknown = S.fromUrl(S.createState(), readUrlState(`?preset=${NO_SUCH}`, ''));
+  assert.equal(unknown.error, noSuchSaid);
+  for (const name of Object.keys(PRESETS)) assert.ok(unknown.error.includes(name), `the message names the preset “${name}”`);
 });
 
 test('the element’s start: attributes pick the head, causal overrides it, a bad follow is ignored', () => {
@@ -615,7 +622,7 @@ test('a link with from= and the preset’s exact config opens as that unchanged 
   const { state } = reopen('#config=' + encodeURIComponent(JSON.stringify(PRESETS.cat.config)) + '&from=cat');
   assert.deepEqual([state.preset, state.origin], ['cat', 'cat']);
   assert.equal(S.urlOf(state), '?preset=cat');
-  const unknown = reopen('#config=' + encodeURIComponent(JSON.stringify(PRESETS.cat.config)) + '&from=dog');
+  const unknown = reopen('#config=' + encodeURIComponent(JSON.stringify(PRESETS.cat.config)) + `&from=${NO_SUCH}`);
   assert.deepEqual([unknown.state.preset, unknown.state.origin, unknown.change.error], [null, null, ''], 'an unknown from= is dropped without a word');
 });
 
@@ -648,13 +655,13 @@ test('malformed or out-of-range parameters: the learner sees the rest of the lin
   for (const [search, step, follow, sel, theme, said] of cases) {
     const state = S.createState();
     const change = S.fromUrl(state, readUrlState(search, ''));
-    assert.deepEqual([state.preset ?? state.origin, state.step, state.follow, state.sel, state.urlTheme, change.error], [search.includes('worked') ? 'worked-example' : 'cat', step, follow, sel, theme, said], search);
+    assert.deepEqual([state.preset ?? state.origin, state.step, state.follow, state.sel, state.urlTheme, change.error], [/preset=([^&]*)/.exec(search)?.[1] ?? DEFAULT_PRESET, step, follow, sel, theme, said], search);
   }
   // one token: "1 token, row 0"; a bad preset's message comes first, the parameters' after it
   const one = S.createState();
   S.setConfig(one, { tokens: ['a'], Q: [[1]], K: [[1]], V: [[1]] });
   assert.equal(S.fromUrl(S.createState(), readUrlState('', S.urlOf(one) + '&follow=1')).error, 'The link’s follow=1 was ignored: this head has 1 token, row 0.');
-  assert.equal(reopen('?preset=dog&cell=O.9.0').change.error, 'There is no preset called “dog”; the presets are cat, worked-example and previous-token. Showing “cat”. The link’s cell=O.9.0 was ignored: O has 5 rows.');
+  assert.equal(reopen(`?preset=${NO_SUCH}&cell=O.9.0`).change.error, `${noSuchSaid} The link’s cell=O.9.0 was ignored: O has 5 rows.`);
   // a long value is clipped, and stays text
   assert.equal(reopen('?preset=cat&theme=' + 'x'.repeat(60)).change.error, `The link’s theme=${'x'.repeat(39)}… was ignored: the theme is light or dark.`);
   assert.equal(S.ignoredText([]), '');
@@ -663,9 +670,9 @@ test('malformed or out-of-range parameters: the learner sees the rest of the lin
 });
 
 test('a bad preset or config in the link: the default preset, and a message that says what to fix', () => {
-  const dog = reopen('?preset=dog&step=score');
-  assert.equal(dog.change.error, 'There is no preset called “dog”; the presets are cat, worked-example and previous-token. Showing “cat”.');
-  assert.deepEqual([dog.state.preset, dog.state.step, dog.change.badConfig], ['cat', 'score', null]);
+  const unknown = reopen(`?preset=${NO_SUCH}&step=score`);
+  assert.equal(unknown.change.error, noSuchSaid);
+  assert.deepEqual([unknown.state.preset, unknown.state.step, unknown.change.badConfig], [DEFAULT_PRESET, 'score', null]);
   const big = reopen('#config=' + encodeURIComponent(JSON.stringify({ X: [[1, 2]], Wq: [[1]], Wk: [[1]], Wv: [[1]] })));
   assert.match(big.change.error, /^The config in the link was not used: .+ Showing the preset “The cat sat on the” instead; fix the config below and press Apply\.$/);
   assert.equal(big.state.preset, 'cat');
@@ -680,7 +687,7 @@ test('the element’s start: no preset named is the default without a word; a co
   assert.deepEqual(S.fromOptions(own, { config: { X: [[1]], Wq: [[1]], Wk: [[1]], Wv: [[1]] }, step: 'nonsense' }),
     { compute: true, error: 'The step="nonsense" attribute was ignored: the steps are project, score, scale, mask, softmax and mix.' });
   assert.deepEqual([own.preset, own.config.X, own.step], [null, [[1]], null]);
-  assert.equal(S.fromOptions(S.createState(), { preset: 'dog' }).error, 'There is no preset called “dog”; the presets are cat, worked-example and previous-token. Showing “cat”.');
+  assert.equal(S.fromOptions(S.createState(), { preset: NO_SUCH }).error, noSuchSaid);
   for (const [follow, want] of [[0, 0], [4, 4], [5, null], [-1, null], [2.5, null], ['2', 2], ['2.5', null], ['5', null], [null, null], [undefined, null]]) {
     const s = S.createState();
     S.fromOptions(s, { preset: 'cat', follow });

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttention } from '../../web/core/attention.js';
 import { fmt } from '../../web/blocks/format.js';
+import { PRESETS } from '../../web/blocks/presets.js';
 import {
   MODE, PRESET_CHOICES, VALUE_CHOICES, defaultState, readState, writeState, presetHead,
   wrongAxis, explainWrongAxis, who, diagonal, explainDiagonal, VALUE_ROW, valuesMatter, explainValues,
@@ -25,13 +26,15 @@ const headOf = (r) => ({ forward: () => r, softmaxRow: (row) => attn.softmaxRow(
 
 test('misconceptions state: defaults, reading each parameter, and writing it back', () => {
   assert.equal(MODE, 'misconceptions-lab');
-  assert.deepEqual(PRESET_CHOICES, ['worked-example', 'cat', 'previous-token']);
+  // the menu offers every preset once, the lesson's worked example first (the lab opens on it)
+  assert.deepEqual([...PRESET_CHOICES].sort(), Object.keys(PRESETS).sort());
+  assert.equal(PRESET_CHOICES[0], 'worked-example');
   assert.deepEqual(VALUE_CHOICES, ['lesson', 'silent']);
   assert.deepEqual(defaultState(), { preset: 'worked-example', values: 'silent' });
   assert.deepEqual(readState(new URLSearchParams('')), { preset: 'worked-example', values: 'silent' });
   assert.deepEqual(readState(new URLSearchParams('preset=cat&values=lesson')), { preset: 'cat', values: 'lesson' });
   assert.deepEqual(readState(new URLSearchParams('preset=previous-token')), { preset: 'previous-token', values: 'silent' });
-  assert.deepEqual(readState(new URLSearchParams('preset=dog&values=loud')), { preset: 'worked-example', values: 'silent' });
+  assert.deepEqual(readState(new URLSearchParams('preset=no-such-preset&values=loud')), { preset: 'worked-example', values: 'silent' });
   assert.deepEqual(writeState({ preset: 'cat', values: 'lesson' }), { mode: 'misconceptions-lab', preset: 'cat', values: 'lesson' });
 });
 

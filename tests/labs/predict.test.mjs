@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttention } from '../../web/core/attention.js';
 import { fmt } from '../../web/blocks/format.js';
+import { PRESETS } from '../../web/blocks/presets.js';
 import { parseConfig, forwardArgs } from '../../web/blocks/config.js';
 import { explainCell, followSentence } from '../../web/blocks/explain.js';
 import {
@@ -26,7 +27,7 @@ const view = (preset) => (made[preset] ??= presetView(attn, preset));
 
 test('predict state: defaults, every parameter read (and clamped), written back with only what it uses', () => {
   assert.equal(MODE, 'predict-lab');
-  assert.deepEqual([PRESET_CHOICES, HIDE_CHOICES, TARGETS, EXERCISE_CHOICES], [['cat', 'worked-example', 'previous-token'], ['A', 'S', 'O'], ['cell', 'row'], ['', 'q1', 'q2', 'q3']]);
+  assert.deepEqual([PRESET_CHOICES, HIDE_CHOICES, TARGETS, EXERCISE_CHOICES], [Object.keys(PRESETS), ['A', 'S', 'O'], ['cell', 'row'], ['', 'q1', 'q2', 'q3']], 'every preset, in its module’s order');
   const d = { preset: 'cat', hide: 'A', target: 'cell', row: 4, col: 1, exercise: '' };
   assert.deepEqual(defaultState(), d);
   assert.deepEqual(readState(new URLSearchParams('')), d);

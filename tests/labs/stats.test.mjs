@@ -149,7 +149,7 @@ test('the lesson’s three knowledge-check questions: the core’s answers match
 });
 
 test('every lab has a mode, a title, and URL state that survives a round trip of its defaults', () => {
-  assert.deepEqual(LABS.map((l) => l.mode), ['sqrt-dk-lab', 'stability-lab', 'misconceptions-lab', 'predict-lab', 'multihead-lab', 'cross-lab', 'fused-lab']);
+  assert.equal(new Set(LABS.map((l) => l.mode)).size, LABS.length, 'no two labs share a mode');
   for (const lab of LABS) {
     const d = lab.state.defaultState();
     const params = new URLSearchParams(queryOf(lab.state.writeState(d)));

@@ -5,6 +5,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PRESETS } from '../../web/blocks/presets.js';
 import { MAX_JSON } from '../../web/blocks/config.js';
 import { fileURLToPath } from 'node:url';
 
@@ -115,7 +116,7 @@ test('--preset looks names up as the preset list\'s own: __proto__, constructor 
   for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
     const r = run('--preset', name);
     assert.equal(r.status, 2, name);
-    assert.match(r.stderr, new RegExp(`no preset "${name}": use one of cat, worked-example, previous-token`), name);
+    assert.ok(r.stderr.includes(`no preset "${name}": use one of ${Object.keys(PRESETS).join(', ')}`), name);
   }
 });
 

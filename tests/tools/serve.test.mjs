@@ -1,8 +1,10 @@
-// The server of `make run` (tools/serve.mjs): it reads regular files inside its root and nothing
-// else, answers malformed requests with 4xx (never 500), and sends the strict CSP and nosniff.
+// The server of `make run` and `make dev` (tools/serve.mjs): it reads regular files inside its root
+// and nothing else, answers malformed requests with 4xx (never 500), sends the strict CSP and
+// nosniff, compresses what a browser accepts, and says what may be cached.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, writeFileSync, symlinkSync, rmSync, openSync, closeSync, constants } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, symlinkSync, rmSync, openSync, closeSync, utimesSync, constants } from 'node:fs';
+import { gzipSync, gunzipSync, brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +12,7 @@ import { request } from 'node:http';
 import { startServer, CSP } from '../../tools/serve.mjs';
 
 let dir, server, web;
+const BIG = 'export const words = ' + JSON.stringify('attention '.repeat(400)) + ';\n';
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ae-serve-'));
@@ -22,6 +25,14 @@ before(async () => {
   symlinkSync(join(dir, 'secret.txt'), join(dir, 'root', 'secret.txt'));
   symlinkSync(dir, join(dir, 'root', 'up')); // a directory link out of the root
   symlinkSync(join(dir, 'root', 'a.js'), join(dir, 'root', 'alias.js')); // a link inside: fine
+  // Text of a few KB: one file with compressed siblings (as tools/build-site.mjs writes), one
+  // without, one a content-hashed asset.
+  writeFileSync(join(dir, 'root', 'big.js'), BIG);
+  writeFileSync(join(dir, 'root', 'big.js.br'), brotliCompressSync(BIG));
+  writeFileSync(join(dir, 'root', 'big.js.gz'), gzipSync(BIG));
+  writeFileSync(join(dir, 'root', 'plain.css'), BIG);
+  mkdirSync(join(dir, 'root', 'assets'));
+  writeFileSync(join(dir, 'root', 'assets', 'app-AB12CD34.js'), BIG);
   spawnSync('mkfifo', [join(dir, 'root', 'fifo')]); // reading a FIFO would hang the server
   server = await startServer({ root: join(dir, 'root'), port: 0 });
   web = await startServer({ port: 0 }); // the real web/ of `make run`
@@ -39,14 +50,19 @@ after(async () => {
 });
 
 /** One raw request (the path is sent as written, not normalised by a URL parser). */
-function get(base, path, method = 'GET') {
+async function get(base, path, method = 'GET', headers = {}) {
+  const r = await getRaw(base, path, method, headers);
+  return { ...r, body: r.raw.toString('utf8') };
+}
+
+/** The same, with the body as the bytes sent. @returns {Promise<{ status?: number, headers: import('node:http').IncomingHttpHeaders, raw: Buffer }>} */
+function getRaw(base, path, method = 'GET', headers = {}) {
   const { port } = new URL(base);
   return new Promise((ok, fail) => {
-    const req = request({ host: '127.0.0.1', port, path, method }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (body += c));
-      res.on('end', () => ok({ status: res.statusCode, headers: res.headers, body }));
+    const req = request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => ok({ status: res.statusCode, headers: res.headers, raw: Buffer.concat(chunks) }));
     });
     req.on('error', fail);
     req.end();
@@ -112,7 +128,56 @@ test('every answer, errors too, has nosniff and the strict CSP the element is te
   assert.equal(CSP, "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'");
 });
 
-test("make run's root: the page, the labs and the module are served with the policy", async () => {
+test('a text file goes as its .br or .gz sibling when the request accepts that encoding (brotli first), else as it is; Vary says so', async () => {
+  for (const [accept, encoding] of [['gzip, deflate, br', 'br'], ['gzip', 'gzip'], ['br;q=0, gzip', 'gzip'], ['identity', undefined], [undefined, undefined]]) {
+    const r = await getRaw(server.url, '/big.js', 'GET', accept ? { 'accept-encoding': accept } : {});
+    assert.equal(r.status, 200, String(accept));
+    assert.equal(r.headers['content-encoding'], encoding, String(accept));
+    assert.equal(r.headers['content-type'], 'text/javascript; charset=utf-8', String(accept));
+    assert.equal(r.headers.vary, 'Accept-Encoding', String(accept));
+    assert.equal(r.headers['content-length'], String(r.raw.length), String(accept));
+    const body = encoding === 'br' ? brotliDecompressSync(r.raw) : encoding === 'gzip' ? gunzipSync(r.raw) : r.raw;
+    assert.equal(body.toString(), BIG, String(accept));
+    if (encoding) assert.ok(r.raw.length < BIG.length / 4, `${encoding}: ${r.raw.length} bytes of ${BIG.length}`);
+  }
+});
+
+test('a text file without a sibling is gzipped by the server; a small one, or a sibling older than its file, is not sent', async () => {
+  const css = await getRaw(server.url, '/plain.css', 'GET', { 'accept-encoding': 'br, gzip' });
+  assert.equal(css.headers['content-encoding'], 'gzip');
+  assert.equal(gunzipSync(css.raw).toString(), BIG);
+  const small = await getRaw(server.url, '/a.js', 'GET', { 'accept-encoding': 'br, gzip' });
+  assert.equal(small.headers['content-encoding'], undefined);
+  assert.equal(small.raw.toString(), 'export const a = 1;\n');
+  // big.js edited after its siblings were written: they are stale, so the server gzips the file itself
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(join(dir, 'root', 'big.js.br'), old, old);
+  try {
+    const r = await getRaw(server.url, '/big.js', 'GET', { 'accept-encoding': 'br, gzip' });
+    assert.equal(r.headers['content-encoding'], 'gzip');
+    assert.equal(gunzipSync(r.raw).toString(), BIG);
+  } finally {
+    const now = new Date();
+    utimesSync(join(dir, 'root', 'big.js.br'), now, now);
+  }
+});
+
+test('a content-hashed asset may be cached for good; any other file is revalidated, and an unchanged one answers 304 with no body', async () => {
+  const asset = await get(server.url, '/assets/app-AB12CD34.js');
+  assert.match(asset.headers['cache-control'], /immutable/);
+  for (const path of ['/', '/big.js', '/plain.css']) {
+    const first = await get(server.url, path, 'GET', { 'accept-encoding': 'gzip' });
+    assert.equal(first.headers['cache-control'], 'no-cache', path);
+    assert.ok(first.headers.etag, path);
+    const again = await get(server.url, path, 'GET', { 'accept-encoding': 'gzip', 'if-none-match': first.headers.etag });
+    assert.equal(again.status, 304, path);
+    assert.equal(again.body, '', path);
+    // Another encoding is another entity: it does not match.
+    assert.equal((await get(server.url, path, 'GET', { 'if-none-match': first.headers.etag })).status, path === '/' ? 304 : 200, path);
+  }
+});
+
+test("make dev's root: the page, the labs and the module are served with the policy", async () => {
   for (const path of ['/', '/index.html', '/labs.html', '/core/attention.js', '/app.js']) {
     const r = await get(web.url, path);
     assert.equal(r.status, 200, path);

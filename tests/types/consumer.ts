@@ -63,8 +63,8 @@ export function config(text: string): string {
   } catch (e) {
     if (e instanceof ConfigError) return e.message;
   }
-  // @ts-expect-error there is no preset "dog"
-  PRESETS.dog;
+  // @ts-expect-error there is no preset "no-such-preset"
+  PRESETS['no-such-preset'];
   // @ts-expect-error a config needs X, Wq, Wk and Wv, or Q, K and V
   parseConfig({ X: [[1]] });
   // @ts-expect-error "explain" is not a step

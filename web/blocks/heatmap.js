@@ -123,6 +123,62 @@ function buildGrid(doc, el, { m, rows, cols, rowLabels, colLabels, editable, fol
 }
 
 /**
+ * What writeCells last wrote into a grid's cells: the values and scale, and each cell's text,
+ * colours and label as written (null: not yet).
+ * @typedef {{ values: Float32Array, kind: ScaleKind, maxAbs: number, theme: Theme, label: UpdateOptions['label'],
+ *   texts: (string | null)[], backs: (string | null)[], fores: (string | null)[], arias: (string | null)[] }} Written
+ */
+
+/**
+ * Writes `values` into the cells of a grid of `cols` columns: each cell's text, colours and
+ * screen-reader label, only what changed since `prev` (the last write, or null). Returns what
+ * it wrote, the next call's `prev`.
+ * @param {HTMLElement[]} cells @param {number} cols @param {Written | null} prev
+ * @param {ArrayLike<number>} values @param {UpdateOptions} options @returns {Written}
+ */
+function writeCells(cells, cols, prev, values, { kind, maxAbs, theme, format, label }) {
+  // Only what changed is written: a cell's text (which costs a layout) only when the text it
+  // shows changed, its colours when its value or the colour scale changed. An edit of one
+  // input changes a few rows, and the DOM work is most of a redraw.
+  // A changed text goes into the cell's one text node (its data), which lays out that line
+  // again; replacing the node (textContent) would also rebuild its layout object. The same
+  // for the colours: a style is written only when its value changed.
+  const scale = prev && prev.kind === kind && prev.maxAbs === maxAbs && prev.theme === theme;
+  const labels = prev && prev.label === label;
+  const texts = prev ? prev.texts : new Array(cells.length).fill(null);
+  const backs = prev ? prev.backs : new Array(cells.length).fill(null);
+  const fores = prev ? prev.fores : new Array(cells.length).fill(null);
+  const arias = prev ? prev.arias : new Array(cells.length).fill(null);
+  for (let k = 0; k < cells.length; k++) {
+    const v = values[k], c = cells[k];
+    const same = prev && Object.is(prev.values[k], v);
+    if (same && scale && labels) continue;
+    if (!same || !scale) {
+      const rgb = cellRgb(kind, v, maxAbs, theme);
+      const back = css(rgb), fore = textOn(rgb);
+      if (back !== backs[k]) { c.style.background = back; backs[k] = back; }
+      if (fore !== fores[k]) { c.style.color = fore; fores[k] = fore; }
+    }
+    if (same && labels) continue;
+    const text = format(v);
+    if (text !== texts[k]) {
+      const node = c.firstChild;
+      if (node !== null && node.nodeType === 3 && node.nextSibling === null && text !== '') /** @type {Text} */ (node).data = text;
+      else c.textContent = text;
+      texts[k] = text;
+      c.classList.toggle('masked', v === -Infinity);
+    }
+    // a label is written only when it reads differently (a new value often shows the same)
+    const aria = label(Math.floor(k / cols), k % cols, v);
+    if (aria !== arias[k]) {
+      c.setAttribute('aria-label', aria);
+      arias[k] = aria;
+    }
+  }
+  return { values: Float32Array.from(values), kind, maxAbs, theme, label, texts, backs, fores, arias };
+}
+
+/**
  * One element per cell, in an ARIA grid with a roving tabindex. With `followable`, each row's
  * header holds a button (data-follow) that the arrow keys reach: ← from the first column.
  * `minCol` is the narrowest column, in em (3.6 by default; a mask's 0 and −∞ need less).
@@ -153,7 +209,7 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
   /** @type {Map<string, Set<HTMLElement>>} */
   const marks = new Map(); // class -> the cells that carry it
   let cursor = { i: 0, j: 0 }; // j = -1: the row's header button
-  /** @type {{ values: Float32Array, kind: ScaleKind, maxAbs: number, theme: Theme, label: UpdateOptions['label'], texts: (string | null)[], backs: (string | null)[], fores: (string | null)[], arias: (string | null)[] } | null} */
+  /** @type {Written | null} */
   let prev = null;
   // (j is -1 only when the rows are followable: then every row has its button)
   /** @param {Cursor} c @returns {HTMLElement} */
@@ -164,48 +220,10 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
    * format(v) gives the cell text, label(i, j, v) the screen-reader label.
    * @param {ArrayLike<number>} values @param {UpdateOptions} options
    */
-  function update(values, { kind, maxAbs, theme, format, label }) {
-    // Only what changed is written: a cell's text (which costs a layout) only when the text it
-    // shows changed, its colours when its value or the colour scale changed. An edit of one
-    // input changes a few rows, and the DOM work is most of a redraw.
-    // A changed text goes into the cell's one text node (its data), which lays out that line
-    // again; replacing the node (textContent) would also rebuild its layout object. The same
-    // for the colours: a style is written only when its value changed.
-    const scale = prev && prev.kind === kind && prev.maxAbs === maxAbs && prev.theme === theme;
-    const labels = prev && prev.label === label;
-    const texts = prev ? prev.texts : new Array(cells.length).fill(null);
-    const backs = prev ? prev.backs : new Array(cells.length).fill(null);
-    const fores = prev ? prev.fores : new Array(cells.length).fill(null);
-    const arias = prev ? prev.arias : new Array(cells.length).fill(null);
-    for (let k = 0; k < cells.length; k++) {
-      const v = values[k], c = cells[k];
-      const same = prev && Object.is(prev.values[k], v);
-      if (same && scale && labels) continue;
-      if (!same || !scale) {
-        const rgb = cellRgb(kind, v, maxAbs, theme);
-        const back = css(rgb), fore = textOn(rgb);
-        if (back !== backs[k]) { c.style.background = back; backs[k] = back; }
-        if (fore !== fores[k]) { c.style.color = fore; fores[k] = fore; }
-      }
-      if (same && labels) continue;
-      const text = format(v);
-      if (text !== texts[k]) {
-        const node = c.firstChild;
-        if (node !== null && node.nodeType === 3 && node.nextSibling === null && text !== '') /** @type {Text} */ (node).data = text;
-        else c.textContent = text;
-        texts[k] = text;
-        c.classList.toggle('masked', v === -Infinity);
-      }
-      // a label is written only when it reads differently (a new value often shows the same)
-      const aria = label(Math.floor(k / cols), k % cols, v);
-      if (aria !== arias[k]) {
-        c.setAttribute('aria-label', aria);
-        arias[k] = aria;
-      }
-    }
-    prev = { values: Float32Array.from(values), kind, maxAbs, theme, label, texts, backs, fores, arias };
+  function update(values, options) {
+    prev = writeCells(cells, cols, prev, values, options);
     let len = 1;
-    for (const t of texts) if (t !== null && t.length > len) len = t.length;
+    for (const t of prev.texts) if (t !== null && t.length > len) len = t.length;
     fitColumns(len);
   }
 

@@ -10,6 +10,7 @@
 // The full API is documented in docs/api.md.
 
 import { wasmBytes } from '../gen/wasm-source.js';
+import { BUFFERS, LAB_BUFFERS, L_FUSED, L_MASK } from '../gen/wasm-exports.js';
 import { STATUS, describe } from './words.js';
 
 // The shapes below are declared in web/core/types.d.ts (tsc reads it; the page never loads it).
@@ -21,12 +22,10 @@ import { STATUS, describe } from './words.js';
 
 export const LIMITS = Object.freeze({ maxTokens: 512, maxWidth: 256, maxHeads: 64 });
 
-// Buffer ids, in the order of the enum in c/wasm_exports.c (the arena order: the buffers a
-// result returns come first, one after another, then the scratch ones).
-const BUFFERS = ['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O', 'mask', 'Kt', 'work'];
+// Buffer ids (BUFFERS: the table c/wasm_exports.def, in arena order: the buffers a result returns
+// come first, one after another, then the scratch ones), and the lab rows' ids.
 const BUF = Object.fromEntries(BUFFERS.map((name, i) => [name, i]));
-// ae_prepare's layout flags: the fused form (O only, no n×m buffer) and a mask given.
-const LAYOUT_FUSED = 1, LAYOUT_MASK = 2;
+const LAB = Object.fromEntries(LAB_BUFFERS.map((name, i) => [name, i]));
 
 const NONFINITE = 3, BAD_MASK = 4, OVERFLOW = 6;
 const SLAB_FLOATS = 65536;
@@ -681,7 +680,7 @@ class Attention {
 
   /**
    * The working buffers the last forward() laid out in Wasm memory, in bytes:
-   * { total, buffers: { X, Xkv, Wq, Wk, Wv, Q, K, V, S, M, A, O, mask, Kt, work } }.
+   * { total, buffers: { X, Xkv, ..., work } }, one entry for each of BUFFERS (c/wasm_exports.def).
    * The long form has S, M and A (n·m each); the fused form has none of them, only `work`
    * (K and V packed for reading, and a block of 4 rows of scores).
    */
@@ -758,7 +757,7 @@ class Attention {
   /** @param {Plan} plan @param {boolean} fused */
   #run(plan, fused) {
     const { n, m, d, dk, dv, mask, names, ids, mats } = plan;
-    this.#prepare(n, m, d, dk, dv, (fused ? LAYOUT_FUSED : 0) | (mask ? LAYOUT_MASK : 0));
+    this.#prepare(n, m, d, dk, dv, (fused ? L_FUSED : 0) | (mask ? L_MASK : 0));
     const heap = this.heap, off = this.offsets;
     for (let k = 0; k < names.length; k++) writeMatrix(names[k], mats[k], heap, off[ids[k]]);
     if (mask) writeMask(mask, heap, off[BUF.mask]);
@@ -952,9 +951,9 @@ class Attention {
     try {
       const naive = Boolean(options && options.naive);
       const row = labRow('scores', scores, true);
-      const m = this.#labWrite(row, 0);
+      const m = this.#labWrite(row, LAB.in);
       this.#labCheck(naive ? this.exports.ae_softmax_naive(m) : this.exports.ae_softmax_stable(m), 'scores');
-      const out = this.#labView(2, m), terms = this.#labView(3, m), sc = this.#labView(4, 2);
+      const out = this.#labView(LAB.out, m), terms = this.#labView(LAB.terms, m), sc = this.#labView(LAB.scalars, 2);
       return { weights: out.slice(), terms: terms.slice(), shift: sc[0], sum: sc[1] };
     } finally {
       this.#busy = null;
@@ -975,10 +974,10 @@ class Attention {
         throw new Error(`grad must hold one number per weight (${m}), got ${grad && typeof grad.length === 'number' ? grad.length : describe(grad)}`);
       }
       const g = labRow('grad', grad);
-      this.#labWrite(a, 0);
-      this.#labWrite(g, 1);
+      this.#labWrite(a, LAB.in);
+      this.#labWrite(g, LAB.grad);
       this.#labCheck(this.exports.ae_softmax_backward(m), 'weights and grad');
-      return this.#labView(2, m).slice();
+      return this.#labView(LAB.out, m).slice();
     } finally {
       this.#busy = null;
     }
@@ -994,9 +993,9 @@ class Attention {
     try {
       const row = labRow('weights', weights);
       checkWeightsRow(row);
-      const m = this.#labWrite(row, 0);
+      const m = this.#labWrite(row, LAB.in);
       this.#labCheck(this.exports.ae_softmax_stats(m), 'weights');
-      const sc = this.#labView(4, 3);
+      const sc = this.#labView(LAB.scalars, 3);
       return { maxWeight: sc[0], entropy: sc[1], gradNorm: sc[2] };
     } finally {
       this.#busy = null;

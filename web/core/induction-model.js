@@ -5,16 +5,14 @@
 
 import { describe } from './words.js';
 import { TRAIN_STATUS, cString, checkSeed } from './trainer.js';
+import { IND_BUFFERS, IND_INFO } from '../gen/wasm-exports.js';
 
 /** @typedef {import('./types').FullCore} FullCore */
 
 // ------------------------------------------------------------------ induction (c/induction.h)
 
-// Buffer and info ids, in the order of the enums in the induction section of c/wasm_exports.c.
-const IND_BUFFERS = ['losses', 'eval', 'composition', 'split', 'tokens', 'targets', 'part', 'induct', 'params', 'grads',
-  'E', 'Wq', 'Wk', 'Wv', 'Wo', 'dWq', 'dWk', 'dWv', 'dWo', 'P', 'X', 'Q', 'K', 'V', 'S', 'A', 'O', 'C', 'probs'];
+// Buffer and info ids (IND_BUFFERS, IND_INFO: the table c/wasm_exports.def).
 const IB = Object.fromEntries(IND_BUFFERS.map((name, i) => [name, i]));
-const IND_INFO = ['layers', 'heads', 'd', 'dh', 'n', 'vocab', 'step', 'batch', 'k', 'params', 'ablated'];
 const II = Object.fromEntries(IND_INFO.map((name, i) => [name, i]));
 /** @type {Record<number, string>} */
 const IND_STATUS = {

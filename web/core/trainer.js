@@ -6,6 +6,7 @@
 // (c/train.h). docs/api.md, "Training".
 
 import { STATUS, describe } from './words.js';
+import { TRAIN_BUFFERS, TRAIN_INFO, TRAIN_SLOTS } from '../gen/wasm-exports.js';
 
 /** @typedef {import('./types').TrainCore} TrainCore */
 /** @typedef {import('../../types/attention').TrainTask} TrainTask */
@@ -13,14 +14,11 @@ import { STATUS, describe } from './words.js';
 
 // ------------------------------------------------------------------ training (c/train.h)
 
-// Buffer and info ids, in the order of the enums in the training section of c/wasm_exports.c.
-const TRAIN_BUFFERS = ['Wq', 'Wk', 'Wv', 'Wout', 'dWq', 'dWk', 'dWv', 'dWout', 'losses', 'eval', 'exTokens', 'exTargets', 'exRight', 'exX'];
+// Buffer and info ids (TRAIN_BUFFERS, TRAIN_INFO: the table c/wasm_exports.def).
 const TB = Object.fromEntries(TRAIN_BUFFERS.map((name, i) => [name, i]));
-const TRAIN_INFO = ['n', 'd', 'dk', 'dv', 'vocab', 'positions', 'step', 'batch', 'optimizer'];
 const TI = Object.fromEntries(TRAIN_INFO.map((name, i) => [name, i]));
 /** @type {readonly unknown[]} */
 const OPTIMIZERS = ['sgd', 'adam'];
-const TRAINER_SLOTS = 8; // TRAIN_SLOTS in c/wasm_exports.c
 /** @type {Record<number, string>} */
 export const TRAIN_STATUS = {
   ...STATUS,
@@ -28,7 +26,7 @@ export const TRAIN_STATUS = {
   6: 'the weights grew past float32',
   16: 'there is no such task',
   17: 'dk, dv or batch is out of range',
-  18: `all ${TRAINER_SLOTS} trainer slots are in use: call dispose() on a trainer you no longer need (a trainer dropped without dispose() gives its slot back only once it is garbage-collected)`,
+  18: `all ${TRAIN_SLOTS} trainer slots are in use: call dispose() on a trainer you no longer need (a trainer dropped without dispose() gives its slot back only once it is garbage-collected)`,
   19: 'the learning rate is not a positive finite number',
 };
 const TRAIN_KEYS = new Set(['task', 'seed', 'lr', 'optimizer', 'batch', 'dk', 'dv']);
@@ -87,7 +85,7 @@ export class Trainer {
     const slot = exports.ae_train_create(taskId, dk, dv, seed);
     if (slot < 0) {
       const e = new Error(`could not create a trainer: ${TRAIN_STATUS[-slot] ?? 'status ' + -slot}`);
-      if (-slot === 18) Object.assign(e, { code: 'AE_TRAINER_SLOTS', slots: TRAINER_SLOTS });
+      if (-slot === 18) Object.assign(e, { code: 'AE_TRAINER_SLOTS', slots: TRAIN_SLOTS });
       throw e;
     }
     this.#ex = exports;

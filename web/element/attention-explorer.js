@@ -7,7 +7,7 @@
 //   <attention-explorer preset="cat" step="softmax" follow="4"></attention-explorer>
 //
 // Attributes (all optional; each can also be set as a property):
-//   preset    cat | worked-example | previous-token
+//   preset    a name of web/blocks/presets.js (docs/embedding.md's table, the explorer's menu)
 //   config    the head as JSON (the format of web/blocks/config.js); wins over preset
 //   src       URL of a JSON config (same origin, or a server that allows it with CORS); the
 //             latest src wins (older fetches are aborted), given up after SRC_TIMEOUT_MS
@@ -18,8 +18,8 @@
 //             groups: presets theme steps follow explain edit config export (default: all)
 //   theme     light | dark | auto (default: the reader's remembered choice, else the page's
 //             color-scheme where it sets one, else the reader's prefers-color-scheme; web/blocks/host-theme.js)
-//   mode      explorer (default), a lab (sqrt-dk-lab stability-lab misconceptions-lab predict-lab
-//             multihead-lab cross-lab fused-lab), train or induction (web/element/modes.js); more with registerMode()
+//   mode      explorer (default), a lab (the modes of web/labs/catalog.js), train or induction
+//             (web/element/modes.js); more with registerMode()
 //   params    a lab's or train's state: the query string of its page without the mode,
 //             e.g. mode="sqrt-dk-lab" params="dk=128&n=16&seed=3" (web/labs.html?mode=sqrt-dk-lab&dk=128...)
 // Events (bubbling, composed; detail in brackets):

@@ -6,13 +6,28 @@ import { formulaLine } from '../blocks/explain.js';
 import { el, setText, setAttr } from '../blocks/dom.js';
 import { can, tourAvailable } from './state.js';
 import { presetNote, ownHeadLabel } from './notes.js';
+import { PRESETS } from '../blocks/presets.js';
 
 /** @typedef {import('./state.js').State} State */
 /** @typedef {import('./mount.js').View} View */
 /** @typedef {import('./mount.js').Lookup} Lookup */
 
+/**
+ * The preset menu's options, one per entry of PRESETS in its order (value: the name, text: the
+ * title), before the "(your own head)" option the markup holds.
+ * @param {Document} doc @param {Element} menu @param {Element} ownHead
+ */
+export function fillPresetMenu(doc, menu, ownHead) {
+  for (const [name, preset] of Object.entries(PRESETS)) {
+    const option = el(doc, 'option', '', preset.title);
+    option.setAttribute('value', name);
+    menu.insertBefore(option, ownHead);
+  }
+}
+
 /** @param {Document} doc @param {Lookup} $ @param {() => Element | null} active */
 export function createControlsView(doc, $, active) {
+  fillPresetMenu(doc, $('preset'), $('own-head'));
   let noted = ''; // the config revision the preset note was written for
   /** @param {State} state */
   function drawPreset(state) {

@@ -1,6 +1,7 @@
 // explorer/markup.js: the explorer's markup. Constant text (no user data ever goes through
 // innerHTML), no inline styles or scripts, so it runs under a strict Content-Security-Policy.
-// Every part that depends on the state is filled in by a view (web/explorer/*-view.js).
+// Every part that depends on the state is filled in by a view (web/explorer/*-view.js); the preset
+// menu's options come from web/blocks/presets.js (controls-view.js), never copied here.
 //
 // Layout: the controls across the top, then the matrices in the lesson's order (X → Q, K, V on one
 // row, S → M → A → O on the next) with the explanation beside them (docked below on a narrow screen).
@@ -13,9 +14,6 @@ export const MARKUP = `
 <div class="bar">
   <label data-control="presets">Preset
     <select id="preset">
-      <option value="cat">The cat sat on the</option>
-      <option value="worked-example">The lesson’s worked example</option>
-      <option value="previous-token">A previous-token head</option>
       <option value="" id="own-head" disabled>(your own head)</option>
     </select>
   </label>

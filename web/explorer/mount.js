@@ -35,6 +35,7 @@ import { wireEvents } from './events.js';
 /** @typedef {import('../../types/config').MatrixName} MatrixName */
 /** @typedef {import('./state.js').State} State */
 /** @typedef {import('./state.js').Change} Change */
+/** @typedef {ReturnType<typeof tourStop>} TourStop */
 /**
  * What the views draw: the head, the core's result for it, the unscaled scores (raw.S), with the
  * leak check on the O it is compared with (before), and serial, which counts computations.
@@ -197,7 +198,6 @@ export function mountExplorer(root, options = {}) {
   let view = null; // computeView's result for the config now shown
   let frame = 0;
   let timer = 0;
-  let lastUrl = '';
   let destroyed = false;
   /** @type {Dirty} */
   const dirty = { compute: false, values: false, url: false, rebuild: false, tokens: false, tour: false };
@@ -246,22 +246,7 @@ export function mountExplorer(root, options = {}) {
   /** @type {Act} */
   const act = (action, ...args) => apply(action(state, ...args));
 
-  // The address bar follows the state, a moment after the last change: replaceState with a
-  // long #config= link costs more than the rest of a frame, so edits in a row write it once.
-  let urlTimer = 0;
-  function writeUrl() {
-    win.clearTimeout(urlTimer);
-    urlTimer = 0;
-    if (!useUrl) return;
-    const url = S.urlOf(state);
-    if (url === lastUrl) return;
-    lastUrl = url;
-    win.history.replaceState(null, '', win.location.pathname + url);
-  }
-  const writeUrlSoon = () => {
-    win.clearTimeout(urlTimer);
-    urlTimer = useUrl ? win.setTimeout(writeUrl, URL_DELAY) : 0;
-  };
+  const { writeUrl, writeUrlSoon, cancelUrl } = createUrlWriter(win, state, useUrl);
 
   function render() {
     frame = 0;
@@ -283,18 +268,7 @@ export function mountExplorer(root, options = {}) {
     if (wholeHead && box.getBoundingClientRect().height <= win.innerHeight) box.scrollIntoView({ block: 'nearest' });
     wholeHead = false;
     if (dirty.url) (state.preset ? writeUrl() : writeUrlSoon()); // a short ?preset= link at once
-    // The focused cell (or the tour's) never hides under the explanation panel.
-    const focus = active();
-    const inMatrices = focus && $('matrices').contains(focus) ? focus : null;
-    const target = inMatrices || (d.stop && dirty.tour ? panels.heatmap(d.stop.cell.m)?.cell(d.stop.cell.i, d.stop.cell.j) : null);
-    if (target) inspector.keepClear(win, target);
-    // The cell in hand (the tour's, hovered, keyboard's), which a floating explanation keeps off.
-    /** @param {import('../../types/config').Cell} c */
-    const cellEl = (c) => panels.heatmap(c.m)?.cell(c.i, c.j) || panels.figure(c.m) || null;
-    const hovered = panels.fits(state.hover);
-    // A touch screen has no hover: the cell last tapped is the one in hand.
-    const tapped = $('matrices').dataset.pointer === 'touch' && state.sel ? cellEl(state.sel) : null;
-    inspector.place(d.stop ? cellEl(d.stop.cell) : hovered ? cellEl(hovered) : inMatrices?.matches(':focus-visible') ? inMatrices : tapped, $('matrices'));
+    placeInspector({ $, win, state, panels, inspector, active }, d.stop, dirty.tour);
     for (const k of DIRTY) dirty[k] = false;
     if (host.dataset.ready !== 'true') {
       host.dataset.ready = 'true';
@@ -309,7 +283,7 @@ export function mountExplorer(root, options = {}) {
   const api = explorerApi({ state, act, panels, controls, host, doc, root, useUrl, prefersDark, showError, render,
     view: () => view, destroy() {
       destroyed = true;
-      win.clearTimeout(urlTimer);
+      cancelUrl();
       state.playing = false;
       syncTimer();
       if (frame) win.cancelAnimationFrame(frame);
@@ -325,6 +299,53 @@ export function mountExplorer(root, options = {}) {
   api.ready = start({ state, act, apply, api, views, exports, options, win, doc, root, $, listen, useUrl, writeUrl, fromUrl, prefersDark, reducedMotion, showError,
     setCore: (/** @type {Attention} */ core) => (attn = core), gone: () => destroyed });
   return api;
+}
+
+/**
+ * The address bar follows the state, a moment after the last change: replaceState with a
+ * long #config= link costs more than the rest of a frame, so edits in a row write it once.
+ * writeUrl() writes it now, writeUrlSoon() URL_DELAY after the last call; nothing without useUrl.
+ * @param {Window} win @param {State} state @param {boolean} useUrl
+ */
+function createUrlWriter(win, state, useUrl) {
+  let urlTimer = 0;
+  let lastUrl = '';
+  function writeUrl() {
+    win.clearTimeout(urlTimer);
+    urlTimer = 0;
+    if (!useUrl) return;
+    const url = S.urlOf(state);
+    if (url === lastUrl) return;
+    lastUrl = url;
+    win.history.replaceState(null, '', win.location.pathname + url);
+  }
+  return {
+    writeUrl,
+    writeUrlSoon() {
+      win.clearTimeout(urlTimer);
+      urlTimer = useUrl ? win.setTimeout(writeUrl, URL_DELAY) : 0;
+    },
+    cancelUrl: () => win.clearTimeout(urlTimer),
+  };
+}
+
+/**
+ * Where the explanation goes after a redraw: the focused cell (or the tour's) never hides under
+ * it, and a floating explanation keeps off the cell in hand (the tour's, hovered, keyboard's,
+ * or on a touch screen, which has no hover, the cell last tapped).
+ * @param {{ $: Lookup, win: Window, state: State, panels: Views['panels'], inspector: Views['inspector'], active: () => Element | null | undefined }} x
+ * @param {TourStop | null | undefined} stop the tour's stop on show @param {boolean} tour the tour moved
+ */
+function placeInspector({ $, win, state, panels, inspector, active }, stop, tour) {
+  const focus = active();
+  const inMatrices = focus && $('matrices').contains(focus) ? focus : null;
+  const target = inMatrices || (stop && tour ? panels.heatmap(stop.cell.m)?.cell(stop.cell.i, stop.cell.j) : null);
+  if (target) inspector.keepClear(win, target);
+  /** @param {import('../../types/config').Cell} c */
+  const cellEl = (c) => panels.heatmap(c.m)?.cell(c.i, c.j) || panels.figure(c.m) || null;
+  const hovered = panels.fits(state.hover);
+  const tapped = $('matrices').dataset.pointer === 'touch' && state.sel ? cellEl(state.sel) : null;
+  inspector.place(stop ? cellEl(stop.cell) : hovered ? cellEl(hovered) : inMatrices?.matches(':focus-visible') ? inMatrices : tapped, $('matrices'));
 }
 
 /** The matrix each step produces. @type {Record<Step, import('../../types/config').MatrixName>} */

@@ -160,6 +160,38 @@ function byMatrix(specs) {
   return map;
 }
 
+// Everything the panels' structure depends on: a change rebuilds them. The names of the
+// tokens, features and value dims do not: another sentence of the same length (a training
+// page's next example, the induction page's next sequence) renames them in place.
+/** @param {State} state @param {View} view */
+function layoutKey(state, view) {
+  const c = headOf(state), r = view.r;
+  return JSON.stringify([isDirect(c), r.n, r.d, r.dk, r.dv, can(state, 'edit')]);
+}
+/** @param {State} state @param {View} view */
+function namesKey(state, view) {
+  const c = headOf(state);
+  return JSON.stringify([c.tokens, isDirect(c) ? undefined : c.features, matrixInfo(view, 'O').colLabels]);
+}
+
+/**
+ * The toggles among the panels (causal, scaling, the leak check) and the weights strip, from the state.
+ * @param {HTMLElement} box @param {State} state @param {HTMLButtonElement | null} strip @param {HTMLDivElement | null} weightsRow
+ */
+function drawToggles(box, state, strip, weightsRow) {
+  const causal = /** @type {HTMLInputElement | null} */ (box.querySelector('#causal')), scaling = /** @type {HTMLInputElement | null} */ (box.querySelector('#scaling'));
+  const leak = box.querySelector('#leak-toggle');
+  if (causal) causal.checked = headOf(state).causal;
+  if (scaling) scaling.checked = headOf(state).scale == null;
+  if (leak) setAttr(leak, 'aria-pressed', String(Boolean(state.leak)));
+  if (strip) {
+    setAttr(strip, 'aria-expanded', String(state.weightsOpen));
+    setText(/** @type {Element} */ (strip.lastChild), state.weightsOpen ? 'hide ▴' : 'show ▾');
+    strip.title = state.weightsOpen ? 'Fold the learned weights Wq, Wk, Wv' : 'Show the learned weights Wq, Wk, Wv';
+    if (weightsRow) weightsRow.hidden = !state.weightsOpen;
+  }
+}
+
 /**
  * createPanelsView(doc, box): box is the element the panels go in (#matrices).
  * @param {Document} doc @param {HTMLElement} box
@@ -176,19 +208,6 @@ export function createPanelsView(doc, box) {
   let weightsRow = null;
 
   let named = ''; // the names the rows and columns were given
-  // Everything the panels' structure depends on: a change rebuilds them. The names of the
-  // tokens, features and value dims do not: another sentence of the same length (a training
-  // page's next example, the induction page's next sequence) renames them in place.
-  /** @param {State} state @param {View} view */
-  function layoutKey(state, view) {
-    const c = headOf(state), r = view.r;
-    return JSON.stringify([isDirect(c), r.n, r.d, r.dk, r.dv, can(state, 'edit')]);
-  }
-  /** @param {State} state @param {View} view */
-  function namesKey(state, view) {
-    const c = headOf(state);
-    return JSON.stringify([c.tokens, isDirect(c) ? undefined : c.features, matrixInfo(view, 'O').colLabels]);
-  }
   /** Every panel's rows and columns renamed from the view; the cells' labels follow. @param {View} view */
   function rename(view) {
     labelFns = new Map();
@@ -229,17 +248,7 @@ export function createPanelsView(doc, box) {
       const later = pending ? `(computed at step ${STEP_NAME(at)})` : '';
       setText(p.later, later);
     }
-    const causal = /** @type {HTMLInputElement | null} */ (box.querySelector('#causal')), scaling = /** @type {HTMLInputElement | null} */ (box.querySelector('#scaling'));
-    const leak = box.querySelector('#leak-toggle');
-    if (causal) causal.checked = headOf(state).causal;
-    if (scaling) scaling.checked = headOf(state).scale == null;
-    if (leak) setAttr(leak, 'aria-pressed', String(Boolean(state.leak)));
-    if (strip) {
-      setAttr(strip, 'aria-expanded', String(state.weightsOpen));
-      setText(/** @type {Element} */ (strip.lastChild), state.weightsOpen ? 'hide ▴' : 'show ▾');
-      strip.title = state.weightsOpen ? 'Fold the learned weights Wq, Wk, Wv' : 'Show the learned weights Wq, Wk, Wv';
-      if (weightsRow) weightsRow.hidden = !state.weightsOpen;
-    }
+    drawToggles(box, state, strip, weightsRow);
   }
 
   /**

@@ -27,7 +27,8 @@ import { MODEL, EVAL_EVERY, MAX_STEPS, headName } from './words.js';
 export function createEngine(attn, post, { sliceMs = 40, postEveryMs = 100, now = () => performance.now(), later = (f) => setTimeout(f, 0) } = {}) {
   let model = /** @type {any} */ (null);
   let control = /** @type {any} */ (null);
-  const s = { seed: 1, lr: 0.02, heads: MODEL.heads, ex: 0, head: /** @type {number | null} */ (null), ablate: /** @type {number[]} */ ([]), control: true };
+  /** @type {Settings} */
+  const s = { seed: 1, lr: 0.02, heads: MODEL.heads, ex: 0, head: null, ablate: [], control: true };
   let running = false;
   /** @type {{ first: number[], repeat: number[], control: number[] }} */
   let losses = { first: [], repeat: [], control: [] };
@@ -47,15 +48,7 @@ export function createEngine(attn, post, { sliceMs = 40, postEveryMs = 100, now 
   }
 
   /** Held-out numbers of both models at the current step, every head present. */
-  function evaluate() {
-    const e = model.evaluate();
-    const c = control ? control.evaluate() : null;
-    evals.push({
-      step: model.steps, lossFirst: e.lossFirst, lossRepeat: e.lossRepeat, accuracy: e.accuracy, prev: e.prev, induction: e.induction,
-      composition: model.composition(),
-      control: c && { lossFirst: c.lossFirst, lossRepeat: c.lossRepeat, prev: c.prev, induction: c.induction },
-    });
-  }
+  const evaluate = () => evals.push(evaluation(model, control));
 
   /** k steps of both models, evaluating every EVAL_EVERY steps. @param {number} k */
   function train(k) {
@@ -70,64 +63,19 @@ export function createEngine(attn, post, { sliceMs = 40, postEveryMs = 100, now 
     }
   }
 
-  /** What the page shows for the current weights (ablation applies here only). */
-  function view() {
-    const H = model.headCount;
-    let without = null;
-    if (s.ablate.length) {
-      model.ablate(s.ablate);
-      const w = model.evaluate();
-      without = { lossFirst: w.lossFirst, lossRepeat: w.lossRepeat, accuracy: w.accuracy, induction: w.induction };
-    }
-    const x = model.example(s.ex); // with the ablation: the page shows what the ablated model does
-    model.ablate([]);
-    const cx = control ? control.example(s.ex) : null;
-    /** @type {any} */
-    const out = {
-      tokens: x.tokens, part: x.part, induct: x.induct, k: x.k,
-      A: x.heads.map((/** @type {any} */ h) => h.A),
-      controlA: cx ? cx.heads.map((/** @type {any} */ h) => h.A) : null,
-      without,
-    };
-    if (s.head != null && s.head < H) {
-      const h = s.head, l = Math.floor(h / model.heads);
-      const w = model.weights().heads[h], g = model.gradients().heads[h];
-      out.head = {
-        index: h,
-        X: x.X[l], Wq: w.Wq, Wk: w.Wk, Wv: w.Wv, K: x.heads[h].K, Q: x.heads[h].Q, S: x.heads[h].S,
-        gradients: { Wq: g.Wq, Wk: g.Wk, Wv: g.Wv },
-        // the parts of X: the embedding and position (X0), then every earlier head's output
-        embedding: x.X[0],
-        earlier: Array.from({ length: l * model.heads }, (_, e) => ({ name: `head ${headName(e, model.heads)}`, C: x.heads[e].C, ablated: s.ablate.includes(e) })),
-        split: l > 0 ? model.keySplit(l, h % model.heads).map((/** @type {any} */ p) => p.K) : null,
-      };
-    }
-    return out;
-  }
-
-  /** FNV-1a over the bits of every parameter: equal runs give equal hashes, in any engine. */
-  function weightsHash() {
-    const bits = new Uint32Array(model.parameters().buffer);
-    let h = 0x811c9dc5;
-    for (let e = 0; e < bits.length; e++) {
-      for (let b = 0; b < 32; b += 8) h = Math.imul(h ^ ((bits[e] >>> b) & 0xff), 0x01000193);
-    }
-    return (h >>> 0).toString(16).padStart(8, '0');
-  }
-
   function update(extra = {}) {
     postedAt = now();
     post({
       type: 'update',
       settings: { ...s, ablate: s.ablate.slice() },
       step: model.steps,
-      weightsHash: weightsHash(),
+      weightsHash: weightsHash(model),
       running,
       rate,
       loss: model.steps ? model.loss : null,
       losses: { first: Float32Array.from(losses.first), repeat: Float32Array.from(losses.repeat), control: Float32Array.from(losses.control) },
       evals,
-      view: view(),
+      view: modelView(model, control, s),
       ...extra,
     });
   }
@@ -176,12 +124,11 @@ export function createEngine(attn, post, { sliceMs = 40, postEveryMs = 100, now 
             train(msg.k || 1);
             return update();
           case 'reset':
-            running = false;
-            create();
-            return update();
           case 'reroll':
+          case 'lr':
+          case 'heads':
             running = false;
-            s.seed = msg.seed;
+            restart(s, msg);
             create();
             return update();
           case 'control': {
@@ -193,36 +140,13 @@ export function createEngine(attn, post, { sliceMs = 40, postEveryMs = 100, now 
             train(steps);
             return update();
           }
-          case 'lr': {
-            // a new learning rate restarts the run: a link replays one rate from step 0
-            running = false;
-            s.lr = msg.lr;
-            create();
-            return update();
-          }
-          case 'heads': {
-            // another model: the run restarts, and head numbers name other heads now
-            running = false;
-            s.heads = msg.heads;
-            s.head = null;
-            s.ablate = [];
-            create();
-            return update();
-          }
           case 'show':
             if ('ex' in msg) s.ex = msg.ex;
             if ('head' in msg) s.head = msg.head;
             if ('ablate' in msg) s.ablate = msg.ablate.slice().sort((/** @type {number} */ a, /** @type {number} */ b) => a - b);
             return update();
-          case 'bench': {
-            const m = attn.createInduction({ ...MODEL, heads: msg.heads || s.heads, seed: s.seed, lr: s.lr });
-            m.step(10); // the engine's compiler warms up
-            const t0 = now();
-            m.step(msg.k);
-            const ms = now() - t0;
-            m.dispose();
-            return post({ type: 'bench', k: msg.k, heads: m.heads, ms, stepsPerSecond: (msg.k * 1000) / ms });
-          }
+          case 'bench':
+            return post(bench(attn, { ...s, heads: msg.heads || s.heads }, msg.k, now));
           default:
             return fail(new Error(`unknown message ${msg.type}`));
         }
@@ -238,4 +162,103 @@ export function createEngine(attn, post, { sliceMs = 40, postEveryMs = 100, now 
       model = control = null;
     },
   };
+}
+
+/** @typedef {{ seed: number, lr: number, heads: number, ex: number, head: number | null, ablate: number[], control: boolean }} Settings */
+
+/**
+ * Held-out numbers of the model (and the control) at the current step, every head present.
+ * @param {any} model @param {any} control
+ */
+function evaluation(model, control) {
+  const e = model.evaluate();
+  const c = control ? control.evaluate() : null;
+  return {
+    step: model.steps, lossFirst: e.lossFirst, lossRepeat: e.lossRepeat, accuracy: e.accuracy, prev: e.prev, induction: e.induction,
+    composition: model.composition(),
+    control: c && { lossFirst: c.lossFirst, lossRepeat: c.lossRepeat, prev: c.prev, induction: c.induction },
+  };
+}
+
+/**
+ * What a message that restarts the run from step 0 changes in the settings (reset: nothing).
+ * @param {Settings} s @param {any} msg
+ */
+function restart(s, msg) {
+  if (msg.type === 'reroll') s.seed = msg.seed;
+  // a new learning rate restarts the run: a link replays one rate from step 0
+  if (msg.type === 'lr') s.lr = msg.lr;
+  // another model: the run restarts, and head numbers name other heads now
+  if (msg.type === 'heads') Object.assign(s, { heads: msg.heads, head: null, ablate: [] });
+}
+
+/**
+ * What the page shows for the current weights (ablation applies here only): one sequence through
+ * both models, and the opened head's weights and what it read.
+ * @param {any} model @param {any} control @param {Settings} s
+ */
+function modelView(model, control, s) {
+  const H = model.headCount;
+  let without = null;
+  if (s.ablate.length) {
+    model.ablate(s.ablate);
+    const w = model.evaluate();
+    without = { lossFirst: w.lossFirst, lossRepeat: w.lossRepeat, accuracy: w.accuracy, induction: w.induction };
+  }
+  const x = model.example(s.ex); // with the ablation: the page shows what the ablated model does
+  model.ablate([]);
+  const cx = control ? control.example(s.ex) : null;
+  /** @type {any} */
+  const out = {
+    tokens: x.tokens, part: x.part, induct: x.induct, k: x.k,
+    A: x.heads.map((/** @type {any} */ h) => h.A),
+    controlA: cx ? cx.heads.map((/** @type {any} */ h) => h.A) : null,
+    without,
+  };
+  if (s.head != null && s.head < H) out.head = headView(model, x, s.head, s.ablate);
+  return out;
+}
+
+/**
+ * The opened head h: its weights, gradients, what it read (Q, K, S of example x) and the parts
+ * of the residual stream it read; a layer-2 head's keys split by source.
+ * @param {any} model @param {any} x model.example()'s @param {number} h @param {number[]} ablate
+ */
+function headView(model, x, h, ablate) {
+  const l = Math.floor(h / model.heads);
+  const w = model.weights().heads[h], g = model.gradients().heads[h];
+  return {
+    index: h,
+    X: x.X[l], Wq: w.Wq, Wk: w.Wk, Wv: w.Wv, K: x.heads[h].K, Q: x.heads[h].Q, S: x.heads[h].S,
+    gradients: { Wq: g.Wq, Wk: g.Wk, Wv: g.Wv },
+    // the parts of X: the embedding and position (X0), then every earlier head's output
+    embedding: x.X[0],
+    earlier: Array.from({ length: l * model.heads }, (_, e) => ({ name: `head ${headName(e, model.heads)}`, C: x.heads[e].C, ablated: ablate.includes(e) })),
+    split: l > 0 ? model.keySplit(l, h % model.heads).map((/** @type {any} */ p) => p.K) : null,
+  };
+}
+
+/** FNV-1a over the bits of every parameter: equal runs give equal hashes, in any engine. */
+/** @param {any} model */
+function weightsHash(model) {
+  const bits = new Uint32Array(model.parameters().buffer);
+  let h = 0x811c9dc5;
+  for (let e = 0; e < bits.length; e++) {
+    for (let b = 0; b < 32; b += 8) h = Math.imul(h ^ ((bits[e] >>> b) & 0xff), 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * Times k steps of a fresh model of settings s, alone (make bench).
+ * @param {any} attn @param {Settings} s @param {number} k @param {() => number} now
+ */
+function bench(attn, s, k, now) {
+  const m = attn.createInduction({ ...MODEL, heads: s.heads, seed: s.seed, lr: s.lr });
+  m.step(10); // the engine's compiler warms up
+  const t0 = now();
+  m.step(k);
+  const ms = now() - t0;
+  m.dispose();
+  return { type: 'bench', k, heads: m.heads, ms, stepsPerSecond: (k * 1000) / ms };
 }

@@ -15,14 +15,17 @@ import { tokenRef } from '../blocks/format.js';
 /** @typedef {import('./lab-types').MisconceptionsState} MisState @typedef {(v: number) => string} Fmt */
 
 export const MODE = 'misconceptions-lab';
+// The lab opens on the lesson's worked example; its menu offers every preset, that one first.
+/** @type {PresetName} */
+const FIRST = 'worked-example';
 /** @type {PresetName[]} */
-export const PRESET_CHOICES = ['worked-example', 'cat', 'previous-token'];
+export const PRESET_CHOICES = [FIRST, .../** @type {PresetName[]} */ (Object.keys(PRESETS)).filter((p) => p !== FIRST)];
 /** @type {MisState['values'][]} */
 export const VALUE_CHOICES = ['lesson', 'silent'];
 
 /** @returns {MisState} */
 export function defaultState() {
-  return { preset: 'worked-example', values: 'silent' };
+  return { preset: FIRST, values: 'silent' };
 }
 /** @param {URLSearchParams} params @returns {MisState} */
 export function readState(params) {

@@ -16,8 +16,8 @@ import { computeSqrtDk } from './sqrtdk.js';
 /** @typedef {import('./lab-types').PredictState} PredictState @typedef {import('./lab-types').Exercise} Exercise */
 
 export const MODE = 'predict-lab';
-/** @type {PredictState['preset'][]} */
-export const PRESET_CHOICES = ['cat', 'worked-example', 'previous-token'];
+/** Every preset, in the order of web/blocks/presets.js. @type {PredictState['preset'][]} */
+export const PRESET_CHOICES = /** @type {PredictState['preset'][]} */ (Object.keys(PRESETS));
 /** @type {PredictState['hide'][]} */
 export const HIDE_CHOICES = ['A', 'S', 'O'];
 /** @type {PredictState['target'][]} */

@@ -6,6 +6,7 @@
 //   web/train/words.js              the words and the geometry (pure)
 //   web/train/state.js        the state, its actions and what is derived from it (pure, Node-tested)
 //   web/train/*-view.js       one region each: status, loss curve, small A, read-out, prediction
+//   web/train/handover.js     when the explorer below gets the newest head
 //   web/train/markup.js       the constant markup
 // This file only turns events into the state's actions and schedules one redraw a frame. A link
 // with steps=N is replayed in chunks that yield to the event loop, so the page stays responsive.
@@ -13,7 +14,6 @@
 import { mountExplorer, sharedCore } from '../explorer/index.js';
 import { ignoredText, outsideHead } from '../explorer/state.js';
 import { readTrainUrl, writeTrainUrl } from './words.js';
-import { parseConfig, forwardArgs } from '../blocks/config.js';
 import { TrainSession, panelModel, readoutExplanation, announce } from './state.js';
 import { MARKUP } from './markup.js';
 import { setMarkup } from '../blocks/trusted-types.js';
@@ -22,23 +22,15 @@ import { drawCurve } from './curve-view.js';
 import { drawMini } from './mini-view.js';
 import { createReadoutView } from './readout-view.js';
 import { drawPrediction } from './prediction-view.js';
+import { createHandover } from './handover.js';
 
 const CURVE = { width: 360, height: 170 };
 /** A replay chunk aims at this many milliseconds of training before it yields to the page. */
 export const REPLAY_CHUNK_MS = 12;
 /** While a link replays, the explorer gets a new head (a full redraw) at most this often. */
 export const REPLAY_HEAD_MS = 400;
-/**
- * While training plays, the explorer below gets the newest head at most this often. Its dozen
- * heatmaps are the page's expensive part: one refresh changes some 900 number cells and costs
- * about 50 ms of the page's thread (script, layout and paint), so refreshing them on every frame
- * held the page near 20 frames a second and made every click or key wait behind a 50 ms task.
- * The panel's loss curve, small copy of A and sentence still follow every frame (the read-out and
- * the prediction bars, a hundred cells and bars more, follow with the explorer); a pause, a stop,
- * a single step and any action of the learner bring everything to the newest head at once (actions
- * no more often than this), so nothing on screen is stale once training stands still.
- */
-export const PLAY_EXPLORER_MS = 250;
+/** While training plays, the explorer below gets the newest head at most this often (state.js says why). */
+export { PLAY_EXPLORER_MS } from './state.js';
 // What of the explorer stays on while training: no presets or editing (the weights belong to
 // the trainer, and a link replays them from the seed), no "Copy link" (the panel has its own).
 /** @type {import('../../types/element').ControlGroup[]} */
@@ -69,69 +61,27 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
   /** @type {{ hover: {i: number, j: number} | null, focus: {i: number, j: number} | null }} the read-out cell explained */
   const cursor = { hover: null, focus: null };
   let said = { text: '', at: -Infinity }; // what the live region last said, and when
-  let frame = 0, loop = 0, gone = false;
-  /** @type {TrainSession['shown']} */
-  let handed = null; // the head last handed to the explorer
-  let handedAt = -Infinity; // when (performance.now())
-  let forcedAt = -Infinity; // when an action of the learner last brought the newest head (touched)
-  /** @type {{ shown: TrainSession['shown'], r: any } | null} the panel's own forward() of a head the explorer has not been handed yet */
-  let own = null;
+  let frame = 0, gone = false;
   let pointed = false; // the learner hovered or focused a read-out cell: the next draw is a full one
-  let answering = false; // the explorer answers the learner in the coming frame: no refresh in it
-  // Training hands no heads to an explorer out of sight (a refresh is 30-50 ms: docs/architecture.md)
-  let seen = true;
-  /** @type {TrainSession['shown']} */
-  let caught = null; // the head the read-out and the prediction caught up with meanwhile
-  const Watcher = /** @type {Window & typeof globalThis} */ (win).IntersectionObserver;
-  const watcher = watch && typeof Watcher === 'function'
-    ? new Watcher((entries) => {
-      seen = entries[entries.length - 1].isIntersecting;
-      if (seen) handedAt = -Infinity;
-    })
-    : null;
-  if (watcher && watch) watcher.observe(watch);
+  const handover = createHandover({ win, attn, explorer, session: s, watch });
   const theme = () => explorer.state.theme; // the page's, or the <attention-explorer> element's
 
   /** Hands the explorer the head on show (when it changed) and schedules a redraw. */
   function show() {
-    if (s.shown && s.shown !== handed) {
-      handed = s.shown; // first: showHead may call back (its emit, or a caller's wrapper of it)
-      handedAt = win.performance.now();
-      own = null;
-      explorer.showHead(handed.config, handed.extra);
-      // The explorer computes it now, not at its next frame: the panel's draw reads its result
-      // (headOnShow) and may come first, in a frame asked for before (a pause while the explorer
-      // was out of sight drew the untrained head's words and bars under the trained step's count).
-      explorer.flush();
-    }
+    handover.hand();
     schedule();
   }
   function schedule() {
     if (!frame && !gone) frame = win.requestAnimationFrame(draw);
   }
 
-  /**
-   * The core's result for the head on show, and its tokens: the explorer's, read in place
-   * (explorer.result would copy every array), or, while training runs ahead of the explorer
-   * (PLAY_EXPLORER_MS), the panel's own forward() of the newest head.
-   */
-  function headOnShow() {
-    const shown = s.shown;
-    if (shown && shown !== handed) {
-      if (!own || own.shown !== shown) own = { shown, r: attn.forward(forwardArgs(parseConfig(shown.config))) };
-      return { r: own.r, tokens: shown.config.tokens };
-    }
-    const view = explorer.view;
-    return { r: view && view.r, tokens: view ? view.config.tokens : [] };
-  }
-
   function draw() {
     frame = 0;
     if (gone) return;
-    const m = panelModel(s, { ...headOnShow(), follow: explorer.state.follow });
+    const m = panelModel(s, { ...handover.headOnShow(), follow: explorer.state.follow });
     // While training runs ahead of the explorer, the read-out and the prediction wait for it
     // (PLAY_EXPLORER_MS), unless the learner points at the read-out.
-    const full = !s.playing || s.shown === handed || s.shown === caught || pointed;
+    const full = !s.playing || handover.current() || pointed;
     pointed = false;
     drawStatus($, m);
     drawCurve($('train-curve'), m.curve, CURVE);
@@ -165,33 +115,18 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
 
   // One frame of training: the panel shows this frame's weights; the explorer too when it last
   // got a head PLAY_EXPLORER_MS ago or more and is in sight, or when training just stopped on its own.
-  function tick() {
-    loop = 0;
-    if (!s.playing) return;
-    s.tick();
-    if (!s.playing || (!answering && win.performance.now() - handedAt >= PLAY_EXPLORER_MS)) {
-      if (seen || !s.playing) {
-        show(); // this frame shows this frame's weights
-      } else {
-        handedAt = win.performance.now(); // out of sight: only the read-out and prediction catch up
-        caught = s.shown;
-        schedule();
-      }
-    } else schedule(); // the panel alone
-    if (s.playing) loop = win.requestAnimationFrame(tick);
-  }
-  function stopLoop() {
-    if (loop) win.cancelAnimationFrame(loop);
-    loop = 0;
-  }
+  const loop = createLoop(win, s, () => {
+    if (handover.afterTick() === 'hand') show(); // this frame shows this frame's weights
+    else schedule(); // the panel alone, or with the read-out and prediction caught up
+  });
   function play() {
     s.play();
-    if (s.playing && !loop) loop = win.requestAnimationFrame(tick);
+    loop.start();
     schedule();
   }
   function pause() {
     s.pause();
-    stopLoop();
+    loop.stop();
     show(); // the explorer catches up: paused, every number on screen is this step's
   }
 
@@ -200,7 +135,7 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
   /** Runs an action that replaces the head (a step, a reset...): stops the loop, shows the result. */
   /** @param {() => unknown} fn */
   const act = (fn) => () => {
-    stopLoop();
+    loop.stop();
     fn();
     show();
   };
@@ -237,14 +172,7 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
      */
     touched() {
       if (!s.playing) return show();
-      answering = true;
-      win.requestAnimationFrame(() => {
-        answering = false;
-        const now = win.performance.now();
-        if (now - forcedAt < PLAY_EXPLORER_MS) return;
-        forcedAt = now;
-        handedAt = -Infinity;
-      });
+      handover.touched();
     },
     /** Runs the pending redraws now (the tests call it instead of waiting for frames). */
     flush() {
@@ -255,10 +183,35 @@ export function mountTrainPanel(container, { doc, attn, explorer, initial, onUrl
     },
     destroy() {
       gone = true;
-      watcher?.disconnect();
-      stopLoop();
+      handover.dispose();
+      loop.stop();
       if (frame) win.cancelAnimationFrame(frame);
       s.dispose();
+    },
+  };
+}
+
+/**
+ * The training loop: one step of the session's speed an animation frame while it plays, then
+ * `shown()` shows the frame's weights. start() starts it (when the session plays), stop() stops it.
+ * @param {Window} win @param {TrainSession} s @param {() => void} shown
+ */
+function createLoop(win, s, shown) {
+  let loop = 0;
+  function tick() {
+    loop = 0;
+    if (!s.playing) return;
+    s.tick();
+    shown();
+    if (s.playing) loop = win.requestAnimationFrame(tick);
+  }
+  return {
+    start() {
+      if (s.playing && !loop) loop = win.requestAnimationFrame(tick);
+    },
+    stop() {
+      if (loop) win.cancelAnimationFrame(loop);
+      loop = 0;
     },
   };
 }

@@ -18,6 +18,17 @@ import { parseConfig, forwardArgs } from '../blocks/config.js';
 
 /** A screen reader hears the narration at most this often while training runs. */
 export const ANNOUNCE_EVERY_MS = 2000;
+/**
+ * While training plays, the explorer below gets the newest head at most this often. Its dozen
+ * heatmaps are the page's expensive part: one refresh changes some 900 number cells and costs
+ * about 50 ms of the page's thread (script, layout and paint), so refreshing them on every frame
+ * held the page near 20 frames a second and made every click or key wait behind a 50 ms task.
+ * The panel's loss curve, small copy of A and sentence still follow every frame (the read-out and
+ * the prediction bars, a hundred cells and bars more, follow with the explorer); a pause, a stop,
+ * a single step and any action of the learner bring everything to the newest head at once (actions
+ * no more often than this), so nothing on screen is stale once training stands still.
+ */
+export const PLAY_EXPLORER_MS = 250;
 /** How far back lastShowable replays one step at a time (a blow-up takes a few steps). */
 const BACKTRACK = 8;
 /** @param {object} o @param {string} k */
@@ -383,4 +394,18 @@ export function announce(last, { text, running, now }) {
   if (text === last.text) return last;
   if (running && now - last.at < ANNOUNCE_EVERY_MS) return last;
   return { text, at: now };
+}
+
+/**
+ * What one frame of training shows (web/train/handover.js): 'hand', the explorer gets the
+ * newest head; 'catch-up', the explorer is out of sight, so only the read-out and the prediction
+ * catch up with it; 'panel', the panel alone (the explorer got a head less than
+ * PLAY_EXPLORER_MS ago, or answers the learner in this frame). Training that stopped on its own
+ * always hands the head over.
+ * @param {{ playing: boolean, answering: boolean, sinceHanded: number, seen: boolean }} o
+ * @returns {'hand' | 'catch-up' | 'panel'}
+ */
+export function frameShows({ playing, answering, sinceHanded, seen }) {
+  if (playing && (answering || sinceHanded < PLAY_EXPLORER_MS)) return 'panel';
+  return seen || !playing ? 'hand' : 'catch-up';
 }

@@ -18,9 +18,10 @@ import { loadAttention } from '../../../web/core/attention.js';
 import { parseConfig, forwardArgs } from '../../../web/blocks/config.js';
 import { PRESETS, syntheticConfig } from '../../../web/blocks/presets.js';
 import { fmt, fmtShort } from '../../../web/blocks/format.js';
+import { LAB_MODES } from '../../../web/labs/index.js';
 
 const MATS = ['X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O'];
-const LABS = ['sqrt-dk-lab', 'stability-lab', 'misconceptions-lab', 'predict-lab', 'multihead-lab', 'cross-lab'];
+const LABS = LAB_MODES; // every lab of web/labs/catalog.js
 // A module with one function returning i8x16.splat(0): valid only where the engine has Wasm SIMD
 // (written here independently of the product's own probe in web/core/attention.js).
 const SIMD_MODULE = [0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11];

@@ -63,7 +63,7 @@ console.log(JSON.stringify({ A: Array.from(r.A, (v) => +v.toFixed(3)), O: Array.
 });
 
 test('installed package in a page: the element from node_modules renders, under the strict CSP', async () => {
-  const { launch } = await import('../browser/helpers.mjs');
+  const { launch } = await import('./helpers.mjs');
   const { startServer } = await import('../../tools/serve.mjs');
   writeFileSync(join(app, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="node_modules/attention-explorer/web/favicon.svg">' +
     '<script type="module" src="node_modules/attention-explorer/web/element/attention-explorer.js"></script>' +
