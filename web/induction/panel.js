@@ -6,7 +6,7 @@
 // state.js's actions. A head opened here is shown by the explorer (mountExplorer's showHead),
 // which recomputes it with the same core and explains every cell.
 
-import { mountExplorer } from '../explorer/index.js';
+import { mountExplorer, sharedCore } from '../explorer/index.js';
 import { readInductionUrl, writeInductionUrl } from './words.js';
 import * as S from './state.js';
 import { setMarkup } from '../blocks/trusted-types.js';
