@@ -47,7 +47,7 @@ UNIT_CONCURRENCY ?= 2
 # tests/explorer/sentences.test.mjs 57 s, tests/tools/cli.test.mjs 40 s, tests/types/types.test.mjs 35 s;
 # two at a time they took 470 s. The browser files are slower still (tests/browser/learner.test.mjs 572 s).
 
-.PHONY: all help run dev site test test-quick test-unit test-hosts test-c test-fuzz test-node test-types bench setup setup-test clean dist fuzz-long fuzz-keep coverage mutate-c mutate-js
+.PHONY: all help run dev site screenshot test test-quick test-unit test-hosts test-c test-fuzz test-node test-types bench setup setup-test clean dist fuzz-long fuzz-keep coverage mutate-c mutate-js
 
 all: setup web/gen/wasm-source.js web/gen/wasm-exports.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
 
@@ -155,6 +155,9 @@ run: $(if $(DEV),all,site) ## serve the production build (site/, compressed) on 
 
 dev: all ## serve the readable modules of web/ as they are (edit and reload) on http://127.0.0.1:$(PORT)/
 	node tools/serve.mjs --root=web $(PORT)
+
+screenshot: all ## docs/explorer.png, the README's picture, taken from the real explorer page in Chromium (tools/screenshot.mjs)
+	node tools/screenshot.mjs docs/explorer.png
 
 test: setup-test all test-c test-fuzz test-types test-node ## build and run every test
 

@@ -15,7 +15,7 @@ Prints Q, K, V, S, A and O of one attention head (and X, Wq, Wk, Wv when the con
 
 SOURCE (default: --preset worked-example)
   --preset NAME       one of: ${Object.keys(PRESETS).join(', ')}
-  --config FILE       a JSON config file (the format in README.md), or - for standard input
+  --config FILE       a JSON config file (the format in docs/config.md), or - for standard input
 
 OPTIONS
   --format FORMAT     table (default: aligned tables, 3 decimals as on the page),

@@ -157,10 +157,10 @@ test('cross 10: a tie names every word of it, with and without the mask', () => 
   }
 });
 
-// ---------------------------------------------------------------- 4. README, cross-attention's direction
+// ---------------------------------------------------------------- 4. docs/labs.md, cross-attention's direction
 
-test('README 4: cross-attention takes its queries from the translation and its keys and values from the source, as the lab does', () => {
-  const readme = readFileSync(new URL('README.md', ROOT), 'utf8');
+test('4: docs/labs.md says cross-attention takes its queries from the translation and its keys and values from the source, as the lab does', () => {
+  const readme = readFileSync(new URL('docs/labs.md', ROOT), 'utf8');
   const row = readme.split('\n').find((l) => l.startsWith('| Cross-attention |'));
   assert.match(row, /queries from the translation being written, keys and values from the source sentence/);
   assert.doesNotMatch(readme, /queries from one sentence, keys and values from its translation/);

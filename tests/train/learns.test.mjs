@@ -54,7 +54,7 @@ for (const task of ['previous-token', 'find-the-noun']) {
 }
 
 // The promise the page makes to a learner pressing "New random weights": every seed learns the
-// pattern, not just a low loss. Measured in steps of 10 (the README's table comes from here).
+// pattern, not just a low loss. Measured in steps of 10 (docs/training.md's table comes from here).
 const SEEDS = 100, WITHIN = 400;
 for (const task of ['find-the-noun', 'previous-token']) {
   test(`${task}: all of ${SEEDS} seeds reach a held-out loss below ${LOSS} with >= ${ATTENTION} attention on the right key within ${WITHIN} steps`, () => {

@@ -7,7 +7,7 @@
 //
 // Shapes use the project legend: n query tokens, m key/value tokens, d model width,
 // dk query/key width, dv value width. Matrices are row-major Float32Arrays: [i][j] is at i*cols + j.
-// The full API is documented in README.md ("The JS API").
+// The full API is documented in docs/api.md.
 
 import { wasmBytes } from '../gen/wasm-source.js';
 import { BUFFERS, LAB_BUFFERS, L_FUSED, L_MASK } from '../gen/wasm-exports.js';
@@ -1024,7 +1024,7 @@ class Attention {
 
   /**
    * Several heads over ONNX-layout tensors, with grouped-query attention: each (batch, head)
-   * goes through the fused form of forward() (O only). See README.md for the layouts.
+   * goes through the fused form of forward() (O only). See docs/api.md for the layouts.
    * @param {import('../../types/attention').MultiHeadArgs} args
    * @returns {{ shape: number[], data: Float32Array }}
    */
