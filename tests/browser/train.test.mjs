@@ -572,3 +572,20 @@ test('axe-core finds nothing on ?mode=train, before and during training, at 1280
   }
   assert.deepEqual(found, []);
 });
+
+test('Copy link to this step copies the address of this step and says so; where the clipboard is refused it asks for the address bar', async () => {
+  const { page, context, log } = await openTrain('?mode=train&task=find-the-noun&seed=1');
+  await steps(page, 3);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  await page.click('#train-link');
+  await page.waitForFunction(() => document.getElementById('train-link').textContent === 'Link copied');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(copied, page.url());
+  assert.match(copied, /[?&]steps=3\b/);
+  await context.clearPermissions();
+  await page.evaluate(() => { navigator.clipboard.writeText = () => Promise.reject(new Error('refused')); });
+  await page.click('#train-link');
+  await page.waitForFunction(() => document.getElementById('train-link').textContent === 'Copy the address bar');
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});

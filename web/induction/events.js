@@ -5,6 +5,7 @@
 
 import { LR_CHOICES, HEAD_CHOICES, headsLabel } from './words.js';
 import * as S from './state.js';
+import { copyLinkTo } from '../blocks/dom.js';
 
 /**
  * @typedef {{ st: S.PanelState, doc: Document, win: Window & typeof globalThis, $: import('./types').Lookup,
@@ -20,16 +21,8 @@ function addOption(sel, value, text) {
 }
 
 /** Copies the link to this step, and says so on the button for two seconds. @param {EventsCtx} ctx */
-async function copyLink({ win, $, writeUrl }) {
-  writeUrl();
-  const b = $('ind-link');
-  try {
-    await win.navigator.clipboard.writeText(win.location.href);
-    b.textContent = 'Link copied';
-  } catch {
-    b.textContent = 'Copy the address bar';
-  }
-  win.setTimeout(() => (b.textContent = 'Copy link to this step'), 2000);
+function copyLink({ win, $, writeUrl }) {
+  return copyLinkTo(win, $('ind-link'), writeUrl, 'Copy link to this step');
 }
 
 /** The split's cells: hovering or focusing one explains its arithmetic. @param {EventsCtx} ctx */

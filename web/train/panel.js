@@ -17,6 +17,7 @@ import { readTrainUrl, writeTrainUrl } from './words.js';
 import { TrainSession, panelModel, readoutExplanation, announce } from './state.js';
 import { MARKUP } from './markup.js';
 import { setMarkup } from '../blocks/trusted-types.js';
+import { copyLinkTo } from '../blocks/dom.js';
 import { drawStatus, fillControls } from './status-view.js';
 import { drawCurve } from './curve-view.js';
 import { drawMini } from './mini-view.js';
@@ -259,17 +260,7 @@ function wireControls($, s, { act, play, pause, show, schedule, writeUrl, win })
   on('train-lr', 'change', () => (s.setLr(Number($('train-lr').value)), schedule()));
   on('train-speed', 'change', () => (s.setSpeed(Number($('train-speed').value)), schedule()));
   on('train-example', 'click', () => (s.nextExample(), show()));
-  on('train-link', 'click', async () => {
-    writeUrl();
-    const b = $('train-link');
-    try {
-      await win.navigator.clipboard.writeText(win.location.href);
-      b.textContent = 'Link copied';
-    } catch {
-      b.textContent = 'Copy the address bar';
-    }
-    win.setTimeout(() => (b.textContent = 'Copy link to this step'), 2000);
-  });
+  on('train-link', 'click', () => copyLinkTo(win, $('train-link'), writeUrl, 'Copy link to this step'));
 }
 
 /**
