@@ -53,7 +53,7 @@ export const PARTS = {
 export const INLINE = ['web/gen/attention-wasm-forward-simd.js'];
 // A module that two parts import is in both, as two copies: only stateless ones may be (the
 // induction panel takes niceCeil from web/train/words.js). The build refuses any other.
-export const MAY_REPEAT = ['web/train/words.js'];
+export const MAY_REPEAT = ['web/train/words.js', 'web/blocks/copy-link.js'];
 
 const banner = `/*! attention-explorer ${pkg.version} (${pkg.license}): the <attention-explorer> element and its
  * WebAssembly core (built by tools/build-dist.mjs with esbuild). Works as a classic script

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script, runInContext } from 'node:vm';
+import { PARTS } from '../../tools/build-dist.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 let dir, app;
@@ -94,8 +95,7 @@ test('dist/ is deterministic, each file a valid classic script with no import or
   });
   assert.deepEqual(a, b, 'same sources, same bytes');
   const parts = Object.keys(a).filter((f) => f !== 'attention-explorer.js');
-  assert.deepEqual(parts, ['attention-explorer.forward-scalar.js', 'attention-explorer.full-scalar.js', 'attention-explorer.full-simd.js', 'attention-explorer.induction.js',
-    'attention-explorer.labs.js', 'attention-explorer.train.js', 'attention-explorer.trainer-scalar.js', 'attention-explorer.trainer-simd.js', 'attention-explorer.trainers.js']);
+  assert.deepEqual(parts, Object.keys(PARTS).map((n) => `attention-explorer.${n}.js`).sort(), 'one file per part of tools/build-dist.mjs, and nothing else');
   const scripts = Object.fromEntries(Object.entries(a).map(([f, js]) => [f, new Script(js, { filename: f })])); // throws on import/export statements
   // The main file as a classic script in a bare context (no DOM): the forward core runs; no element is defined.
   const bare = () => {
@@ -135,6 +135,8 @@ test('dist/ is deterministic, each file a valid classic script with no import or
   // with esbuild and the Wasm gzipped; 225 / 103 once the faster core (fused form) grew both Wasm
   // builds; 160 once the induction model grew them to 64 KB; 144 with the two builds interleaved
   // in one gzip stream. Then the main file kept only what the explorer needs (its SIMD forward
-  // core) and the rest became parts: 167 / 69. Issue 12's target is 75 KB.
-  assert.ok(gz('attention-explorer.js') <= 75 * 1024, `dist/attention-explorer.js is ${gz('attention-explorer.js')} bytes gzipped; the budget is 75 KB`);
+  // core) and the rest became parts: 167 / 69. Issue 24 set the explorer's first load at 80 KB
+  // compressed (what a learner waits for, not a byte count to pin): the same budget as site/'s.
+  const BUDGET = 80 * 1024;
+  assert.ok(gz('attention-explorer.js') <= BUDGET, `dist/attention-explorer.js is ${gz('attention-explorer.js')} bytes gzipped; the budget is ${BUDGET / 1024} KB: move what the explorer does not need on its first screen into a part (tools/build-dist.mjs PARTS)`);
 });

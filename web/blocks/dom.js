@@ -1,6 +1,6 @@
 // @ts-check
 // blocks/dom.js: the helpers every view uses to make an element (text goes in as textContent,
-// never as HTML), and the Copy link button of the panel pages.
+// never as HTML).
 
 /**
  * el(doc, 'span', 'pname', 'Q') -> <span class="pname">Q</span>
@@ -30,20 +30,4 @@ export function setText(e, text) {
  */
 export function setAttr(e, name, value) {
   if (e.getAttribute(name) !== value) e.setAttribute(name, value);
-}
-
-/**
- * A "Copy link" button's click: writes the address (writeUrl), copies it, and says so on the
- * button for two seconds, or asks the reader to copy the address bar where the clipboard is refused.
- * @param {Window} win @param {HTMLElement} button @param {() => void} writeUrl @param {string} label the button's own text
- */
-export async function copyLinkTo(win, button, writeUrl, label) {
-  writeUrl();
-  try {
-    await win.navigator.clipboard.writeText(win.location.href);
-    button.textContent = 'Link copied';
-  } catch {
-    button.textContent = 'Copy the address bar';
-  }
-  win.setTimeout(() => (button.textContent = label), 2000);
 }

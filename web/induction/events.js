@@ -5,7 +5,7 @@
 
 import { LR_CHOICES, HEAD_CHOICES, headsLabel } from './words.js';
 import * as S from './state.js';
-import { copyLinkTo } from '../blocks/dom.js';
+import { copyLinkTo } from '../blocks/copy-link.js';
 
 /**
  * @typedef {{ st: S.PanelState, doc: Document, win: Window & typeof globalThis, $: import('./types').Lookup,

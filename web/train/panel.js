@@ -17,7 +17,7 @@ import { readTrainUrl, writeTrainUrl } from './words.js';
 import { TrainSession, panelModel, readoutExplanation, announce } from './state.js';
 import { MARKUP } from './markup.js';
 import { setMarkup } from '../blocks/trusted-types.js';
-import { copyLinkTo } from '../blocks/dom.js';
+import { copyLinkTo } from '../blocks/copy-link.js';
 import { drawStatus, fillControls } from './status-view.js';
 import { drawCurve } from './curve-view.js';
 import { drawMini } from './mini-view.js';
