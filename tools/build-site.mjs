@@ -1,8 +1,11 @@
 // Writes site/: the production build of the pages, the folder `make run` serves and any static
 // host can serve as it is (docs/deploy.md).
-//   index.html, labs.html   web/'s pages, their module script pointing at the bundle, and a
-//                           <link rel="modulepreload"> for every chunk it needs before its first
-//                           numbers (so the browser fetches them at once, not one import at a time)
+//   index.html, labs.html   web/'s pages, their module script pointing at the bundle, a
+//                           <link rel="modulepreload"> for every chunk each of its modes needs
+//                           before its first numbers, and before them web/preload.js, bundled with
+//                           the table of what each mode needs besides (the training page's core,
+//                           a lab's modules), which it asks for at once: the browser fetches all
+//                           of it together, not one import at a time, and nothing a mode leaves unused
 //   assets/*-<hash>.js      each page's modules bundled by esbuild (and the induction worker's):
 //                           minified, split into chunks (a mode, a lab, a core build loads when
 //                           it is asked for), with source
@@ -20,18 +23,54 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync, brotliCompressSync, constants as zlib } from 'node:zlib';
 import { build as esbuild, transform } from 'esbuild';
 import { TARGET, minifyCss } from './build-dist.mjs';
+import { CATALOG } from '../web/labs/catalog.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = join(ROOT, 'web');
 
-// Each page, its module script (as web/ names it) and the modules it imports with import()
-// before it can show numbers in its first mode, which its HTML preloads too: the forward core's
-// SIMD build (web/gen/wasm-source.js picks it on every engine the bundle targets but the oldest).
-const FORWARD_CORE = 'web/gen/attention-wasm-forward-simd.js';
+// Each page, its module script (as web/ names it), the modules it imports with import() before it
+// can show numbers in any of its modes, which its HTML preloads too, and the table of what each
+// of its modes needs before its first numbers (modes(): mode -> modules and stylesheets, "" for
+// no mode), which web/preload.js asks for as soon as it runs. A core is its SIMD build
+// (web/gen/wasm-source.js picks it on every engine the bundle targets but the oldest).
+// The cores that train load web/core/trainer.js with their Wasm, the full one
+// web/core/induction-model.js too (web/core/attention.js loadAttention).
+const coreModules = (core) => [`web/gen/attention-wasm-${core === 'full' ? '' : core + '-'}simd.js`,
+  ...(core === 'forward' ? [] : ['web/core/trainer.js']), ...(core === 'full' ? ['web/core/induction-model.js'] : [])];
+const FORWARD_CORE = coreModules('forward')[0];
 export const PAGES = {
-  'index.html': { script: 'app.js', preload: [FORWARD_CORE] },
-  'labs.html': { script: 'labs/labs-page.js', preload: [FORWARD_CORE] },
+  'index.html': { script: 'app.js', preload: [], modes: appModes },
+  'labs.html': { script: 'labs/labs-page.js', preload: [FORWARD_CORE], modes: labModes },
 };
+const PRELOAD = 'web/preload.js';
+
+/**
+ * web/app.js's modes: the explorer (and any mode it does not know) needs the forward core; each
+ * panel of its PANELS (one line each: { load: () => import('./x/panel.js')..., css: '...', core: '...' })
+ * its module, its stylesheet and its core.
+ */
+function appModes() {
+  const modes = { '': [FORWARD_CORE] };
+  for (const [, mode, module, css, core] of readFileSync(join(WEB, 'app.js'), 'utf8').matchAll(/^\s*([a-z]+): \{ load: \(\) => import\('\.\/([^']+)'\).*?css: '([^']+)', core: '([a-z]+)'/gm)) {
+    modes[mode] = [...coreModules(core), 'web/' + module, css];
+  }
+  if (Object.keys(modes).length < 2) throw new Error('build-site: found no panel in web/app.js PANELS (one line each: name: { load: () => import(...), css, core, ... })');
+  return modes;
+}
+
+/**
+ * web/labs/catalog.js's labs: each needs the modules its entry imports (one line each); the page
+ * with no lab, or one it does not know, shows the first.
+ */
+function labModes() {
+  const modes = {};
+  for (const [line, mode] of readFileSync(join(WEB, 'labs/catalog.js'), 'utf8').matchAll(/^\s*entry\('([a-z0-9-]+)'.*$/gm)) {
+    modes[mode] = [...line.matchAll(/import\('\.\/([^']+)'\)/g)].map(([, f]) => 'web/labs/' + f);
+  }
+  const missing = CATALOG.filter((lab) => !modes[lab.mode]?.length).map((lab) => lab.mode);
+  if (missing.length) throw new Error(`build-site: no line entry('<mode>', ..., import('./...')) in web/labs/catalog.js for ${missing.join(', ')}`);
+  return { ...modes, '': modes[CATALOG[0].mode] };
+}
 // Started by web/induction/panel.js with new Worker(web/induction/worker-url.js's URL): a bundle
 // of its own, whose name the build puts in worker-url.js's place.
 const WORKER = 'web/induction/worker.js';
@@ -114,27 +153,58 @@ async function bundle(outDir) {
   add(worker);
   const workerFile = outputsByModule(worker.metafile, outDir).get(WORKER);
   const pages = {};
-  for (const [name, { script }] of Object.entries(PAGES)) {
+  for (const [name, { script, preload, modes }] of Object.entries(PAGES)) {
     const result = await bundleJs(outDir, rel(join(WEB, script)), workerFile);
     add(result);
-    pages[name] = { outputs: outputsByModule(result.metafile, outDir), metafile: result.metafile };
+    const outputs = outputsByModule(result.metafile, outDir);
+    const entry = outputs.get(rel(join(WEB, script)));
+    const closure = (ids) => [...new Set(ids.flatMap((id) => {
+      if (id.endsWith('.css')) return [id];
+      const out = outputs.get(id);
+      if (!out) throw new Error(`build-site: ${id}, preloaded by ${name}, is not a chunk of its own (no import() reaches it)`);
+      return staticClosure(result.metafile, outDir, out).map((f) => 'assets/' + f);
+    }))];
+    // What every mode needs is in the HTML; the table holds what the mode needs besides.
+    const always = closure([rel(join(WEB, script)), ...preload]);
+    const table = Object.fromEntries(Object.entries(modes()).map(([mode, ids]) => [mode, closure(ids).filter((f) => !always.includes(f))]));
+    const boot = await bundlePreload(outDir, table);
+    add(boot);
+    pages[name] = { entry, always: always.filter((f) => f !== 'assets/' + entry), boot: outputsByModule(boot.metafile, outDir).get(PRELOAD) };
   }
   return { files, pages };
 }
 
-/** web/'s page with its script pointing at the bundle, and the preloads. */
-function page(name, { script, preload }, outputs, metafile, outDir) {
+/** web/preload.js, bundled with the page's table of what each mode needs in place of its empty one. */
+async function bundlePreload(outDir, table) {
+  const EMPTY = 'const PRELOADS = {};';
+  return esbuild({
+    entryPoints: [join(ROOT, PRELOAD)],
+    outdir: join(outDir, 'assets'), outbase: WEB, entryNames: '[name]-[hash]',
+    bundle: true, format: 'esm', minify: true, sourcemap: 'linked',
+    target: TARGET, charset: 'utf8', legalComments: 'none', metafile: true, write: false, logLevel: 'silent',
+    plugins: [{
+      name: 'attention-explorer-preloads',
+      setup(b) {
+        b.onLoad({ filter: /[\\/]preload\.js$/ }, (args) => {
+          const text = readFileSync(args.path, 'utf8');
+          if (!text.includes(EMPTY)) throw new Error(`build-site: ${PRELOAD} has no line "${EMPTY}" for the build to fill`);
+          return { contents: text.replace(EMPTY, `const PRELOADS = ${JSON.stringify(table)};`), loader: 'js' };
+        });
+      },
+    }],
+  });
+}
+
+/**
+ * web/'s page with its script pointing at the bundle, web/preload.js's bundle before it (it imports
+ * nothing and runs first), and a preload of every chunk each of its modes needs.
+ */
+function page(name, { script }, { entry, always, boot }) {
   const html = readFileSync(join(WEB, name), 'utf8');
   const tag = `<script type="module" src="${script}"></script>`;
   if (!html.includes(tag)) throw new Error(`build-site: web/${name} has no ${tag}`);
-  const entry = outputs.get(rel(join(WEB, script)));
-  const needed = [...new Set([entry, ...preload.flatMap((id) => {
-    const out = outputs.get(id);
-    if (!out) throw new Error(`build-site: ${id}, preloaded by ${name}, is not a chunk of its own (no import() reaches it)`);
-    return [out];
-  })].flatMap((out) => staticClosure(metafile, outDir, out)))].filter((out) => out !== entry);
-  const links = needed.map((out) => `<link rel="modulepreload" href="assets/${out}">`);
-  return html.replace(tag, [`<script type="module" src="assets/${entry}"></script>`, ...links].join('\n'));
+  const links = always.map((f) => `<link rel="modulepreload" href="${f}">`);
+  return html.replace(tag, [`<script type="module" src="assets/${boot}" fetchpriority="high"></script>`, `<script type="module" src="assets/${entry}"></script>`, ...links].join('\n'));
 }
 
 // A source map names each readable module by its path in the repository under this scheme
@@ -166,7 +236,7 @@ export async function buildSite(outDir) {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(join(outDir, 'assets'), { recursive: true });
   for (const [path, body] of files) writeFileSync(path, body);
-  for (const [name, p] of Object.entries(PAGES)) writeFileSync(join(outDir, name), page(name, p, pages[name].outputs, pages[name].metafile, outDir));
+  for (const [name, p] of Object.entries(PAGES)) writeFileSync(join(outDir, name), page(name, p, pages[name]));
   for (const f of COPY) copyFileSync(join(WEB, f), join(outDir, f));
   for (const f of CSS) {
     const { code } = await transform(readFileSync(join(WEB, f), 'utf8'), { loader: 'css', minify: true, target: TARGET.slice(1) });
