@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { createHash } from 'node:crypto';
 import { build as esbuild, transform } from 'esbuild';
+import { labModules } from './site-pages.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = resolve(ROOT, process.argv[2] || 'dist');
@@ -40,7 +41,7 @@ export const ALIASES = {
 // except those in INLINE, which stay in the main file: the explorer's own core. `what` names the
 // part in the message a failed load gives.
 export const PARTS = {
-  labs: { what: 'the labs (mode="sqrt-dk-lab" and the others)', entries: ['web/element/mode-labs.js'] },
+  labs: { what: 'the labs (mode="sqrt-dk-lab" and the others)', entries: ['web/element/mode-labs.js', ...Object.values(labModules()).flat()] },
   train: { what: 'mode="train"', entries: ['web/element/mode-train.js'] },
   induction: { what: 'mode="induction"', entries: ['web/element/mode-induction.js'] },
   trainers: { what: "the core's trainers and induction models", entries: ['web/core/trainer.js', 'web/core/induction-model.js'] },

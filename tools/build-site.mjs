@@ -24,6 +24,7 @@ import { gzipSync, brotliCompressSync, constants as zlib } from 'node:zlib';
 import { build as esbuild, transform } from 'esbuild';
 import { TARGET, minifyCss } from './build-dist.mjs';
 import { CATALOG } from '../web/labs/catalog.js';
+import { labModules } from './site-pages.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = join(ROOT, 'web');
@@ -58,19 +59,12 @@ function appModes() {
   return modes;
 }
 
-/**
- * web/labs/catalog.js's labs: each needs the modules its entry imports (one line each); the page
- * with no lab, or one it does not know, shows the first.
- */
+/** web/labs/catalog.js's labs, each with its modules; the page with no lab, or one it does not know, shows the first. */
 function labModes() {
-  const modes = {};
-  for (const [line, mode] of readFileSync(join(WEB, 'labs/catalog.js'), 'utf8').matchAll(/^\s*entry\('([a-z0-9-]+)'.*$/gm)) {
-    modes[mode] = [...line.matchAll(/import\('\.\/([^']+)'\)/g)].map(([, f]) => 'web/labs/' + f);
-  }
-  const missing = CATALOG.filter((lab) => !modes[lab.mode]?.length).map((lab) => lab.mode);
-  if (missing.length) throw new Error(`build-site: no line entry('<mode>', ..., import('./...')) in web/labs/catalog.js for ${missing.join(', ')}`);
+  const modes = labModules();
   return { ...modes, '': modes[CATALOG[0].mode] };
 }
+
 // Started by web/induction/panel.js with new Worker(web/induction/worker-url.js's URL): a bundle
 // of its own, whose name the build puts in worker-url.js's place.
 const WORKER = 'web/induction/worker.js';

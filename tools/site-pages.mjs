@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { CATALOG } from '../web/labs/catalog.js';
 
 const INDEX = fileURLToPath(new URL('../web/index.html', import.meta.url));
+const CATALOG_FILE = fileURLToPath(new URL('../web/labs/catalog.js', import.meta.url));
 
 /** @typedef {{ name: string, path: string }} SitePage  path: relative to the site's root */
 
@@ -23,4 +24,21 @@ export function sitePages() {
   }
   if (!pages.length) throw new Error('site-pages: web/index.html has no <a href data-mode> links in its nav');
   return pages;
+}
+
+/**
+ * The modules of each lab of web/labs/catalog.js: what its entry imports (one line each,
+ * entry('<mode>', ..., import('./x.js') ...)), as paths from the repository root. The site's build
+ * preloads them on the lab's page; the build of dist/ puts them in its labs part.
+ * @returns {Record<string, string[]>}
+ */
+export function labModules() {
+  /** @type {Record<string, string[]>} */
+  const modules = {};
+  for (const [line, mode] of readFileSync(CATALOG_FILE, 'utf8').matchAll(/^\s*entry\('([a-z0-9-]+)'.*$/gm)) {
+    modules[mode] = [...line.matchAll(/import\('\.\/([^']+)'\)/g)].map(([, f]) => 'web/labs/' + f);
+  }
+  const missing = CATALOG.filter((lab) => !modules[lab.mode]?.length).map((lab) => lab.mode);
+  if (missing.length) throw new Error(`site-pages: no line entry('<mode>', ..., import('./...')) in web/labs/catalog.js for ${missing.join(', ')}`);
+  return modules;
 }

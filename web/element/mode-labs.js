@@ -3,7 +3,8 @@
 // the first time an element shows a lab). The labs need only the forward core.
 
 import { sharedCore } from '../explorer/index.js';
-import { labOf, mountLab, queryOf } from '../labs/index.js';
+import { CATALOG } from '../labs/catalog.js';
+import { mountLabRecord, queryOf } from '../labs/mount.js';
 import { LABS_CSS } from '../gen/labs-css.js';
 import { paramsOf, stateEmitter } from './modes.js';
 
@@ -12,6 +13,13 @@ import { paramsOf, stateEmitter } from './modes.js';
 /** The mode { css, mount } of lab `mode`. @param {string} mode */
 export function labMode(mode) {
   return { css: LABS_CSS, mount: mountOf(mode) };
+}
+
+/** Lab `mode` of the catalog. @param {string} mode */
+function entryOf(mode) {
+  const entry = CATALOG.find((e) => e.mode === mode);
+  if (!entry) throw new Error(`unknown lab "${mode}": the labs are ${CATALOG.map((e) => e.mode).join(', ')}`);
+  return entry;
 }
 
 /** @param {string} mode @returns {Mount} */
@@ -23,13 +31,13 @@ function mountOf(mode) {
     let now = params || '';
     const changed = stateEmitter(mode, emit, null);
     const api = {
-      ready: sharedCore({ core: 'forward' }).then((attn) => {
+      // the lab's own modules load beside the core (web/labs/catalog.js; modes.js has a mode for each lab of it)
+      ready: Promise.all([sharedCore({ core: 'forward' }), entryOf(mode).load()]).then(([attn, record]) => {
         if (gone) return;
-        lab = mountLab(mode, container, {
+        lab = mountLabRecord(record, container, {
           attn, doc, params: new URLSearchParams(params || ''),
           onState: (/** @type {Record<string, unknown>} */ s) => changed((now = paramsOf(queryOf(s)))),
         });
-        const record = /** @type {import('../labs/mount.js').Lab} */ (labOf(mode)); // there is one: mountLab threw otherwise
         now = paramsOf(queryOf(record.state.writeState(lab.state)));
         changed(now);
       }),

@@ -1,7 +1,7 @@
 // catalog.js: every lab by its mode and title, with a loader of its two modules (its state and
-// numbers, its view), so the labs page downloads only the lab it shows. web/labs/index.js is the
-// same list with every lab loaded (the element's modes, the tests); tests/blocks/lookups.test.mjs checks
-// that the two agree.
+// numbers, its view), so the labs page downloads only the lab it shows. This is the one list of
+// the labs: web/labs/index.js loads all of it (for the tests), the element's lab modes and the
+// site's build (tools/build-site.mjs: what each lab's page preloads, one line per lab) read it.
 
 /** @typedef {{ mode: string, title: string, load: () => Promise<import('./mount.js').Lab> }} LabEntry */
 

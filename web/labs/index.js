@@ -1,53 +1,17 @@
-// index.js: every lab, by its mode name (the ?mode= of the page and the mode="" of the element).
+// index.js: every lab, loaded, by its mode name (the ?mode= of the page and the mode="" of the element).
 // mountLab(mode, root, { attn, doc, params, onState }) mounts one lab with its state read from
 // URL parameters; onState(paramsObject) is called with the lab's new URL state on every change.
 import { list, clipMessage } from '../blocks/words.js';
-import * as sqrtdk from './sqrtdk.js';
-import * as stability from './stability.js';
-import * as misconceptions from './misconceptions.js';
-import * as predict from './predict.js';
-import * as multihead from './multihead.js';
-import * as cross from './cross.js';
-import * as fused from './fused.js';
-import { mountSqrtDkLab } from './sqrtdk-view.js';
-import { mountStabilityLab } from './stability-view.js';
-import { mountMisconceptionsLab } from './misconceptions-view.js';
-import { mountPredictLab } from './predict-view.js';
-import { mountMultiHeadLab } from './multihead-view.js';
-import { mountCrossLab } from './cross-view.js';
-import { mountFusedLab } from './fused-view.js';
 import { paramNotes as notesOf, mountLabRecord } from './mount.js';
 import { CATALOG } from './catalog.js';
 
-// Each lab's title is written once, in catalog.js (the labs page loads from it lazily).
-/** @param {string} mode */
-const titleOf = (mode) => /** @type {import('./catalog.js').LabEntry} */ (CATALOG.find((e) => e.mode === mode)).title;
-
 /** @typedef {import('./mount.js').Lab} Lab @typedef {import('./mount.js').MountOptions} MountOptions */
 
-/**
- * One lab: its pure module and its view, which share the state type S. The list holds every lab,
- * so S is forgotten here: mountLabRecord hands the view only the state its own module read.
- * @template S
- * @param {{ MODE: string, defaultState(): S, readState(params: URLSearchParams): S, writeState(state: S): Record<string, unknown> }} state
- * @param {(root: HTMLElement, options: import('./lab-types').ViewOptions<S>) => import('./mount.js').LabApi} mount
- * @returns {Lab}
- */
-const labRecord = (state, mount) => ({
-  mode: state.MODE, title: titleOf(state.MODE),
-  state: /** @type {Lab['state']} */ (state), mount: /** @type {Lab['mount']} */ (/** @type {unknown} */ (mount)),
-});
-
+// The list of labs is catalog.js's (mode, title and modules, each written once): here every lab
+// of it is loaded, for the Node tests and tools that want them all at once. A page loads only
+// the lab it shows (web/labs/labs-page.js, web/element/mode-labs.js), through the catalog.
 /** @type {Lab[]} */
-export const LABS = [
-  labRecord(sqrtdk, mountSqrtDkLab),
-  labRecord(stability, mountStabilityLab),
-  labRecord(misconceptions, mountMisconceptionsLab),
-  labRecord(predict, mountPredictLab),
-  labRecord(multihead, mountMultiHeadLab),
-  labRecord(cross, mountCrossLab),
-  labRecord(fused, mountFusedLab),
-];
+export const LABS = await Promise.all(CATALOG.map((entry) => entry.load()));
 export const LAB_MODES = LABS.map((l) => l.mode);
 
 /** @param {string | null} mode @returns {Lab | null} */
