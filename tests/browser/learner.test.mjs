@@ -44,24 +44,26 @@ function captionProblems(page) {
   });
 }
 
+// Every preset, both masks, both scalings and every step are checked in Node against the same
+// rules (tests/explorer/sentences.test.mjs: the captions, legends and formula come from
+// web/blocks/explain.js); here the page keeps them in step with its toggles, keys and step buttons.
 test('after every toggle and step, the captions, legends, formula and toggles match the values shown', async () => {
   const { page, context } = await open(env, '?preset=cat');
-  let checked = 0;
-  for (const name of Object.keys(PRESETS)) {
-    await page.selectOption('#preset', name);
+  for (const toggle of ['#causal', '#scaling', '#causal', '#scaling']) {
+    await page.click(toggle);
     await settle(page);
-    for (const toggle of ['#causal', '#scaling', '#causal', '#scaling']) {
-      await page.click(toggle);
+    for (const step of [...STEPS, 'all']) {
+      await page.click(step === 'all' ? '#all' : `[data-step="${step}"]`);
       await settle(page);
-      for (const step of [...STEPS, 'all']) {
-        await page.click(step === 'all' ? '#all' : `[data-step="${step}"]`);
-        await settle(page);
-        assert.deepEqual(await captionProblems(page), [], `${name} after ${toggle}, step ${step}`);
-        checked++;
-      }
+      assert.deepEqual(await captionProblems(page), [], `after ${toggle}, step ${step}`);
     }
   }
-  assert.equal(checked, Object.keys(PRESETS).length * 4 * (STEPS.length + 1), 'every preset, after each of the four toggles, at every step and all of them');
+  // another preset, chosen in the menu, at every step shown
+  const other = Object.keys(PRESETS).find((name) => name !== 'cat' && PRESETS[name].config.causal !== PRESETS.cat.config.causal) ?? Object.keys(PRESETS).find((name) => name !== 'cat');
+  await page.selectOption('#preset', other);
+  await settle(page);
+  assert.deepEqual(await captionProblems(page), [], `${other}, every step`);
+  await context.close();
 });
 
 test('a toggle on a preset says what changed and how to go back; toggling back restores the preset', async () => {

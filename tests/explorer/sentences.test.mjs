@@ -99,6 +99,10 @@ function problemsOf(view, where) {
   };
   check('narration', narration(view, view.step));
   check('formula', formulaLine(view));
+  // the formula says what the head does: S scaled by 1/√dk or not, the causal mask or not
+  const formula = formulaLine(view);
+  if (/S = Q·Kᵀ\/√dk/.test(formula) !== (view.config.scale == null)) problems.push(`${where} formula “${formula}” with scale ${view.config.scale}`);
+  if (/causal mask/.test(formula) !== r.causal) problems.push(`${where} formula “${formula}” with causal ${r.causal}`);
   const masked = Array.from(r.M).some((v) => v === -Infinity);
   for (const m of MATS) {
     if (!r[m]) continue;
