@@ -40,12 +40,15 @@ NODE_TESTS := $(filter-out tests/hosts/%,$(NODE_TESTS))
 NODE_BROWSER_TESTS := $(filter tests/browser/%,$(NODE_TESTS))
 NODE_UNIT_TESTS    := $(filter-out tests/browser/%,$(NODE_TESTS))
 # node --test runs os.availableParallelism() - 1 files at once: one on a 2-core machine. The unit
-# tests are independent processes with no timing asserts, so they run two at a time.
+# tests are independent processes with no timing asserts, so they run two at a time; so do the
+# browser files (each starts its own server on a free port and its own browser, and waits only for
+# what the page says, never for a time), which spend much of their time waiting on the browser.
 UNIT_CONCURRENCY ?= 2
-# Measured one file at a time (2 cores): the unit files add up to 573 s, the slowest
-# tests/explorer/export.test.mjs 98 s, tests/induction/induction.test.mjs 63 s,
-# tests/explorer/sentences.test.mjs 57 s, tests/tools/cli.test.mjs 40 s, tests/types/types.test.mjs 35 s;
-# two at a time they took 470 s. The browser files are slower still (tests/browser/learner.test.mjs 572 s).
+BROWSER_CONCURRENCY ?= 2
+# Measured on a 2-core machine shared with other work (load average 5-11): make test-quick takes
+# 47 s (the unit files 33 s two at a time, the slowest tests/induction/induction.test.mjs 9 s,
+# tests/explorer/export.test.mjs 7 s). The browser files took 12+ minutes one at a time, the slowest
+# tests/browser/axe-explorer.test.mjs (176 s) and labs.test.mjs (117 s).
 
 .PHONY: all help run dev site screenshot test test-quick test-unit test-hosts test-c test-fuzz test-node test-types bench setup setup-test clean dist fuzz-long fuzz-keep coverage mutate-c mutate-js
 
@@ -280,12 +283,12 @@ coverage: setup-test $(C_TESTS:%=build/cov/test_%) $(FUZZ_TARGETS:%=build/cov/fu
 
 test-node: setup-test all dist ## Node tests: core, ONNX vectors, bad input, page modules, browser
 	node --test --test-concurrency=$(UNIT_CONCURRENCY) $(NODE_UNIT_TESTS)
-	node --test $(NODE_BROWSER_TESTS)
+	node --test --test-concurrency=$(BROWSER_CONCURRENCY) $(NODE_BROWSER_TESTS)
 
 test-unit: setup-test all dist ## the Node tests that start no browser (everything outside tests/browser/ and tests/hosts/)
 	node --test --test-concurrency=$(UNIT_CONCURRENCY) $(NODE_UNIT_TESTS)
 
-test-quick: test-c test-unit ## the C tests under the sanitizers and the Node tests that start no browser (about 8 minutes on 2 cores; see the slowest files below)
+test-quick: test-c test-unit ## the C tests under the sanitizers and the Node tests that start no browser (under a minute on 2 cores; see UNIT_CONCURRENCY)
 
 build/bench_native: $(CORE) bench/bench_native.c
 	@mkdir -p build

@@ -53,6 +53,33 @@ test("the explorer's first load goes compressed and fits its budget", async () =
   assert.ok(load.bytes <= FIRST_LOAD_BUDGET, `the explorer's first load is ${load.bytes} bytes, over its budget of ${FIRST_LOAD_BUDGET}: ${list}`);
 });
 
+test('each page asks at once for every script its mode needs before its numbers (the HTML and web/preload.js), and never for a core the mode does not use', async () => {
+  const sources = (path) => JSON.parse(readFileSync(join(dir, path.slice(1) + '.map'), 'utf8')).sources.join(' ');
+  const rows = [];
+  for (const p of sitePages()) {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(server.url + p.path);
+      await page.waitForSelector('html[data-ready="true"]');
+      const { asked, loaded } = await page.evaluate(() => ({
+        asked: [...document.querySelectorAll('script[src], link[rel="modulepreload"]')].map((e) => new URL(e.getAttribute('src') ?? e.getAttribute('href') ?? '', location.href).pathname),
+        loaded: performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname).filter((f) => f.endsWith('.js')),
+      }));
+      const late = loaded.filter((f) => !asked.includes(f) && !/^\/assets\/worker-/.test(f));
+      assert.deepEqual(late, [], `${p.name}: found only once an import ran`);
+      const cores = loaded.filter((f) => /web\/gen\/attention-wasm-/.test(sources(f))).map((f) => sources(f).match(/attention-wasm-[a-z-]+/)[0]);
+      assert.equal(cores.length, 1, `${p.name} loads one core: ${cores.join(', ')}`);
+      rows.push(`${p.name} ${cores[0]}`);
+    } finally {
+      await context.close();
+    }
+  }
+  const train = rows.find((r) => r.startsWith('train '));
+  assert.match(train, /attention-wasm-trainer-simd/, 'the training page computes with the trainer core, and downloads no other');
+  console.log(`  the core each page loads: ${rows.join('; ')}`);
+});
+
 test('the build is one folder a static host serves as it is: pages link only files in it, every text file has .br and .gz beside it, every bundle its source map of the readable modules', () => {
   const files = new Set(readdirSync(dir, { recursive: true }).map(String));
   for (const page of ['index.html', 'labs.html']) {

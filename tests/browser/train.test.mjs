@@ -33,7 +33,9 @@ async function openTrain(query = '?mode=train', opts) {
 async function pauseClock(page) {
   const real = await page.evaluate(() => performance.now());
   await page.clock.install();
-  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 10));
+  // pauseAt may not go back in time, and the installed clock runs on until it is paused: a second
+  // ahead leaves room for a busy machine between reading the time and pausing (10 ms did not).
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
   await page.clock.runFor(Math.ceil(real) + PLAY_EXPLORER_MS);
 }
 /** Counts the heads handed to the explorer, in globalThis.__handed. */
