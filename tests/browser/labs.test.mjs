@@ -15,12 +15,13 @@ const urlParams = (page) => new URL(page.url()).searchParams;
 const MODES = LAB_MODES; // every lab of web/labs/catalog.js
 
 for (const mode of MODES) {
-  test(`${mode} renders with no errors, no foreign request, light, dark and at 360 px`, async () => {
+  test(`${mode} renders with no errors, no foreign request and nothing axe-core finds, light, dark and at 360 px`, async () => {
     for (const [opts, name] of [[{}, mode], [{ colorScheme: 'dark' }, mode + '-dark'], [{ width: 360, height: 780 }, mode + '-360']]) {
       const { page, log, context } = await open(env, `labs.html?mode=${mode}`, opts);
       assert.equal(await page.locator(`[data-lab="${mode}"]`).count(), 1);
       assert.deepEqual(log.errors, []);
       assert.deepEqual(log.foreign, []);
+      assert.deepEqual(await axeViolations(page), [], `axe-core on ${name}`);
       if (opts.width === 360) {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         assert.ok(overflow <= 1, `the page scrolls sideways by ${overflow} px at 360 px`);
@@ -142,18 +143,6 @@ test('cross lab: rows are the translation, columns the source; causal hides a ma
   assert.match(await text(page, '.lab-text'), /“chat” cannot see “cat”/);
   assert.equal(urlParams(page).get('causal'), '1');
   await context.close();
-});
-
-test('axe-core finds nothing on any lab (the six of issue 9 and every one added since), at 1280 and at 360 px, light and dark', async () => {
-  const found = [];
-  for (const mode of LAB_MODES) {
-    for (const opts of [{ width: 1280 }, { width: 360, height: 780 }, { width: 1280, colorScheme: 'dark' }]) {
-      const { page, context } = await open(env, `labs.html?mode=${mode}`, opts);
-      for (const v of await axeViolations(page)) found.push(`${mode} ${opts.width}${opts.colorScheme ? ' dark' : ''}: ${v}`);
-      await context.close();
-    }
-  }
-  assert.deepEqual(found, []);
 });
 
 test('at 360 px a table wider than the screen is a keyboard stop that scrolls, with a cue at each cut edge', async () => {

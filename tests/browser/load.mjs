@@ -18,10 +18,11 @@ const WATCH_READY = () => {
 /**
  * Opens `url` in a fresh context of `browser` (an empty cache, the cache disabled too), with the
  * connection `link` (CDP Network.emulateNetworkConditions; none: unthrottled).
- * Returns { ms, lastByte, bytes, requests, files, errors }: ms from navigation start to ready;
+ * Returns { ms, lastByte, bytes, requests, files, asked, errors }: ms from navigation start to ready;
  * lastByte when the last of the requests before ready ended (the network's share); bytes is what
  * was transferred (headers and the body as sent, compressed or not) by the page and every request
- * that ended before ready; files lists those requests' { url, bytes, encoding }.
+ * that ended before ready; files lists those requests' { url, bytes, encoding }; asked, the URLs of
+ * the page's script and modulepreload elements when it was ready.
  * @param {import('playwright-core').Browser} browser @param {string} url
  * @param {{ link?: typeof SLOW_LINK, timeout?: number }} [options]
  */
@@ -46,11 +47,13 @@ export async function measureLoad(browser, url, { link, timeout = 60_000 } = {})
       const nav = /** @type {PerformanceNavigationTiming} */ (performance.getEntriesByType('navigation')[0]);
       const done = /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType('resource')).filter((r) => r.responseEnd <= ready);
       const shown = [...document.querySelectorAll('.error, [role="alert"]')].filter((e) => !e.hidden && e.textContent?.trim()).map((e) => e.textContent);
-      return { ready, lastByte: Math.max(...[nav, ...done].map((r) => r.responseEnd)), files: [nav, ...done].map((r) => ({ url: r.name, bytes: r.transferSize })), shown };
+      // the scripts the page asked for by name (its HTML, and links added before its modules ran)
+      const asked = [...document.querySelectorAll('script[src], link[rel="modulepreload"]')].map((e) => new URL(e.getAttribute('src') ?? e.getAttribute('href') ?? '', location.href).href);
+      return { ready, asked, lastByte: Math.max(...[nav, ...done].map((r) => r.responseEnd)), files: [nav, ...done].map((r) => ({ url: r.name, bytes: r.transferSize })), shown };
     });
     if (got.shown.length) errors.push(...got.shown);
     const files = got.files.map((f) => ({ ...f, encoding: encodings.get(f.url) ?? '' }));
-    return { ms: got.ready, lastByte: got.lastByte, bytes: files.reduce((s, f) => s + f.bytes, 0), requests: files.length, files, errors };
+    return { ms: got.ready, lastByte: got.lastByte, bytes: files.reduce((s, f) => s + f.bytes, 0), requests: files.length, files, asked: got.asked, errors };
   } finally {
     await context.close();
   }

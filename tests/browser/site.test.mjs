@@ -31,8 +31,13 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('every page of the site shows its numbers from the production build, with no error, every script a bundled asset', async () => {
+// Every script a page needs before its numbers is asked for at once, by the page's HTML or by
+// web/preload.js (what its mode needs), never found one import at a time; and a page downloads
+// only the core it computes with (the training page: the trainer core, not the explorer's too).
+test('every page of the site shows its numbers from the production build, with no error, every script a bundled asset asked for at once, and one core', async () => {
+  const sources = (path) => JSON.parse(readFileSync(join(dir, path.slice(1) + '.map'), 'utf8')).sources.join(' ');
   const rows = [];
+  const cores = {};
   for (const p of sitePages()) {
     const load = await measureLoad(browser, server.url + p.path);
     rows.push(`${p.name} ${(load.bytes / 1024).toFixed(1)} KB in ${load.requests}`);
@@ -40,8 +45,14 @@ test('every page of the site shows its numbers from the production build, with n
     const scripts = load.files.filter((f) => /\.js$/.test(new URL(f.url).pathname)).map((f) => new URL(f.url).pathname);
     assert.ok(scripts.length > 0, p.name);
     for (const s of scripts) assert.match(s, /^\/assets\/[a-z-]+-[A-Z0-9]{8}\.js$/, `${p.name}: ${s} is not a bundled asset`);
+    const asked = load.asked.map((u) => new URL(u).pathname);
+    assert.deepEqual(scripts.filter((s) => !asked.includes(s) && !/^\/assets\/worker-/.test(s)), [], `${p.name}: scripts found only once an import ran`);
+    cores[p.name] = scripts.filter((s) => /web\/gen\/attention-wasm-/.test(sources(s))).map((s) => sources(s).match(/attention-wasm-[a-z-]+/)[0]);
+    assert.equal(cores[p.name].length, 1, `${p.name} loads one core: ${cores[p.name].join(', ')}`);
   }
+  assert.deepEqual(cores.train, ['attention-wasm-trainer-simd'], 'the training page computes with the trainer core, and downloads no other');
   console.log(`  until the first numbers: ${rows.join('; ')}`);
+  console.log(`  the core each page loads: ${Object.entries(cores).map(([k, v]) => `${k} ${v}`).join('; ')}`);
 });
 
 test("the explorer's first load goes compressed and fits its budget", async () => {
@@ -51,33 +62,6 @@ test("the explorer's first load goes compressed and fits its budget", async () =
   const list = load.files.map((f) => `${new URL(f.url).pathname} ${f.bytes}`).join(', ');
   console.log(`  explorer's first load: ${load.bytes} bytes in ${load.requests} requests (${list})`);
   assert.ok(load.bytes <= FIRST_LOAD_BUDGET, `the explorer's first load is ${load.bytes} bytes, over its budget of ${FIRST_LOAD_BUDGET}: ${list}`);
-});
-
-test('each page asks at once for every script its mode needs before its numbers (the HTML and web/preload.js), and never for a core the mode does not use', async () => {
-  const sources = (path) => JSON.parse(readFileSync(join(dir, path.slice(1) + '.map'), 'utf8')).sources.join(' ');
-  const rows = [];
-  for (const p of sitePages()) {
-    const context = await browser.newContext();
-    try {
-      const page = await context.newPage();
-      await page.goto(server.url + p.path);
-      await page.waitForSelector('html[data-ready="true"]');
-      const { asked, loaded } = await page.evaluate(() => ({
-        asked: [...document.querySelectorAll('script[src], link[rel="modulepreload"]')].map((e) => new URL(e.getAttribute('src') ?? e.getAttribute('href') ?? '', location.href).pathname),
-        loaded: performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname).filter((f) => f.endsWith('.js')),
-      }));
-      const late = loaded.filter((f) => !asked.includes(f) && !/^\/assets\/worker-/.test(f));
-      assert.deepEqual(late, [], `${p.name}: found only once an import ran`);
-      const cores = loaded.filter((f) => /web\/gen\/attention-wasm-/.test(sources(f))).map((f) => sources(f).match(/attention-wasm-[a-z-]+/)[0]);
-      assert.equal(cores.length, 1, `${p.name} loads one core: ${cores.join(', ')}`);
-      rows.push(`${p.name} ${cores[0]}`);
-    } finally {
-      await context.close();
-    }
-  }
-  const train = rows.find((r) => r.startsWith('train '));
-  assert.match(train, /attention-wasm-trainer-simd/, 'the training page computes with the trainer core, and downloads no other');
-  console.log(`  the core each page loads: ${rows.join('; ')}`);
 });
 
 test('the build is one folder a static host serves as it is: pages link only files in it, every text file has .br and .gz beside it, every bundle its source map of the readable modules', () => {
