@@ -466,7 +466,7 @@ test('keyboard: a digit typed on a cell, then Enter, is the cell’s new value; 
   await settle(page);
   assert.equal(await x(0, 0), 5);
   assert.equal(await cell(page, 'X', 0, 0).textContent(), fmt(5));
-  assert.match(await focused(), /^X row 1 The, column 1 thing: 5\.000$/, 'Enter returns to the cell');
+  assert.match(await focused(), /^X, token 1 “The”, feature 1 “thing”: 5\.000$/, 'Enter returns to the cell');
   // two digits, then Enter; then the arrows move on from that cell and do not step
   await page.keyboard.press('7');
   await page.keyboard.press('2');
