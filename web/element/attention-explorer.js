@@ -176,6 +176,17 @@ function decodeParts(parts, size) {
 
 const Base = globalThis.HTMLElement || class {};
 
+// Landmarks inside an element are named after it, so two elements on a page never offer a screen
+// reader two regions both called "Steps" (axe's landmark-unique): "Steps (explorer 2)". Elements
+// are numbered in the order the page made them, which no two share.
+const LANDMARKS = 'nav[aria-label], section[aria-label], aside[aria-label]';
+let made = 0;
+/**
+ * The name of a landmark of element number `k`: its own, then which element.
+ * @param {string} own @param {number} k
+ */
+const landmarkName = (own, k) => `${own} (explorer ${k})`;
+
 export class AttentionExplorer extends Base {
   static get observedAttributes() {
     return ATTRIBUTES;
@@ -193,6 +204,7 @@ export class AttentionExplorer extends Base {
   #started = false; // mounted (or mounting) since the last unmount
   /** @type {Ready} */
   #ready; // of the mount under way or last settled (set in the constructor)
+  #number = ++made; // this element's number on the page, for its landmarks' names
 
   constructor() {
     super();
@@ -263,7 +275,16 @@ export class AttentionExplorer extends Base {
 
   /** @param {string} type @param {unknown} [detail] */
   #emit(type, detail) {
+    if (type === 'ready') this.#nameLandmarks(); // what it shows is drawn: its landmarks are there
     this.dispatchEvent(new CustomEvent('explorer-' + type, { detail, bubbles: true, composed: true }));
+  }
+
+  // Each landmark's own name (kept in data-landmark, so naming again changes nothing) and this element's number.
+  #nameLandmarks() {
+    for (const e of /** @type {NodeListOf<HTMLElement>} */ (this.#shadow.querySelectorAll(LANDMARKS))) {
+      const own = (e.dataset.landmark ??= e.getAttribute('aria-label') ?? '');
+      e.setAttribute('aria-label', landmarkName(own, this.#number));
+    }
   }
 
   #unmount() {
