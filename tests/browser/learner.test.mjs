@@ -475,7 +475,7 @@ test('keyboard: a digit typed on a cell, then Enter, is the cell’s new value; 
   assert.equal(await x(0, 0), 72);
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowDown');
-  assert.match(await focused(), /^X row 2 cat, column 2 /);
+  assert.match(await focused(), /^X, token 2 “cat”, feature 2 “action”: /);
   assert.equal(await page.evaluate(() => __explorer.state.step), null, 'arrows in a matrix do not step');
   // “.”, then a digit, then Enter: 0.5
   await page.keyboard.press('.');
@@ -502,7 +502,7 @@ test('keyboard: a digit typed on a cell, then Enter, is the cell’s new value; 
   await page.keyboard.press('=');
   await settle(page);
   assert.equal(await x(1, 1), -0.4);
-  assert.match(await focused(), /^X row 2 cat, column 2 /);
+  assert.match(await focused(), /^X, token 2 “cat”, feature 2 “action”: /);
   assert.match(await page.locator('.note.keys').textContent(), /“-” first for a negative one .*\+ and _ nudge it up and down by 0\.1/);
   // Enter (or F2) opens the editor on the value; a digit replaces it; Escape leaves it as typed
   await page.keyboard.press('Enter');
@@ -510,7 +510,7 @@ test('keyboard: a digit typed on a cell, then Enter, is the cell’s new value; 
   await page.keyboard.press('Escape');
   await settle(page);
   assert.equal(await x(1, 1), 3);
-  assert.match(await focused(), /^X row 2 cat, column 2 /);
+  assert.match(await focused(), /^X, token 2 “cat”, feature 2 “action”: /);
   // a digit in a token's name field, then Enter: the name is the digit and the head redraws with it
   await page.locator('[data-token="2"]').fill('');
   await page.locator('[data-token="2"]').press('4');
