@@ -133,7 +133,8 @@ export function createInspectorView(doc, $, active) {
     const t = target && target.getBoundingClientRect();
     panel.classList.toggle('compact', !t);
     panel.classList.toggle('on-left', Boolean(t) && /** @type {DOMRect} */ (t).right > box.getBoundingClientRect().right - panel.offsetWidth);
-    if (!t || !covers(panel.getBoundingClientRect(), t)) return;
+    const style = doc.defaultView?.getComputedStyle(panel);
+    if (!t || !style || style.top === 'auto' || !covers(panel.getBoundingClientRect(), t)) return; // docked at the bottom: keepClear scrolls instead
     panel.classList.toggle('on-left');
     if (covers(panel.getBoundingClientRect(), t)) panel.classList.add('compact');
   }
