@@ -139,10 +139,18 @@ test('axe: a page with two <attention-explorer> elements (the same preset, and a
     for (const colorScheme of ['light', 'dark']) {
       for (const width of [1280, 390]) {
         const { page: p, context, log } = await openEmbed(browser, url, { width, colorScheme, count: 3 });
+        const names = () => p.evaluate(() => [...document.querySelectorAll('attention-explorer')].flatMap((e) => [...e.shadowRoot.querySelectorAll('nav[aria-label], section[aria-label], aside[aria-label]')].map((l) => l.getAttribute('aria-label'))));
         for (const v of await axeViolations(p)) found.push(`${width}px ${colorScheme}: ${v}`);
         // every landmark's name is its own on the page
-        const names = await p.evaluate(() => [...document.querySelectorAll('attention-explorer')].flatMap((e) => [...e.shadowRoot.querySelectorAll('nav[aria-label], section[aria-label], aside[aria-label]')].map((l) => l.getAttribute('aria-label'))));
-        assert.equal(new Set(names).size, names.length, names.join(' | '));
+        const first = await names();
+        assert.equal(new Set(first).size, first.length, first.join(' | '));
+        // and stays its own when the heads are drawn anew (new panel groups), each with another preset
+        await p.evaluate(() => document.querySelectorAll('attention-explorer').forEach((e) => e.setAttribute('preset', e.getAttribute('preset') === 'cat' ? 'worked-example' : 'cat')));
+        await settle(p);
+        await settle(p);
+        const again = await names();
+        assert.equal(new Set(again).size, again.length, again.join(' | '));
+        for (const v of await axeViolations(p)) found.push(`${width}px ${colorScheme}, a new preset: ${v}`);
         await clean(p, log, 'on the page with two elements');
         await context.close();
       }

@@ -178,14 +178,10 @@ const Base = globalThis.HTMLElement || class {};
 
 // Landmarks inside an element are named after it, so two elements on a page never offer a screen
 // reader two regions both called "Steps" (axe's landmark-unique): "Steps (explorer 2)". Elements
-// are numbered in the order the page made them, which no two share.
+// are numbered in the order the page made them, which no two share. A landmark drawn later (a
+// new head's panel groups, a mode's panel) or renamed by its view is named again (#watchLandmarks).
 const LANDMARKS = 'nav[aria-label], section[aria-label], aside[aria-label]';
 let made = 0;
-/**
- * The name of a landmark of element number `k`: its own, then which element.
- * @param {string} own @param {number} k
- */
-const landmarkName = (own, k) => `${own} (explorer ${k})`;
 
 export class AttentionExplorer extends Base {
   static get observedAttributes() {
@@ -218,6 +214,7 @@ export class AttentionExplorer extends Base {
     this.#box = frame.appendChild(this.ownerDocument.createElement('div'));
     this.#box.className = 'ae';
     this.#ready = this.#pendingReady();
+    this.#watchLandmarks();
   }
 
   // `ready` is one promise per mount that settles exactly once: resolved when the element shows
@@ -275,16 +272,26 @@ export class AttentionExplorer extends Base {
 
   /** @param {string} type @param {unknown} [detail] */
   #emit(type, detail) {
-    if (type === 'ready') this.#nameLandmarks(); // what it shows is drawn: its landmarks are there
     this.dispatchEvent(new CustomEvent('explorer-' + type, { detail, bubbles: true, composed: true }));
   }
 
-  // Each landmark's own name (kept in data-landmark, so naming again changes nothing) and this element's number.
+  // Each landmark's own name, then this element's number (once: a name that has it is left alone).
   #nameLandmarks() {
-    for (const e of /** @type {NodeListOf<HTMLElement>} */ (this.#shadow.querySelectorAll(LANDMARKS))) {
-      const own = (e.dataset.landmark ??= e.getAttribute('aria-label') ?? '');
-      e.setAttribute('aria-label', landmarkName(own, this.#number));
+    const which = ` (explorer ${this.#number})`;
+    for (const e of this.#shadow.querySelectorAll(LANDMARKS)) {
+      const own = e.getAttribute('aria-label') ?? '';
+      if (!own.endsWith(which)) e.setAttribute('aria-label', own + which);
     }
+  }
+
+  // Names the landmarks again when elements are added (not for text that changes, which a head
+  // in training does every frame) or a landmark is renamed; naming them changes no name twice.
+  #watchLandmarks() {
+    const win = this.ownerDocument.defaultView;
+    if (!win || !win.MutationObserver) return;
+    const added = (/** @type {MutationRecord} */ r) => r.type === 'attributes' || [...r.addedNodes].some((n) => n.nodeType === 1);
+    new win.MutationObserver((records) => records.some(added) && this.#nameLandmarks())
+      .observe(this.#box, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-label'] });
   }
 
   #unmount() {
