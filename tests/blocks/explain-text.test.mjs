@@ -6,12 +6,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttention } from '../../web/core/attention.js';
-import { parseConfig, forwardArgs } from '../../web/blocks/config.js';
+import { parseConfig, forwardArgs, MATRICES } from '../../web/blocks/config.js';
 import { PRESETS } from '../../web/blocks/presets.js';
 import { fmt } from '../../web/blocks/format.js';
 import {
   explainCell, narration, followSentence, displayed, matrixInfo, formulaLine, legendInfo, fullyMaskedRows,
-  sourceCopies, labeler, weightStory, forgetResult, STEP_MATRICES,
+  sourceCopies, labeler, axisLabel, weightStory, forgetResult, STEP_MATRICES,
 } from '../../web/blocks/explain.js';
 
 const attn = await loadAttention();
@@ -493,12 +493,37 @@ test('sourceCopies: a column read down with its title, copies that never alias t
   assert.deepEqual(sourceCopies(v, [{ m: 'K', col: 0 }], 2), [{ m: 'K', title: 'K column 1 (k1), the first 2 of 3', labels: ['a', 'b'], values: [1, 0] }]);
 });
 
-test('cell labels for screen readers', () => {
+test('cell labels for screen readers: the matrix, the query/key or token and its name, then the number, in the lesson’s words', () => {
   const v = half();
-  const label = labeler(v, 'Wv');
-  assert.equal(label(1, 0, 0), 'Wv row 2 y, column 1 v1: 0.000');
-  assert.equal(labeler(v, 'O')(2, 1, 2.178), 'O row 3 c, column 2 v2: 2.178');
-  assert.equal(labeler(v, 'S')(0, 1, -Infinity), 'S row 1 a, column 2 b: −∞');
+  assert.equal(labeler(v, 'Wv')(1, 0, 0), 'Wv, feature 2 “y”, value dim 1: 0.000');
+  assert.equal(labeler(v, 'O')(2, 1, 2.178), 'O, token 3 “c”, value dim 2: 2.178');
+  assert.equal(labeler(v, 'S')(0, 1, -Infinity), 'S, query 1 “a”, key 2 “b”: score −∞');
+  assert.equal(labeler(v, 'A')(0, 1, 0.198), 'A, query 1 “a”, key 2 “b”: weight 0.198');
+  assert.equal(labeler(v, 'M')(0, 1, -Infinity), 'M, query 1 “a”, key 2 “b”: masked, −∞');
+  assert.equal(labeler(v, 'M')(1, 0, 0), 'M, query 2 “b”, key 1 “a”: may look, 0');
+});
+
+test('cell labels never say a number twice: a numbered name (“q1”, “t3”, “3”) is said once', () => {
+  for (const [axis, k, name, want] of [
+    ['key', 1, 'cat', 'key 2 “cat”'],
+    ['query dim', 0, 'q1', 'query dim 1'],
+    ['token', 2, '3', 'token 3'],
+    ['token', 2, 't3', 'token 3'],
+    ['token', 2, '4', 'token 3 “4”'], // a name that is another number is said
+    ['feature', 0, 'f12', 'feature 1 “f12”'],
+  ]) assert.equal(axisLabel(axis, k, name), want);
+  // and over every preset's matrices: no label has “N … N” for the same number twice in a row
+  for (const [name, preset] of Object.entries(PRESETS)) {
+    const pv = viewOf(preset.config);
+    for (const m of MATRICES.filter((m) => pv.r[m] || m === 'M')) {
+      const { rows, cols } = matrixInfo(pv, m);
+      const label = labeler(pv, m);
+      for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) {
+        const text = label(i, j, 0.5);
+        assert.doesNotMatch(text, /\b(\d+) “?[a-z]*\1”?[,:]/i, `${name} ${m}: ${text}`);
+      }
+    }
+  }
 });
 
 test('forgetResult: after a result is reused for a masked head, its mask, captions and S are worked out anew', () => {

@@ -123,9 +123,9 @@ test('the follow sentence: ties name every token and every component, with “ea
   assert.match(followSentence(v, 3), /It can see tokens 1 to 4, itself included; the causal mask hides the token after it\./);
 });
 
-test('cell labels for screen readers name the matrix, row, column and value', () => {
+test('cell labels for screen readers name the matrix, the query and key (the lesson’s words) and the weight', () => {
   const v = viewOf(PRESETS.cat.config);
-  assert.equal(cellLabel(v, 'A', 4, 1, v.r.A[21]), `A row 5 the, column 2 cat: ${fmt(v.r.A[21])}`);
+  assert.equal(cellLabel(v, 'A', 4, 1, v.r.A[21]), `A, query 5 “the”, key 2 “cat”: weight ${fmt(v.r.A[21])}`);
 });
 
 test('sourceCopies: one cell, a row read across, a column down, and at most max values, saying so', () => {

@@ -468,7 +468,7 @@ test('keyboard: a digit typed on a cell, then Enter, is the cell’s new value; 
   await settle(page);
   assert.equal(await x(0, 0), 5);
   assert.equal(await cell(page, 'X', 0, 0).textContent(), fmt(5));
-  assert.match(await focused(), /^X row 1 The, column 1 thing: 5\.000$/, 'Enter returns to the cell');
+  assert.match(await focused(), /^X, token 1 “The”, feature 1 “thing”: 5\.000$/, 'Enter returns to the cell');
   // two digits, then Enter; then the arrows move on from that cell and do not step
   await page.keyboard.press('7');
   await page.keyboard.press('2');
@@ -477,7 +477,7 @@ test('keyboard: a digit typed on a cell, then Enter, is the cell’s new value; 
   assert.equal(await x(0, 0), 72);
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowDown');
-  assert.match(await focused(), /^X row 2 cat, column 2 /);
+  assert.match(await focused(), /^X, token 2 “cat”, feature 2 “action”: /);
   assert.equal(await page.evaluate(() => __explorer.state.step), null, 'arrows in a matrix do not step');
   // “.”, then a digit, then Enter: 0.5
   await page.keyboard.press('.');
@@ -504,7 +504,7 @@ test('keyboard: a digit typed on a cell, then Enter, is the cell’s new value; 
   await page.keyboard.press('=');
   await settle(page);
   assert.equal(await x(1, 1), -0.4);
-  assert.match(await focused(), /^X row 2 cat, column 2 /);
+  assert.match(await focused(), /^X, token 2 “cat”, feature 2 “action”: /);
   assert.match(await page.locator('.note.keys').textContent(), /“-” first for a negative one .*\+ and _ nudge it up and down by 0\.1/);
   // Enter (or F2) opens the editor on the value; a digit replaces it; Escape leaves it as typed
   await page.keyboard.press('Enter');
@@ -512,7 +512,7 @@ test('keyboard: a digit typed on a cell, then Enter, is the cell’s new value; 
   await page.keyboard.press('Escape');
   await settle(page);
   assert.equal(await x(1, 1), 3);
-  assert.match(await focused(), /^X row 2 cat, column 2 /);
+  assert.match(await focused(), /^X, token 2 “cat”, feature 2 “action”: /);
   // a digit in a token's name field, then Enter: the name is the digit and the head redraws with it
   await page.locator('[data-token="2"]').fill('');
   await page.locator('[data-token="2"]').press('4');

@@ -323,7 +323,7 @@ test('hovering or focusing a read-out cell explains it: its value, and after a s
   assert.equal(await page.evaluate(() => document.activeElement.dataset.row + ',' + document.activeElement.dataset.col), '1,1');
   assert.match(await title(), /^Wout\[2\]\[2\] = /);
   assert.equal(await page.evaluate(() => __explorer.state.step), stepBefore);
-  assert.match(await wcell(1, 1).getAttribute('aria-label'), /^Wout row 2 v2, column 2 cat: /);
+  assert.match(await wcell(1, 1).getAttribute('aria-label'), /^Wout, output dim 2, word 2 “cat”: /);
   await page.locator('.train-readout').scrollIntoViewIfNeeded();
   await shot(page, 'train-readout-focus');
   await context.close();

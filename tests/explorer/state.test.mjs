@@ -552,12 +552,12 @@ test('setControls keeps only known groups, drops the link off the page, and stop
   assert.equal(state.playing, false);
 });
 
-test('the tour: the exact Change at its start (play stops, the selection goes with the event); stop 0 is a stop; no tour, no move', () => {
+test('the tour: the exact Change at its start (play stops, the selection goes with the event, its stop takes the focus); stop 0 is a stop; no tour, no move', () => {
   const state = fresh();
   assert.equal(S.tourTo(state, 1), null);
   S.select(state, { m: 'A', i: 4, j: 1 });
   S.togglePlay(state);
-  assert.deepEqual(S.startTour(state), { values: true, url: true, tour: true, seen: true, emit: [['select', { follow: 4, cell: { m: 'A', i: 4, j: 1 } }]] });
+  assert.deepEqual(S.startTour(state), { values: true, url: true, tour: true, seen: true, focusTour: true, emit: [['select', { follow: 4, cell: { m: 'A', i: 4, j: 1 } }]] });
   assert.equal(state.playing, false);
   S.tourTo(state, 2);
   assert.deepEqual(S.tourTo(state, 0), { tour: true });

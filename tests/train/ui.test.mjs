@@ -198,7 +198,7 @@ test('the read-out Wout is labelled in plain words: output dims down, words acro
   assert.deepEqual(info.colLabels, ['A', 'B']);
   assert.equal(info.shape, '3 × 2, output dim × word');
   assert.match(info.about, /turns each output row .* into a score for every word; the softmax of those scores is the prediction/);
-  assert.equal(readoutLabel(3, ['A', 'B'])(2, 1, -0.5), 'Wout row 3 v3, column 2 B: \u22120.500');
+  assert.equal(readoutLabel(3, ['A', 'B'])(2, 1, -0.5), 'Wout, output dim 3, word 2 “B”: \u22120.500'); // “v3” is not said after 3
 });
 
 test('a read-out cell explains its value, and after a step the trainer’s gradient ∂loss/∂Wout with its direction', async () => {

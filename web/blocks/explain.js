@@ -194,13 +194,34 @@ export function cellLabel(view, m, i, j, value) {
   return labeler(view, m)(i, j, value);
 }
 
+/** What a cell's number is, for the matrices whose numbers have a name in the lesson. */
+const VALUE_WORD = /** @type {Partial<Record<MatrixName, string>>} */ ({ S: 'score', A: 'weight' });
+
 /**
- * The screen-reader label function of one matrix (its axis names looked up once).
+ * One axis of a cell, for a screen reader: its axis word, its number and its name, without
+ * saying a number twice: “key 2 “cat””, but “query dim 1” (not “query dim 1 q1”) and, for
+ * tokens that are numbers, “token 3” (not “token 3 3”).
+ * @param {string} axis @param {number} k 0-based @param {string} name
+ */
+export function axisLabel(axis, k, name) {
+  const n = String(k + 1);
+  const digits = /^\s*[a-z]*\s*(\d+)\s*$/i.exec(String(name));
+  return digits && digits[1] === n ? `${axis} ${n}` : `${axis} ${n} \u201c${name}\u201d`;
+}
+
+/**
+ * The screen-reader label function of one matrix (its axis names looked up once): the cell and
+ * its number, short, in the lesson's words: “A, query 1 “The”, key 2 “cat”: weight 0.198”. The
+ * long story of the cell is the explanation panel's (a key away: e).
  * @param {View} view @param {MatrixName} m @returns {(i: number, j: number, value: number) => string}
  */
 export function labeler(view, m) {
-  const { rowLabels, colLabels } = matrixInfo(view, m);
-  return (i, j, value) => `${m} row ${i + 1} ${rowLabels[i]}, column ${j + 1} ${colLabels[j]}: ${fmt(value)}`;
+  const { rowLabels, colLabels, axes } = matrixInfo(view, m);
+  const [rowAxis, colAxis] = axes.split(' × ');
+  const word = VALUE_WORD[m];
+  /** @type {(v: number) => string} */
+  const said = m === 'M' ? (v) => (v === -Infinity ? 'masked, −∞' : 'may look, 0') : (v) => (word ? `${word} ${fmt(v)}` : fmt(v));
+  return (i, j, value) => `${m}, ${axisLabel(rowAxis, i, rowLabels[i])}, ${axisLabel(colAxis, j, colLabels[j])}: ${said(value)}`;
 }
 
 // The terms of a long sum, shortened to the largest MAX_TERMS (by size) when there are more.

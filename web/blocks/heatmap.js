@@ -308,7 +308,7 @@ function cellsHeatmap(doc, { m, rows, cols, rowLabels, colLabels, caption, edita
 }
 
 /**
- * One pixel per cell, scaled up; overlays mark cells, and the canvas's label names the cursor's cell.
+ * One pixel per cell, scaled up; overlays mark cells, and a live line reads out the cursor's cell.
  * @param {Document} doc @param {HeatmapOptions} opts @returns {Heatmap}
  */
 function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
@@ -322,8 +322,15 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
   canvas.style.width = cols * cw + 'px';
   canvas.style.height = rows * ch + 'px';
   canvas.tabIndex = 0;
-  canvas.setAttribute('role', 'img');
+  // Operated with keys, so not an image: an application region whose name says how, and a
+  // polite live line (below) that reads out the cell the cursor lands on, short.
+  canvas.setAttribute('role', 'application');
+  canvas.setAttribute('aria-roledescription', 'heatmap');
+  canvas.setAttribute('aria-label', `${caption}: ${rows} × ${cols} cells. Arrow keys move a cursor over them and read out each cell; Home and End go to the row’s ends.`);
   canvas.dataset.matrixCanvas = m;
+  const live = el.appendChild(doc.createElement('span'));
+  live.className = 'hm-live';
+  live.setAttribute('aria-live', 'polite');
   const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
   const img = ctx.createImageData(cols, rows);
   el.style.width = cols * cw + 'px';
@@ -352,11 +359,12 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
   }
   const cursorBox = overlay('hl-cursor');
   cursorBox.hidden = true;
-  let described = '';
+  // The cell under the cursor, said once each time the cursor is on show (setCursor) and its
+  // value or label changed: a redraw that changes nothing says nothing.
   const describe = () => {
-    if (!lastLabel) return;
-    const text = `${caption}. Arrow keys move the cursor; now at ` + lastLabel(cursor.i, cursor.j, lastValues[cursor.i * cols + cursor.j]);
-    if (text !== described) canvas.setAttribute('aria-label', (described = text));
+    if (!lastLabel || cursorBox.hidden) return;
+    const text = lastLabel(cursor.i, cursor.j, lastValues[cursor.i * cols + cursor.j]);
+    if (text !== live.textContent) live.textContent = text;
   };
 
   /** @type {{ values: Float32Array, kind: ScaleKind, maxAbs: number, theme: Theme } | null} */
@@ -379,8 +387,7 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
     if (painted) ctx.putImageData(img, 0, 0); // nothing changed (the mask while a head trains): the canvas stays
     if (!prev || painted) prev = { values: Float32Array.from(values), kind, maxAbs, theme };
     lastLabel = label;
-    lastValues = values;
-    describe();
+    lastValues = values; // said at the next move, not at every redraw (a head in training redraws often)
   }
 
   /** @param {string} cls @param {readonly Mark[]} specs */
@@ -420,7 +427,10 @@ function canvasHeatmap(doc, { m, rows, cols, caption, maxPx = 480 }) {
     el, m, rows, cols, mode: 'canvas', update, setMarks, setCursor, cellAt, setFollowed() {},
     setLabels() {}, // a canvas shows no names: its cells' labels come with the next update
     focusCursor: () => canvas.focus(FOCUS_VISIBLE), // (see the cells' focusCursor)
-    hideCursor: () => { cursorBox.hidden = true; },
+    hideCursor() {
+      cursorBox.hidden = true;
+      live.textContent = '';
+    },
     get cursor() { return cursor; },
     cell: () => null,
   };

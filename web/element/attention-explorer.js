@@ -176,6 +176,13 @@ function decodeParts(parts, size) {
 
 const Base = globalThis.HTMLElement || class {};
 
+// Landmarks inside an element are named after it, so two elements on a page never offer a screen
+// reader two regions both called "Steps" (axe's landmark-unique): "Steps (explorer 2)". Elements
+// are numbered in the order the page made them, which no two share. A landmark drawn later (a
+// new head's panel groups, a mode's panel) or renamed by its view is named again (#watchLandmarks).
+const LANDMARKS = 'nav[aria-label], section[aria-label], aside[aria-label]';
+let made = 0;
+
 export class AttentionExplorer extends Base {
   static get observedAttributes() {
     return ATTRIBUTES;
@@ -193,6 +200,7 @@ export class AttentionExplorer extends Base {
   #started = false; // mounted (or mounting) since the last unmount
   /** @type {Ready} */
   #ready; // of the mount under way or last settled (set in the constructor)
+  #number = ++made; // this element's number on the page, for its landmarks' names
 
   constructor() {
     super();
@@ -206,6 +214,7 @@ export class AttentionExplorer extends Base {
     this.#box = frame.appendChild(this.ownerDocument.createElement('div'));
     this.#box.className = 'ae';
     this.#ready = this.#pendingReady();
+    this.#watchLandmarks();
   }
 
   // `ready` is one promise per mount that settles exactly once: resolved when the element shows
@@ -264,6 +273,25 @@ export class AttentionExplorer extends Base {
   /** @param {string} type @param {unknown} [detail] */
   #emit(type, detail) {
     this.dispatchEvent(new CustomEvent('explorer-' + type, { detail, bubbles: true, composed: true }));
+  }
+
+  // Each landmark's own name, then this element's number (once: a name that has it is left alone).
+  #nameLandmarks() {
+    const which = ` (explorer ${this.#number})`;
+    for (const e of this.#shadow.querySelectorAll(LANDMARKS)) {
+      const own = e.getAttribute('aria-label') ?? '';
+      if (!own.endsWith(which)) e.setAttribute('aria-label', own + which);
+    }
+  }
+
+  // Names the landmarks again when elements are added (not for text that changes, which a head
+  // in training does every frame) or a landmark is renamed; naming them changes no name twice.
+  #watchLandmarks() {
+    const win = this.ownerDocument.defaultView;
+    if (!win || !win.MutationObserver) return;
+    const added = (/** @type {MutationRecord} */ r) => r.type === 'attributes' || [...r.addedNodes].some((n) => n.nodeType === 1);
+    new win.MutationObserver((records) => records.some(added) && this.#nameLandmarks())
+      .observe(this.#box, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-label'] });
   }
 
   #unmount() {

@@ -77,16 +77,19 @@ function wireMatrices(ctx) {
       // move on from the cell that has focus, not from the last one they visited.
       const m = /** @type {MatrixName} */ (t.dataset.matrix);
       panels.heatmap(m)?.setCursor(Number(t.dataset.row), Number(t.dataset.col));
-      act(S.select, { m, i: Number(t.dataset.row), j: Number(t.dataset.col) });
+      point(ctx, { m, i: Number(t.dataset.row), j: Number(t.dataset.col) });
     } else if (t.dataset.matrixCanvas) {
       const hm = /** @type {import('../blocks/heatmap.js').Heatmap} */ (panels.heatmap(/** @type {MatrixName} */ (t.dataset.matrixCanvas)));
       hm.setCursor(hm.cursor.i, hm.cursor.j);
-      act(S.select, { m: hm.m, ...hm.cursor });
+      point(ctx, { m: /** @type {MatrixName} */ (hm.m), ...hm.cursor });
     }
   });
   listen(box, 'focusout', (ev) => {
     const t = targetOf(ev);
     if (t.dataset && t.dataset.matrixCanvas) panels.heatmap(/** @type {MatrixName} */ (t.dataset.matrixCanvas))?.hideCursor();
+    // the focused cell stood for the pointer (point): it goes with the focus
+    const c = state.hover;
+    if (c && (t.dataset.matrix === c.m || t.dataset.matrixCanvas === c.m)) act(S.setHover, null);
     ctx.apply({}); // where the explanation floats follows the focus (mount.js)
   });
   listen(box, 'keydown', (/** @type {KeyboardEvent} */ ev) => matrixKey(ctx, ev));
@@ -101,6 +104,17 @@ function wireMatrices(ctx) {
     },
     { passive: false },
   );
+}
+
+/**
+ * The keyboard's cell is explained exactly as a hovered one: it is the selected cell and, until
+ * the pointer moves or the focus leaves, the cell pointed at (a mouse left resting on another
+ * cell no longer keeps the explanation, or the floating panel, on that one).
+ * @param {EventsCtx} ctx @param {import('../../types/config').Cell} cell
+ */
+function point({ act }, cell) {
+  act(S.select, cell);
+  act(S.setHover, cell);
 }
 
 /**
@@ -123,11 +137,17 @@ function matrixKey(ctx, ev) {
     ev.stopPropagation();
     hm.setCursor(to[0], to[1]);
     hm.focusCursor();
-    if (hm.cursor.j >= 0) act(S.select, { m, ...hm.cursor });
+    if (hm.cursor.j >= 0) point(ctx, { m, ...hm.cursor });
     return;
   }
   if (t.dataset.labelOf) return; // Enter and space press the row's follow button
   const cell = { m, i, j };
+  if (ev.key === 'e' || ev.key === 'E') {
+    // The cell's label is short; its whole story is the explanation's, read on demand.
+    ev.preventDefault();
+    point(ctx, cell);
+    return ctx.$('explanation').focus();
+  }
   if (ev.key === 'f' && TOKEN_ROWS.has(m)) return act(S.toggleFollow, i);
   if (!S.editable(state).has(m)) return;
   if (ev.key === '+' || ev.key === '=') return ev.preventDefault(), act(S.nudge, cell, 0.1);
@@ -162,6 +182,14 @@ function wireEditor(ctx) {
       const hm = state.sel && panels.heatmap(state.sel.m);
       if (hm) hm.focusCursor();
     }
+  });
+  // Escape from the explanation (reached with e) goes back to the cell it explains.
+  listen($('explanation'), 'keydown', (/** @type {KeyboardEvent} */ ev) => {
+    const hm = state.sel && panels.heatmap(state.sel.m);
+    if (ev.key !== 'Escape' || !hm) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    hm.focusCursor();
   });
   listen($('edit-minus'), 'click', () => act(S.nudge, panels.fits(state.sel), -0.1));
   listen($('edit-plus'), 'click', () => act(S.nudge, panels.fits(state.sel), 0.1));

@@ -20,6 +20,9 @@ import { el, setText, setAttr } from '../blocks/dom.js';
 export const IDLE_TITLE = 'Hover, focus or tap any cell';
 export const IDLE_TEXT = 'Each number says how it was computed, with the real numbers, and the cells that fed it light up. Click a token to follow its row.';
 
+/** Whether two boxes share any area. @param {DOMRect} a @param {DOMRect} b */
+const covers = (a, b) => a.width > 0 && a.height > 0 && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
 /**
  * createInspectorView(doc, $, active): $ finds an element by id; active() is the focused element.
  * @param {Document} doc @param {Lookup} $ @param {() => Element | null} active
@@ -119,12 +122,21 @@ export function createInspectorView(doc, $, active) {
     }
   }
 
-  /** Floats the panel (901-1279 px) off `target`, the cell in hand; with none, only its title shows. @param {Element | null} target @param {Element} box */
+  /**
+   * Floats the panel (901-1279 px) off `target`, the cell in hand; with none, only its title
+   * shows. The side is chosen from where the target is, then checked: a panel that would still
+   * cover the target goes to the other side, and if both cover it, shrinks to its title.
+   * @param {Element | null} target @param {Element} box
+   */
   function place(target, box) {
     const panel = $('inspector');
     const t = target && target.getBoundingClientRect();
     panel.classList.toggle('compact', !t);
     panel.classList.toggle('on-left', Boolean(t) && /** @type {DOMRect} */ (t).right > box.getBoundingClientRect().right - panel.offsetWidth);
+    const style = doc.defaultView?.getComputedStyle(panel);
+    if (!t || !style || style.top === 'auto' || !covers(panel.getBoundingClientRect(), t)) return; // docked at the bottom: keepClear scrolls instead
+    panel.classList.toggle('on-left');
+    if (covers(panel.getBoundingClientRect(), t)) panel.classList.add('compact');
   }
 
   return { draw, edit, keepClear, place };

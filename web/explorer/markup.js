@@ -84,12 +84,12 @@ export const MARKUP = `
       or "Q", "K", "V" instead of X and the W matrices (the direct form).</p>
   </details>
   <p class="note keys">Keyboard: arrow keys move inside a matrix (← from the first column reaches the row’s token); Enter edits an input cell, or type its new number straight away, “-” first for a negative one (Enter keeps it and returns to the cell); + and _ nudge it up and down by 0.1;
-    f follows the cell’s token; m and s switch the mask and the scaling; space plays or pauses; [ and ] step back and forward.</p>
+    f follows the cell’s token; e reads its explanation (Escape comes back to the cell); m and s switch the mask and the scaling; space plays or pauses; [ and ] step back and forward.</p>
 </section>
 </div>
 
 <section id="inspector" class="inspector" aria-label="Explanation" data-control="explain" tabindex="0">
-  <section id="tour" class="tour" aria-label="Guided tour" hidden>
+  <section id="tour" class="tour" aria-label="Guided tour" tabindex="-1" hidden>
     <p class="tour-head"><span id="tour-count" class="tour-count"></span> <strong id="tour-title"></strong></p>
     <p id="tour-text" class="tour-text" aria-live="polite"></p>
     <div class="tour-buttons">
@@ -99,7 +99,7 @@ export const MARKUP = `
     </div>
   </section>
   <h2 id="explain-title" class="explain-title">Hover, focus or tap any cell</h2>
-  <p id="explanation" class="explanation" data-role="explanation" aria-live="polite">Each number below says how it was computed, with the real numbers. The cells that fed it light up.</p>
+  <p id="explanation" class="explanation" data-role="explanation" tabindex="-1">Each number below says how it was computed, with the real numbers. The cells that fed it light up.</p>
   <div id="sources" class="sources"></div>
   <div id="editor" class="editor" hidden>
     <label>Value <input id="edit-value" type="text" inputmode="decimal" autocomplete="off" spellcheck="false"></label>

@@ -198,6 +198,7 @@ export function mountExplorer(root, options = {}) {
   let view = null; // computeView's result for the config now shown
   let frame = 0;
   let timer = 0;
+  let focusTour = false; // the tour started: focus its stop once drawn
   let destroyed = false;
   /** @type {Dirty} */
   const dirty = { compute: false, values: false, url: false, rebuild: false, tokens: false, tour: false };
@@ -239,6 +240,7 @@ export function mountExplorer(root, options = {}) {
     for (const k of DIRTY) dirty[k] = dirty[k] || Boolean(change[k]);
     if (change.seen) clearError('note');
     if (change.wholeHead && options.scroll !== false) wholeHead = true;
+    if (change.focusTour) focusTour = true;
     sideEffects(change, { win, state, panels, controls, showError, scroll: options.scroll !== false });
     if (!frame && !destroyed) frame = win.requestAnimationFrame(render);
     if (options.emit) for (const [type, detail] of change.emit || []) emit(type, typeof detail === 'function' ? detail() : detail);
@@ -261,6 +263,7 @@ export function mountExplorer(root, options = {}) {
     }
     if (!view) return;
     view = { ...view, config: state.config, step: state.step };
+    const inTour = $('tour').contains(active()); // a tour that ends takes the focus with it: give it back
     const d = drawViews(views, state, view, dirty);
     // The weights opened: every matrix in view if the window holds them (1024×768), in the frame
     // that shows them, so nothing is measured half-way through a scroll.
@@ -269,6 +272,8 @@ export function mountExplorer(root, options = {}) {
     wholeHead = false;
     if (dirty.url) (state.preset ? writeUrl() : writeUrlSoon()); // a short ?preset= link at once
     placeInspector({ $, win, state, panels, inspector, active }, d.stop, dirty.tour);
+    moveTourFocus($, state, inTour, focusTour); // once placed: a floating panel shows its tour
+    focusTour = false;
     for (const k of DIRTY) dirty[k] = false;
     if (host.dataset.ready !== 'true') {
       host.dataset.ready = 'true';
@@ -346,6 +351,18 @@ function placeInspector({ $, win, state, panels, inspector, active }, stop, tour
   const hovered = panels.fits(state.hover);
   const tapped = $('matrices').dataset.pointer === 'touch' && state.sel ? cellEl(state.sel) : null;
   inspector.place(stop ? cellEl(stop.cell) : hovered ? cellEl(hovered) : inMatrices?.matches(':focus-visible') ? inMatrices : tapped, $('matrices'));
+}
+
+/**
+ * The tour and the keyboard: once started (from its button), its stop has the focus, so Next is
+ * one Tab away (two from stop 2 on, after Back); when it ends with the focus in it (Finish, Skip,
+ * Escape on its buttons), the focus goes back to the button that started it, not to the page's top.
+ * @param {Lookup} $ @param {State} state @param {boolean} hadFocus the focus was in the tour before this frame
+ * @param {boolean} started the tour has just started
+ */
+function moveTourFocus($, state, hadFocus, started) {
+  if (started && state.tour != null) $('tour').focus();
+  else if (hadFocus && state.tour == null) $('tour-start').focus();
 }
 
 /** The matrix each step produces. @type {Record<Step, import('../../types/config').MatrixName>} */

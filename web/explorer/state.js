@@ -5,7 +5,7 @@
 //
 // Every action changes `state` in place and returns what the page must do about it (a Change), or
 // null when nothing changed:
-//   { compute?, values?, url?, rebuild?, tokens?, error?, seen?, emit?, scroll?, wholeHead?, badConfig?, restoreCursor? }
+//   { compute?, values?, url?, rebuild?, tokens?, error?, seen?, emit?, scroll?, wholeHead?, badConfig?, restoreCursor?, focusTour? }
 //   compute   the head's numbers changed: run the core again
 //   values    the drawn values changed without a new computation (step, theme)
 //   url       the page's link changed
@@ -19,6 +19,7 @@
 //   wholeHead the weights opened: every matrix into view if the window holds them
 //   badConfig config text that failed to parse, to put back in the config box
 //   restoreCursor  the selected cell should get the keyboard cursor once drawn
+//   focusTour the tour just started: its stop takes the focus once drawn (Next is a Tab away)
 
 import { list, count as countOf } from '../blocks/words.js';
 import { LIMITS } from '../core/attention.js';
@@ -40,7 +41,7 @@ import { PRESETS, DEFAULT_PRESET } from '../blocks/presets.js';
  * What an action asks the page to do (the list at the top of this file).
  * @typedef {{ compute?: boolean, values?: boolean, url?: boolean, rebuild?: boolean, tokens?: boolean,
  *   tour?: boolean, error?: string, seen?: boolean, emit?: Emit[], scroll?: Step | null, wholeHead?: boolean, badConfig?: string | null,
- *   restoreCursor?: boolean }} Change
+ *   restoreCursor?: boolean, focusTour?: boolean }} Change
  */
 /**
  * The element's start (fromOptions). A step is checked; a follow is a row number (one outside the
@@ -524,7 +525,7 @@ export function startTour(state) {
   state.step = null;
   state.follow = headOf(state).tokens.length - 1;
   state.hover = null;
-  return { values: true, url: true, tour: true, seen: true, emit: [['select', { follow: state.follow, cell: state.sel && { ...state.sel } }]] };
+  return { values: true, url: true, tour: true, seen: true, focusTour: true, emit: [['select', { follow: state.follow, cell: state.sel && { ...state.sel } }]] };
 }
 /** @param {State} state @param {number} k @returns {Change | null} */
 export function tourTo(state, k) {

@@ -15,7 +15,7 @@
 import { fmt, fmtShort, tokenRef } from '../blocks/format.js';
 import { clipMessage, readUrlState } from '../blocks/config.js';
 import { count, list } from '../blocks/words.js';
-import { weightStory } from '../blocks/explain.js';
+import { weightStory, axisLabel } from '../blocks/explain.js';
 
 export const MODE = 'train';
 
@@ -407,7 +407,7 @@ export function readoutInfo(dv, vocab) {
 /** The screen-reader label of one read-out cell. @param {number} dv @param {string[]} vocab */
 export function readoutLabel(dv, vocab) {
   const rows = outputDims(dv);
-  return (/** @type {number} */ i, /** @type {number} */ j, /** @type {number} */ v) => `Wout row ${i + 1} ${rows[i]}, column ${j + 1} ${vocab[j]}: ${fmt(v)}`;
+  return (/** @type {number} */ i, /** @type {number} */ j, /** @type {number} */ v) => `Wout, ${axisLabel('output dim', i, rows[i])}, ${axisLabel('word', j, vocab[j])}: ${fmt(v)}`;
 }
 
 /**

@@ -210,7 +210,7 @@ export function crossEngineSuite(engine) {
           const e = document.activeElement;
           return [e.dataset.matrix, e.dataset.row, e.dataset.col, e.getAttribute('aria-label'), e.matches(':focus-visible')];
         });
-        assert.deepEqual(focused, ['O', '1', '1', `O row 2 cat, column 2 action: ${fmt(expected(attn, PRESETS.cat.config).r.O[1 * 4 + 1])}`, true]);
+        assert.deepEqual(focused, ['O', '1', '1', `O, token 2 “cat”, value dim 2 “action”: ${fmt(expected(attn, PRESETS.cat.config).r.O[1 * 4 + 1])}`, true]);
         assert.match(await explanation(page), /^Dimension 2 .* of “cat” \(2\)/);
       }));
 
