@@ -650,12 +650,12 @@ export function followSentence(view, i) {
  * each looks for, a badge saying what each offers, listening in proportion), said once for all
  * heads: the first sentence of the page's lead.
  */
-export const KEY_IDEA = 'Each token listens to the tokens it can see, in proportion to how well its query (what it looks for) matches their key (what they offer), and its output is the weighted average of their values.';
+export const KEY_IDEA = 'Each token listens to the tokens it can see, in proportion to how well its query (what it looks for) matches their key (what they offer); its output is the weighted average of their values.';
 
 /**
  * The lead's second sentence: whom token i listens to most, with the core's weight (row i of A).
- * “the” (5) listens most to “cat” (2): 0.528 of its attention. Ties name every token ("… to
- * “a” (1) and “b” (2): 0.500 of its attention each"); a row with every visible key tied, one
+ * “the” (5) listens most to “cat” (2): 0.528 of its attention in A. Ties name every token ("… to
+ * “a” (1) and “b” (2): 0.500 of its attention each in A"); a row with every visible key tied, one
  * visible key, or none is said as such.
  * @param {View} view @param {number} i @returns {string}
  */
@@ -667,14 +667,14 @@ export function leadSentence(view, i) {
   const live = visibleKeys(r, i);
   if (!live.length) return `${opening(who)} has no token it may listen to (every key of row ${i + 1} is masked), so its weights are all 0.`;
   const a = rowOf(r.A, i, r.m);
-  if (live.length === 1) return `${opening(who)} can see only ${ref(live[0])}, so it gives ${live[0] === i ? 'itself' : 'it'} all of its attention: ${fmt(a[live[0]])} in row ${i + 1} of A.`;
+  if (live.length === 1) return `${opening(who)} can see only ${ref(live[0])}, so it gives ${live[0] === i ? 'itself' : 'it'} all of its attention: ${fmt(a[live[0]])} in A.`;
   const tops = largest(a, live);
   if (tops.length === live.length) {
     const all = live.length < r.m ? `the ${live.length} tokens it can see` : live.length === 2 ? 'both tokens' : `all ${live.length} tokens`;
-    return `${opening(who)} listens to ${all} equally: ${fmt(a[tops[0]])} of its attention each (row ${i + 1} of A).`;
+    return `${opening(who)} listens to ${all} equally: ${fmt(a[tops[0]])} of its attention each in A.`;
   }
   const each = tops.length > 1 ? ' each' : '';
-  return `${opening(who)} listens most to ${list(tops.map(ref))}: ${fmt(a[tops[0]])} of its attention${each} (row ${i + 1} of A).`;
+  return `${opening(who)} listens most to ${list(tops.map(ref))}: ${fmt(a[tops[0]])} of its attention${each} in A.`;
 }
 
 // Which keys row i may look at, said in as few words as are true, naming what hides what: the

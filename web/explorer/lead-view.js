@@ -24,7 +24,7 @@ export const leadToken = (state, view) => (state.follow != null && state.follow 
  * @param {State} state
  */
 export const aboutSummary = (state) =>
-  state.preset ? 'About this preset: its features and formula' : state.origin ? 'Changed from the preset: what changed and how to go back' : 'About your own head and its formula';
+  state.preset ? 'About this preset' : state.origin ? 'Changed: how to go back' : 'About your own head';
 
 /** @param {Lookup} $ */
 export function createLeadView($) {

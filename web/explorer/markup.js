@@ -12,12 +12,10 @@ export const MARKUP = `
   <button type="button" class="skip" data-skip="matrices">Skip to the matrices</button>
   <button type="button" class="skip" data-skip="inspector">Skip to the explanation</button>
 </nav>
-<div class="lead">
-  <p class="lead-text" data-control="explain"><strong id="lead-idea" class="lead-idea"></strong> <span id="lead-example"></span></p>
-  <button type="button" id="tour-start" class="primary" data-control="steps">Start the tour: follow the last “the”</button>
-  <button type="button" id="lead-step" class="primary" data-control="steps">Go through the six steps, from 1 Project</button>
-</div>
+<p class="lead" data-control="explain"><strong id="lead-idea" class="lead-idea"></strong> <span id="lead-example"></span></p>
 <div class="bar">
+  <button type="button" id="tour-start" class="primary" data-control="steps" title="The widget page’s “Reading the matrices”: four stops that follow the last “the”">Start the tour</button>
+  <button type="button" id="lead-step" class="primary" data-control="steps" title="Go through the six steps one at a time, from 1 Project">Start at step 1</button>
   <label data-control="presets">Preset
     <select id="preset">
       <option value="" id="own-head" disabled>(your own head)</option>
