@@ -351,18 +351,27 @@ function laterNote(view, m) {
  * extra (optional), for a head being trained (web/train/words.js trainedExtra): { trained: { step },
  * residual?: [{ name, data }] (a head inside a model: X as the sum of those parts),
  * gradients: { Wq, Wk, Wv } | null } with the last step's ∂loss/∂W, flat and row-major.
- * @param {View} view @param {MatrixName} m @param {number} i @param {number} j @param {Extra | null} [extra] @returns {Explanation}
+ * pointer: 'coarse' on a touch screen, where an input is changed otherwise (howToChange).
+ * @param {View} view @param {MatrixName} m @param {number} i @param {number} j @param {Extra | null} [extra] @param {'fine' | 'coarse'} [pointer] @returns {Explanation}
  */
-export function explainCell(view, m, i, j, extra = null) {
+export function explainCell(view, m, i, j, extra = null, pointer = 'fine') {
   const v = displayed(view, m)[i * matrixInfo(view, m).cols + j];
   const title = `${m}[${i + 1}][${j + 1}] = ${fmt(v)}`;
   const explain = { X: explainInput, Wq: explainWeight, Wk: explainWeight, Wv: explainWeight, Q: explainProjection, K: explainProjection, V: explainProjection, S: explainScore, M: explainMask, A: explainWeightA, O: explainOutput }[m];
-  const { text, sources } = explain(view, m, i, j, extra);
+  const { text, sources } = explain(view, m, i, j, extra, pointer);
   return { title, text, sources };
 }
 
-/** @param {View} view @param {MatrixName} m @param {number} i @param {number} j @param {Extra | null} extra @returns {Said} */
-function explainInput(view, m, i, j, extra) {
+/**
+ * How an input cell is changed, said for the input at hand: a mouse drags or turns its wheel; a
+ * touch screen (pointer: coarse) has no wheel, and a finger's drag scrolls the page (events.js
+ * starts no drag on touch), so there the explanation's −0.1 and +0.1 buttons do it.
+ * @param {'fine' | 'coarse'} pointer
+ */
+export const howToChange = (pointer) => (pointer === 'coarse' ? 'tap it, then type a number or press −0.1 and +0.1' : 'select it, then type a number, drag sideways or use the scroll wheel');
+
+/** @param {View} view @param {MatrixName} m @param {number} i @param {number} j @param {Extra | null} extra @param {'fine' | 'coarse'} [pointer] @returns {Said} */
+function explainInput(view, m, i, j, extra, pointer = 'fine') {
   if (extra && extra.residual) return residualCell(view, i, j, extra.residual);
   const { config } = view;
   const f = /** @type {string[]} */ (featuresOf(config))[j], who = tokenRef(config.tokens, i);
@@ -370,7 +379,7 @@ function explainInput(view, m, i, j, extra) {
   const sources = [{ m: 'Q', row: i }, { m: 'K', row: i }, { m: 'V', row: i }];
   if (extra && extra.trained)
     return { text: `Feature “${f}” of ${who}: 1 if the token (or its position) is “${f}”, else 0. The inputs are fixed; only the weights learn. It feeds row ${i + 1} of Q, K and V.`, sources };
-  return { text: `Feature “${f}” of ${who}. An input: select it, then type a number, drag sideways or use the scroll wheel to change it. It feeds row ${i + 1} of Q, K and V.`, sources };
+  return { text: `Feature “${f}” of ${who}. An input: ${howToChange(pointer)} to change it. It feeds row ${i + 1} of Q, K and V.`, sources };
 }
 
 /** @param {View} view @param {MatrixName} m @param {number} i @param {number} j @param {Extra | null} extra @returns {Said} */
@@ -655,6 +664,38 @@ export function followSentence(view, i) {
     ? ` Its output (row ${i + 1} of O) is [${o.map(fmt).join(', ')}]; its largest ${noun(big.length, 'component is', 'components are')} ${top}.`
     : ` Its output (row ${i + 1} of O) has ${r.dv} components; the largest ${verb(big.length, 'is', 'are')} ${top}.`;
   return s;
+}
+
+/**
+ * The explorer's key idea, in the widget page's words (its room of people: a card saying what
+ * each looks for, a badge saying what each offers, listening in proportion), said once for all
+ * heads: the first sentence of the page's lead.
+ */
+export const KEY_IDEA = 'Each token listens to the tokens it can see, in proportion to how well its query (what it looks for) matches their key (what they offer); its output is the weighted average of their values.';
+
+/**
+ * The lead's second sentence: whom token i listens to most, with the core's weight (row i of A).
+ * “the” (5) listens most to “cat” (2): 0.528 of its attention in A. Ties name every token ("… to
+ * “a” (1) and “b” (2): 0.500 of its attention each in A"); a row with every visible key tied, one
+ * visible key, or none is said as such.
+ * @param {View} view @param {number} i @returns {string}
+ */
+export function leadSentence(view, i) {
+  const { r, config } = view;
+  const t = config.tokens;
+  const who = tokenRef(t, i);
+  const ref = (/** @type {number} */ j) => (j === i ? 'itself' : tokenRef(t, j));
+  const live = visibleKeys(r, i);
+  if (!live.length) return `${opening(who)} has no token it may listen to (every key of row ${i + 1} is masked), so its weights are all 0.`;
+  const a = rowOf(r.A, i, r.m);
+  if (live.length === 1) return `${opening(who)} can see only ${ref(live[0])}, so it gives ${live[0] === i ? 'itself' : 'it'} all of its attention: ${fmt(a[live[0]])} in A.`;
+  const tops = largest(a, live);
+  if (tops.length === live.length) {
+    const all = live.length < r.m ? `the ${live.length} tokens it can see` : live.length === 2 ? 'both tokens' : `all ${live.length} tokens`;
+    return `${opening(who)} listens to ${all} equally: ${fmt(a[tops[0]])} of its attention each in A.`;
+  }
+  const each = tops.length > 1 ? ' each' : '';
+  return `${opening(who)} listens most to ${list(tops.map(ref))}: ${fmt(a[tops[0]])} of its attention${each} in A.`;
 }
 
 // Which keys row i may look at, said in as few words as are true, naming what hides what: the

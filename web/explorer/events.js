@@ -7,6 +7,7 @@
 import * as S from './state.js';
 import { TOKEN_ROWS } from './state.js';
 import { parseNumber } from '../blocks/format.js';
+import { STEPS } from '../blocks/config.js';
 
 /** @typedef {import('./mount.js').Ctx & { panels: import('./mount.js').Views['panels'], inspector: import('./mount.js').Views['inspector'], keysOn?: EventTarget, chooseTheme: (t: string) => void }} EventsCtx */
 /** @typedef {import('../../types/config').MatrixName} MatrixName */
@@ -203,6 +204,7 @@ function wireSteps(ctx) {
     if (b) act(S.stop), act(S.setStep, b.dataset.step);
   });
   listen($('all'), 'click', () => (act(S.stop), act(S.setStep, null)));
+  listen($('lead-step'), 'click', () => (act(S.stop), act(S.setStep, STEPS[0]))); // the lead's first action
   listen($('back'), 'click', () => act(S.stepBy, -1));
   listen($('fwd'), 'click', () => act(S.stepBy, 1));
   listen($('play'), 'click', () => act(S.togglePlay));

@@ -3,7 +3,8 @@
 // Every part that depends on the state is filled in by a view (web/explorer/*-view.js); the preset
 // menu's options come from web/blocks/presets.js (controls-view.js), never copied here.
 //
-// Layout: the controls across the top, then the matrices in the lesson's order (X → Q, K, V on one
+// Layout: the lead (the key idea, this head's example of it, and the one first thing to press),
+// the controls across the top, then the matrices in the lesson's order (X → Q, K, V on one
 // row, S → M → A → O on the next) with the explanation beside them (docked below on a narrow screen).
 
 export const MARKUP = `
@@ -11,18 +12,23 @@ export const MARKUP = `
   <button type="button" class="skip" data-skip="matrices">Skip to the matrices</button>
   <button type="button" class="skip" data-skip="inspector">Skip to the explanation</button>
 </nav>
+<p class="lead" data-control="explain"><strong id="lead-idea" class="lead-idea"></strong> <span id="lead-example"></span></p>
 <div class="bar">
+  <button type="button" id="tour-start" class="primary" data-control="steps" title="The widget page’s “Reading the matrices”: four stops that follow the last “the”">Start the tour</button>
+  <button type="button" id="lead-step" class="primary" data-control="steps" title="Go through the six steps one at a time, from 1 Project">Start at step 1</button>
   <label data-control="presets">Preset
     <select id="preset">
       <option value="" id="own-head" disabled>(your own head)</option>
     </select>
   </label>
-  <button type="button" id="tour-start" data-control="steps">Tour: follow the last “the”</button>
   <button type="button" id="theme" data-control="theme" aria-pressed="false">Dark theme</button>
   <button type="button" id="copy-link" data-control="link">Copy link</button>
+  <details id="about-head" class="about-head">
+    <summary id="about-summary">About this head: its features and formula</summary>
+    <p id="preset-note" class="note" data-control="presets"></p>
+    <p id="formula" class="formula"></p>
+  </details>
 </div>
-<p id="preset-note" class="note" data-control="presets"></p>
-<p id="formula" class="formula"></p>
 <div id="error" class="error" role="alert" hidden></div>
 
 <div class="playbar">

@@ -23,6 +23,7 @@ import { createStepsView } from './steps-view.js';
 import { createTokensView } from './tokens-view.js';
 import { createControlsView } from './controls-view.js';
 import { createLeakView } from './leak-view.js';
+import { createLeadView } from './lead-view.js';
 import { createExports } from './exports.js';
 import { wireEvents } from './events.js';
 
@@ -52,7 +53,7 @@ import { wireEvents } from './events.js';
 /**
  * @typedef {{ panels: ReturnType<typeof createPanelsView>, inspector: ReturnType<typeof createInspectorView>,
  *   steps: ReturnType<typeof createStepsView>, tokens: ReturnType<typeof createTokensView>,
- *   controls: ReturnType<typeof createControlsView>, leak: ReturnType<typeof createLeakView> }} Views
+ *   controls: ReturnType<typeof createControlsView>, leak: ReturnType<typeof createLeakView>, lead: ReturnType<typeof createLeadView> }} Views
  */
 /** mountExplorer's options (see mountExplorer). @typedef {import('../../types/element').ExplorerOptions & { keysOn?: EventTarget }} MountOptions */
 /** Adds a listener that destroy() removes. @typedef {<E extends Event>(target: EventTarget, type: string, fn: (ev: E) => void, opts?: AddEventListenerOptions | boolean) => void} Listen */
@@ -121,24 +122,26 @@ export function computeView(attn, config, step, leakBase = null, previous = null
 
 /**
  * What every view needs beyond (state, view): the explained cell, the tour's stop, the leak report.
- * @param {State} state @param {View} view @param {Views['panels']} panels
+ * `pointer` is 'coarse' on a touch screen: an input is changed otherwise there (explain.js howToChange).
+ * @param {State} state @param {View} view @param {Views['panels']} panels @param {'fine' | 'coarse'} pointer
  */
-function derive(state, view, panels) {
+function derive(state, view, panels, pointer) {
   const stop = state.tour != null ? tourStop(view, state.tour) : null;
   const active = panels.fits(state.hover) || (stop && panels.fits(stop.cell)) || panels.fits(state.sel);
-  const ex = active ? explainCell(view, active.m, active.i, active.j, state.extra) : null;
+  const ex = active ? explainCell(view, active.m, active.i, active.j, state.extra, pointer) : null;
   const leak = state.leak ? leakReport(view, state.leak.base) : null;
   return { stop, active, ex, leak };
 }
 
 /**
  * Every view draws its region from (state, view); `dirty` says what changed since the last frame.
- * @param {Views} views @param {State} state @param {View} view @param {Dirty} dirty
+ * @param {Views} views @param {State} state @param {View} view @param {Dirty} dirty @param {'fine' | 'coarse'} pointer
  */
-function drawViews({ panels, steps, inspector, tokens, controls, leak }, state, view, dirty) {
+function drawViews({ panels, steps, inspector, tokens, controls, leak, lead }, state, view, dirty, pointer) {
   panels.draw(state, view, { values: dirty.values || dirty.compute, rebuild: dirty.rebuild });
   steps.draw(state, view);
-  const d = derive(state, view, panels);
+  lead.draw(state, view);
+  const d = derive(state, view, panels, pointer);
   panels.drawMarks(state, { active: d.active, sources: d.ex ? d.ex.sources : [], tour: d.stop ? d.stop.marks : [], leakRows: d.leak ? d.leak.rows : [] });
   inspector.draw(state, view, d.ex, panels.fits(state.sel), d.stop);
   tokens.draw(state, view, { force: dirty.tokens });
@@ -179,6 +182,7 @@ export function mountExplorer(root, options = {}) {
   const active = () => /** @type {Partial<DocumentOrShadowRoot>} */ (root).activeElement ?? doc.activeElement;
   const prefersDark = win.matchMedia('(prefers-color-scheme: dark)');
   const reducedMotion = win.matchMedia('(prefers-reduced-motion: reduce)');
+  const coarse = win.matchMedia('(pointer: coarse)');
 
   const state = S.createState({ theme: prefersDark.matches ? 'dark' : 'light', reducedMotion: reducedMotion.matches });
   const views = {
@@ -188,6 +192,7 @@ export function mountExplorer(root, options = {}) {
     tokens: createTokensView(doc, $, active),
     controls: createControlsView(doc, $, active),
     leak: createLeakView(doc, $),
+    lead: createLeadView($),
   };
   const { panels, inspector, controls } = views;
   const exports = createExports(doc, root, $, win);
@@ -264,7 +269,7 @@ export function mountExplorer(root, options = {}) {
     if (!view) return;
     view = { ...view, config: state.config, step: state.step };
     const inTour = $('tour').contains(active()); // a tour that ends takes the focus with it: give it back
-    const d = drawViews(views, state, view, dirty);
+    const d = drawViews(views, state, view, dirty, coarse.matches ? 'coarse' : 'fine');
     // The weights opened: every matrix in view if the window holds them (1024×768), in the frame
     // that shows them, so nothing is measured half-way through a scroll.
     const box = $('matrices');

@@ -100,6 +100,10 @@ function buildPanels(doc, box, state, view) {
     group.setAttribute('aria-label', title);
     group.appendChild(el(doc, 'h2', 'group-title', title));
     const row = group.appendChild(el(doc, 'div', 'group-row'));
+    // a row with a panel that can wait for a later step keeps room above it for that panel's
+    // "(computed at step …)" tab, at every step, so the tab never covers the group's title
+    const waits = list.some((m) => (PRODUCED_AT[/** @type {keyof typeof PRODUCED_AT} */ (m)] ?? 0) > 0);
+    row.classList.toggle('has-later', waits);
     for (const m of list) {
       if (m === 'Q' && folded.length) strip = buildStrip(doc, row, folded);
       panels.set(m, buildPanel(doc, row, state, view, m, maxPx));
