@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { loadAttention } from '../../web/core/attention.js';
 import {
   MODEL, CRITERIA, HEAD_CHOICES, headNames, headsLabel, readInductionUrl, writeInductionUrl, headName, headIndex, dropStep, formedAt, formed, strongestInduction,
-  narrate, versusGuess, ablationSentence, servedPrevious, copyReadout, copySentence, copyPattern, patternSentence, previousSentence, previousByPosition,
+  narrate, versusGuess, ablationSentence, servedPrevious, copyReadout, copySentence, copyPattern, patternSentence, previousSentence, servedSentence, previousByPosition,
   chanceInduction, bestFirstLoss, sharedFall, compositionCaption, explorerLabel, controlHeadName, circuitAblation, inductionKeys, splitSentence, sourceNames, explainSplit, linePath, binned, residualParts,
 } from '../../web/induction/words.js';
 import { createEngine } from '../../web/induction/engine.js';
@@ -55,7 +55,8 @@ test('the page’s model (one head a layer): three seeds form an induction head 
     assert.ok(served > CRITERIA.previous && last.prev[0] < CRITERIA.previous, `served ${served}, mean ${last.prev[0]}`);
     const byPos = previousByPosition(x.heads[0].A, model.n);
     assert.ok(byPos.back.length && byPos.bos.length && byPos.back[0] < byPos.bos[0], 'it looks back early and at BOS later');
-    assert.match(previousSentence({ A: x.heads[0].A, n: model.n, name: '1.1', served, reader: '2.1' }), /on the previous token at tokens .*BOS is an attention sink.* it is a previous-token head/);
+    assert.match(previousSentence({ A: x.heads[0].A, n: model.n, name: '1.1' }), /on the previous token at tokens .*BOS is an attention sink/);
+    assert.match(servedSentence({ name: '1.1', served, reader: '2.1' }), /head 1\.1 is a previous-token head: 0\.\d+ of its attention there/);
     // the copy side: head 2.1's output alone raises the next word most at most repeated queries
     const readout = copyReadout({ C: x.heads[1].C, E: model.weights().E, ids: x.ids, targets: x.targets, part: x.part, d: model.d, vocab: model.vocab });
     assert.ok(readout && readout.hits > readout.total / 2, `copy ${readout && readout.hits} of ${readout && readout.total}`);
@@ -335,10 +336,11 @@ test('one sequence in words: a previous-token head early and a BOS sink later; t
   const p = previousByPosition(A, n);
   assert.deepEqual(p.back, [2, 3, 4]);
   assert.deepEqual(p.bos, [5, 6, 7]);
-  assert.match(previousSentence({ A, n, name: '1.1', served: 0.9, reader: '2.1' }), /^On this sequence head 1\.1 puts 1\.000 of its attention on the previous token at tokens 3 to 5, and 1\.000 on BOS at tokens 6 to 8: BOS is an attention sink.* it is a previous-token head: 0\.900/);
-  assert.match(previousSentence({ A, n, name: '1.1', served: 0.3, reader: '2.1' }), /only 0\.300 on the token before: not a previous-token head there yet\.$/);
+  assert.match(previousSentence({ A, n, name: '1.1' }), /^On this sequence head 1\.1 puts 1\.000 of its attention on the previous token at tokens 3 to 5, and 1\.000 on BOS at tokens 6 to 8: BOS is an attention sink/);
+  assert.match(servedSentence({ name: '1.1', served: 0.9, reader: '2.1' }), /head 1\.1 is a previous-token head: 0\.900/);
+  assert.match(servedSentence({ name: '1.1', served: 0.3, reader: '2.1' }), /only 0\.300 on the token before: not a previous-token head there yet\.$/);
   const flat = new Float32Array(n * n).fill(1 / n);
-  assert.match(previousSentence({ A: flat, n, name: '1.1', served: null, reader: null }), /no more than 0\.500 .* at any token after the second\.$/);
+  assert.match(previousSentence({ A: flat, n, name: '1.1' }), /no more than 0\.500 .* at any token after the second\.$/);
   // head 2: tokens BOS A B A B A B A, k = 2
   const tokens = ['BOS', 'A', 'B', 'A', 'B', 'A', 'B', 'A', 'B', 'A'], m = tokens.length;
   const A2 = new Float32Array(m * m);
@@ -389,7 +391,7 @@ test('narration: step 0, before the drop, after it; the control; grammar for one
   for (let i = 0; i < n; i++) { const keys = inductionKeys(seq, i); A2[i * n + (keys.length ? keys[0] : 0)] = 1; }
   const view = { A: [A1, A2], tokens: seq, n };
   const served = narrate({ step: 250, evals: [ev(0, 3.4, 3.4, [0, 0]), ev(250, 3.3, 0.5, [0, 0.884], [0.249, 0])], words: 27, view });
-  assert.match(served, /Head 1\.1 puts 0\.249 of its attention, averaged over every position, on the previous token\. On this sequence head 1\.1 puts 1\.000 of its attention on the previous token at tokens 3 and 4, and 1\.000 on BOS at tokens 5 and 6: BOS is an attention sink.*it is a previous-token head: 1\.000/);
+  assert.match(served, /Head 1\.1 puts 0\.249 of its attention, averaged over every position, on the previous token \(below: where it looks on this sequence\)\. Where head 2\.1 reads \(the keys right after an earlier copy\), head 1\.1 is a previous-token head: 1\.000/);
   assert.doesNotMatch(served, /does not look at the previous token/);
   const withControl = narrate({ step: 10, evals: [{ ...ev(10, 3.3, 3.2), control: { lossFirst: 3.3, lossRepeat: 2.61, prev: [], induction: [] } }], words: 27 });
   assert.match(withControl, /its repeated part costs 2\.61 nats\.$/);

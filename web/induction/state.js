@@ -9,7 +9,7 @@
 import {
   MODEL, LR_CHOICES, HEAD_CHOICES, MAX_STEPS, CRITERIA, dropStep, formedAt, narrate, ablationSentence, circuitAblation,
   statusLine, curveCaption, sourceNames, sourceLabels, residualParts, strongestInduction, strongestPrevious, servedPrevious,
-  copyPattern, patternSentence, copySentence, explorerLabel, headName,
+  copyPattern, patternSentence, copySentence, explorerLabel, headName, previousSentence,
 } from './words.js';
 
 /** @typedef {import('./types').EngineRequest} EngineRequest @typedef {import('./types').EngineMessage} EngineMessage */
@@ -169,8 +169,8 @@ export function panelText(st, last, runner) {
 }
 
 /**
- * The induction head on the sequence shown, with no head ablated (view.full): where its attention
- * goes and what its output writes, in words, and how much the previous-token head looks back
+ * The circuit on the sequence shown, with no head ablated (view.full): where the previous-token
+ * head looks, where the induction head's attention goes and what its output writes, in words, and how much the previous-token head looks back
  * where it reads (served). The head is the one with the largest held-out induction score; text
  * is '' before training.
  * @param {Last} last @returns {{ text: string, served: number | null }}
@@ -183,6 +183,7 @@ export function circuitStory(last) {
   const pattern = copyPattern(v.full.A[ind.head], v.tokens, MODEL.n), readout = v.full.copy[ind.head];
   const name = headName(ind.head, H);
   const text = [
+    previousSentence({ A: v.full.A[prev.head], n: MODEL.n, name: headName(prev.head, H) }),
     pattern ? patternSentence({ pattern, name, k: v.k }) : '',
     readout ? copySentence({ readout, tokens: v.tokens, names: v.full.names, name }) : '',
   ].filter(Boolean).join(' ');

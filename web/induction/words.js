@@ -334,23 +334,28 @@ export function servedPrevious(A1, A2, tokens, n) {
 }
 
 /**
- * A layer-1 head on one sequence, in words: where it looks at the previous token, where at BOS
- * (an attention sink), and how much it looks back at the keys the induction head reads.
- * @param {{ A: ArrayLike<number>, n: number, name: string, served: number | null, reader: string | null }} s
+ * A layer-1 head on one sequence, in words: where it looks at the previous token, and where at
+ * BOS (an attention sink).
+ * @param {{ A: ArrayLike<number>, n: number, name: string }} s
  */
-export function previousSentence({ A, n, name, served, reader }) {
+export function previousSentence({ A, n, name }) {
   const p = previousByPosition(A, n);
   let s = p.back.length
     ? `On this sequence head ${name} puts ${spread(p.backWeights)} of its attention on the previous token at ${tokenRuns(p.back.map((i) => i + 1))}`
     : `On this sequence head ${name} puts no more than ${fmt(CRITERIA.previous)} of its attention on the previous token at any token after the second`;
   if (p.bos.length) s += `${p.back.length ? ', and' : '; it puts'} ${spread(p.bosWeights)} on BOS at ${tokenRuns(p.bos.map((i) => i + 1))}: BOS is an attention sink, where a head puts the attention it has no use for`;
-  s += '.';
-  if (served != null && reader) {
-    s += served > CRITERIA.previous
-      ? ` Where head ${reader} reads (the keys right after an earlier copy), it is a previous-token head: ${fmt(served)} of its attention there is on the token before, which it writes into the residual stream for head ${reader}’s keys.`
-      : ` Where head ${reader} reads (the keys right after an earlier copy), it puts only ${fmt(served)} on the token before: not a previous-token head there yet.`;
-  }
-  return s;
+  return s + '.';
+}
+
+/**
+ * Whether a layer-1 head is a previous-token head where the induction head reads (servedPrevious
+ * past CRITERIA.previous), in words.
+ * @param {{ name: string, served: number, reader: string }} s
+ */
+export function servedSentence({ name, served, reader }) {
+  return served > CRITERIA.previous
+    ? `Where head ${reader} reads (the keys right after an earlier copy), head ${name} is a previous-token head: ${fmt(served)} of its attention there is on the token before, which it writes into the residual stream for head ${reader}’s keys.`
+    : `Where head ${reader} reads (the keys right after an earlier copy), head ${name} puts only ${fmt(served)} on the token before: not a previous-token head there yet.`;
 }
 
 /**
@@ -522,13 +527,9 @@ export function narrate({ step, evals, words, view = null }) {
     const drop = dropStep(evals);
     lines.push(`Step ${step}: on held-out sequences (not the training batch), the first part costs ${nats(e.lossFirst)} nats a token and the repeated part ${nats(e.lossRepeat)}.`);
     const isInduction = !!ind && ind.score >= CRITERIA.induction;
-    if (view && view.A[prev.head]) {
-      const served = ind ? servedPrevious(view.A[prev.head], view.A[ind.head], view.tokens, view.n) : null;
-      lines.push(`Head ${headName(prev.head, H)} puts ${fmt(prev.score)} of its attention, averaged over every position, on the previous token. ` +
-        previousSentence({ A: view.A[prev.head], n: view.n, name: headName(prev.head, H), served: isInduction ? served : null, reader: ind ? headName(ind.head, H) : null }));
-    } else {
-      lines.push(`Head ${headName(prev.head, H)} puts ${fmt(prev.score)} of its attention, averaged over every position, on the previous token.`);
-    }
+    lines.push(`Head ${headName(prev.head, H)} puts ${fmt(prev.score)} of its attention, averaged over every position, on the previous token${view ? ' (below: where it looks on this sequence)' : ''}.`);
+    const served = view && ind && isInduction ? servedPrevious(view.A[prev.head], view.A[ind.head], view.tokens, view.n) : null;
+    if (served != null && ind) lines.push(servedSentence({ name: headName(prev.head, H), served, reader: headName(ind.head, H) }));
     if (isInduction && ind)
       lines.push(`Head ${headName(ind.head, H)} is an induction head: a token’s query finds keys that say “the token before me was this one”, the tokens right after its earlier copies, and copies what is there (${fmt(ind.score)} of its attention goes there; spreading it evenly would score ${fmt(chanceInduction())}). Nobody wrote that rule: it lowers the loss, so gradient descent found it.`);
     else if (ind) lines.push(`${H === 1 ? `Head ${headName(ind.head, H)} does not find` : `No layer-2 head finds`} the earlier copies of the current token yet (${H === 1 ? 'it puts' : `head ${headName(ind.head, H)} puts`} ${fmt(ind.score)} of its attention there; spreading it evenly would score ${fmt(chanceInduction())}).`);
