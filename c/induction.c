@@ -62,7 +62,8 @@ static void draw_sequence(ind_model *t, uint32_t *rng)
     for (int i = 0; i < n; i++) {
         t->targets[i] = i + 1 < n ? t->tokens[i + 1] : -1;
         /* token i occurred before (at i - k) from position k + 1 on; the token after that one,
-         * at i - k + 1, is the answer. Before, the next token is a word not seen yet. */
+         * at i - k + 1, is the answer. Up to position k the current token has not occurred
+         * before, so there is no copy to find (at k the next word is word 1, seen already). */
         t->part[i] = i + 1 >= n ? IND_NONE : i > k ? IND_REPEAT : IND_FIRST;
         t->induct[i] = i > k ? i - k + 1 : -1;
     }

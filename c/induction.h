@@ -6,7 +6,7 @@
  *
  * Shapes use the legend of attention.h (n tokens, d model width), plus
  *   L       layers (1 or 2: one layer is the control, which cannot form an induction head)
- *   H       heads per layer            dh   the width of each head's Q, K and V (dk = dv = dh)
+ *   H       heads per layer            dh   the lesson's dk = dv: the width of each head's Q, K and V
  *   vocab   the task's vocabulary
  *
  * The model, for one sequence of n tokens:
@@ -36,18 +36,23 @@
  * again and again until the sequence is full. k is drawn per sequence, uniform in
  * [max(2, n/8), max(2, n/4)] (4 to 8 for n = 32), so no fixed positional offset finds the repeat,
  * and at least three periods fit after BOS (two when n is 5 or 6): most predictions are repeats.
- *   first part     predictions at i = 0 .. k: the next word has not been seen yet, so it cannot
- *                  be predicted (at best: one of the words not seen yet)
+ *   first part     predictions at i = 0 .. k: the current token (BOS or a word of the first
+ *                  period) has not occurred before, so there is no earlier copy to find. The
+ *                  next word is mostly unpredictable: for i < k it is a word not seen yet, and
+ *                  at i = k it is word 1 again, but nothing says the period ends there. The best
+ *                  a model can do on this part is about 2.96 nats a token, against ln 27 = 3.30
+ *                  for a uniform guess (web/induction/words.js bestFirstLoss).
  *   repeated part  predictions at i > k: token i occurred before, at i - k, and the answer is
  *                  the token that followed it, at key i - k + 1: an induction head attends there
- *                  and copies it. Words are all different within a period, so that key is the
- *                  only answer (earlier periods, i - 2k + 1, ..., hold the same token).
- * Why the words do not repeat at random inside a period: with 27 words, a chance repeat would
- * make about a third of the repeated predictions ambiguous. Why the period is repeated to the
- * end rather than followed by fresh random tokens: fresh tokens would again be words not seen
- * yet, so "the next word is one already seen" would be false as often as true, and a model
- * cannot take its first step towards copying (attend back, copy what is there) before it can
- * tell the parts apart; that stalls the circuit for thousands of steps.
+ *                  (or after an older copy, i - 2k + 1, ..., which holds the same token) and
+ *                  copies it. Words are all different within a period, so the answer is unique.
+ * Why the words do not repeat at random inside a period: with 27 words, a word drawn twice would
+ * make the predictions after it ambiguous (two different next words): about a sixth of the
+ * repeated predictions with k from 4 to 8 (1 - (26/27)^(k-1), averaged). Why the period is
+ * repeated to the end rather than followed by fresh random tokens: fresh tokens would again be
+ * words not seen yet, so "the next word is one already seen" would be false as often as true,
+ * and a model cannot take its first step towards copying (attend back, copy what is there)
+ * before it can tell the parts apart; that stalls the circuit for thousands of steps.
  *
  * Scores (over a fixed held-out set of sequences, see ind_evaluate):
  *   previous-token score of a head  mean of A[i][i-1] over i >= 1

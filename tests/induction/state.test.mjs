@@ -156,6 +156,26 @@ test('the split of a layer-2 head’s scores: the parts add up to the core’s s
   assert.equal(S.queryOf(MODEL.n + 4, MODEL.n), MODEL.n - 1, 'a query of a longer sequence');
 });
 
+test('with head 1.1 ablated, head 2.1’s split gives head 1.1 a share of 0 and the shares add up to the S shown (issue 26: they once summed to the unablated score)', () => {
+  const last = update({ steps: 300, head: 1, ablate: [0] });
+  const hv = last.view.head;
+  const i = MODEL.n - 1, t = S.splitTable(hv, last.view.tokens, i, 1);
+  let worst = 0;
+  for (let j = 0; j <= i; j++) {
+    assert.equal(t.parts[1][j], 0, `key ${j}: the ablated head writes nothing`);
+    worst = Math.max(worst, Math.abs(t.parts[0][j] + t.parts[1][j] - t.total[j]));
+  }
+  assert.ok(worst < 1e-4, `the shares add up to S (max difference ${worst})`);
+  // the story still describes the whole model: its copy readout and A are the unablated ones
+  const full = update({ steps: 300, head: 1 });
+  assert.deepEqual(last.view.full.A[1], full.view.full.A[1]);
+  assert.notDeepEqual(last.view.A[1], full.view.A[1], 'the grid shows the ablated model');
+  const text = S.panelText(S.createState(readInductionUrl('?head=2.1&ablate=1.1')), last, 'worker').model;
+  assert.match(text.copy, /What head 2\.1 writes/);
+  assert.match(text.explorer, /^The explorer below shows head 2\.1 of the model at step 300/);
+  assert.match(text.ablation, /Without head 1\.1, .*because head 1\.1 is the previous-token head the induction head reads its keys from/);
+});
+
 test('the explorer is handed the opened head’s residual stream and weights, and the key changes with its step', () => {
   assert.equal(S.headKey(update({ head: null })), null);
   const a = update({ steps: 10 }), b = update({ steps: 20 });

@@ -3,7 +3,7 @@
 // over training and each head's sparkline. Each draws an update (`last`) into the element it is
 // handed; the geometry and every word come from web/induction/words.js.
 
-import { linePath, binned, headName } from './words.js';
+import { compositionCaption, linePath, binned, headName } from './words.js';
 import { niceCeil } from '../train/words.js';
 import { fmt } from '../blocks/format.js';
 
@@ -132,7 +132,7 @@ export function drawComposition(svg, legend, caption, last) {
     li.appendChild(doc.createElement('span')).className = 'swatch ' + cls;
     li.appendChild(doc.createTextNode(text));
   }
-  caption.textContent = 'How much each layer-2 head’s keys read what a layer-1 head writes (K-composition, from the weights: ‖W_QK·W_OVᵀ‖ / (‖W_QK‖·‖W_OV‖); random weights score about 0.2). The induction head’s line rises when it starts using the previous-token head.';
+  caption.textContent = compositionCaption(ev);
 }
 
 /**

@@ -14,7 +14,7 @@
 // postEveryMs (the page redraws no more often than that: each update is a copy of the whole
 // history to make and to read), and { type: 'error', message }.
 
-import { MODEL, EVAL_EVERY, MAX_STEPS, headName } from './words.js';
+import { MODEL, EVAL_EVERY, MAX_STEPS, headName, copyReadout } from './words.js';
 
 /**
  * @param {any} attn  the loaded core (web/core/attention.js loadAttention())
@@ -194,18 +194,31 @@ function restart(s, msg) {
 
 /**
  * What the page shows for the current weights (ablation applies here only): one sequence through
- * both models, and the opened head's weights and what it read.
+ * both models, and the opened head's weights and what it read. full: the same sequence through
+ * the whole model (no head ablated), which the page's story describes: every head's A, and what
+ * each layer-2 head's output alone adds to the logits (words.js copyReadout).
  * @param {any} model @param {any} control @param {Settings} s
  */
 function modelView(model, control, s) {
   const H = model.headCount;
+  model.ablate([]);
+  const x0 = model.example(s.ex);
+  const E = model.weights().E;
+  const full = {
+    A: x0.heads.map((/** @type {any} */ h) => h.A),
+    copy: x0.heads.map((/** @type {any} */ h, /** @type {number} */ i) => (i < model.heads ? null : copyReadout({ C: h.C, E, ids: x0.ids, targets: x0.targets, part: x0.part, d: model.d, vocab: model.vocab }))),
+    names: model.tokenNames.slice(),
+  };
   let without = null;
   if (s.ablate.length) {
     model.ablate(s.ablate);
     const w = model.evaluate();
     without = { lossFirst: w.lossFirst, lossRepeat: w.lossRepeat, accuracy: w.accuracy, induction: w.induction };
   }
-  const x = model.example(s.ex); // with the ablation: the page shows what the ablated model does
+  const x = s.ablate.length ? model.example(s.ex) : x0; // with the ablation: the page shows what the ablated model does
+  // the opened head is read while the ablation holds, so its key split gives an ablated head's
+  // share as 0 and the shares add up to the S shown
+  const head = s.head != null && s.head < H ? headView(model, x, s.head, s.ablate) : undefined;
   model.ablate([]);
   const cx = control ? control.example(s.ex) : null;
   /** @type {any} */
@@ -214,8 +227,9 @@ function modelView(model, control, s) {
     A: x.heads.map((/** @type {any} */ h) => h.A),
     controlA: cx ? cx.heads.map((/** @type {any} */ h) => h.A) : null,
     without,
+    full,
   };
-  if (s.head != null && s.head < H) out.head = headView(model, x, s.head, s.ablate);
+  if (head) out.head = head;
   return out;
 }
 

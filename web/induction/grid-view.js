@@ -3,7 +3,7 @@
 // attention pattern, its scores, a sparkline of them over training, and the open and ablate
 // buttons (web/induction/events.js answers their clicks). The cards are built once per model.
 
-import { MODEL, headName, headLabel } from './words.js';
+import { MODEL, headName, headLabel, controlHeadName } from './words.js';
 import { cellRgb, maskedRgb } from '../blocks/colors.js';
 import { setText, setAttr } from '../blocks/dom.js';
 import { fmt } from '../blocks/format.js';
@@ -99,10 +99,11 @@ export function drawGrid(grid, last, { head, ablate, theme }) {
     const src = /** @type {Scores} */ (ctl ? e.control : e);
     drawPattern(/** @type {HTMLCanvasElement} */ (card.querySelector('canvas')), A, MODEL.n, theme);
     const open = /** @type {HTMLButtonElement} */ (card.querySelector('.ind-open'));
-    setText(/** @type {Element} */ (card.querySelector('.ind-name')), `Head ${headName(h, H)}`);
-    const label = headLabel(h, src.prev[h], src.induction[h], H);
+    const name = ctl ? controlHeadName(h) : headName(h, H);
+    setText(/** @type {Element} */ (card.querySelector('.ind-name')), `Head ${name}`);
+    const label = ctl ? `Head ${name} of the one-layer control: previous-token ${fmt(src.prev[h])}, induction ${fmt(src.induction[h])}` : headLabel(h, src.prev[h], src.induction[h], H);
     setText(/** @type {Element} */ (card.querySelector('.ind-scores')), `previous-token ${fmt(src.prev[h])} · induction ${fmt(src.induction[h])}`);
-    setAttr(open, 'aria-label', ctl ? `Control ${label}` : `${label}. Open it in the explorer`);
+    setAttr(open, 'aria-label', ctl ? label : `${label}. Open it in the explorer`);
     setAttr(open, 'aria-pressed', String(!ctl && head === h));
     card.classList.toggle('selected', !ctl && head === h);
     const series = /** @type {Scores[]} */ (ctl ? last.evals.map((x) => x.control) : last.evals);

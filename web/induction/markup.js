@@ -5,8 +5,8 @@
 export const MARKUP = `
 <h2 class="ind-title">Watch an induction head form</h2>
 <p class="note">A model with two layers of attention heads learns to predict the next word of sequences like
-  <q>BOS K F Q K F Q K F…</q>: some random words, then the same words again. The first time through, the next word cannot
-  be known. After that it can, if one head looks at the previous token and a head in layer 2 uses that to find where
+  <q>BOS K F Q K F Q K F…</q>: some random words, then the same words again. The first time through, the next word is mostly
+  unknown. After that it can be known, if one head looks at the previous token and a head in layer 2 uses that to find where
   the current word appeared before and copy the word that came next: an <em>induction head</em>. Press Train and watch
   the repeated part’s loss drop when they start working together.</p>
 <div class="ind-controls">
@@ -45,12 +45,15 @@ export const MARKUP = `
 <h3 class="ind-h">Every head on <span id="ind-seq-name">the sequence</span></h3>
 <p id="ind-seq" class="ind-seq"></p>
 <p class="note">Each square is a head’s attention A: a row per query, a column per key (darker = more weight). A previous-token
-  head is a line just below the diagonal; an induction head a line k − 1 below it, where k is the length of the repeated part. The small
-  chart under each head shows its previous-token score (how much attention goes to the token just before) and its induction score
-  (how much goes to the token after the earlier copy) over training. Click a head to open it in the explorer below.</p>
+  head is a line just below the diagonal; an induction head lines k − 1, 2k − 1, … below it, where k is the period, the number of
+  different words (a token’s earlier copies are k, 2k, … back). The small chart under each head shows its previous-token score (how
+  much attention goes to the token just before) and its induction score (how much goes to the tokens after the earlier copies) over
+  training. The one-layer control’s heads are named C.1, C.2. Click a head to open it in the explorer below.</p>
 <div id="ind-grid" class="ind-grid"></div>
 <p class="ind-circuit"><button type="button" id="ind-ablate-circuit" aria-pressed="false" hidden></button></p>
 <p id="ind-ablation" class="ind-ablation" aria-live="polite"></p>
+<h3 class="ind-h" id="ind-copy-h">What the induction head reads and writes</h3>
+<p id="ind-copy" class="note"></p>
 <section id="ind-split-box" class="ind-split" aria-labelledby="ind-split-h" hidden>
   <h3 id="ind-split-h" class="ind-h">Why it works: where a layer-2 key’s score comes from</h3>
   <p class="note">A layer-2 head reads the residual stream, the sum of the embeddings and of what every layer-1 head wrote. Its keys
@@ -61,4 +64,5 @@ export const MARKUP = `
   <p id="ind-split-title" class="explain-title"></p>
   <p id="ind-split-explain" class="note"></p>
 </section>
-<div id="ind-error" class="error" role="alert" hidden></div>`;
+<div id="ind-error" class="error" role="alert" hidden></div>
+<p id="ind-explorer-label" class="ind-explorer-label"></p>`;

@@ -91,6 +91,9 @@ function drawText($, st, text) {
   $('ind-seq-name').textContent = m.seqName;
   $('ind-seq').textContent = m.seq;
   $('ind-ablation').textContent = m.ablation;
+  $('ind-copy').textContent = m.copy;
+  $('ind-copy').hidden = $('ind-copy-h').hidden = !m.copy;
+  $('ind-explorer-label').textContent = m.explorer;
   const cb = $('ind-ablate-circuit');
   cb.hidden = !m.circuit;
   if (m.circuit) {

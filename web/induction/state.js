@@ -8,7 +8,8 @@
 
 import {
   MODEL, LR_CHOICES, HEAD_CHOICES, MAX_STEPS, CRITERIA, dropStep, formedAt, narrate, ablationSentence, circuitAblation,
-  statusLine, curveCaption, sourceNames, sourceLabels, residualParts,
+  statusLine, curveCaption, sourceNames, sourceLabels, residualParts, strongestInduction, strongestPrevious, servedPrevious,
+  copyPattern, patternSentence, copySentence, explorerLabel, headName, previousSentence,
 } from './words.js';
 
 /** @typedef {import('./types').EngineRequest} EngineRequest @typedef {import('./types').EngineMessage} EngineMessage */
@@ -146,6 +147,7 @@ export function panelText(st, last, runner) {
   const at = formedAt(last.evals);
   const v = last.view, e = last.evals[last.evals.length - 1];
   const circuit = circuitAblation(e.induction, st.ablate);
+  const story = circuitStory(last);
   return {
     ...controls,
     model: {
@@ -154,14 +156,38 @@ export function panelText(st, last, runner) {
       where: `Seed ${last.settings.seed}; training in ${runner === 'worker' ? 'a Web Worker' : 'this page (no worker here)'}` +
         (last.running && last.rate ? `, ${Math.round(last.rate)} steps a second` : '') +
         (at != null ? `; the circuit formed (induction > ${CRITERIA.induction}, repeated part < ${CRITERIA.loss} nats) at step ${at}.` : '.'),
-      says: narrate({ step: last.step, evals: last.evals, words: MODEL.vocab - 1 }),
+      says: narrate({ step: last.step, evals: last.evals, words: MODEL.vocab - 1, view: { A: v.full.A, tokens: v.tokens, n: MODEL.n } }),
       curveCaption: curveCaption(last.step, drop, last.losses.control.length > 0),
       seqName: `sequence ${last.settings.ex + 1} (k = ${v.k})`,
       seq: v.tokens.join(' '),
-      ablation: ablationSentence({ ablated: last.settings.ablate, full: e, without: v.without, induction: e.induction, prev: e.prev }),
+      ablation: ablationSentence({ ablated: last.settings.ablate, full: e, without: v.without, induction: e.induction, prev: e.prev, served: story.served }),
       circuit,
+      copy: story.text,
+      explorer: explorerLabel({ head: last.view.head ? last.view.head.index : null, heads: last.settings.heads, step: last.step, ex: last.settings.ex }),
     },
   };
+}
+
+/**
+ * The circuit on the sequence shown, with no head ablated (view.full): where the previous-token
+ * head looks, where the induction head's attention goes and what its output writes, in words, and how much the previous-token head looks back
+ * where it reads (served). The head is the one with the largest held-out induction score; text
+ * is '' before training.
+ * @param {Last} last @returns {{ text: string, served: number | null }}
+ */
+export function circuitStory(last) {
+  const e = last.evals[last.evals.length - 1], v = last.view, H = last.settings.heads;
+  const ind = strongestInduction(e.induction, H), prev = strongestPrevious(e.prev, H);
+  if (!ind || !last.step) return { text: '', served: null };
+  const served = servedPrevious(v.full.A[prev.head], v.full.A[ind.head], v.tokens, MODEL.n);
+  const pattern = copyPattern(v.full.A[ind.head], v.tokens, MODEL.n), readout = v.full.copy[ind.head];
+  const name = headName(ind.head, H);
+  const text = [
+    previousSentence({ A: v.full.A[prev.head], n: MODEL.n, name: headName(prev.head, H) }),
+    pattern ? patternSentence({ pattern, name, k: v.k }) : '',
+    readout ? copySentence({ readout, tokens: v.tokens, names: v.full.names, name }) : '',
+  ].filter(Boolean).join(' ');
+  return { text, served };
 }
 
 /**

@@ -38,6 +38,9 @@ export interface ModelView {
   A: Float32Array[]; controlA: Float32Array[] | null;
   /** the held-out numbers with the ablated heads left out (null: none ablated) */
   without: { lossFirst: number; lossRepeat: number; accuracy: number; induction: number[] } | null;
+  /** the same sequence with no head ablated: every head's A, each layer-2 head's copy readout
+   * (null for layer 1 and without a repeated part), and the token names by id */
+  full: { A: Float32Array[]; copy: (import('./words.js').CopyReadout | null)[]; names: string[] };
   head?: HeadView;
 }
 
