@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import { loadAttention } from '../../web/core/attention.js';
 import {
   MODEL, CRITERIA, HEAD_CHOICES, headNames, headsLabel, readInductionUrl, writeInductionUrl, headName, headIndex, dropStep, formedAt, formed, strongestInduction,
@@ -247,10 +248,69 @@ test('createInduction and its methods say what to fix', () => {
   assert.throws(() => m.ablate([4]), /ablate: 4 is not a head; heads are 0 to 3/);
   assert.throws(() => m.step(1.5), /k is 1.5/);
   const taken = [];
-  assert.throws(() => { for (;;) taken.push(attn.createInduction()); }, /no model slot is free/);
+  assert.throws(() => { for (;;) taken.push(attn.createInduction()); }, (e) => e.code === 'AE_INDUCTION_SLOTS' && /model slots are in use: call dispose\(\)/.test(e.message));
   for (const t of taken) t.dispose();
   m.dispose();
   assert.throws(() => m.step(), /this model was disposed/);
+});
+
+test('sizes are checked before the core: a number past int32 is refused, not wrapped, and takes no slot', async () => {
+  const own = await loadAttention();
+  assert.throws(() => own.createInduction({ layers: 2 ** 32 + 2 }), /layers is 4294967298: a size is out of range/);
+  assert.throws(() => own.createInduction({ vocab: 2 ** 32 + 28 }), /vocab is 4294967324/);
+  assert.throws(() => own.createInduction({ heads: '2' }), /heads is "2"/);
+  // none of the refusals took a slot: every slot is still free
+  const all = [];
+  assert.throws(() => { for (;;) all.push(own.createInduction({ heads: 1 })); }, { code: 'AE_INDUCTION_SLOTS' });
+  assert.ok(all.length >= 2, `only ${all.length} models fit after the refusals`);
+  const before = all.length;
+  for (const m of all) m.dispose();
+  const again = [];
+  assert.throws(() => { for (;;) again.push(own.createInduction({ heads: 1 })); }, { code: 'AE_INDUCTION_SLOTS' });
+  assert.equal(again.length, before);
+  for (const m of again) m.dispose();
+  own.dispose();
+});
+
+test('a shape the ranges allow but a slot cannot hold says the bytes it needs, and a shape that fits is made', async () => {
+  const own = await loadAttention();
+  assert.throws(() => own.createInduction({ heads: 4 }), (e) => e.code === 'AE_INDUCTION_SIZE' && e.bytes > e.slotBytes && e.message.includes(e.bytes.toLocaleString('en')) && /use fewer heads, a smaller d, dh or n/.test(e.message));
+  const m = own.createInduction({ heads: 4, dh: 8 }); // the docs' example of 4 heads that fit
+  assert.equal(m.headCount, 8);
+  m.dispose();
+  own.dispose();
+});
+
+// Issue 27, bug 3. In a child with --expose-gc, so the test can collect garbage itself.
+test('induction models dropped without dispose() give their slots back when collected (FinalizationRegistry, --expose-gc)', () => {
+  const script = `
+    import { loadAttention } from ${JSON.stringify(new URL('../../web/core/attention.js', import.meta.url).href)};
+    const attn = await loadAttention();
+    const fill = () => { let made = 0; try { for (;;) { attn.createInduction({ heads: 1 }); made++; } } catch (e) { return { made, code: e.code }; } };
+    const out = { first: fill() };           // every slot taken by models nobody keeps
+    for (let k = 0; k < 5; k++) { globalThis.gc(); await new Promise((ok) => setTimeout(ok, 0)); }
+    out.again = fill();                      // before: none, every create failed with no code
+    console.log(JSON.stringify(out));
+  `;
+  const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const { first, again } = JSON.parse(r.stdout);
+  assert.equal(first.code, 'AE_INDUCTION_SLOTS');
+  assert.ok(first.made > 0);
+  assert.deepEqual(again, first, 'after collection the same number of models fit again');
+});
+
+test('keySplit takes a head of the model, nothing else; step(k) is bounded; a disposed Attention ends its models', async () => {
+  const own = await loadAttention();
+  const m = own.createInduction();
+  for (const [l, h] of [[1.9, 1.9], ['1', '1'], [-1, 0]]) {
+    assert.throws(() => m.keySplit(/** @type {any} */ (l), /** @type {any} */ (h)), /keySplit\(layer, head\) takes 0-based whole numbers/, `${l}, ${h}`);
+  }
+  for (const [l, h] of [[2 ** 32 + 1, 0], [m.layers, 0], [0, m.heads]]) assert.throws(() => m.keySplit(l, h), /there is no head/, `${l}, ${h}`);
+  assert.ok(m.keySplit(1, 1).length > 1);
+  assert.throws(() => m.step(2 ** 31), /from 0 to [\d,]+ \(a call runs synchronously/);
+  own.dispose();
+  assert.throws(() => m.evaluate(), /Attention was disposed \(attn.dispose\(\)\), and its models with it/);
 });
 
 // ------------------------------------------------------------------ the page's pure module

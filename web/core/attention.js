@@ -1139,7 +1139,7 @@ class Attention {
     if (!this.exports) throw new Error('this Attention was disposed: call loadAttention() again');
     this.#needTraining('createInduction'); // so the full core and its InductionModel are here
     const { InductionModel } = /** @type {{ InductionModel: typeof import('./induction-model.js').InductionModel }} */ (this.#trainers);
-    return new InductionModel(/** @type {import('./types').FullCore} */ (this.exports), options);
+    return new InductionModel(/** @type {import('./types').FullCore} */ (this.exports), options, this);
   }
 
   /** Which core this is (CORES): 'forward' cannot train, 'trainer' has no induction models. */

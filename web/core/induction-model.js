@@ -5,7 +5,7 @@
 
 import { describe } from './words.js';
 import { TRAIN_STATUS, cString, checkSeed } from './trainer.js';
-import { IND_BUFFERS, IND_INFO } from '../gen/wasm-exports.js';
+import { IND_BUFFERS, IND_INFO, IND_SLOTS } from '../gen/wasm-exports.js';
 
 /** @typedef {import('./types').FullCore} FullCore */
 
@@ -18,11 +18,50 @@ const II = Object.fromEntries(IND_INFO.map((name, i) => [name, i]));
 const IND_STATUS = {
   ...TRAIN_STATUS,
   32: 'a size is out of range (layers 1-2, heads 1-4, d even 2-64, dh 1-32, n 5-64, vocab up to 64 and enough different tokens for the task)',
-  33: 'no model slot is free, or the model is too large for one: dispose() a model first',
+  33: `all ${IND_SLOTS} model slots are in use: call dispose() on a model you no longer need (a model dropped without dispose() gives its slot back only once it is garbage-collected)`,
   34: 'the learning rate must be above 0 and at most 1, and the weight decay at least 0',
 };
 const IND_DEFAULTS = Object.freeze({ layers: 2, heads: 2, d: 32, dh: 16, n: 32, vocab: 28, seed: 1, lr: 0.01, weightDecay: 0.01, batch: 16 });
 const IND_KEYS = new Set(Object.keys(IND_DEFAULTS));
+/** The most steps one step(k) call takes: a call runs synchronously, so it is bounded (about a
+ * minute of the anchor's steps); take more in several calls, as the page does, between frames. */
+export const MAX_STEPS_PER_CALL = 100000;
+
+// A model dropped without dispose() gives its Wasm slot back when it is garbage-collected
+// (dispose() unregisters it, so a slot is never freed twice or under a newer model).
+const DROPPED_MODELS = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry((/** @type {{ exports: FullCore, slot: number }} */ { exports, slot }) => exports.ae_ind_free(slot))
+  : null;
+
+/** An Error with a code a caller can test (e.code), as the trainers' AE_TRAINER_SLOTS.
+ * @param {string} message @param {string} code @param {object} [extra] */
+function coded(message, code, extra = {}) {
+  return Object.assign(new Error(message), { code, ...extra });
+}
+
+/**
+ * Creates a model's slot, or says why not: a size that is not a whole number from 1 up (checked
+ * before the core, which reads int32s: 2 ** 32 + 2 would reach it as 2), a shape the core refuses,
+ * a shape too large for a slot (with the bytes it needs and a slot holds), or every slot in use.
+ * @param {FullCore} exports @param {Record<'layers' | 'heads' | 'd' | 'dh' | 'n' | 'vocab', unknown> & { seed: number }} o
+ */
+function createSlot(exports, o) {
+  const sizes = /** @type {const} */ (['layers', 'heads', 'd', 'dh', 'n', 'vocab']);
+  for (const k of sizes) {
+    const v = o[k];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 0x7fffffff) throw new Error(`${k} is ${describe(v)}: ${IND_STATUS[32]}`);
+  }
+  const [layers, heads, d, dh, n, vocab] = sizes.map((k) => /** @type {number} */ (o[k]));
+  const need = exports.ae_ind_memory_bytes(layers, heads, d, dh, n, vocab), room = exports.ae_ind_slot_bytes();
+  if (need === 0) throw coded(`could not create the model: ${IND_STATUS[32]}`, 'AE_INDUCTION_SHAPE');
+  if (need > room) {
+    throw coded(`could not create the model: this shape needs ${need.toLocaleString('en')} bytes and a model slot holds ${room.toLocaleString('en')}: use fewer heads, a smaller d, dh or n (docs/api.md lists the shapes that fit)`, 'AE_INDUCTION_SIZE', { bytes: need, slotBytes: room });
+  }
+  const slot = exports.ae_ind_create(layers, heads, d, dh, n, vocab, o.seed);
+  if (slot === -33) throw coded(`could not create the model: ${IND_STATUS[33]}`, 'AE_INDUCTION_SLOTS', { slots: IND_SLOTS });
+  if (slot < 0) throw new Error(`could not create the model: ${IND_STATUS[-slot] ?? 'status ' + -slot}`);
+  return slot;
+}
 
 /**
  * An attention-only transformer of 1 or 2 layers (token embedding, fixed sinusoidal positions,
@@ -34,21 +73,24 @@ export class InductionModel {
   /** @type {FullCore | null} */
   #ex;
   #slot;
-  /** @param {FullCore} exports @param {import('../../types/attention').InductionOptions} options (checked here) */
-  constructor(exports, options) {
+  /** @type {{ exports: unknown } | null} */
+  #owner; // the Attention it was made by: its dispose() ends this model too
+  /**
+   * @param {FullCore} exports @param {import('../../types/attention').InductionOptions} options (checked here)
+   * @param {{ exports: unknown } | null} [owner]
+   */
+  constructor(exports, options, owner = null) {
     if (!options || typeof options !== 'object') throw new Error('createInduction needs an object like { layers: 2, seed: 1 }');
     for (const key in options) {
       if (!IND_KEYS.has(key)) throw new Error(`createInduction got an unknown option "${key}": the options are ${[...IND_KEYS].join(', ')}`);
     }
     const o = { ...IND_DEFAULTS, ...options };
-    for (const k of /** @type {const} */ (['layers', 'heads', 'd', 'dh', 'n', 'vocab'])) {
-      if (!Number.isInteger(o[k])) throw new Error(`${k} is ${describe(o[k])}: it must be a whole number`);
-    }
     checkSeed(o.seed);
-    const slot = exports.ae_ind_create(o.layers, o.heads, o.d, o.dh, o.n, o.vocab, o.seed);
-    if (slot < 0) throw new Error(`could not create the model: ${IND_STATUS[-slot] ?? 'status ' + -slot}`);
+    const slot = createSlot(exports, o);
     this.#ex = exports;
     this.#slot = slot;
+    this.#owner = owner;
+    DROPPED_MODELS?.register(this, { exports, slot }, this);
     this.layers = o.layers; this.heads = o.heads; this.d = o.d; this.dh = o.dh; this.n = o.n; this.vocab = o.vocab;
     this.seed = o.seed;
     // set() below sets these (a read here declares their types for tsc)
@@ -69,6 +111,9 @@ export class InductionModel {
 
   #live() {
     if (!this.#ex) throw new Error('this model was disposed: create a new one with attn.createInduction()');
+    if (this.#owner && !this.#owner.exports) {
+      throw new Error('this model\'s Attention was disposed (attn.dispose()), and its models with it: load the core again with loadAttention() and create a new model');
+    }
     return this.#ex;
   }
   /** @param {string} which @param {number} count */
@@ -113,7 +158,7 @@ export class InductionModel {
    */
   step(k = 1) {
     const ex = this.#live();
-    if (!Number.isInteger(k) || k < 0) throw new Error(`step(k): k is ${describe(k)}, it must be a whole number of steps >= 0`);
+    if (!Number.isInteger(k) || k < 0 || k > MAX_STEPS_PER_CALL) throw new Error(`step(k): k is ${describe(k)}, it must be a whole number of steps from 0 to ${MAX_STEPS_PER_CALL} (a call runs synchronously: take more steps in several calls)`);
     const first = new Float32Array(k), repeat = new Float32Array(k);
     const chunk = ex.ae_ind_loss_chunk();
     for (let done = 0; done < k; ) {
@@ -227,8 +272,12 @@ export class InductionModel {
    */
   keySplit(layer, head) {
     const ex = this.#live();
+    const whole = (/** @type {unknown} */ v) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+    if (!whole(layer) || !whole(head)) throw new Error(`keySplit(layer, head) takes 0-based whole numbers (0 is layer 1, head 1): got ${describe(layer)}, ${describe(head)}`);
+    const noHead = () => new Error(`keySplit: there is no head ${layer + 1}.${head + 1} (the model has ${this.layers} layer${this.layers > 1 ? 's' : ''} of ${this.heads} head${this.heads > 1 ? 's' : ''})`);
+    if (layer >= this.layers || head >= this.heads) throw noHead(); // checked here: the core reads int32s
     const parts = ex.ae_ind_key_split(this.#slot, layer, head);
-    if (parts < 0) throw new Error(`keySplit: there is no head ${layer + 1}.${head + 1} (the model has ${this.layers} layer${this.layers > 1 ? 's' : ''} of ${this.heads} head${this.heads > 1 ? 's' : ''})`);
+    if (parts < 0) throw noHead();
     const size = this.n * this.dh, all = this.#floats('split', parts * size);
     return Array.from({ length: parts }, (_, p) => ({ from: p === 0 ? 'embedding' : p - 1, K: all.slice(p * size, (p + 1) * size) }));
   }
@@ -281,7 +330,10 @@ export class InductionModel {
 
   /** Frees the model's slot in Wasm (there are 4); the object must not be used afterwards. */
   dispose() {
-    if (this.#ex) this.#ex.ae_ind_free(this.#slot);
+    if (this.#ex) {
+      DROPPED_MODELS?.unregister(this);
+      this.#ex.ae_ind_free(this.#slot);
+    }
     this.#ex = null;
   }
 }
