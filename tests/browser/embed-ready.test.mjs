@@ -75,6 +75,25 @@ function outcome(p, id, timeout = 20000) {
   }, [id, timeout]);
 }
 
+// Elements removed before they are ready (issue 27, bug 7): a lab and the induction page removed
+// in the task that added them (their code still loading), and a src that never answers removed
+// after 100 ms. Each one's ready, as the page saw it.
+writeFileSync(
+  ROOT + 'tests/out/embed-ready/remove-early.js',
+  "window.__early = {};\n" +
+    "const settle = (p) => p.then(() => 'resolved', (e) => 'rejected ' + e.name + ': ' + e.message);\n" +
+    "for (const mode of ['fused-lab', 'induction']) {\n" +
+    "  const el = document.body.appendChild(Object.assign(document.createElement('attention-explorer'), { id: mode }));\n" +
+    "  el.setAttribute('mode', mode);\n" +
+    "  window.__early[mode] = settle(el.ready);\n" +
+    "  el.remove();\n" +
+    "}\n" +
+    "const slow = document.body.appendChild(Object.assign(document.createElement('attention-explorer'), { id: 'slow' }));\n" +
+    "slow.setAttribute('src', '/api/never.json?slow');\n" +
+    "window.__early.slow = settle(slow.ready);\n" +
+    "setTimeout(() => slow.remove(), 100);\n",
+);
+
 // Every page records the explorer-error events of every element from the start.
 const RECORD = `<script src="record-errors.js"></script>`;
 // A mode whose start fails (as mode="train" did with task=__proto__ before issue 11), added
@@ -251,6 +270,18 @@ test('the latest src wins: a slow src replaced after 300 ms shows the new one at
   await context.close();
 });
 
+test('an element removed before it is ready settles its ready (AbortError): a lab and the induction page removed at once, a slow src after 100 ms', async () => {
+  const { page: p, log, context } = await open('remove-early', `${RECORD}\n<script type="module" src="remove-early.js"></script>`, { ready: null, count: 0 });
+  const settled = await p.evaluate(() => Promise.race([
+    Promise.all(Object.entries(window.__early).map(([id, r]) => r.then((v) => [id, v]))),
+    new Promise((ok) => setTimeout(() => ok('still pending after 10 s'), 10000)),
+  ]));
+  assert.ok(Array.isArray(settled), String(settled));
+  for (const [id, v] of settled) assert.match(v, /^rejected AbortError: <attention-explorer> was removed from the page before it was ready/, id);
+  await clean(p, log);
+  await context.close();
+});
+
 test('removing the element while its src loads aborts the fetch; a src that never answers times out after 15 s and says so', async () => {
   aborted.length = 0;
   const { page: p, log, context } = await open('never', [
@@ -266,6 +297,7 @@ test('removing the element while its src loads aborts the fetch; a src that neve
   });
   for (let k = 0; k < 50 && !aborted.includes('/api/never.json?gone'); k++) await p.waitForTimeout(100);
   assert.deepEqual(aborted, ['/api/never.json?gone'], 'removal cancelled the request');
+  assert.match(await p.evaluate(() => window.__goneReady), /^rejected: <attention-explorer> was removed from the page before it was ready/, 'ready settled at the removal');
   const started = Date.now();
   const [state, message, errors] = await outcome(p, 'wait', 30000);
   const took = Date.now() - started;

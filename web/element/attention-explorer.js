@@ -296,6 +296,12 @@ export class AttentionExplorer extends Base {
 
   #unmount() {
     this.#started = false;
+    this.#srcToken++; // a mount still under way (a src loading, a mode's code) stops where it is
+    // and its ready settles now: a host awaiting it must not wait for ever (docs/embedding.md)
+    if (!this.#ready.settled) {
+      this.#ready.settled = true;
+      this.#ready.reject(Object.assign(new Error('<attention-explorer> was removed from the page before it was ready: await the ready of the element you put back (or of a new one)'), { name: 'AbortError' }));
+    }
     if (this.#fetching) this.#fetching.abort();
     this.#fetching = null;
     if (this.#app) this.#app.destroy();
