@@ -12,7 +12,7 @@
 // compressed here (gzip, kept in memory while the file is unchanged). Names with a content hash
 // (the site's assets/*-<hash>.js) may be cached for good; every other file is revalidated
 // (ETag, 304), so an edit shows at the next reload.
-import { createServer } from 'node:http';
+import { createServer, STATUS_CODES } from 'node:http';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -161,6 +161,15 @@ export async function startServer({ root = WEB_ROOT, port = 0, host = '127.0.0.1
       if (err instanceof HttpError) text(err.status, err.message);
       else text(500, 'server error');
     }
+  });
+  // A request Node's parser refuses (a malformed request line: 400; headers past its limit: 431)
+  // never reaches the handler above: answer it here, with the same headers as every answer.
+  server.on('clientError', (err, socket) => {
+    if (!socket.writable || /** @type {{ code?: string }} */ (err).code === 'ECONNRESET') return socket.destroy();
+    const status = /** @type {{ code?: string }} */ (err).code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const body = status === 431 ? 'request header fields too large: send fewer or shorter headers' : 'bad request: the request could not be parsed';
+    const head = { ...always, 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' };
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(head).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${body}`);
   });
   return new Promise((ok, fail) => {
     server.once('error', fail);

@@ -115,3 +115,41 @@ test('into at the same sizes with another scale or causal: the result takes the 
     assert.equal(r.scale, scale ?? 1 / Math.sqrt(3));
   }
 });
+
+// Issue 27, bug 9: a frozen result took the new O but kept its old scale before the TypeError.
+test('a frozen into is refused by name before anything in it is written', () => {
+  const cfg = config(3);
+  const r = Object.freeze(attn.forward(cfg, { outputs: ['O'] }));
+  const before = snapshot(r);
+  assert.throws(() => attn.forward({ ...cfg, scale: 0.25 }, { outputs: ['O'], into: r }), /into is a frozen result \(Object\.freeze\): forward\(\) cannot refill it/);
+  assert.deepEqual(snapshot(r), before, 'neither O nor scale changed');
+});
+
+// Issue 27, risk: transferring one small result's buffer (docs/api.md warns against it) detaches
+// the shared slab; the calls after it threw TypeError for a whole slab's worth of results.
+test('after a caller detaches a small result’s buffer, the next forward() calls still work', () => {
+  const cfg = config(4);
+  const r = attn.forward(cfg);
+  structuredClone(r.A.buffer, { transfer: [r.A.buffer] }); // as postMessage's transfer list does
+  assert.equal(r.A.length, 0, 'the transfer detached it');
+  for (let k = 0; k < 3; k++) assertLikeFresh(attn.forward(cfg), cfg, undefined, `call ${k + 1} after the transfer`);
+  assertLikeFresh(attn.forward(cfg, { outputs: ['O'] }), cfg, { outputs: ['O'] }, 'O only');
+});
+
+// Issue 27, bug 6: X as a length-tracking view of a resizable buffer, resized by a getter on a
+// later argument, gave r.X = [1, 0, 5, 5]: the last two values were the previous call's.
+test('a resizable buffer resized while forward() reads its arguments is refused by name, not read half', () => {
+  attn.forward({ X: [[5, 5], [5, 5]], Wq: [[1, 0], [0, 1]], Wk: [[1, 0], [0, 1]], Wv: [[1, 0], [0, 1]] }); // the last call's values
+  const rab = new ArrayBuffer(16, { maxByteLength: 64 });
+  new Float32Array(rab).set([1, 0, 0, 1]);
+  const Wq = [[1, 0], [0, 1]];
+  Object.defineProperty(Wq, 1, { get: () => (rab.resize(8), [0, 1]) });
+  assert.throws(() => attn.forward({ X: { shape: [2, 2], data: new Float32Array(rab) }, Wq, Wk: [[1, 0], [0, 1]], Wv: [[1, 0], [0, 1]] }),
+    /X changed length while forward\(\) read its arguments \(4 values when checked, 2 when copied/);
+  const row = new ArrayBuffer(8, { maxByteLength: 64 });
+  new Float32Array(row).set([0, 1]);
+  const X = [[1, 0], new Float32Array(row)];
+  const Wk = [[1, 0], [0, 1]];
+  Object.defineProperty(Wk, 0, { get: () => (row.resize(4), [1, 0]) });
+  assert.throws(() => attn.forward({ X, Wq: [[1, 0], [0, 1]], Wk, Wv: [[1, 0], [0, 1]] }), /X\[1\] changed length/);
+});

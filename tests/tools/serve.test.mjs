@@ -186,3 +186,22 @@ test("make dev's root: the page, the labs and the module are served with the pol
   assert.equal((await get(web.url, '/../Makefile')).status, 404);
   assert.equal((await get(web.url, '/%2e%2e/Makefile')).status, 404);
 });
+
+// Issue 27: the answers Node's parser gives for a request it cannot read carried no CSP.
+test('a request the parser refuses (a malformed request line: 400, headers past the limit: 431) is answered with the CSP and nosniff too', async () => {
+  const { connect } = await import('node:net');
+  const raw = (text) => new Promise((ok, fail) => {
+    const s = connect(server.port, '127.0.0.1', () => s.end(text));
+    let got = '';
+    s.on('data', (d) => (got += d));
+    s.on('end', () => ok(got));
+    s.on('error', fail);
+  });
+  for (const [text, status] of [['GARBAGE / HTTP/1.1\r\n\r\n', 400], [`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20000)}\r\n\r\n`, 431]]) {
+    const answer = await raw(text);
+    const [head] = answer.split('\r\n\r\n');
+    assert.match(head, new RegExp(`^HTTP/1\\.1 ${status} `), answer.slice(0, 80));
+    assert.ok(head.toLowerCase().includes(`content-security-policy: ${CSP}`.toLowerCase()), head);
+    assert.match(head.toLowerCase(), /x-content-type-options: nosniff/);
+  }
+});

@@ -141,6 +141,7 @@ function badValue(name, i, j, x) {
 function writeMatrix(name, mat, heap, at) {
   const { rows, cols, data, nested } = mat;
   if (data) {
+    if (data.length !== rows * cols) throw resized(name, data.length, rows * cols);
     if (data instanceof Float32Array || data instanceof Float64Array) {
       heap.set(data, at);
       return;
@@ -154,6 +155,7 @@ function writeMatrix(name, mat, heap, at) {
   }
   for (let i = 0; i < rows; i++) {
     const row = nested[i], base = at + i * cols;
+    if (row.length !== cols) throw resized(`${name}[${i}]`, row.length, cols);
     if (row instanceof Float32Array || row instanceof Float64Array) {
       heap.set(row, base);
       continue;
@@ -164,6 +166,14 @@ function writeMatrix(name, mat, heap, at) {
       heap[base + j] = x;
     }
   }
+}
+
+// A typed array on a resizable ArrayBuffer can change length after it was checked (a getter
+// on a later argument resizes it): heap.set would then copy fewer values and leave the last
+// call's behind. Checked again as it is copied.
+/** @param {string} name @param {number} now @param {number} was */
+function resized(name, now, was) {
+  return new Error(`${name} changed length while forward() read its arguments (${was} values when checked, ${now} when copied: a resizable ArrayBuffer resized meanwhile): resize it before calling forward()`);
 }
 
 // The error for the first value of a matrix the core found not finite in float32 (NaN,
@@ -570,6 +580,9 @@ function forwardOptions(opts, scratch) {
   if (into !== null && !Result.is(into)) {
     throw new Error(`into is ${describe(into)}: it must be a result an earlier forward() returned, whose arrays this call may overwrite`);
   }
+  // checked before anything is written: a frozen result would take new arrays but not its new
+  // scale, half refilled
+  if (into !== null && Object.isFrozen(into)) throw new Error('into is a frozen result (Object.freeze): forward() cannot refill it; pass a result that is not frozen, or leave into out for a new one');
   // (outputs: each checked to be in RESULT_ARRAYS; into: a Result, Result.is)
   if (into === null) return outputs === null ? NO_OPTIONS : outputs === O_ONLY ? ONLY_O_OPTIONS : /** @type {Options} */ ({ outputs, into, fused });
   scratch.outputs = /** @type {readonly string[] | null} */ (outputs);
@@ -827,7 +840,9 @@ class Attention {
   /** Room for len floats in this.slab: the byte offset, or -1 if too large for a slab. @param {number} len */
   #reserve(len) {
     if (len > SLAB_FLOATS / 8) return -1;
-    if (this.slabUsed + len > SLAB_FLOATS) { this.slab = new ArrayBuffer(SLAB_FLOATS * 4); this.slabUsed = 0; }
+    // a full slab, or one a caller detached (transferred one result's buffer, which takes the
+    // whole slab: the docs warn against it): a new one, so later calls keep working
+    if (this.slabUsed + len > SLAB_FLOATS || this.slab.byteLength === 0) { this.slab = new ArrayBuffer(SLAB_FLOATS * 4); this.slabUsed = 0; }
     const at = this.slabUsed * 4;
     this.slabUsed += (len + 3) & ~3;
     return at;
