@@ -290,24 +290,29 @@ static int scores_bounded(const float *Q, const float *K, int n, int m, int dk, 
     return bound < FLT_MAX / 2;
 }
 
-/* exp(v) for v <= 0, four at a time, and exactly 0 for v = -Infinity.
+/* exp(v) for v <= 0, four at a time, as float32 has it: subnormal from about -87.3 down to
+ * about -103.97 (exp(-95) = 5.52e-42, as PyTorch gives), 0 below, and exactly 0 for -Infinity.
  * Softmax calls this for every weight, so it avoids calls and branches. It splits
  * v = k·ln2 + r with k = round(v·log2 e), |r| <= ln2/2, so exp(v) = 2^k · exp(r), takes exp(r)
  * from a degree-6 Taylor polynomial (error below 2e-7, about one float ulp) and builds 2^k from
- * its bits. The rounding is one add: x + 1.5·2²³ leaves round(x) in the low mantissa bits. */
+ * its bits. The rounding is one add: x + 1.5·2²³ leaves round(x) in the low mantissa bits.
+ * 2^k for k down to -150 is no normal float, so it comes in two factors: p·2^(k+64) is exact (a
+ * normal float), and the one multiply by 2^-64 rounds it once, into the subnormals where it falls
+ * there (for a normal result it is exact too). */
 static f32x4 exp4_nonpositive(f32x4 v)
 {
     const float log2e = 1.44269504f, ln2_hi = 0.693145752f, ln2_lo = 1.42860677e-6f, magic = 12582912.0f;
-    const f32x4 floor_v = {-87.0f, -87.0f, -87.0f, -87.0f};
-    i32x4 underflow = v < floor_v; /* also true for -Infinity: exp is 0 to float precision */
+    const float two_minus_64 = 5.42101086e-20f; /* 2^-64, exact */
+    const f32x4 floor_v = {-104.0f, -104.0f, -104.0f, -104.0f};
+    i32x4 underflow = v < floor_v; /* also true for -Infinity: below it exp(v) rounds to 0 in float32 */
     v = (f32x4)((underflow & (i32x4)floor_v) | (~underflow & (i32x4)v));
-    f32x4 shifted = v * log2e + magic;       /* v·log2 e in [-125.6, 0], rounded to a whole number */
+    f32x4 shifted = v * log2e + magic;       /* v·log2 e in [-150.1, 0], rounded to a whole number */
     i32x4 k = (i32x4)shifted - (i32x4)(f32x4){magic, magic, magic, magic};
     f32x4 kf = shifted - magic;
     f32x4 r = (v - kf * ln2_hi) - kf * ln2_lo;
     f32x4 p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720))))));
-    i32x4 two_k = (k + 127) << 23;           /* the float 2^k, k in [-126, 0] */
-    return (f32x4)(~underflow & (i32x4)(p * (f32x4)two_k));
+    i32x4 two_k64 = (k + 64 + 127) << 23;    /* the float 2^(k+64), k + 64 in [-86, 64] */
+    return (f32x4)(~underflow & (i32x4)((p * (f32x4)two_k64) * two_minus_64));
 }
 
 /* One query row of pass 3. s: the row of scaled scores S (finite); a: the row of weights A (may

@@ -66,10 +66,13 @@ export function numbersFrom(text, allowed) {
 
 /** The formatted values of every matrix of a view, as the page shows them. */
 export function shownNumbers(view, displayed) {
-  const set = new Set(['3.40e38', '1.18e−38', '1.4e−45']);
+  // float32's own facts: largest, smallest normal, smallest positive, and how far below the
+  // row's largest exp reaches that last one
+  const set = new Set(['3.40e38', '1.18e−38', '1.4e−45', '103.97']);
   const add = (v) => set.add(fmt(v));
   for (const m of ['X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A', 'O']) if (view.r[m]) for (const v of displayed(view, m)) add(v);
   for (const v of view.r.S) add(v);
+  for (const v of view.r.A) if (v > 0 && v < 1.1754943508222875e-38) set.add(v.toExponential(2).replace('-', '−')); // a subnormal weight, quoted whole
   for (const v of view.raw.S) add(v);
   add(view.r.scale);
   add(Math.sqrt(view.r.dk));

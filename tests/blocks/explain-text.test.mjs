@@ -10,7 +10,7 @@ import { parseConfig, forwardArgs, MATRICES } from '../../web/blocks/config.js';
 import { PRESETS } from '../../web/blocks/presets.js';
 import { fmt } from '../../web/blocks/format.js';
 import {
-  explainCell, narration, followSentence, displayed, matrixInfo, formulaLine, legendInfo, fullyMaskedRows,
+  explainCell, tinyWeightNote, narration, followSentence, displayed, matrixInfo, formulaLine, legendInfo, fullyMaskedRows,
   sourceCopies, labeler, axisLabel, weightStory, forgetResult, STEP_MATRICES,
 } from '../../web/blocks/explain.js';
 
@@ -183,15 +183,29 @@ test('the follow sentence says when a key it may look at got a weight of exactly
   const under = viewOf({ tokens: ['a', 'b'], Q: [[1], [1]], K: [[0], [-200]], V: [[1], [2]], causal: false, scale: 1 });
   assert.deepEqual([under.r.A[1], under.r.M[1]], [0, 0], 'a weight of 0, not masked');
   assert.equal(followSentence(under, 0), '“a” (1) gives 1.000 of its attention to itself. Nothing is masked: it can see every token, itself included. '
-    + 'The weight on “b” (2) is 0 though it is not masked: its score is 200.000 below the row’s largest, so its exp(s − max) = exp(−200.000) underflows to 0 in float32. '
+    + 'The weight on “b” (2) is 0 though it is not masked: its score is 200.000 below the row’s largest, so its exp(s − max) = exp(−200.000) is too small for float32 and rounds to 0. '
     + 'Its output (row 1 of O) is [1.000]; its largest component is “v1”, 1.000.');
-  assert.match(explainCell(under, 'A', 0, 1).text, /is exactly 0 though the key is not masked: exp\(−200\.000 − 0\.000\) = exp\(−200\.000\) underflows to 0 in float32/);
+  assert.match(explainCell(under, 'A', 0, 1).text, /is exactly 0 though the key is not masked: exp\(−200\.000 − 0\.000\) = exp\(−200\.000\) is below half of float32’s smallest positive number \(2\^−149, about 1\.4e−45, which exp reaches about 103\.97 below the row’s largest\), so it rounds to 0\./);
   // two underflowed keys, one masked by the causal mask: each said once, the masked one not among them
   const two = viewOf({ tokens: ['a', 'b', 'c', 'd'], Q: [[1], [1], [1], [1]], K: [[0], [-200], [-300], [0]], V: [[1], [2], [3], [4]], causal: true, scale: 1 });
   assert.equal(followSentence(two, 2).split('. ').slice(1, 3).join('. '), 'It can see tokens 1 to 3, itself included; the causal mask hides the token after it. '
-    + 'The weights on “b” (2) and “c” (3) are 0 though they are not masked: their scores are 200.000 to 300.000 below the row’s largest, so each exp(s − max) underflows to 0 in float32');
+    + 'The weights on “b” (2) and “c” (3) are 0 though they are not masked: their scores are 200.000 to 300.000 below the row’s largest, so each exp(s − max) is too small for float32 and rounds to 0');
   // a row where nothing underflows says nothing of it
-  assert.doesNotMatch(followSentence(two, 0), /underflow/);
+  assert.doesNotMatch(followSentence(two, 0), /rounds to 0/);
+});
+
+test('a weight 87 to 104 below the largest is a float32 subnormal, said with its value; 0 only past about 103.97 (issue 26, error 3)', () => {
+  const near = viewOf({ tokens: ['a', 'b'], Q: [[1], [1]], K: [[0], [-95]], V: [[1], [2]], causal: false, scale: 1 });
+  assert.ok(near.r.A[1] > 0 && near.r.A[1] < 1e-40, `the core keeps exp(−95): ${near.r.A[1]}`);
+  const text = explainCell(near, 'A', 0, 1).text;
+  assert.match(text, /A\[1\]\[2\] is 5\.5\de−42, not 0, though it shows as 0\.000: exp\(−95\.000 − 0\.000\) = exp\(−95\.000\) is below float32’s smallest normal number .* keeps it as a subnormal number, as PyTorch does/);
+  assert.doesNotMatch(text, /rounds to 0/);
+  assert.doesNotMatch(followSentence(near, 0), /rounds to 0/, 'the follow sentence says no weight is 0');
+  const past = viewOf({ tokens: ['a', 'b'], Q: [[1], [1]], K: [[0], [-104]], V: [[1], [2]], causal: false, scale: 1 });
+  assert.equal(past.r.A[1], 0);
+  assert.match(explainCell(past, 'A', 0, 1).text, /is exactly 0 though the key is not masked/);
+  assert.doesNotMatch(explainCell(past, 'A', 0, 1).text, /subnormal/);
+  assert.equal(tinyWeightNote('A[1][1]', 0.25, 'exp(0)'), '', 'a weight the decimals show needs no note');
 });
 
 test('the projection of a value and a query: the sum of X row × W column with the core’s total', () => {

@@ -335,6 +335,31 @@ static void scores_in_the_thousands_give_finite_weights_matching_the_reference(v
     free(Q), free(K), free(V), free(S), free(A), free(O), free(Kt);
 }
 
+/* exp(s - max) follows float32 into its subnormals, as PyTorch's CPU softmax does: with scores
+ * 0 and -g the second weight is float(exp(-g) / (1 + exp(-g))), about 5.52e-42 at g = 95, and 0
+ * only where float32 has no number that small (g past about 103.97). Compared with the double
+ * reference rounded to float, to within one step of float32 (for a subnormal, 2^-149). */
+static void weights_between_87_and_104_below_the_max_are_float32_subnormals_not_0(void)
+{
+    const float gaps[] = {80.0f, 87.0f, 87.5f, 95.0f, 100.0f, 103.9f, 103.97f, 104.0f, 110.0f};
+    for (int t = 0; t < (int)(sizeof gaps / sizeof gaps[0]); t++) {
+        float g = gaps[t];
+        const float q[1] = {1}, k[2] = {0, -g}, v[2] = {0, 1};
+        float *Q = fbuf(1, q), *K = fbuf(2, k), *V = fbuf(2, v);
+        float *S = fbuf(2, NULL), *A = fbuf(2, NULL), *O = fbuf(1, NULL), *Kt = fbuf(2, NULL);
+        CHECK(attn_sdpa(S, A, O, Kt, Q, K, V, NULL, 0, 1.0f, 1, 2, 1, 1) == ATTN_OK, "status at gap %g", g);
+        double e = exp(-(double)g);
+        float want = (float)(e / (1.0 + e));
+        float step = want < FLT_MIN ? 1.40129846e-45f : nextafterf(want, 0.0f) - want;
+        CHECK(fabsf(A[1] - want) <= fabsf(step), "gap %g: A[1] = %.9g, want float32 %.9g (float64 %.9g)", g, A[1], want, e / (1.0 + e));
+        CHECK(A[0] == 1.0f, "gap %g: A[0] = %.9g, want 1", g, A[0]);
+        CHECK(O[0] == A[1], "gap %g: O = %.9g, want A[1] = %.9g", g, O[0], A[1]);
+        if (g <= 103.9f) CHECK(A[1] > 0.0f, "gap %g: A[1] is 0, float32 has %.9g", g, want);
+        if (g >= 104.0f) CHECK(A[1] == 0.0f, "gap %g: A[1] = %.9g, float32 rounds it to 0", g, A[1]);
+        free(Q), free(K), free(V), free(S), free(A), free(O), free(Kt);
+    }
+}
+
 /* ---------------------------------------------------------------- error codes */
 
 /* Valid exactly sized inputs for n = 3, m = 4, d = 2, dk = 2, dv = 3. */
@@ -580,6 +605,7 @@ int main(void)
     RUN(fully_masked_rows_give_zero_weights_and_zero_output);
     RUN(a_constant_float_mask_on_a_row_leaves_its_weights_unchanged);
     RUN(scores_in_the_thousands_give_finite_weights_matching_the_reference);
+    RUN(weights_between_87_and_104_below_the_max_are_float32_subnormals_not_0);
     RUN(sizes_below_1_or_past_the_limits_return_attn_err_size);
     RUN(a_null_buffer_returns_attn_err_null_and_a_null_mask_means_no_mask);
     RUN(nan_or_infinity_in_any_input_returns_attn_err_nonfinite);

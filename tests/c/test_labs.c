@@ -216,8 +216,10 @@ static void softmax_backward_refuses_nan_or_infinity_in_the_weights_or_the_gradi
 
 /* The terms e[j] = exp(s[j] − max) come from the core's own exp (every softmax uses it): within
  * 3e-7 of exp in double (about two float ulps) for every exponent from 0 down to −87 in steps of
- * 1e-3, −87 itself included; below about −87.3 exp is under FLT_MIN and the core gives 0. */
-static void softmax_terms_are_exp_to_within_two_float_ulps_from_0_to_minus_87(void)
+ * 1e-3, −87 itself included; from there down to about −103.97 exp is a float32 subnormal, and the
+ * core gives float32's: the double rounded to float, to within one subnormal step (2^-149), as
+ * PyTorch does; at −104 and below float32 has nothing that small, and the core gives 0. */
+static void softmax_terms_are_float32_exp_from_0_to_minus_104(void)
 {
     double worst = 0, at = 0;
     float *s = fbuf(2, NULL), *a = fbuf(2, NULL), *e = fbuf(2, NULL);
@@ -228,9 +230,21 @@ static void softmax_terms_are_exp_to_within_two_float_ulps_from_0_to_minus_87(vo
         if (rel > worst) worst = rel, at = s[1];
     }
     CHECK(worst < 3e-7, "exp(%g) is off by %.3g of itself", at, worst);
-    s[1] = -88.0f;
-    attn_softmax_stable(a, e, NULL, NULL, s, 2);
-    CHECK(e[1] == 0.0f && a[0] == 1.0f, "exp(-88) = %g (below FLT_MIN: 0), weight %g", e[1], a[0]);
+    int off = 0;
+    float off_at = 0;
+    for (int k = 87000; k <= 103970; k++) {
+        s[0] = 0.0f, s[1] = -(float)k / 1000.0f;
+        attn_softmax_stable(a, e, NULL, NULL, s, 2);
+        float want = (float)exp((double)s[1]);
+        float step = want < FLT_MIN ? 1.40129846e-45f : want - nextafterf(want, 0.0f);
+        if (!(fabsf(e[1] - want) <= step) || e[1] == 0.0f) off++, off_at = s[1];
+    }
+    CHECK(off == 0, "%d exponents from -87 to -103.97 miss float32's exp by more than a step, or give 0 (the last at %g)", off, off_at);
+    for (int k = 0; k < 3; k++) {
+        s[1] = -104.0f - 10.0f * (float)k;
+        attn_softmax_stable(a, e, NULL, NULL, s, 2);
+        CHECK(e[1] == 0.0f && a[0] == 1.0f, "exp(%g) = %g (float32 rounds it to 0), weight %g", s[1], e[1], a[0]);
+    }
     free(s), free(a), free(e);
 }
 
@@ -244,7 +258,7 @@ int main(void)
     RUN(stats_give_max_entropy_and_jacobian_norm_for_uniform_one_hot_and_random_rows);
     RUN(bad_sizes_null_buffers_and_nan_or_plus_infinity_return_error_codes);
     RUN(softmax_backward_refuses_nan_or_infinity_in_the_weights_or_the_gradient);
-    RUN(softmax_terms_are_exp_to_within_two_float_ulps_from_0_to_minus_87);
+    RUN(softmax_terms_are_float32_exp_from_0_to_minus_104);
     printf("max |core - double reference| = %.3g\n", worst_diff);
     return print_summary();
 }

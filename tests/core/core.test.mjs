@@ -566,3 +566,22 @@ test('fresh and O-only results over many slabs keep their values', () => {
   const buffers = new Set(kept.map(([r]) => r.O.buffer));
   assert.ok(buffers.size >= 3, `the results span ${buffers.size} slabs`);
 });
+
+// Issue 26, error 3: the core's exp flushed to 0 below -87, where float32 (and PyTorch) still
+// have subnormal numbers: Q = [[1]], K = [[0], [-95]], scale 1 gave A = [1, 0], not [1, 5.52e-42].
+test('a weight 87 to 104 below the row’s largest is float32’s subnormal, as PyTorch gives, in both builds; 0 from 104', async () => {
+  const f32 = (x) => Math.fround(x);
+  for (const simd of [true, false]) {
+    const attn = await loadAttention({ simd });
+    for (const g of [87, 95, 100, 103.9, 104, 120]) {
+      const r = attn.forward({ Q: [[1]], K: [[0], [-g]], V: [[0], [1]], scale: 1 });
+      const e = Math.exp(-Math.fround(g)), want = f32(e / (1 + e));
+      const step = want < 1.1754943508222875e-38 ? 2 ** -149 : want * 2 ** -23;
+      assert.ok(Math.abs(r.A[1] - want) <= step, `${simd ? 'SIMD' : 'scalar'}, gap ${g}: A[1] = ${r.A[1]}, float32 has ${want} (float64 ${e / (1 + e)})`);
+      assert.equal(r.O[0], r.A[1], 'O = A·V carries it');
+      if (g === 95) assert.ok(Math.abs(r.A[1] - 5.52e-42) < 1e-44, `gap 95: ${r.A[1]}`);
+      if (g >= 104) assert.equal(r.A[1], 0, `gap ${g}: float32 rounds exp to 0`);
+      else assert.ok(r.A[1] > 0, `gap ${g}: not 0`);
+    }
+  }
+});

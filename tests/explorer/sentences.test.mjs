@@ -149,7 +149,7 @@ function cellRules(view, m, i, j, whole, fail) {
   }
   if (m === 'A' && live.includes(j) && !text.includes(`A[${i + 1}][${j + 1}] = `) ) fail('no result line');
   // a visible key's weight of exactly 0 is float32's underflow, never the mask's
-  if (m === 'A' && live.includes(j) && (r.A[i * r.m + j] === 0) !== /underflows to 0 in float32/.test(text)) fail(`weight ${r.A[i * r.m + j]}: the underflow is ${r.A[i * r.m + j] === 0 ? 'not said' : 'said wrongly'}`);
+  if (m === 'A' && live.includes(j) && (r.A[i * r.m + j] === 0) !== /rounds to 0\./.test(text)) fail(`weight ${r.A[i * r.m + j]}: the underflow is ${r.A[i * r.m + j] === 0 ? 'not said' : 'said wrongly'}`);
   if (m === 'A' && live.includes(j) && /masked to −∞/.test(text)) fail('a visible key is said to be masked');
   if (m === 'A' && live.includes(j)) {
     const last = [...text.matchAll(/A\[\d+\]\[\d+\] = [^\n]*= ([^\n=]+)$/gm)].map((x) => x[1].trim());
@@ -187,7 +187,7 @@ function followRules(view, i, s, fail) {
   if (saidMask !== byMask) fail(`says the mask hides ${saidMask} tokens, it hides ${byMask}`);
   // a visible key's weight of exactly 0 is float32's underflow, and said so, as in the cell's explanation
   const zero = live.some((c) => r.A[i * r.m + c] === 0);
-  if (zero !== /underflows to 0 in float32/.test(s)) fail(`the underflow of a visible key's weight to 0 is ${zero ? 'not said' : 'said wrongly'}`);
+  if (zero !== /rounds to 0\./.test(s)) fail(`the underflow of a visible key's weight to 0 is ${zero ? 'not said' : 'said wrongly'}`);
 }
 
 // The first problem of each kind (kinds told apart by their words, without the numbers).

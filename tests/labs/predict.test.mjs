@@ -170,28 +170,28 @@ test('explainTarget: a weight that is 0 because exp(s − max) underflowed in fl
   };
   // the row's own sentence, then the follow sentence, which says the underflow (explain.js followSentence)
   const rowText = (v, row) => explainTarget(v, target(v, { hide: 'A', target: 'row', row, col: 0 }));
-  const once = (text) => assert.equal(text.split('underflows to 0 in float32').length, 2, text);
+  const once = (text) => assert.equal(text.split('is too small for float32 and rounds to 0').length, 2, text);
   const first = 'Row 1 of A is the softmax of row 1 of the scores, so its weights are non-negative and add up to 1. ';
   // scores of row 1: [0, 200, 199]; exp(0 − 200) is far below float32's 1.4e−45, so A[1][1] = 0; exp(−1) is not
   const one = head([[0], [200], [199]], false);
   assert.equal(one.r.A[0], 0);
   assert.equal(one.r.M[0], 0, 'not masked');
   assert.equal(rowText(one, 0), first + followSentence(one, 0));
-  assert.match(rowText(one, 0), / The weight on “a” \(1\) is 0 though it is not masked: its score is 200\.000 below the row’s largest, so its exp\(s − max\) = exp\(−200\.000\) underflows to 0 in float32\. /);
+  assert.match(rowText(one, 0), / The weight on “a” \(1\) is 0 though it is not masked: its score is 200\.000 below the row’s largest, so its exp\(s − max\) = exp\(−200\.000\) is too small for float32 and rounds to 0\. /);
   once(rowText(one, 0));
   const cell = explainTarget(one, target(one, { hide: 'A', target: 'cell', row: 0, col: 0 }));
-  assert.match(cell, /\nA\[1\]\[1\] is exactly 0 though the key is not masked: exp\(0\.000 − 200\.000\) = exp\(−200\.000\) underflows to 0 in float32, whose smallest positive number is about 1\.4e−45\.$/);
+  assert.match(cell, /\nA\[1\]\[1\] is exactly 0 though the key is not masked: exp\(0\.000 − 200\.000\) = exp\(−200\.000\) is below half of float32’s smallest positive number \(2\^−149, about 1\.4e−45, which exp reaches about 103\.97 below the row’s largest\), so it rounds to 0\.$/);
   assert.doesNotMatch(cell, /masked to −∞/);
   // two: scores [0, 200, 0.5], 200 and 199.5 below the largest
   const two = head([[0], [200], [0.5]], false);
-  assert.match(rowText(two, 0), / The weights on “a” \(1\) and “c” \(3\) are 0 though they are not masked: their scores are 199\.500 to 200\.000 below the row’s largest, so each exp\(s − max\) underflows to 0 in float32\. /);
+  assert.match(rowText(two, 0), / The weights on “a” \(1\) and “c” \(3\) are 0 though they are not masked: their scores are 199\.500 to 200\.000 below the row’s largest, so each exp\(s − max\) is too small for float32 and rounds to 0\. /);
   once(rowText(two, 0));
   // the row of O says it too: it is the same token followed
   once(explainTarget(two, target(two, { hide: 'O', target: 'row', row: 0, col: 0 })));
   // causal: row 2 sees a and b (scores 200 and 0), c is masked; row 3 sees all, two tied 200 below
   const causal = head([[200], [0], [0]], true);
-  assert.match(rowText(causal, 1), /^Row 2 of A is the softmax of row 2 of the scores, so its weights are non-negative and add up to 1; the masked one is exactly 0\. .* The weight on “b” \(2\) is 0 though it is not masked: its score is 200\.000 below the row’s largest, so its exp\(s − max\) = exp\(−200\.000\) underflows to 0 in float32\. /);
-  assert.match(rowText(causal, 2), / The weights on “b” \(2\) and “c” \(3\) are 0 though they are not masked: their scores are 200\.000 below the row’s largest, so each exp\(s − max\) underflows to 0 in float32\. /);
+  assert.match(rowText(causal, 1), /^Row 2 of A is the softmax of row 2 of the scores, so its weights are non-negative and add up to 1; the masked one is exactly 0\. .* The weight on “b” \(2\) is 0 though it is not masked: its score is 200\.000 below the row’s largest, so its exp\(s − max\) = exp\(−200\.000\) is too small for float32 and rounds to 0\. /);
+  assert.match(rowText(causal, 2), / The weights on “b” \(2\) and “c” \(3\) are 0 though they are not masked: their scores are 200\.000 below the row’s largest, so each exp\(s − max\) is too small for float32 and rounds to 0\. /);
   assert.match(rowText(causal, 0), /^Row 1 of A is the softmax of row 1 of the scores, so its weights are non-negative and add up to 1; the 2 masked ones are exactly 0\. /);
   assert.doesNotMatch(rowText(causal, 0), /underflow/);
 });

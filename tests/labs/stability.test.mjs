@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { loadAttention } from '../../web/core/attention.js';
 import { fmtFine } from '../../web/blocks/format.js';
 import {
+  disagreeing,
   readState, writeState, defaultState, parseScores, rowOf, computeStability, diagnose, sweepTops, verdict, explainStability,
   MODE, PATTERN, TOPS, MAX_SCORES, F32_MAX, F32_MIN_NORMAL, OVERFLOW_SCORE, UNDERFLOW_SCORE, KIND_WORDS,
 } from '../../web/labs/stability.js';
@@ -108,12 +109,43 @@ test('diagnose on hand-made rows: the smallest normal float32 and a worst differ
   assert.deepEqual(row([1, 0], [1, 0], [1, 0]).tiny, [], '0 is not a tiny term');
   const at = row([1, 1e-40], [1, 0.0005], [1, 0]);
   assert.deepEqual([at.kind, at.worst, at.tiny], ['precision', 0.0005, [1]]);
-  assert.equal(row([1, 1e-40], [1, 0.0004999], [1, 0]).kind, 'fits');
-  assert.equal(row([1, 1e-30], [1, 0.001], [1, 0]).kind, 'fits', 'off by 0.001 without a tiny term: not the precision case');
+  assert.equal(row([1, 1e-40], [1, 0.0004999], [1, 0]).kind, 'differs', 'below the precision case, but not the same weights: not “both ways agree”');
+  assert.equal(row([1, 1e-30], [1, 0.001], [1, 0]).kind, 'differs', 'off by 0.001 without a tiny term: not the precision case, and not agreeing');
+  assert.equal(row([1, 1e-30], [1, 1e-30], [1, 1e-30]).kind, 'fits');
   assert.equal(row([1, 0], [1, 0], [1, 1e-9]).kind, 'underflow');
   assert.equal(row([1, 0], [1, 0], [1, 1e-9], 0).kind, 'all-underflow');
   assert.equal(row([1, 1], [0, 0], [0.5, 0.5], Infinity).kind, 'sum-overflow');
   assert.deepEqual(row([Infinity, 1], [NaN, 0], [1, 0], Infinity).overflowAt, 0);
+});
+
+// Issue 26, error 4: "Both ways agree" was said at top = 88 and for scores 0, −95, where the core's
+// stable exp flushed exp(−88) and exp(−95) to 0 and the naive one did not. "Agree" is now a
+// condition on the numbers (disagreeing: more than AGREE_ULPS float32 steps apart).
+test('“both ways agree” is said exactly when every weight agrees to within a few float32 steps; otherwise which one is right and why', () => {
+  for (const st of [...TOPS.map((top) => ({ top, scores: null })), ...[[0, -88], [0, -95], [0, -100], [0, -103.9], [0, -104], [3, 2, -90]].map((scores) => ({ top: 0, scores }))]) {
+    const r = computeStability(attn, st);
+    const agree = disagreeing(r.naive.weights, r.stable.weights).length === 0 && !r.naiveBroken;
+    const said = explainStability(r, fmtv)[0].includes('both ways agree');
+    assert.equal(said, agree && r.kind === 'fits', `${JSON.stringify(st)}: ${r.kind}, naive ${Array.from(r.naive.weights)}, stable ${Array.from(r.stable.weights)}`);
+    assert.equal(verdict(r) === 'Both ways agree.', said);
+  }
+  // the issue's two rows, with the core's exp now following float32: the same weights both ways
+  for (const st of [{ top: 88, scores: null }, { top: 0, scores: [0, -95] }]) {
+    const r = computeStability(attn, st);
+    assert.equal(r.kind, 'fits', JSON.stringify(st));
+    assert.ok(r.stable.weights[r.stable.weights.length - 1] > 0, 'the stable weight is float32’s subnormal, not 0');
+  }
+  // a hand-made row where the stable way lost its tiny weight (as the old core did at −95)
+  const lostStable = diagnose({ scores: [0, -95], naive: { terms: [1, 5.52e-42], weights: [1, 5.52e-42], sum: 1 }, stable: { weights: [1, 0] } });
+  assert.deepEqual([lostStable.kind, lostStable.differ, lostStable.right], ['differs', [1], 'naive']);
+  const both = { scores: [0, -95], naive: { terms: [1, 5.52e-42], weights: [1, 5.52e-42], sum: 1 }, stable: { weights: [1, 0], shift: 0 }, naiveSum: 1, stableSum: 1, naiveBroken: false };
+  const r = /** @type {any} */ ({ ...both, ...lostStable });
+  assert.equal(verdict(r), 'Naive: correct. Stable: 1 weight off.');
+  assert.match(explainStability(r, fmtv)[0], /^Every exp\(score\) fits in float32, but the two ways give different weights \(key 2: naive 5\.52e−42, stable 0\.000\): more than 4 steps of float32 apart\. Worked out in float64, the naive one is right: its exp\(s − max\) fell below/);
+  // and the other way round
+  const lostNaive = diagnose({ scores: [0, 0], naive: { terms: [1, 1], weights: [0.5, 0.4], sum: 2 }, stable: { weights: [0.5, 0.5] } });
+  assert.deepEqual([lostNaive.kind, lostNaive.right], ['differs', 'stable']);
+  assert.equal(verdict(/** @type {any} */ (lostNaive)), 'Naive: 1 weight off. Stable: correct.');
 });
 
 test('sweepTops: one line per top score of the pattern; the naive softmax fits up to 88 and breaks from 89', () => {

@@ -300,7 +300,7 @@ const softmaxScore = (r, i, c) => r.S[i * r.m + c] + r.M[i * r.m + c];
 
 /**
  * The keys row i may look at whose weight is still exactly 0: their score is so far below the
- * row's largest that exp(s − max) underflows to 0 in float32. Not masked: the sentences about
+ * row's largest (about 103.97) that exp(s − max) rounds to 0 in float32. Not masked: the sentences about
  * masks must not count them. { keys, gaps } with gaps[k] = max − s of keys[k].
  * @param {ForwardResult} r @param {number} i
  */
@@ -313,9 +313,23 @@ function underflowedKeys(r, i) {
 }
 
 /**
+ * What float32 does with a weight too small for the three decimals, as a line ('' for a weight
+ * the decimals show): a visible key's weight is exactly 0 only when exp(s − max) is below half of
+ * float32's smallest positive number (2^−149, about 1.4e−45: about 103.97 below the row's
+ * largest); from about 87.3 below down to there it is a subnormal float32, kept as PyTorch keeps
+ * it, and shown as 0.000. `exp` names the term: "exp(−95.000 − 0.000) = exp(−95.000)".
+ * @param {string} at @param {number} a @param {string} exp
+ */
+export function tinyWeightNote(at, a, exp) {
+  if (a === 0) return `\n${at} is exactly 0 though the key is not masked: ${exp} is below half of float32’s smallest positive number (2^−149, about 1.4e−45, which exp reaches about 103.97 below the row’s largest), so it rounds to 0.`;
+  if (a < F32_MIN_NORMAL) return `\n${at} is ${a.toExponential(2).replace('-', '−')}, not 0, though it shows as 0.000: ${exp} is below float32’s smallest normal number (about 1.18e−38) but float32 keeps it as a subnormal number, as PyTorch does; exactly 0 comes only past about 103.97 below the row’s largest.`;
+  return '';
+}
+
+/**
  * Why the weights of row i's underflowed keys are 0, as a clause ('' when none): "the weight on
  * “a” (1) is 0 though it is not masked: its score is 200.000 below the row’s largest, so its
- * exp(s − max) = exp(−200.000) underflows to 0 in float32".
+ * exp(s − max) = exp(−200.000) is too small for float32 and rounds to 0".
  * @param {View} view @param {number} i
  */
 function underflowClause(view, i) {
@@ -324,10 +338,10 @@ function underflowClause(view, i) {
   const t = view.config.tokens;
   const refs = list(keys.map((c) => tokenRef(t, c)));
   if (keys.length === 1)
-    return `the weight on ${refs} is 0 though it is not masked: its score is ${fmt(gaps[0])} below the row’s largest, so its exp(s − max) = exp(${fmt(-gaps[0])}) underflows to 0 in float32`;
+    return `the weight on ${refs} is 0 though it is not masked: its score is ${fmt(gaps[0])} below the row’s largest, so its exp(s − max) = exp(${fmt(-gaps[0])}) is too small for float32 and rounds to 0`;
   const lo = Math.min(...gaps), hi = Math.max(...gaps);
   const by = fmt(lo) === fmt(hi) ? fmt(lo) : `${fmt(lo)} to ${fmt(hi)}`;
-  return `the weights on ${refs} are 0 though they are not masked: their scores are ${by} below the row’s largest, so each exp(s − max) underflows to 0 in float32`;
+  return `the weights on ${refs} are 0 though they are not masked: their scores are ${by} below the row’s largest, so each exp(s − max) is too small for float32 and rounds to 0`;
 }
 
 // Why key j is masked for query i: the causal mask (j is in the future) or an explicit mask.
@@ -503,10 +517,7 @@ function softmaxArithmetic(view, i, j, live, scores) {
   };
   const weight = fmt(r.A[i * r.m + j]);
   const plainTerms = terms((/** @type {number} */ c) => Math.exp(s(c))), shiftedTerms = terms(shifted);
-  // exactly 0 though visible: exp(s − max) underflowed in float32 (the doubles above do not)
-  const under = r.A[i * r.m + j] === 0
-    ? `\n${at} is exactly 0 though the key is not masked: exp(${fmt(s(j))} − ${p(max)}) = exp(${fmt(s(j) - max)}) underflows to 0 in float32, whose smallest positive number is about 1.4e−45.`
-    : '';
+  const under = tinyWeightNote(at, r.A[i * r.m + j], `exp(${fmt(s(j))} − ${p(max)}) = exp(${fmt(s(j) - max)})`);
   const tooBig = plain.find((x) => !(x <= F32_MAX));
   const why = tooBig !== undefined
     ? `exp(${fmt(Math.max(...live.map(s)))}) is past float32’s largest number (about 3.40e38)`

@@ -80,7 +80,9 @@ export function computeStability(attn, state) {
  *               'all-underflow'  every term is 0, so is the sum, and 0/0 is NaN
  *               'underflow'      some terms are 0 where the stable weight is not: weights lost
  *               'precision'      tiny (subnormal) terms: the weights are off in the shown digits
- *               'fits'           both ways give the same weights
+ *               'differs'        every term fits, but a weight differs by more than AGREE_ULPS
+ *                                float32 steps between the two ways (right: which is nearer float64)
+ *               'fits'           both ways give the same weights, to within AGREE_ULPS steps
  *   overflow, underflow, nan, zero, lost  the keys (0-based) of each kind of term or weight
  *   (lost: naive weight 0 where the stable one is not); worst: the largest |naive − stable|.
  * @param {{ scores: number[], naive: Steps, stable: Steps }} r
@@ -96,12 +98,46 @@ export function diagnose({ scores, naive, stable }) {
   let worst = 0;
   for (const j of keys) if (Number.isFinite(naive.weights[j])) worst = Math.max(worst, Math.abs(naive.weights[j] - stable.weights[j]));
   let kind = 'fits';
+  const differ = disagreeing(naive.weights, stable.weights);
+  if (differ.length) kind = 'differs';
   if (overflow.length) kind = 'term-overflow';
   else if (naive.sum === Infinity) kind = 'sum-overflow';
   else if (naive.sum === 0 && underflow.length) kind = 'all-underflow';
   else if (lost.length) kind = 'underflow';
   else if (tiny.length && worst >= 0.0005) kind = 'precision';
-  return { kind, overflow, underflow, nan, zero, lost, tiny, worst, overflowAt: overflow.length ? overflow[0] : -1, nanCount: nan.length };
+  const right = differ.length ? closerToExact(scores, naive.weights, stable.weights) : null;
+  return { kind, overflow, underflow, nan, zero, lost, tiny, worst, differ, right, overflowAt: overflow.length ? overflow[0] : -1, nanCount: nan.length };
+}
+
+/** Units in the last place two float32 weights may differ by and still be said to agree. */
+export const AGREE_ULPS = 4;
+/** The spacing of float32 numbers at x (2^-149 among the subnormals). @param {number} x */
+const ulp32 = (x) => (Math.abs(x) < F32_MIN_NORMAL ? 2 ** -149 : 2 ** (Math.floor(Math.log2(Math.abs(x))) - 23));
+
+/**
+ * The keys whose two weights, both finite, differ by more than AGREE_ULPS float32 steps: where
+ * "both ways agree" would be false. @param {ArrayLike<number>} a @param {ArrayLike<number>} b
+ */
+export function disagreeing(a, b) {
+  const out = [];
+  for (let j = 0; j < a.length; j++) {
+    if (!Number.isFinite(a[j]) || !Number.isFinite(b[j])) continue;
+    if (Math.abs(a[j] - b[j]) > AGREE_ULPS * ulp32(Math.max(Math.abs(a[j]), Math.abs(b[j])))) out.push(j);
+  }
+  return out;
+}
+
+/**
+ * Which of two rows of weights is nearer the softmax in float64 (the max-shifted one, exact to
+ * double precision): 'naive' or 'stable' ('stable' on a tie).
+ * @param {number[]} scores @param {ArrayLike<number>} naive @param {ArrayLike<number>} stable
+ */
+export function closerToExact(scores, naive, stable) {
+  const max = Math.max(...scores);
+  const terms = scores.map((x) => Math.exp(x - max)), sum = terms.reduce((t, x) => t + x, 0);
+  let dn = 0, ds = 0;
+  terms.forEach((t, j) => { dn += Math.abs(naive[j] - t / sum); ds += Math.abs(stable[j] - t / sum); });
+  return dn < ds ? 'naive' : 'stable';
 }
 
 /** For each top score of TOPS: what the naive softmax of the pattern does. @param {import('../../types/attention').Attention} attn */
@@ -114,7 +150,7 @@ export function sweepTops(attn) {
 
 /** The sweep table's words for a kind. @type {Record<string, string>} */
 export const KIND_WORDS = {
-  'term-overflow': 'a term overflows', 'sum-overflow': 'the sum overflows', 'all-underflow': 'every term underflows',
+  'term-overflow': 'a term overflows', 'sum-overflow': 'the sum overflows', 'all-underflow': 'every term underflows', differs: 'the weights differ',
   underflow: 'a term underflows', precision: 'tiny terms lose digits', fits: 'fits',
 };
 
@@ -127,6 +163,7 @@ const uniqueScores = (/** @type {Stability} */ r, /** @type {number[]} */ ks) =>
 export function verdict(r) {
   const { kind, nan, zero, lost } = r;
   if (kind === 'fits') return 'Both ways agree.';
+  if (kind === 'differs') return r.right === 'naive' ? `Naive: correct. Stable: ${count(r.differ.length, 'weight')} off.` : `Naive: ${count(r.differ.length, 'weight')} off. Stable: correct.`;
   if (kind === 'precision') return 'Naive: off in the shown digits. Stable: correct.';
   if (kind === 'sum-overflow') return 'Naive: every weight is 0. Stable: correct.'; // a finite term over an infinite sum is 0
   if (kind === 'underflow') return `Naive: ${count(lost.length, 'weight')} lost to underflow. Stable: correct.`;
@@ -154,6 +191,13 @@ export function explainStability(r, fmtv) {
     out.push(`${exps(r, r.lost)} ${verb(uniqueScores(r, r.lost).length, 'underflows', 'underflow')} to 0 in float32 (exp(s) rounds to 0 for s below about ${fmtShort(UNDERFLOW_SCORE)}), so the naive ${noun(r.lost.length, 'weight')} of ${keyWords(r.lost)} ${verb(r.lost.length, 'is', 'are')} 0, while the stable softmax gives ${list(shown)}: a weight lost without any warning.`);
   } else if (r.kind === 'precision') {
     out.push(`${exps(r, r.tiny)} ${verb(uniqueScores(r, r.tiny).length, 'is', 'are')} below float32’s smallest normal number (${fmtv(F32_MIN_NORMAL)}), where a number keeps only a few significant bits, so the naive weights (${r.scores.map((_, j) => fmtv(r.naive.weights[j])).join(', ')}) differ from the stable ones (${r.scores.map((_, j) => fmtv(r.stable.weights[j])).join(', ')}) in the shown digits.`);
+  } else if (r.kind === 'differs') {
+    const wrong = r.right === 'naive' ? 'stable' : 'naive';
+    const at = r.differ.map((j) => `key ${j + 1}: naive ${fmtv(r.naive.weights[j])}, stable ${fmtv(r.stable.weights[j])}`);
+    const why = wrong === 'stable'
+      ? 'its exp(s − max) fell below float32’s smallest normal number, where a number keeps fewer significant bits, while the naive exp(s) did not'
+      : 'its terms or their sum lost bits that the max-shifted terms keep';
+    out.push(`Every exp(score) fits in float32, but the two ways give different weights (${at.join('; ')}): more than ${AGREE_ULPS} steps of float32 apart. Worked out in float64, the ${r.right} one is right: ${why}.`);
   } else {
     const sure = r.underflow.length ? ` ${exps(r, r.underflow)} ${verb(uniqueScores(r, r.underflow).length, 'underflows', 'underflow')} to 0, but the true weight is below float32’s range too, so both ways give 0 there.` : '';
     out.push(`Every exp(score) fits in float32 (the largest is exp(${fmtShort(r.scores[top])}) = ${fmtv(r.naive.terms[top])}) and so does their sum (${fmtv(r.naive.sum)}), so both ways agree.${sure} The naive formula breaks when a term passes float32’s largest number (a score above about ${fmtShort(OVERFLOW_SCORE)}), when the sum does, or when every term underflows to 0 (every score below about ${fmtShort(UNDERFLOW_SCORE)}).`);
