@@ -328,6 +328,11 @@ test('before the mask step, A and O say which scores they come from, and the S p
   const scaled = (step, m) => explainCell(viewOf(SMALL, step, HOLES), m, 2, 0).text.split('\n')[0];
   assert.equal(scaled('scale', 'A'), '(A comes at step 5, from the scaled, masked scores: S shows step 3’s scores now.)');
   assert.equal(scaled('score', 'O'), '(O comes at step 6, from the scaled, masked scores: S shows step 2’s scores now.)');
+  // no mask at all (causal off, no explicit mask): the scores are not "masked" (issue 26, minor)
+  const open = (step, m, cfg) => explainCell(viewOf(cfg, step), m, 1, 0).text.split('\n')[0];
+  const unmasked = { ...PRESETS.cat.config, causal: false };
+  assert.equal(open('scale', 'A', unmasked), '(A comes at step 5, from the scaled scores: S shows step 3’s scores now.)');
+  assert.equal(open('score', 'O', { ...unmasked, scale: 1 }), '(O comes at step 6, from the scores: S shows step 2’s scores now.)');
   for (const step of [null, 'project', 'mask', 'softmax', 'mix']) {
     assert.equal(explainCell(off(step), 'A', 2, 0).text.startsWith('The share of its attention “c” (3) gives to “a” (1)'), true, String(step));
     assert.equal(explainCell(off(step), 'O', 2, 0).text.startsWith('Dimension 1 of the output of “c” (3): the weighted'), true, String(step));

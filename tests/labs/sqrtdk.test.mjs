@@ -191,7 +191,7 @@ const SW1 = [
 ];
 const SW1_TEXT = 'In the table (n = 8): without scaling the mean largest weight grows with every width, from 0.400 at dk = 1 to 0.950 at dk = 256; '
   + 'at dk = 4 the unscaled median ‖J‖_F is at least the scaled one (0.320 against 0.250): the rows are peaked, not yet saturated; '
-  + 'at dk = 16 it is smaller (0.200 against 0.250); '
+  + 'at dk = 16 the unscaled median ‖J‖_F is smaller than the scaled one (0.200 against 0.250); '
   + 'at dk = 64 and 256 saturation bites: below a tenth of the scaled one (0.020 against 0.240 and 0.010 against 0.260), with 5 of 8 and 7 of 8 rows nearly one-hot. '
   + 'Without scaling, the gradient left for the other keys falls with every width, from 0.900 at dk = 1 to 0.050 at dk = 256; with scaling it stays between 0.800 and 0.900.';
 
@@ -244,7 +244,7 @@ test('√dk table sentence: widths where saturation has not bitten, a largest we
   const r = lab(16, 8, side(4, 0, 0.55, 0.36, 0.75), side(1, 0, 0.31, 0.31, 0.87));
   assert.equal(explainSqrtDk(r, flat, fmt)[5], 'In the table (n = 8): without scaling the mean largest weight grows, from 0.400 at dk = 1 to 0.550 at dk = 16; '
     + 'at dk = 4 and 16 the unscaled median ‖J‖_F is at least the scaled one (0.350 against 0.300 and 0.360 against 0.310): the rows are peaked, not yet saturated; '
-    + 'at none of these widths does it fall below a tenth of the scaled one. '
+    + 'at none of these widths does the unscaled median fall below a tenth of the scaled one. '
     + 'Without scaling, the gradient left for the other keys falls, from 0.900 at dk = 1 to 0.750 at dk = 16; with scaling it stays between 0.870 and 0.900.');
   // Equal on the shown digits is equal (0.6004 and 0.5996 both show 0.600): it stays, it does not grow.
   const ties = [
@@ -254,11 +254,11 @@ test('√dk table sentence: widths where saturation has not bitten, a largest we
   assert.equal(explainSqrtDk(lab(4, 2, side(2, 0, 0.6, 0.4, 0.4), side(1, 0, 0.3, 0.4, 0.45)), ties, fmt)[5],
     'In the table (n = 2): without scaling the mean largest weight stays at 0.600 from dk = 1 to dk = 4; '
     + 'at dk = 4 the unscaled median ‖J‖_F is at least the scaled one (0.400 against 0.400): the rows are peaked, not yet saturated; '
-    + 'at none of these widths does it fall below a tenth of the scaled one. '
+    + 'at none of these widths does the unscaled median fall below a tenth of the scaled one. '
     + 'Without scaling, the gradient left for the other keys stays at 0.400 from dk = 1 to dk = 4; with scaling it stays between 0.400 and 0.450.');
   // Only saturation starting, then only biting.
   const start = [line(1, cell(0.4, 0.3, 0.9), cell(0.4, 0.3, 0.9)), line(64, cell(0.8, 0.1, 0.3, 3), cell(0.3, 0.2, 0.8))];
-  assert.match(explainSqrtDk(r, start, fmt)[5], /from 0\.400 at dk = 1 to 0\.800 at dk = 64; at dk = 64 it is smaller \(0\.100 against 0\.200\); at none of these widths does it fall below a tenth of the scaled one\. /);
+  assert.match(explainSqrtDk(r, start, fmt)[5], /from 0\.400 at dk = 1 to 0\.800 at dk = 64; at dk = 64 the unscaled median ‖J‖_F is smaller than the scaled one \(0\.100 against 0\.200\); at none of these widths does the unscaled median fall below a tenth of the scaled one\. /);
   const bite = [line(1, cell(0.4, 0.3, 0.9), cell(0.4, 0.3, 0.9)), line(512, cell(0.97, 0.004, 0.01, 2), cell(0.3, 0.2, 0.8))];
   assert.match(explainSqrtDk(r, bite, fmt)[5], /from 0\.400 at dk = 1 to 0\.970 at dk = 512; at dk = 512 saturation bites: below a tenth of the scaled one \(0\.004 against 0\.200\), with 2 of 8 rows nearly one-hot\. Without scaling, the gradient left for the other keys falls with every width, from 0\.900 at dk = 1 to 0\.010 at dk = 512; with scaling it stays between 0\.800 and 0\.900\.$/);
 });

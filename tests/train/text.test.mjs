@@ -244,3 +244,15 @@ test('the prediction row and bars at their edges', () => {
   assert.deepEqual(bars.map((b) => [b.top, b.target]), [[true, false], [false, false], [false, false]]);
   assert.deepEqual(predictionBars([1.5, -0.5], ['a', 'b'], 'b').map((b) => [b.frac, b.top, b.target]), [[1, true, false], [0, false, true]]);
 });
+
+// Issue 26, minor: the intro said "gradient descent changes them … in the direction that lowers
+// the loss" while Adam, the default, can take a step uphill on a batch. It names the default the
+// panel starts with (DEFAULTS.optimizer) and does not promise every step goes downhill.
+test('the training intro names the default optimizer and does not say every step lowers the loss', async () => {
+  const { MARKUP } = await import('../../web/train/markup.js');
+  const { DEFAULTS } = await import('../../web/train/words.js');
+  const intro = MARKUP.replace(/\s+/g, ' ');
+  assert.equal(DEFAULTS.optimizer, 'adam', 'the intro below is written for Adam as the default: change it with the default');
+  assert.match(intro, /Adam, the default, scales each weight’s step by its history, so a single step can go uphill on that batch/);
+  assert.doesNotMatch(intro, /in the direction that lowers the loss/);
+});

@@ -356,7 +356,10 @@ function maskedWhy(view, i, j) {
 /** @param {View} view @param {MatrixName} m */
 function laterNote(view, m) {
   if (view.step !== 'score' && view.step !== 'scale') return '';
-  return `(${m} comes at step ${m === 'A' ? 5 : 6}, from the ${scaleOn(view) ? 'scaled, ' : ''}masked scores: S shows step ${view.step === 'score' ? 2 : 3}’s scores now.)\n`;
+  // "masked" only where a mask is: a causal or explicit mask leaves a −∞ or a number in M
+  const masked = view.r.causal || view.r.M.some((x) => x !== 0);
+  const which = [scaleOn(view) ? 'scaled' : '', masked ? 'masked' : ''].filter(Boolean).join(', ');
+  return `(${m} comes at step ${m === 'A' ? 5 : 6}, from the ${which ? which + ' ' : ''}scores: S shows step ${view.step === 'score' ? 2 : 3}’s scores now.)\n`;
 }
 
 /**

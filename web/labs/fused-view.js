@@ -23,7 +23,7 @@ export function mountFusedLab(root, { attn, doc = root.ownerDocument, state = de
   const lab = labShell(root, {
     doc, kind: MODE, state, writeState, onState,
     title: 'The fused form: the same O without the n × n matrix',
-    lede: 'The long form computes S = Q·Kᵀ/√dk, the masked softmax A and O = A·V, and keeps every n × n matrix, which is what you need to understand it and what the explorer shows. The fused form (PyTorch’s scaled_dot_product_attention, here the core’s own) goes through the queries a block at a time and keeps only O. Slide n and watch the memory, the time and the outputs of both, measured live in this browser.',
+    lede: 'The long form computes S = Q·Kᵀ/√dk, the masked softmax A and O = A·V, and keeps every n × n matrix, which is what you need to understand it and what the explorer shows. The fused form here (the core’s own) goes through the queries a block at a time and keeps only O: each block still holds its rows of S in full. PyTorch’s fused kernels for scaled_dot_product_attention (FlashAttention, memory-efficient attention) go further: they also take the keys a tile at a time, with an online softmax that rescales the running sum as each tile arrives, so no row of S is ever whole. Slide n and watch the memory, the time and the outputs of both, measured live in this browser.',
     render: (/** @type {FusedState} */ s, /** @type {HTMLElement} */ out) => render(s, out),
   });
 

@@ -204,9 +204,9 @@ function sweepSentence(sw, n, fmtv) {
   const notYet = by('not-yet'), starting = by('starting'), bites = by('bites');
   const parts = [];
   if (notYet.length) parts.push(`at ${dks(notYet)} the unscaled median ‖J‖_F is at least the scaled one (${list(notYet.map((x) => `${fmtv(x.raw.median)} against ${fmtv(x.scaled.median)}`))}): the rows are peaked, not yet saturated`);
-  if (starting.length) parts.push(`at ${dks(starting)} it is smaller (${list(starting.map((x) => `${fmtv(x.raw.median)} against ${fmtv(x.scaled.median)}`))})`);
+  if (starting.length) parts.push(`at ${dks(starting)} the unscaled median ‖J‖_F is smaller than the scaled one (${list(starting.map((x) => `${fmtv(x.raw.median)} against ${fmtv(x.scaled.median)}`))})`);
   if (bites.length) parts.push(`at ${dks(bites)} saturation bites: below a tenth of the scaled one (${list(bites.map((x) => `${fmtv(x.raw.median)} against ${fmtv(x.scaled.median)}`))}), with ${list(bites.map((x) => `${x.raw.oneHot} of ${n}`))} rows nearly one-hot`);
-  else parts.push(`at none of these widths does it fall below a tenth of the scaled one`);
+  else parts.push(`at none of these widths does the unscaled median fall below a tenth of the scaled one`);
   const peaks = `without scaling the mean largest weight ${course(sw, (x) => x.raw.maxWeight, fmtv, 'grows', 'shrinks')}`;
   const others = `Without scaling, the gradient left for the other keys ${course(sw, (x) => x.raw.others, fmtv, 'rises', 'falls')}; with scaling it stays between ${fmtv(Math.min(...sw.map((x) => x.scaled.others)))} and ${fmtv(Math.max(...sw.map((x) => x.scaled.others)))}.`;
   return `In the table (n = ${n}): ${peaks}; ${parts.join('; ')}. ${others}`;

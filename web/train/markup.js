@@ -4,8 +4,10 @@
 
 export const MARKUP = `
 <h2 class="train-title">Watch a head learn</h2>
-<p class="note">Wq, Wk and Wv below start random. At every step gradient descent changes them a little, in the
-  direction that lowers the loss: how surprised the model is by the right answers of the task. Press Train and
+<p class="note">Wq, Wk and Wv below start random. At every step the optimizer changes them a little, guided by
+  the gradient of the loss (how surprised the model is by the right answers of the task) on one batch: plain
+  gradient descent steps straight downhill; Adam, the default, scales each weight’s step by its history, so a
+  single step can go uphill on that batch, while the loss falls over many. Press Train and
   watch the pattern appear in A; pause at any step and hover any cell.</p>
 <div class="train-grid">
   <div class="train-controls">
