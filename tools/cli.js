@@ -7,7 +7,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { loadAttention } from '../web/core/attention.js';
 import { parseConfig, forwardArgs, isDirect, ConfigError, MAX_JSON, clipMessage } from '../web/blocks/config.js';
 import { PRESETS } from '../web/blocks/presets.js';
-import { fmt } from '../web/blocks/format.js';
+import { fmt, parseNumber } from '../web/blocks/format.js';
 
 const HELP = `Usage: node tools/cli.js [SOURCE] [OPTIONS]
 
@@ -57,9 +57,15 @@ function parseArgs(argv) {
     else if (a === '--config') opts.config = value();
     else if (a === '--format') opts.format = value();
     else if (a === '--matrix') opts.matrix = value();
-    else if (a === '--causal') opts.causal = true;
-    else if (a === '--no-causal') opts.causal = false;
-    else if (a === '--scale') opts.scale = Number(value());
+    else if (a === '--causal' || a === '--no-causal') {
+      const causal = a === '--causal';
+      if (opts.causal !== null && opts.causal !== causal) throw new Error('give --causal or --no-causal, not both');
+      opts.causal = causal;
+    } else if (a === '--scale') {
+      const text = value();
+      opts.scale = parseNumber(text); // decimal only: Number() would read "0x10" as 16 and "" as 0
+      if (Number.isNaN(opts.scale)) throw new Error(`--scale is "${text}": give a decimal number greater than 0, like 0.5`);
+    }
     else throw new Error(`unknown option "${a}": see --help`);
   }
   if (!['table', 'json', 'csv'].includes(opts.format)) throw new Error(`--format is "${opts.format}": use table, json or csv`);
@@ -70,6 +76,8 @@ function parseArgs(argv) {
   if (opts.scale !== null && !(Number.isFinite(opts.scale) && opts.scale > 0)) throw new Error('--scale must be a number greater than 0');
   return opts;
 }
+
+const PAUSE = new Int32Array(new SharedArrayBuffer(4)); // for a synchronous wait (Atomics.wait)
 
 /**
  * The text of a file (or of standard input for "-"), read in chunks that stop as soon as it
@@ -91,7 +99,10 @@ function readConfigText(path, limit = MAX_JSON) {
         got = readSync(fd, chunk, 0, chunk.length, null);
       } catch (err) {
         const code = /** @type {NodeJS.ErrnoException} */ (err).code;
-        if (code === 'EAGAIN') continue; // a non-blocking stdin with nothing yet
+        if (code === 'EAGAIN') { // a non-blocking stdin with nothing yet: wait 10 ms, not a busy loop
+          Atomics.wait(PAUSE, 0, 0, 10);
+          continue;
+        }
         if (code === 'EOF') break;
         throw err;
       }

@@ -23,7 +23,7 @@ const css = readFileSync(cssPath, 'utf8')
   .replace(/\bbody\s*\{/g, '.ae {')
   .replace(/@media \(max-width:/g, '@container (max-width:')
   // rem follows the host page's root font size: fix it at the browser default the page assumes
-  .replace(/(\d*\.?\d+)rem\b/g, (_, n) => +(Number(n) * 16).toFixed(2) + 'px')
+  .replace(/(\d+(?:\.\d+)?|\.\d+)rem\b/g, (_, n) => +(Number(n) * 16).toFixed(2) + 'px')
   .replace(/\n\s*\n/g, '\n')
   .trim();
 // The host page's inherited styles (font, colour, line height, text-transform ...) stop at .ae;

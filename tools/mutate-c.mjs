@@ -112,7 +112,7 @@ function tokenize(src, defines = []) {
       toks.push({ t: src.slice(s, ++i), k: 'str', s, e: i });
       continue;
     }
-    const num = /^(0[xX][0-9a-fA-F]+|(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?)[fFuUlL]*/.exec(src.slice(i, i + 40));
+    const num = /^(0[xX][0-9a-fA-F]+|(\d+(?:\.\d*)?|\.\d+)([eE][-+]?\d+)?)[fFuUlL]*/.exec(src.slice(i, i + 40));
     if (num && /[\d.]/.test(c)) {
       i += num[0].length;
       toks.push({ t: num[0], k: 'num', s, e: i });

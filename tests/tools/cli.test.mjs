@@ -130,3 +130,17 @@ test('a config nested 10,000 deep gives a short message; 1e999 is too large for 
   r = run('--preset', 'p'.repeat(100000));
   assert.ok(r.stderr.length < 500, `${r.stderr.length} characters`);
 });
+
+// Issue 27: options the CLI read silently wrong.
+test('--causal with --no-causal is refused, not "last wins"; --scale takes a decimal only (0x10 was read as 16)', () => {
+  let r = run('--preset', 'cat', '--causal', '--no-causal');
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /give --causal or --no-causal, not both/);
+  assert.equal(run('--preset', 'cat', '--causal', '--causal').status, 0, 'the same one twice is fine');
+  for (const bad of ['0x10', '', '1e', 'Infinity']) {
+    r = run('--preset', 'cat', '--scale', bad);
+    assert.notEqual(r.status, 0, bad);
+    assert.match(r.stderr, bad === 'Infinity' ? /--scale must be a number greater than 0|--scale is "Infinity"/ : /--scale is ".*": give a decimal number greater than 0, like 0\.5/, bad);
+  }
+  assert.equal(run('--preset', 'cat', '--scale', '0.5').status, 0);
+});

@@ -135,7 +135,17 @@ export function parseConfig(input, limits = DEFAULT_LIMITS) {
   let obj = /** @type {any} */ (input); // untrusted: every key is checked below
   if (typeof input === 'string') {
     if (input.length > MAX_JSON) fail(`The config is ${input.length} characters long; the limit is ${MAX_JSON}.`);
-    obj = /** @type {any} */ (fromTensorText(input, fail)); // tensors as PyTorch or NumPy print them (web/blocks/tensor-text.js), or null
+    // JSON first when it is a JSON object: a token such as "array([" must not make it tensor text
+    let json = null;
+    if (input.trimStart().startsWith('{')) {
+      try {
+        json = JSON.parse(input);
+      } catch (e) {
+        fail(`The config is not valid JSON (${/** @type {Error} */ (e).message}). Check quotes, commas and brackets.`);
+      }
+    }
+    // else tensors as PyTorch or NumPy print them (web/blocks/tensor-text.js), or null
+    obj = json ?? /** @type {any} */ (fromTensorText(input, fail));
     if (obj === null) {
       try {
         obj = JSON.parse(input);

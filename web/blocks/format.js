@@ -27,12 +27,22 @@ export function fmtShort(v) {
 }
 
 /**
+ * A decimal number's text, unsigned: "3", "3.", "3.25", ".5", "1e-3". Every reader of numbers uses
+ * this one pattern. Its shape matters: after the digits before the point, digits come only after
+ * a point, so a long run of digits followed by something else fails in steps linear in its length
+ * (the older "\d+\.?\d*" could split the run between its two digit groups in every way, which
+ * made '[[' + 30,000 digits + 'x]]' in a link freeze the page for seconds).
+ */
+export const DECIMAL = String.raw`(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?`;
+const NUMBER_TEXT = new RegExp(`^[-+]?${DECIMAL}$`);
+
+/**
  * Parses what a learner types: accepts "−" (U+2212) as well as "-", and "," as a decimal point.
  * @param {string | number} text @returns {number} NaN when it is not a number
  */
 export function parseNumber(text) {
   const t = String(text).trim().replace(/\u2212/g, '-').replace(',', '.');
-  if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t)) return NaN;
+  if (!NUMBER_TEXT.test(t)) return NaN;
   return Number(t);
 }
 

@@ -28,6 +28,15 @@
 // expected. Shapes, sizes and limits are then checked by parseConfig, like any config.
 
 import { count } from './words.js';
+import { DECIMAL } from './format.js';
+
+// A number in a printout (inf and nan as NumPy prints them), not run into a word or a point, and
+// the number after "scale =". Both read in steps linear in the text (format.js DECIMAL).
+const ITEM = new RegExp(`[-+]?(?:${DECIMAL}|inf|nan)(?![\\w.])`, 'y');
+const SCALE_NUMBER = new RegExp(`[-+]?${DECIMAL}`, 'y');
+/** Brackets nested deeper than this are refused before the reader recurses (a 2-D tensor with a
+ * few leading dimensions of 1 needs far fewer). */
+const MAX_DEPTH = 16;
 
 const DIRECT = ['Q', 'K', 'V'];
 const PROJECTED = ['X', 'Wq', 'Wk', 'Wv'];
@@ -141,7 +150,11 @@ class Reader {
           if (/^(is_)?causal$/.test(name[2])) settings.causal = this.bool(name[2]);
           else if (name[2] === 'scale') settings.scale = this.scale();
           else this.put(named, this.tensorName(name[2], start), this.value(named, start, true), start);
-        } else pending = { key: this.tensorName(name[1] ?? name[2], start), at: start };
+        } else {
+          // ">>> Q" then ">>> K" with no printout between: Q's would be lost without a word
+          if (pending) this.err(`“${pending.key}” is not followed by its printout: the next line names “${name[1] ?? name[2]}”. Print each tensor right after its name.`, pending.at);
+          pending = { key: this.tensorName(name[1] ?? name[2], start), at: start };
+        }
         continue;
       }
       const value = this.value(named, start);
@@ -191,7 +204,7 @@ class Reader {
   }
   scale() {
     if (this.take(/None\b/y)) return null;
-    return Number(this.expect(/[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?/y, 'a number or None after scale =')[0]);
+    return Number(this.expect(SCALE_NUMBER, 'a number or None after scale =')[0]);
   }
 
   // One tensor: a printout, a list, or another tensor's name ("K = Q", "K = Q.clone()").
@@ -231,6 +244,8 @@ class Reader {
     if (k === 'dtype') {
       const t = this.expect(/'[^'\n]*'|"[^"\n]*"|[\w.]+/y, 'a dtype like torch.float32')[0];
       if (/bool|complex|str|<U|object|'|"/.test(t)) this.err(`dtype ${t}: the explorer takes real numbers (float or int tensors).`, at);
+      // torch.float32, np.int64, float16, torch.bfloat16, uint8 …: a known prefix and a real type
+      if (!/^((torch|np|numpy)\.)?(float(16|32|64)?|bfloat16|double|half|u?int(8|16|32|64)?|long|short)$/.test(t)) this.err(`dtype ${t} is not a dtype PyTorch or NumPy prints, like torch.float32 or float64.`, at);
       return t;
     }
     if (k === 'size') this.err('the tensor is empty: the explorer needs at least one row and one column.', at);
@@ -239,26 +254,36 @@ class Reader {
 
   // [ ... ] with numbers or lists inside, separated by commas or (NumPy's print) spaces.
   /** @returns {NestedList} */
-  list() {
+  list(depth = 1) {
     const at = this.i;
     this.expect(/\[/y, '“[”');
+    if (depth > MAX_DEPTH) this.err(`the brackets are nested more than ${MAX_DEPTH} deep: a tensor for the explorer is a matrix, [[…], […]], with at most a few leading dimensions of size 1.`, at);
     /** @type {NestedList} */
     const items = [];
-    for (let open = true; ; open = false) { // open: just after "[" or a comma, where no comma may come
+    let commas = 0, spaces = 0; // how the items are separated: PyTorch prints commas, NumPy spaces
+    for (let open = true; ; open = false) { // open: just after "[", where no comma may come
       if (this.take(/\]/y)) return items;
-      if (!open && this.take(/,/y) && this.take(/\]/y)) return items; // a trailing comma
+      if (!open) {
+        if (this.take(/,/y)) {
+          commas++;
+          if (this.take(/\]/y)) return items; // a trailing comma
+        } else spaces++;
+        if (commas && spaces) this.err('this list separates its items with commas in one place and only spaces in another: PyTorch prints commas, NumPy spaces. Check for a missing comma.');
+      }
       if (this.peek(/\.\.\./y)) {
         this.err('the printout is shortened with “...”, so some numbers are missing. Print it in full first: torch.set_printoptions(profile="full") or numpy.set_printoptions(threshold=sys.maxsize).');
       }
-      if (this.peek(/\[/y)) items.push(this.list());
+      if (this.peek(/\[/y)) items.push(this.list(depth + 1));
       else if (this.peek(/(True|False)\b/y)) this.err('the tensor holds True/False: the explorer takes numbers (a boolean mask is not part of the config).');
       else {
-        const m = this.take(/[-+]?((\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|inf|nan)(?![\w.])/y);
+        const m = this.take(ITEM);
         if (!m) {
           if (this.i >= this.s.length) this.err(`the “[” here is never closed.`, at);
           return this.err(`expected a number, “[” or “]” where it says “${this.s.slice(this.i, this.i + 12).split('\n')[0]}”.`);
         }
         items.push(m[0].endsWith('inf') ? (m[0][0] === '-' ? -Infinity : Infinity) : Number(m[0])); // Number('nan') is NaN
+        const next = this.s[this.i];
+        if (next !== undefined && !/[\s,\]#]/.test(next)) this.err(`“${m[0]}” runs into “${next}”: put a comma or a space between two numbers.`);
       }
     }
   }

@@ -6,7 +6,7 @@
 
 import { intParam } from './random.js';
 import { count, list, noun, verb } from '../blocks/words.js';
-import { fmtShort } from '../blocks/format.js';
+import { fmtShort, parseNumber } from '../blocks/format.js';
 
 export const MODE = 'stability-lab';
 export const PATTERN = [1, 0.99, 0.5, 0]; // the row is top × PATTERN
@@ -39,7 +39,7 @@ export function parseScores(text) {
   const parts = String(text).replace(/\u2212/g, '-').split(/[\s,;]/).filter(Boolean);
   if (parts.length < 2 || parts.length > MAX_SCORES) return { ok: false, error: `Give 2 to ${MAX_SCORES} scores separated by commas, like 1000, 990, 500, 0.` };
   const scores = parts.map(Number);
-  const bad = scores.findIndex((x, k) => !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(parts[k]) || Math.abs(x) > LIMIT); // 1e999 passes the pattern: Infinity > LIMIT
+  const bad = scores.findIndex((x, k) => Number.isNaN(parseNumber(parts[k])) || Math.abs(x) > LIMIT); // 1e999 passes the pattern: Infinity > LIMIT
   if (bad >= 0) return { ok: false, error: `“${parts[bad]}” is not a number between −1000000 and 1000000.` };
   return { ok: true, scores };
 }

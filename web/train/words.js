@@ -94,12 +94,16 @@ export function scheduleText(schedule) {
   return schedule.map((s) => (s.at === 0 ? String(s.lr) : `${s.at}:${s.lr}`)).join(',');
 }
 
+// "50:0.03": an optional step and a learning rate, read in steps linear in the text's length
+// (as format.js DECIMAL; no "e+", which a URL's query would read as "e ")
+const SCHEDULE_PART = /^(?:(\d{1,6}):)?((?:\d+(?:\.\d+)?|\.\d+)(?:e-?\d+)?)$/i;
+
 /** Parses "0.01,50:0.03"; null when any part is malformed. @param {string} text @returns {Schedule | null} */
 export function parseSchedule(text) {
   /** @type {Schedule} */
   const out = [];
   for (const part of String(text).split(',')) {
-    const m = /^(?:(\d{1,6}):)?(\d*\.?\d+(?:e-?\d+)?)$/i.exec(part.trim());
+    const m = SCHEDULE_PART.exec(part.trim());
     if (!m) return null;
     const at = m[1] ? Number(m[1]) : 0, lr = Number(m[2]);
     if (!isLr(lr) || (out.length === 0) !== (at === 0) || (out.length && at <= out[out.length - 1].at)) return null;
