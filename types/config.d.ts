@@ -55,6 +55,13 @@ export declare const DEFAULT_LIMITS: { maxTokens: number; maxWidth: number };
  * new, normalised config; throws ConfigError with a message that says what to fix.
  */
 export declare function parseConfig(input: string | ConfigInput, limits?: { maxTokens: number; maxWidth: number }): Config;
+/**
+ * Reads a config as parseConfig does, and says how it was written: `pasted` is null for JSON text
+ * or an object; for tensors as PyTorch or NumPy print them it says which settings the text gave
+ * itself (causal: an is_causal= line; scale: a scale= line). Where it gave none,
+ * scaled_dot_product_attention's defaults apply: no causal mask, scale 1/√dk.
+ */
+export declare function readConfig(input: string | ConfigInput, limits?: { maxTokens: number; maxWidth: number }): { config: Config; pasted: { causal: boolean; scale: boolean } | null };
 export declare function isDirect(config: Config): config is DirectConfig;
 /** The argument of attn.forward for a parsed config (scaleOverride replaces its scale). */
 export declare function forwardArgs(config: DirectConfig, scaleOverride?: number | null): DirectArgs;

@@ -228,7 +228,7 @@ test('inputs and weights: what a feature is, what it feeds, and the trained stor
   const v = half();
   assert.deepEqual(explainCell(v, 'X', 2, 1), {
     title: 'X[3][2] = 1.000',
-    text: 'Feature “y” of “c” (3). An input: select it, then type a number, drag sideways or use the scroll wheel to change it. It feeds row 3 of Q, K and V.',
+    text: 'Feature “y” of “c” (3). An input: select it, then type a number, drag sideways, or turn the scroll wheel with Alt held to change it. It feeds row 3 of Q, K and V.',
     sources: [{ m: 'Q', row: 2 }, { m: 'K', row: 2 }, { m: 'V', row: 2 }],
   });
   assert.equal(explainCell(v, 'X', 1, 0, { trained: { step: 3 } }).text, 'Feature “x” of “b” (2): 1 if the token (or its position) is “x”, else 0. The inputs are fixed; only the weights learn. It feeds row 2 of Q, K and V.');

@@ -186,7 +186,7 @@ test('editing a value, the mask, the scaling and the tokens recomputes everythin
   await settle(page);
   assert.equal(await cell(page, 'X', 4, 0).textContent(), '2.000');
   await assertMatchesCore(page);
-  // drag to nudge (mouse), and the scroll wheel on the selected cell
+  // drag to nudge (mouse), and the scroll wheel with Alt on the selected cell
   await page.click('#weights-toggle');
   const box = await cell(page, 'Wq', 2, 0).boundingBox();
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -196,7 +196,15 @@ test('editing a value, the mask, the scaling and the tokens recomputes everythin
   await settle(page);
   assert.equal(await cell(page, 'Wq', 2, 0).textContent(), '2.500');
   await cell(page, 'Wq', 2, 0).click();
+  // a bare wheel scrolls the page and leaves the number alone; with Alt held it nudges
   await page.mouse.wheel(0, -100);
+  await settle(page);
+  assert.equal(await cell(page, 'Wq', 2, 0).textContent(), '2.500');
+  const again = await cell(page, 'Wq', 2, 0).boundingBox();
+  await page.mouse.move(again.x + again.width / 2, again.y + again.height / 2);
+  await page.keyboard.down('Alt');
+  await page.mouse.wheel(0, -100);
+  await page.keyboard.up('Alt');
   await settle(page);
   assert.equal(await cell(page, 'Wq', 2, 0).textContent(), '2.600');
   await assertMatchesCore(page);
@@ -330,6 +338,48 @@ test('a bad config pasted into the editor is refused with its message, the head 
   await settle(page);
   assert.match(await page.locator('#error').textContent(), /"Wq" has 1 row but must have 2/);
   assert.equal((await cellTexts(page, 'A')).length, 5);
+  await context.close();
+});
+
+test('“My dog ate my homework” from the page’s own controls: tokens and features renamed, a feature added, dk set, tensors pasted; every cell is the core’s and every header whole', async () => {
+  const { page, context } = await open(env, '?preset=cat');
+  const words = ['My', 'dog', 'ate', 'my', 'homework'];
+  for (const [i, w] of words.entries()) await page.fill(`#token-list input[data-token="${i}"]`, w);
+  await page.fill('#feature-list input[data-feature="0"]', 'dog-ness');
+  await page.click('#add-feature');
+  await page.fill('#width-dk', '3');
+  await page.press('#width-dk', 'Tab'); // a number field changes when it is left (or on Enter)
+  await settle(page);
+  const config = await page.evaluate(() => __explorer.state.config);
+  assert.deepEqual(config.tokens, words);
+  assert.equal(config.features[0], 'dog-ness');
+  assert.equal(config.X[0].length, 5);
+  assert.equal((await cellTexts(page, 'Q'))[0].length, 3);
+  await assertMatchesCore(page);
+  // a column header is one word on one line, never cut or broken inside the word
+  const cut = await page.evaluate(() => [...document.querySelectorAll('.hm-col')].filter((h) => {
+    const r = document.createRange();
+    r.selectNodeContents(h);
+    return h.scrollWidth > h.clientWidth + 1 || (!/\s/.test(h.textContent) && r.getClientRects().length > 1);
+  }).map((h) => h.textContent));
+  assert.deepEqual(cut, []);
+  assert.match(await page.locator('#preset-note').textContent(), /with 5 tokens renamed, 5 features instead of 4 and dk = 3 instead of 4\./);
+  assert.equal(await page.locator('#reset').textContent(), 'Reset to the preset');
+  // printed tensors of the same shape keep the names; the box says the mask is off, and why
+  const printout = ['X', 'Wq', 'Wk', 'Wv'].map((m) => `${m} = tensor(${JSON.stringify(config[m])})`).join('\n');
+  await page.click('details.config summary');
+  await page.fill('#config-text', printout);
+  await page.click('#apply-config');
+  await settle(page);
+  assert.deepEqual(await page.evaluate(() => __explorer.state.config.tokens), words);
+  assert.match(await page.locator('#config-note').textContent(), /The causal mask is off, as in scaled_dot_product_attention without is_causal=True/);
+  assert.equal(await page.locator('#reset').textContent(), 'Reset to the config you loaded');
+  assert.equal(await page.locator('#causal').isChecked(), false);
+  await page.keyboard.press('Escape');
+  await page.click('#causal');
+  await settle(page);
+  assert.doesNotMatch(await page.locator('#config-note').textContent(), /mask is off/);
+  await assertMatchesCore(page);
   await context.close();
 });
 

@@ -50,7 +50,7 @@ test('the preset note for each kind of change: scaling, a scale of its own, rena
   assert.equal(presetNote(scaled), `${CAT} with the scale set to 0.250. ${RESET}`);
   const one = own({ X: [[1]], Wq: [[1]], Wk: [[1]], Wv: [[1]], scale: 1 });
   S.setScaling(one, true);
-  assert.equal(presetNote(one), 'Your own head, loaded from a config, with scaling on. “Reset to the preset” goes back to the config as it was loaded.');
+  assert.equal(presetNote(one), 'Your own head, loaded from a config, with scaling on. To go back to it as it was loaded, press “Reset to the config you loaded”.');
   for (const st of [s, renamed, scaled, one]) assert.deepEqual(grammar(presetNote(st)), []);
 });
 
@@ -58,16 +58,16 @@ test('every preset scales by 1/√dk, so a preset changed in its scale goes back
   for (const [name, p] of Object.entries(PRESETS)) assert.equal(p.config.scale ?? null, null, name);
 });
 
-test('a link from a preset with Q, K and V given directly, or other feature names: changed, with nothing to count (it said “with . To go back, , or press”)', () => {
+test('a link from a preset with Q, K and V given directly: changed, with nothing to count (it said “with . To go back, , or press”); with other feature names, they are counted', () => {
   const direct = { tokens: cat.tokens, Q: cat.X, K: cat.X, V: cat.X, causal: true };
   const s = S.createState();
   S.fromUrl(s, readUrlState('', '#config=' + encodeURIComponent(JSON.stringify(direct)) + '&from=cat'));
   assert.deepEqual([s.preset, s.origin], [null, 'cat']);
   assert.equal(presetNote(s), 'A head changed from the preset “The cat sat on the”. To go back, press “Reset to the preset”.');
-  // the same with the features renamed: nothing changesOf counts either
+  // the features renamed, every one of them: counted like renamed tokens
   const renamed = S.createState();
   S.fromUrl(renamed, readUrlState('', '#config=' + encodeURIComponent(JSON.stringify({ ...cat, features: ['a', 'b', 'c', 'd'] })) + '&from=cat'));
-  assert.equal(presetNote(renamed), 'A head changed from the preset “The cat sat on the”. To go back, press “Reset to the preset”.');
+  assert.equal(presetNote(renamed), 'The preset “The cat sat on the”, with 4 features renamed. To go back, press “Reset to the preset”.');
 });
 
 // ------------------------------------------------------------------------------ the tour

@@ -265,7 +265,7 @@ test('changesOf lists what differs from the preset', () => {
   S.setScaling(state, false);
   S.setValue(state, 'X', 0, 0, 5);
   S.renameToken(state, 2, 'ran');
-  assert.deepEqual(S.changesOf(state.base, state.config), { causal: undefined, scale: 1, renamed: [2], values: { X: 1 }, tokens: null });
+  assert.deepEqual(S.changesOf(state.base, state.config), { causal: undefined, scale: 1, renamed: [2], values: { X: 1 }, tokens: null, widths: {}, features: [] });
 });
 
 test('keys M and S flip the mask and the scaling', () => {
@@ -583,7 +583,7 @@ test('changesOf counts changed values in every input matrix, each form; a head o
   qkv.Q[0][0] = 5; qkv.K[1][1] = 5; qkv.V[2][0] = 5; qkv.V[2][1] = 5;
   assert.deepEqual(S.changesOf(we, qkv).values, { Q: 1, K: 1, V: 2 });
   const direct5 = parseConfig({ tokens: cat.tokens, Q: [[1], [1], [1], [1], [1]], K: [[1], [1], [1], [1], [1]], V: [[1], [1], [1], [1], [1]], causal: false });
-  assert.deepEqual(S.changesOf(cat, direct5), { causal: false, scale: undefined, renamed: [], values: {}, tokens: null });
+  assert.deepEqual(S.changesOf(cat, direct5), { causal: false, scale: undefined, renamed: [], values: {}, tokens: null, widths: {}, features: [] });
 });
 
 // ------------------------------------------------------------------ the link: round trip and bad parameters

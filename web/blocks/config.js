@@ -131,8 +131,35 @@ function names(obj, key, count, [what, whats], make) {
  * @returns {Config}
  */
 export function parseConfig(input, limits = DEFAULT_LIMITS) {
+  return readConfig(input, limits).config;
+}
+
+/**
+ * Reads a config as parseConfig does, and says how it was written: `pasted` is null for JSON
+ * text or an object; for tensors as PyTorch or NumPy print them it says which settings the
+ * text gave itself ({ causal, scale }: true where a line set it; elsewhere the defaults of
+ * scaled_dot_product_attention apply: no causal mask, scale 1/√dk).
+ * @param {string | import('../../types/config').ConfigInput} input untrusted
+ * @param {Limits} [limits]
+ * @returns {{ config: Config, pasted: { causal: boolean, scale: boolean } | null }}
+ */
+export function readConfig(input, limits = DEFAULT_LIMITS) {
+  /** @type {import('./tensor-text.js').Given} */
+  const given = {};
+  const obj = objectOf(input, given);
+  const pasted = given.causal === undefined ? null : { causal: Boolean(given.causal), scale: Boolean(given.scale) };
+  return { config: validate(obj, limits), pasted };
+}
+
+/**
+ * The object a config's text stands for: JSON, or printed tensors (fromTensorText, which fills
+ * `given`). An object is returned as it is.
+ * @param {string | import('../../types/config').ConfigInput} input @param {import('./tensor-text.js').Given} given
+ * @returns {Record<string, unknown>}
+ */
+function objectOf(input, given) {
   /** @type {Record<string, unknown>} */
-  let obj = /** @type {any} */ (input); // untrusted: every key is checked below
+  let obj = /** @type {any} */ (input); // untrusted: every key is checked by validate
   if (typeof input === 'string') {
     if (input.length > MAX_JSON) fail(`The config is ${input.length} characters long; the limit is ${MAX_JSON}.`);
     // JSON first when it is a JSON object: a token such as "array([" must not make it tensor text
@@ -145,7 +172,7 @@ export function parseConfig(input, limits = DEFAULT_LIMITS) {
       }
     }
     // else tensors as PyTorch or NumPy print them (web/blocks/tensor-text.js), or null
-    obj = json ?? /** @type {any} */ (fromTensorText(input, fail));
+    obj = json ?? /** @type {any} */ (fromTensorText(input, fail, given));
     if (obj === null) {
       try {
         obj = JSON.parse(input);
@@ -154,6 +181,14 @@ export function parseConfig(input, limits = DEFAULT_LIMITS) {
       }
     }
   }
+  return obj;
+}
+
+/**
+ * Checks a config object (untrusted: every key) and returns it normalised.
+ * @param {Record<string, unknown>} obj @param {Limits} limits @returns {Config}
+ */
+function validate(obj, limits) {
   if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) fail('The config must be a JSON object like {"X": [[...]], "Wq": [[...]], ...}.');
   const unknown = Object.keys(obj).filter((k) => !KEYS.includes(k));
   if (unknown.length) fail(`Unknown key${unknown.length > 1 ? 's' : ''} ${unknown.slice(0, 5).map(describeValue).join(', ')}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''}: the allowed keys are ${KEYS.join(', ')}.`);

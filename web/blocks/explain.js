@@ -380,12 +380,12 @@ export function explainCell(view, m, i, j, extra = null, pointer = 'fine') {
 }
 
 /**
- * How an input cell is changed, said for the input at hand: a mouse drags or turns its wheel; a
- * touch screen (pointer: coarse) has no wheel, and a finger's drag scrolls the page (events.js
+ * How an input cell is changed, said for the input at hand: a mouse drags, or turns its wheel
+ * with Alt held (a bare wheel scrolls the page, as everywhere else: events.js); a touch screen (pointer: coarse) has no wheel, and a finger's drag scrolls the page (events.js
  * starts no drag on touch), so there the explanation's −0.1 and +0.1 buttons do it.
  * @param {'fine' | 'coarse'} pointer
  */
-export const howToChange = (pointer) => (pointer === 'coarse' ? 'tap it, then type a number or press −0.1 and +0.1' : 'select it, then type a number, drag sideways or use the scroll wheel');
+export const howToChange = (pointer) => (pointer === 'coarse' ? 'tap it, then type a number or press −0.1 and +0.1' : 'select it, then type a number, drag sideways, or turn the scroll wheel with Alt held');
 
 /** @param {View} view @param {MatrixName} m @param {number} i @param {number} j @param {Extra | null} extra @param {'fine' | 'coarse'} [pointer] @returns {Said} */
 function explainInput(view, m, i, j, extra, pointer = 'fine') {

@@ -49,6 +49,7 @@ export class TensorTextError extends Error {}
 /** A list as printed: numbers and lists of them. @typedef {(number | NestedList)[]} NestedList */
 /** The tensors read so far by name, with where each was given. @typedef {Map<string, { value: number[][], at: number }>} Named */
 /** A config object for parseConfig: the matrices by name, causal and perhaps scale. @typedef {Record<string, number[][] | boolean | number | null>} PastedConfig */
+/** Which settings a printout gave itself (fromTensorText's `given`). @typedef {{ causal?: boolean, scale?: boolean }} Given */
 
 /**
  * Does this text look like pasted tensors (rather than a JSON config)? True when it holds a
@@ -65,12 +66,13 @@ export function looksLikeTensorText(text) {
 /**
  * The config object { Q, K, V, causal[, scale] } or { X, Wq, Wk, Wv, causal[, scale] } for
  * pasted tensors, or null when the text does not look like tensors (looksLikeTensorText).
- * `fail(message)` throws the error to report (default: a TensorTextError).
- * @param {string} text @param {(msg: string) => never} [fail] @returns {PastedConfig | null}
+ * `fail(message)` throws the error to report (default: a TensorTextError). `given` is told
+ * which settings the text gave itself (causal: an is_causal= line; scale: a scale= line).
+ * @param {string} text @param {(msg: string) => never} [fail] @param {Given} [given] @returns {PastedConfig | null}
  */
-export function fromTensorText(text, fail = (/** @type {string} */ msg) => { throw new TensorTextError(msg); }) {
+export function fromTensorText(text, fail = (/** @type {string} */ msg) => { throw new TensorTextError(msg); }, given = {}) {
   if (!looksLikeTensorText(text)) return null;
-  return new Reader(String(text), fail).config();
+  return new Reader(String(text), fail).config(given);
 }
 
 // ------------------------------------------------------------------------------- the reader
@@ -133,7 +135,8 @@ class Reader {
 
   // The whole text: items, then the config.
   /** @returns {PastedConfig} */
-  config() {
+  /** @param {Given} given */
+  config(given) {
     /** @type {Named} */
     const named = new Map();
     /** @type {{ value: number[][], at: number }[]} */
@@ -180,6 +183,8 @@ class Reader {
       for (const [k, v] of named) out[k] = v.value;
     }
     checkProjectionShapes(out, this.fail);
+    given.causal = settings.causal !== undefined;
+    given.scale = settings.scale !== undefined;
     out.causal = settings.causal ?? false; // scaled_dot_product_attention's default
     if (settings.scale !== undefined) out.scale = settings.scale;
     return out;

@@ -5,7 +5,7 @@
 import { formulaLine } from '../blocks/explain.js';
 import { el, setText, setAttr } from '../blocks/dom.js';
 import { can, tourAvailable } from './state.js';
-import { presetNote, ownHeadLabel } from './notes.js';
+import { presetNote, ownHeadLabel, resetLabel, pasteNote } from './notes.js';
 import { PRESETS } from '../blocks/presets.js';
 
 /** @typedef {import('./state.js').State} State */
@@ -37,6 +37,8 @@ export function createControlsView(doc, $, active) {
       setText($('own-head'), ownHeadLabel(state));
       $('preset').value = state.preset || '';
       setText($('preset-note'), presetNote(state));
+      setText($('reset'), resetLabel(state));
+      setText($('config-note'), pasteNote(state));
     }
     $('tour-start').hidden = !can(state, 'steps') || !tourAvailable(state);
     setAttr($('tour-start'), 'aria-pressed', String(state.tour != null));

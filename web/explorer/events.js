@@ -98,8 +98,9 @@ function wireMatrices(ctx) {
     box,
     'wheel',
     (/** @type {WheelEvent} */ ev) => {
+      // Only with Alt held: a bare wheel over the selected cell scrolls the page, as a reader expects.
       const c = panels.cellFromEvent(ev);
-      if (!c || !S.sameCell(c, state.sel) || !S.editable(state).has(c.m)) return;
+      if (!ev.altKey || !c || !S.sameCell(c, state.sel) || !S.editable(state).has(c.m)) return;
       ev.preventDefault();
       act(S.nudge, c, (ev.deltaY < 0 ? 1 : -1) * (ev.shiftKey ? 0.01 : 0.1));
     },
@@ -255,16 +256,27 @@ function wireHead(ctx) {
     if (t.id === 'follow-number') act(S.setFollow, Math.round(Number(t.value)) - 1);
   });
   listen($('reset'), 'click', () => act(S.reset));
-  listen($('token-list'), 'input', (ev) => {
-    const t = /** @type {HTMLInputElement} */ (ev.target);
-    const k = t.dataset.token;
-    if (k != null) act(S.renameToken, Number(k), t.value);
-  });
-  listen($('token-list'), 'click', (ev) => {
-    const b = closest(ev, '[data-remove]');
-    if (b) act(S.removeToken, Number(b.dataset.remove));
-  });
-  listen($('add-token'), 'click', () => act(S.addToken));
+  // The token and feature editors: a field renames, × removes, the button adds (tokens-view.js).
+  /** @typedef {import('./state.js').Change | null} Acted */
+  /** @type {[string, string, string, (state: S.State, k: number, name: unknown) => Acted, (state: S.State, k: number) => Acted, (state: S.State) => Acted][]} */
+  const editors = [
+    ['token', 'token', 'remove', S.renameToken, S.removeToken, S.addToken],
+    ['feature', 'feature', 'removeFeature', S.renameFeature, S.removeFeature, S.addFeature],
+  ];
+  for (const [kind, field, remove, rename, drop, add] of editors) {
+    listen($(`${kind}-list`), 'input', (ev) => {
+      const t = /** @type {HTMLInputElement} */ (ev.target);
+      const k = t.dataset[field];
+      if (k != null) act(rename, Number(k), t.value);
+    });
+    listen($(`${kind}-list`), 'click', (ev) => {
+      const b = closest(ev, `[data-${remove.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}]`);
+      if (b) act(drop, Number(b.dataset[remove]));
+    });
+    listen($(`add-${kind}`), 'click', () => act(add));
+  }
+  // 'change', not 'input': typing 12 must not pass through a head of width 1
+  for (const w of /** @type {const} */ (['dk', 'dv'])) listen($(`width-${w}`), 'change', (ev) => act(S.setWidth, w, /** @type {HTMLInputElement} */ (ev.target).value));
   listen($('preset'), 'change', (ev) => {
     const name = /** @type {HTMLSelectElement} */ (ev.target).value;
     if (S.hasPreset(name)) act(S.setPreset, name, { fromStart: true });

@@ -82,12 +82,27 @@ export const MARKUP = `
     <ol id="token-list"></ol>
     <button type="button" id="add-token">Add a token</button>
   </fieldset>
+  <fieldset class="token-editor" id="feature-editor">
+    <legend>Features</legend>
+    <p class="note">The columns of X, and the rows of Wq, Wk and Wv. A new feature is 0 everywhere, so nothing changes until you give it numbers.</p>
+    <ol id="feature-list"></ol>
+    <button type="button" id="add-feature">Add a feature</button>
+  </fieldset>
+  <fieldset class="token-editor widths">
+    <legend>Widths</legend>
+    <label>dk, the columns of Q and K <input id="width-dk" type="number" min="1" step="1" inputmode="numeric"></label>
+    <label>dv, the columns of V and O <input id="width-dv" type="number" min="1" step="1" inputmode="numeric"></label>
+    <p id="width-note" class="note"></p>
+  </fieldset>
   <details class="config" data-control="config">
-    <summary>Config JSON (paste your own head)</summary>
-    <textarea id="config-text" rows="10" spellcheck="false" aria-label="Config JSON"></textarea>
+    <summary>Config: JSON or printed tensors (paste your own head)</summary>
+    <textarea id="config-text" rows="10" spellcheck="false" aria-label="Config: JSON or printed tensors"></textarea>
     <p><button type="button" id="apply-config">Apply</button></p>
-    <p class="note">Format: {"tokens": [...], "features": [...], "X": [[...]], "Wq": [[...]], "Wk": [[...]], "Wv": [[...]], "causal": true, "scale": null},
+    <p id="config-note" class="note" aria-live="polite"></p>
+    <p class="note">JSON: {"tokens": [...], "features": [...], "X": [[...]], "Wq": [[...]], "Wk": [[...]], "Wv": [[...]], "causal": true, "scale": null},
       or "Q", "K", "V" instead of X and the W matrices (the direct form).</p>
+    <p class="note">Or tensors as PyTorch or NumPy print them, one per line: Q = tensor([[1., 0.], [0., 1.]]), then K = … and V = … (or X, Wq, Wk and Wv).
+      As in scaled_dot_product_attention, the causal mask is then off unless a line says is_causal=True.</p>
   </details>
   <p class="note keys">Keyboard: arrow keys move inside a matrix (← from the first column reaches the row’s token); Enter edits an input cell, or type its new number straight away, “-” first for a negative one (Enter keeps it and returns to the cell); + and _ nudge it up and down by 0.1;
     f follows the cell’s token; e reads its explanation (Escape comes back to the cell); m and s switch the mask and the scaling; space plays or pauses; [ and ] step back and forward.</p>

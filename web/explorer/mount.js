@@ -12,10 +12,10 @@ import { loadAttention } from '../core/attention.js';
 import { forwardArgs, cloneConfig, readUrlState, isDirect } from '../blocks/config.js';
 import { setMarkup } from '../blocks/trusted-types.js';
 import { explainCell, forgetResult } from '../blocks/explain.js';
-import { tourStop, leakReport } from './notes.js';
+import { tourStop, leakReport, resetLabel } from './notes.js';
 import { matrixCSV, matrixJSON, headJSON, heatmapSVG, viewSVG, paintPNG, pytorchScript } from './export.js';
 import * as S from './state.js';
-import { CONTROLS } from './state.js';
+import { CONTROLS, shapeOf } from './state.js';
 import { MARKUP } from './markup.js';
 import { createPanelsView } from './panels-view.js';
 import { createInspectorView } from './inspector-view.js';
@@ -115,7 +115,7 @@ export function computeView(attn, config, step, leakBase = null, previous = null
   const raw = config.scale === 1 ? r : attn.forward(forwardArgs(config, 1), { outputs: ['S'], ...reuse(previous && previous.raw !== previous.r && previous.raw) });
   /** @type {Float32Array | null} */
   let before = null;
-  if (leakBase && leakBase.tokens.length === config.tokens.length)
+  if (leakBase && leakBase.tokens.length === config.tokens.length && shapeOf(leakBase).dv === shapeOf(config).dv)
     before = attn.forward(forwardArgs({ ...leakBase, causal: config.causal, scale: config.scale }), { outputs: ['O'] }).O;
   return { config, r, raw, step, before, serial: ++serials };
 }
@@ -129,7 +129,7 @@ function derive(state, view, panels, pointer) {
   const stop = state.tour != null ? tourStop(view, state.tour) : null;
   const active = panels.fits(state.hover) || (stop && panels.fits(stop.cell)) || panels.fits(state.sel);
   const ex = active ? explainCell(view, active.m, active.i, active.j, state.extra, pointer) : null;
-  const leak = state.leak ? leakReport(view, state.leak.base) : null;
+  const leak = state.leak ? leakReport(view, state.leak.base, resetLabel(state)) : null;
   return { stop, active, ex, leak };
 }
 

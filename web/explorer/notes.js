@@ -8,6 +8,7 @@ import { count, noun, verb, list, range, largest } from '../blocks/words.js';
 import { matrixInfo } from '../blocks/explain.js';
 import { PRESETS } from '../blocks/presets.js';
 import { changesOf, headOf, TOUR_STOPS } from './state.js';
+import { isDirect } from '../blocks/config.js';
 
 /** @typedef {import('./state.js').State} State */
 /** @typedef {import('./mount.js').View} View */
@@ -30,6 +31,13 @@ export function ownHeadLabel(state) {
 }
 
 /**
+ * The reset button's name: it goes back to the preset the head started as, or to the config as
+ * it was loaded (a pasted or linked head has no preset to go back to).
+ * @param {State} state
+ */
+export const resetLabel = (state) => (state.origin ? 'Reset to the preset' : 'Reset to the config you loaded');
+
+/**
  * The phrases saying what changed from the preset ("the causal mask off", "2 values of X changed").
  * @param {ReturnType<typeof changesOf>} ch
  */
@@ -39,6 +47,11 @@ function changePhrases(ch) {
   if (ch.scale !== undefined) out.push(ch.scale === null ? 'scaling on' : ch.scale === 1 ? 'scaling off' : `the scale set to ${fmt(ch.scale)}`);
   if (ch.tokens) out.push(`${count(ch.tokens[1], 'token')} instead of ${ch.tokens[0]}`);
   if (ch.renamed.length) out.push(ch.renamed.length === 1 ? `token ${ch.renamed[0] + 1} renamed` : `${count(ch.renamed.length, 'token')} renamed`);
+  const w = ch.widths;
+  if (w.d) out.push(`${count(w.d[1], 'feature')} instead of ${w.d[0]}`);
+  if (w.dk) out.push(`dk = ${w.dk[1]} instead of ${w.dk[0]}`);
+  if (w.dv) out.push(`dv = ${w.dv[1]} instead of ${w.dv[0]}`);
+  if (ch.features.length) out.push(ch.features.length === 1 ? `feature ${ch.features[0] + 1} renamed` : `${count(ch.features.length, 'feature')} renamed`);
   const vals = Object.entries(ch.values);
   if (vals.length) {
     const parts = vals.map(([m, k], n) => (n === 0 ? `${count(k, 'value')} of ${m}` : `${k} of ${m}`));
@@ -56,8 +69,8 @@ export function presetNote(state) {
   const phrases = changePhrases(changesOf(/** @type {Config} */ (state.base), headOf(state)));
   if (!state.origin)
     return phrases.length
-      ? `Your own head, loaded from a config, with ${list(phrases)}. “Reset to the preset” goes back to the config as it was loaded.`
-      : 'Your own head, loaded from a config. Change any input cell; “Reset to the preset” goes back to the config as it was loaded.';
+      ? `Your own head, loaded from a config, with ${list(phrases)}. To go back to it as it was loaded, press “${resetLabel(state)}”.`
+      : `Your own head, loaded from a config. Change any input cell, its tokens, features or widths; “${resetLabel(state)}” brings it back.`;
   // A head of the other form (Q, K and V given) or with other feature names has nothing to count.
   if (!phrases.length) return `A head changed from the preset “${PRESETS[state.origin].title}”. To go back, press “Reset to the preset”.`;
   const ch = changesOf(/** @type {Config} */ (state.base), headOf(state));
@@ -68,6 +81,49 @@ export function presetNote(state) {
   const onlyToggles = toggles.length === phrases.length;
   const back = onlyToggles ? `To go back, ${list(toggles)}, or press “Reset to the preset”.` : 'To go back, press “Reset to the preset”.';
   return `The preset “${PRESETS[state.origin].title}”, with ${list(phrases)}. ${back}`;
+}
+
+/**
+ * What the config box says after printed tensors were applied: what they were read as, that the
+ * causal mask is off while it is (scaled_dot_product_attention's default, and the JSON form's
+ * opposite), and where the names came from while they are still the ones given.
+ * @param {State} state @returns {string}
+ */
+export function pasteNote(state) {
+  const p = state.pasted;
+  if (!p) return '';
+  const c = headOf(state);
+  const out = [`Read as printed tensors: ${isDirect(c) ? 'Q, K and V' : 'X, Wq, Wk and Wv'}.`];
+  if (!p.causal && !c.causal)
+    out.push('The causal mask is off, as in scaled_dot_product_attention without is_causal=True: press M, or add the line is_causal=True, to turn it on.');
+  /** @type {[string, string, string, readonly string[], (i: number) => string][]} */
+  const kinds = [['tokens', 'token', 'Tokens', c.tokens, (i) => String(i + 1)]];
+  if (!isDirect(c)) kinds.push(['features', 'feature', 'Features', c.features, (i) => 'f' + (i + 1)]);
+  const clauses = p.kept.length ? [`the ${list(p.kept)} keep the names they had`] : [];
+  for (const [what, one, legend, names, unnamed] of kinds) {
+    if (p.kept.includes(/** @type {'tokens' | 'features'} */ (what))) continue;
+    if (names.every((t, i) => t === unnamed(i))) {
+      const all = names.map((_, i) => unnamed(i));
+      const named = all.length === 1 ? `the ${one} is named ${all[0]}` : `the ${what} are named ${all.length === 2 ? list(all) : `${all[0]} to ${all[all.length - 1]}`}`;
+      clauses.push(`${named} (rename ${all.length === 1 ? 'it' : 'them'} under “${legend}”)`);
+    }
+  }
+  if (clauses.length) out.push(`A printout has no names, so ${list(clauses)}.`);
+  return out.join(' ');
+}
+
+/**
+ * The widths' note: which matrices dk and dv shape in this head, and what a new column does.
+ * A new column is 0, so it adds nothing to any dot product, but a wider dk still changes S
+ * through the scale 1/√dk when the scaling is on.
+ * @param {Config} c @returns {string}
+ */
+export function widthNote(c) {
+  const start = isDirect(c) ? 'New columns of Q, K and V start at 0' : 'New columns of Wq, Wk and Wv (so of Q, K and V) start at 0';
+  const added = c.scale === null
+    ? 'a column of 0 adds nothing to Q·Kᵀ, but S still changes, since it is divided by √dk'
+    : 'a column of 0 adds nothing to Q·Kᵀ, and with this fixed scale S stays the same';
+  return `${start}: ${added}. A smaller width drops the last columns.`;
 }
 
 // ------------------------------------------------------------------------------ guided tour
@@ -156,11 +212,12 @@ function editedRows(base, config) {
   const b = matricesOf(base), c = matricesOf(config);
   for (const m of ['X', 'Q', 'K', 'V']) {
     const bm = b[m], cm = c[m];
-    if (bm && cm) bm.forEach((row, i) => row.some((v, j) => v !== cm[i][j]) && rows.add(i));
+    if (bm && cm) bm.forEach((row, i) => (row.length !== cm[i]?.length || row.some((v, j) => v !== cm[i][j])) && rows.add(i));
   }
   for (const m of ['Wq', 'Wk', 'Wv']) {
     const bm = b[m], cm = c[m];
-    if (bm && cm) weights ||= bm.some((row, i) => row.some((v, j) => v !== cm[i][j]));
+    // a feature added or removed, or dk or dv changed, reshapes the weights every token uses
+    if (bm && cm) weights ||= bm.length !== cm.length || bm.some((row, i) => row.length !== cm[i].length || row.some((v, j) => v !== cm[i][j]));
   }
   return { rows: [...rows].sort((a, b) => a - b), weights };
 }
@@ -169,13 +226,14 @@ function editedRows(base, config) {
  * The leak check's report: O now against O before the learner's edits (view.before, computed
  * from `base` with the current mask and scale). { text, rows: [{ i, same, diff }] }: `same` is
  * true only when every entry of the row is exactly as before.
- * @param {View} view @param {Config} base @returns {LeakReport}
+ * `resetName` is the reset button's name now (resetLabel).
+ * @param {View} view @param {Config} base @param {string} [resetName] @returns {LeakReport}
  */
-export function leakReport(view, base) {
+export function leakReport(view, base, resetName = 'Reset to the preset') {
   const { r, config, before } = view;
   const t = config.tokens;
   if (!before) // computeView computes no "before" when the tokens were added or removed
-    return { text: 'Tokens were added or removed since the leak check started, so there is no row-by-row “before”. Turn the check off and on again to compare from here.', rows: [] };
+    return { text: `${base.tokens.length !== t.length ? 'Tokens were added or removed' : 'dv (the columns of O) changed'} since the leak check started, so there is no row-by-row “before”. Turn the check off and on again to compare from here.`, rows: [] };
   const rows = Array.from({ length: r.n }, (_, i) => {
     let diff = 0, same = true;
     for (let c = 0; c < r.dv; c++) {
@@ -189,7 +247,7 @@ export function leakReport(view, base) {
   /** @param {LeakReport['rows']} xs */
   const by = (xs) => fmt(Math.max(...xs.map((x) => x.diff)));
   if (weights)
-    return { text: `You changed a learned weight, which every token uses, so every row of O may change. To see the mask at work, press “Reset to the preset”, then, with the check on, change one later token’s row of X.`, rows }; // only the projection form has weights
+    return { text: `You changed a learned weight, which every token uses, so every row of O may change. To see the mask at work, press “${resetName}”, then, with the check on, change one later token’s row of X.`, rows }; // only the projection form has weights
   if (!edited.length)
     return { text: `Leak check on. Now change a later token: a number in its row of ${matricesOf(config).X ? 'X' : 'Q, K or V'}. Each row of O is then compared with O as it is now.`, rows };
   const first = edited[0];

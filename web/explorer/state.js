@@ -23,7 +23,7 @@
 
 import { list, count as countOf } from '../blocks/words.js';
 import { LIMITS } from '../core/attention.js';
-import { parseConfig, cloneConfig, isDirect, STEPS, MAX_NAME, writeUrlState, readUrlState } from '../blocks/config.js';
+import { parseConfig, readConfig, cloneConfig, isDirect, STEPS, MAX_NAME, writeUrlState, readUrlState } from '../blocks/config.js';
 import { PRESETS, DEFAULT_PRESET } from '../blocks/presets.js';
 
 /** @typedef {import('../../types/config').Config} Config */
@@ -56,7 +56,13 @@ import { PRESETS, DEFAULT_PRESET } from '../blocks/presets.js';
  *   step: Step | null, playing: boolean, follow: number | null, sel: Cell | null, hover: Cell | null,
  *   themeSetting: ThemeSetting, theme: Theme, controls: Set<string>, extra: import('../blocks/explain.js').Extra | null,
  *   weightsOpen: boolean, weightsChosen: boolean, tour: number | null, leak: { base: Config } | null,
- *   reducedMotion: boolean, urlTheme: Theme | null, rev: number }} State
+ *   reducedMotion: boolean, urlTheme: Theme | null, rev: number, pasted: Pasted | null }} State
+ */
+/**
+ * How the head in the config box was read when it was printed tensors: which settings the text
+ * gave itself (else scaled_dot_product_attention's defaults: no causal mask, 1/√dk) and which
+ * names it kept from the head shown before (a printout names neither tokens nor features).
+ * @typedef {{ causal: boolean, scale: boolean, kept: ('tokens' | 'features')[] }} Pasted
  */
 
 /** The head shown: there is one once the first head is loaded (see State). @param {State} state */
@@ -120,6 +126,7 @@ export function createState({ theme = 'light', reducedMotion = false } = {}) {
     reducedMotion, // the reader asked for reduced motion: play steps only on demand
     urlTheme: null, // the theme the link asked for (kept in the link), or null
     rev: 0, // counts changes of the config, so a view can tell the head changed without comparing it
+    pasted: null, // how the config box's printed tensors were read (setConfig), until the next head
   };
 }
 
@@ -167,26 +174,31 @@ const sameConfig = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * What changed from `base` to `config`: { causal, scale } (the new value, or undefined when
- * unchanged), renamed (token indices), values ({ X: 2, Wq: 1 }: how many numbers of each input
- * changed), tokens ([before, after] when tokens were added or removed).
+ * unchanged), renamed (token indices, for the same number of tokens), features (renamed feature
+ * indices, for the same number of features), values ({ X: 2, Wq: 1 }: how many numbers of each
+ * input changed, for the same shape only), tokens ([before, after] when tokens were added or
+ * removed), widths ({ d, dk, dv }: [before, after] for each width that changed).
  * @param {Config} base @param {Config} config
  */
 export function changesOf(base, config) {
   /**
    * @type {{ causal: boolean | undefined, scale: number | null | undefined, renamed: number[],
-   *   values: Partial<Record<MatrixName, number>>, tokens: [number, number] | null }}
+   *   values: Partial<Record<MatrixName, number>>, tokens: [number, number] | null,
+   *   widths: Partial<Record<'d' | 'dk' | 'dv', [number, number]>>, features: number[] }}
    */
-  const out = { causal: undefined, scale: undefined, renamed: [], values: {}, tokens: null };
+  const out = { causal: undefined, scale: undefined, renamed: [], values: {}, tokens: null, widths: {}, features: [] };
   if (base.causal !== config.causal) out.causal = config.causal;
   if (base.scale !== config.scale) out.scale = config.scale;
-  if (base.tokens.length !== config.tokens.length) {
-    out.tokens = [base.tokens.length, config.tokens.length];
-    return out;
-  }
-  base.tokens.forEach((t, i) => t !== config.tokens[i] && out.renamed.push(i));
-  const was = matricesOf(base), now = matricesOf(config);
+  const was = shapeOf(base), now = shapeOf(config);
+  if (isDirect(base) === isDirect(config))
+    for (const w of /** @type {const} */ (['d', 'dk', 'dv'])) if (was[w] !== now[w]) out.widths[w] = [was[w], now[w]];
+  if (base.tokens.length !== config.tokens.length) out.tokens = [base.tokens.length, config.tokens.length];
+  if (!out.tokens) base.tokens.forEach((t, i) => t !== config.tokens[i] && out.renamed.push(i));
+  if (!isDirect(base) && !isDirect(config) && !out.widths.d) base.features.forEach((f, j) => f !== config.features[j] && out.features.push(j));
+  if (out.tokens || Object.keys(out.widths).length) return out; // values of other shapes are not compared
+  const mb = matricesOf(base), mc = matricesOf(config);
   for (const m of /** @type {MatrixName[]} */ (['X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V'])) {
-    const b = was[m], c = now[m];
+    const b = mb[m], c = mc[m];
     if (!b || !c) continue;
     let k = 0;
     b.forEach((row, i) => row.forEach((v, j) => (k += Number(v !== c[i][j]))));
@@ -242,6 +254,7 @@ const changeEvent = (state) => {
  */
 function newHead(state) {
   state.rev++;
+  state.pasted = null;
   state.playing = false;
   state.tour = null;
   if (state.leak) state.leak = { base: cloneConfig(headOf(state)) };
@@ -251,6 +264,7 @@ function newHead(state) {
 /** @param {State} state @param {PresetName} name */
 function usePreset(state, name) {
   state.preset = state.origin = name;
+  state.pasted = null;
   state.base = parseConfig(PRESETS[name].config, LIM);
   state.config = cloneConfig(/** @type {Config} */ (state.base));
   state.follow = state.sel = state.hover = null;
@@ -260,6 +274,7 @@ function usePreset(state, name) {
 /** @param {State} state @param {Config} cfg @param {string | null} [from] */
 function useConfig(state, cfg, from = null) {
   state.origin = hasPreset(from) ? from : null;
+  state.pasted = null;
   state.base = state.origin ? parseConfig(PRESETS[state.origin].config, LIM) : cfg;
   state.config = cloneConfig(cfg);
   state.preset = state.origin && sameConfig(headOf(state), /** @type {Config} */ (state.base)) ? state.origin : null;
@@ -282,9 +297,34 @@ export function setPreset(state, name, { fromStart = false } = {}) {
  * @param {State} state @param {string | ConfigInput} input @returns {Change}
  */
 export function setConfig(state, input) {
-  const cfg = parseConfig(input, LIM);
+  const { config: cfg, pasted } = readConfig(input, LIM);
+  const kept = pasted && state.config ? keepNames(cfg, state.config) : [];
   useConfig(state, cfg);
-  return newHead(state);
+  const change = newHead(state);
+  state.pasted = pasted && { ...pasted, kept };
+  return change;
+}
+
+/**
+ * Printed tensors carry no names: where the head shown has as many tokens (or features), named
+ * by the learner or a preset, the pasted head takes those names instead of 1, 2, ... (f1, f2,
+ * ...). Returns what it kept.
+ * @param {Config} cfg the pasted head (changed in place) @param {Config} shown
+ * @returns {('tokens' | 'features')[]}
+ */
+function keepNames(cfg, shown) {
+  /** @type {('tokens' | 'features')[]} */
+  const kept = [];
+  const named = (/** @type {readonly string[]} */ names, /** @type {(i: number) => string} */ unnamed) => names.some((t, i) => t !== unnamed(i));
+  if (shown.tokens.length === cfg.tokens.length && named(shown.tokens, (i) => String(i + 1))) {
+    cfg.tokens = [...shown.tokens];
+    kept.push('tokens');
+  }
+  if (!isDirect(cfg) && !isDirect(shown) && shown.features.length === cfg.features.length && named(shown.features, (i) => 'f' + (i + 1))) {
+    cfg.features = [...shown.features];
+    kept.push('features');
+  }
+  return kept;
 }
 
 /**
@@ -300,6 +340,7 @@ export function showHead(state, input, extra = null) {
   state.tour = null;
   state.base = cfg;
   state.config = cloneConfig(cfg);
+  state.pasted = null;
   // A head that changes under the learner (training) changes in its weights: show them, unless
   // the learner has folded them.
   if (!state.weightsChosen) state.weightsOpen = true;
@@ -399,6 +440,103 @@ export function removeToken(state, i) {
   if (!isRow(state.follow, c.tokens.length)) state.follow = null;
   state.sel = state.hover = null;
   return modified(state);
+}
+
+// ------------------------------------------------------------------------------ the head's shape
+
+/**
+ * A config's sizes: n tokens, d features (0 in the direct form, which has no X), dk and dv.
+ * @param {Config} c @returns {{ n: number, d: number, dk: number, dv: number }}
+ */
+export function shapeOf(c) {
+  return isDirect(c)
+    ? { n: c.tokens.length, d: 0, dk: c.Q[0].length, dv: c.V[0].length }
+    : { n: c.tokens.length, d: c.X[0].length, dk: c.Wq[0].length, dv: c.Wv[0].length };
+}
+
+/** The widths a learner can set, each with the matrices whose columns it counts. */
+export const WIDTHS = /** @type {const} */ ({
+  dk: { projected: ['Wq', 'Wk'], direct: ['Q', 'K'], what: 'columns of Q and K' },
+  dv: { projected: ['Wv'], direct: ['V'], what: 'columns of V and O' },
+});
+/** @typedef {keyof typeof WIDTHS} Width */
+
+/** A name not yet in `names`: f1, f2, ... as the config format names unnamed features. @param {readonly string[]} names */
+const freshFeature = (names) => {
+  let k = names.length + 1;
+  while (names.includes('f' + k)) k++;
+  return 'f' + k;
+};
+
+/**
+ * The head's shape changed: its panels are built anew, and a selected or hovered cell that no
+ * longer exists is dropped.
+ * @param {State} state @returns {Change}
+ */
+function reshaped(state) {
+  const c = headOf(state);
+  /** @param {Cell | null} cell */
+  const fits = (cell) => (cell && cellIn(c, cell) ? cell : null);
+  state.sel = fits(state.sel);
+  state.hover = fits(state.hover);
+  return { ...modified(state), rebuild: true, tokens: true };
+}
+
+/** Renames feature j (a column of X; the direct form has none). @param {State} state @param {number} j @param {unknown} name */
+export function renameFeature(state, j, name) {
+  const c = headOf(state);
+  if (isDirect(c) || !isRow(j, c.features.length)) return null;
+  c.features[j] = String(name).slice(0, MAX_NAME);
+  return modified(state);
+}
+
+/**
+ * Adds a feature: a column of X and a row of each of Wq, Wk and Wv, all 0, so the head computes
+ * the same numbers until the learner gives the new feature values.
+ * @param {State} state @returns {Change | null}
+ */
+export function addFeature(state) {
+  const c = headOf(state);
+  if (isDirect(c)) return null;
+  if (c.features.length >= LIM.maxWidth) return { error: `X can have at most ${LIM.maxWidth} features here.` };
+  c.features.push(freshFeature(c.features));
+  for (const row of c.X) row.push(0);
+  for (const W of [c.Wq, c.Wk, c.Wv]) W.push(new Array(W[0].length).fill(0));
+  return reshaped(state);
+}
+
+/**
+ * Removes feature j: its column of X and its row of each W (a head keeps at least one).
+ * @param {State} state @param {number} j @returns {Change | null}
+ */
+export function removeFeature(state, j) {
+  const c = headOf(state);
+  if (isDirect(c) || c.features.length <= 1 || !isRow(j, c.features.length)) return null;
+  c.features.splice(j, 1);
+  for (const row of c.X) row.splice(j, 1);
+  for (const W of [c.Wq, c.Wk, c.Wv]) W.splice(j, 1);
+  return reshaped(state);
+}
+
+/**
+ * Sets dk (the columns of Q and K, through Wq and Wk) or dv (of V and O, through Wv) to `width`:
+ * columns past it are dropped, new ones are 0. A width outside 1 to the limit is refused with a
+ * message that says the range.
+ * @param {State} state @param {Width} which @param {unknown} width @returns {Change | null}
+ */
+export function setWidth(state, which, width) {
+  const c = headOf(state);
+  const w = Number(width);
+  if (!Number.isInteger(w) || w < 1 || w > LIM.maxWidth) return { error: `${which} must be a whole number from 1 to ${LIM.maxWidth}; it stays ${shapeOf(c)[which]}.` };
+  if (w === shapeOf(c)[which]) return null;
+  const mats = /** @type {Record<string, number[][]>} */ (matricesOf(c));
+  for (const m of WIDTHS[which][isDirect(c) ? 'direct' : 'projected']) {
+    for (const row of mats[m]) {
+      if (row.length > w) row.length = w;
+      while (row.length < w) row.push(0);
+    }
+  }
+  return reshaped(state);
 }
 
 /**
@@ -580,13 +718,10 @@ function startWith(state, config, preset, from = null) {
  * @param {Config} c @param {MatrixName} m @returns {[number, number] | null}
  */
 function shapeIn(c, m) {
-  const direct = isDirect(c);
-  const h = /** @type {Record<string, number[][]>} */ (/** @type {unknown} */ (c));
-  const n = (direct ? h.Q : h.X).length; // one row per token, as query and as key (parseConfig)
-  const dk = (direct ? h.Q : h.Wq)[0].length, dv = (direct ? h.V : h.Wv)[0].length;
+  const { n, d, dk, dv } = shapeOf(c); // one row per token, as query and as key (parseConfig)
   /** @type {Record<string, [number, number] | undefined>} */
   const shapes = { Q: [n, dk], K: [n, dk], V: [n, dv], S: [n, n], M: [n, n], A: [n, n], O: [n, dv] };
-  if (!direct) Object.assign(shapes, { X: [n, h.X[0].length], Wq: [h.X[0].length, dk], Wk: [h.X[0].length, dk], Wv: [h.X[0].length, dv] });
+  if (!isDirect(c)) Object.assign(shapes, { X: [n, d], Wq: [d, dk], Wk: [d, dk], Wv: [d, dv] });
   return shapes[m] ?? null;
 }
 

@@ -1,10 +1,12 @@
-// explorer/tokens-view.js: the token chips ("Follow a token"), the follow sentence and the token
-// editor (rename, add, remove). Rebuilt only when the number of tokens changes (new names of
+// explorer/tokens-view.js: the token chips ("Follow a token"), the follow sentence, the token
+// and feature editors (rename, add, remove) and the widths dk and dv. Rebuilt only when the number of tokens changes (new names of
 // the same count rename them in place), and never while the learner is typing in one of its fields.
 
 import { followSentence } from '../blocks/explain.js';
 import { MAX_NAME } from '../blocks/config.js';
-import { MANY, headOf } from './state.js';
+import { isDirect } from '../blocks/config.js';
+import { MANY, LIM, headOf, shapeOf } from './state.js';
+import { widthNote } from './notes.js';
 import { el, setText, setAttr } from '../blocks/dom.js';
 
 /** @typedef {import('./state.js').State} State */
@@ -42,35 +44,59 @@ export function createTokensView(doc, $, active) {
     input.id = 'follow-number';
   }
 
-  /** @param {readonly string[]} tokens */
-  function editor(tokens) {
-    const list = $('token-list');
+  /**
+   * A list of names with a field and a remove button each: the tokens (data-token, data-remove)
+   * or the features (data-feature, data-remove-feature).
+   * @param {HTMLElement} list @param {readonly string[]} names @param {'token' | 'feature'} kind
+   */
+  function names(list, names, kind) {
     const focused = active();
     if (focused && list.contains(focused)) return false; // don't pull the field from under the typist
-    const inputs = /** @type {NodeListOf<HTMLInputElement>} */ (list.querySelectorAll('input[data-token]'));
-    if (tokens.length <= MANY && inputs.length === tokens.length) {
-      tokens.forEach((t, i) => { if (inputs[i].value !== t) inputs[i].value = t; });
+    const field = kind === 'token' ? 'token' : 'feature', remove = kind === 'token' ? 'remove' : 'removeFeature';
+    const inputs = /** @type {NodeListOf<HTMLInputElement>} */ (list.querySelectorAll(`input[data-${field}]`));
+    if (names.length <= MANY && inputs.length === names.length) {
+      names.forEach((t, i) => { if (inputs[i].value !== t) inputs[i].value = t; });
       return true;
     }
     list.textContent = '';
-    if (tokens.length > MANY) {
-      list.appendChild(el(doc, 'li', 'note', `${tokens.length} tokens: rename them in the config JSON.`));
+    if (names.length > MANY) {
+      list.appendChild(el(doc, 'li', 'note', `${names.length} ${kind}s: rename them in the config JSON.`));
       return true;
     }
-    tokens.forEach((t, i) => {
+    const Kind = kind[0].toUpperCase() + kind.slice(1);
+    names.forEach((t, i) => {
       const li = list.appendChild(el(doc, 'li'));
       const input = li.appendChild(el(doc, 'input'));
       input.value = t;
       input.maxLength = MAX_NAME;
-      input.dataset.token = String(i);
-      input.setAttribute('aria-label', `Token ${i + 1}`);
+      input.dataset[field] = String(i);
+      input.setAttribute('aria-label', `${Kind} ${i + 1}`);
       const rm = li.appendChild(el(doc, 'button', 'remove', '×'));
       rm.type = 'button';
-      rm.dataset.remove = String(i);
-      rm.setAttribute('aria-label', `Remove token ${i + 1}`);
-      rm.disabled = tokens.length === 1;
+      rm.dataset[remove] = String(i);
+      rm.setAttribute('aria-label', `Remove ${kind} ${i + 1}`);
+      rm.disabled = names.length === 1;
     });
     return true;
+  }
+
+  /**
+   * The features (the projection form only: a head of Q, K and V has no X) and the widths dk and
+   * dv, with a note that says what a new column does.
+   * @param {State} state
+   */
+  function shape(state) {
+    const c = headOf(state);
+    const direct = isDirect(c);
+    $('feature-editor').hidden = direct;
+    if (!direct) names($('feature-list'), c.features, 'feature');
+    const { dk, dv } = shapeOf(c);
+    for (const [id, w] of /** @type {const} */ ([['width-dk', dk], ['width-dv', dv]])) {
+      const input = /** @type {HTMLInputElement} */ ($(id));
+      input.max = String(LIM.maxWidth);
+      if (active() !== input && input.value !== String(w)) input.value = String(w);
+    }
+    setText($('width-note'), widthNote(c));
   }
 
   /**
@@ -83,8 +109,9 @@ export function createTokensView(doc, $, active) {
     if (force || key !== drawn) {
       drawn = key;
       chips(tokens);
-      editor(tokens);
+      names($('token-list'), tokens, 'token');
     }
+    shape(state);
     const follow = state.follow;
     setText($('follow-text'), follow != null ? followSentence(view, follow) : '');
     // A toolbar: one chip is in the Tab order (the followed one, else the first); arrows move on.
