@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { loadAttention } from '../../web/core/attention.js';
 import {
   MODE, SWEEP, BLOCK, N_MIN, N_MAX, readState, writeState, defaultState, headArgs, compareForms, timePerCall, timeForms,
-  plotGeometry, growth, explainFused, bytesText, timeText, doublingSentence, QUADRATIC_GROWTH,
+  plotGeometry, growth, explainFused, bytesText, timeText, doublingSentence, QUADRATIC_GROWTH, WIDTH, multiplications, squareShare,
 } from '../../web/labs/fused.js';
 import { mulberry32, normals } from '../../web/labs/random.js';
 import { LABS, labOf, queryOf } from '../../web/labs/index.js';
@@ -49,10 +49,10 @@ test('the long form needs 3 × n² floats for S, M and A; the fused form none, o
     }
   }
   // doubling n: the long form's n × n part quadruples, the fused form's whole workspace about
-  // doubles (all of it grows like n but the weights, 3 × 64 × 64 floats)
+  // doubles (all of it grows like n but the weights, 3 × WIDTH × WIDTH floats)
   const a = compareForms(attn, { n: 256, causal: true, seed: 1 }), b = compareForms(attn, { n: 512, causal: true, seed: 1 });
   assert.equal(b.long.square / a.long.square, 4);
-  const weights = 3 * 64 * 64 * 4;
+  const weights = 3 * WIDTH * WIDTH * 4;
   assert.equal((b.fused.total - weights) / (a.fused.total - weights), 2);
 });
 
@@ -61,7 +61,7 @@ test('both forms give the same O (to the last bit), and it matches the float64 r
     const c = compareForms(attn, { n, causal, seed: 3 });
     assert.equal(c.identical, true, `n ${n}`);
     assert.equal(c.maxDiff, 0);
-    assert.equal(c.outputs, n * 64);
+    assert.equal(c.outputs, n * WIDTH);
     const args = headArgs(n, { causal, seed: 3 });
     const nested = (m) => Array.from({ length: m.shape[0] }, (_, i) => Array.from(m.data.subarray(i * m.shape[1], (i + 1) * m.shape[1])));
     const ref = referenceHead({ X: nested(args.X), Wq: nested(args.Wq), Wk: nested(args.Wk), Wv: nested(args.Wv), causal });
@@ -69,7 +69,7 @@ test('both forms give the same O (to the last bit), and it matches the float64 r
     assert.ok(compare(fused.O, ref.O).ok, `n ${n}: ${compare(fused.O, ref.O).worst}`);
   }
   // the same tokens at every n: n = 8 is the first 8 rows of n = 512
-  assert.deepEqual(Array.from(headArgs(8, { seed: 1 }).X.data), Array.from(headArgs(512, { seed: 1 }).X.data.subarray(0, 8 * 64)));
+  assert.deepEqual(Array.from(headArgs(8, { seed: 1 }).X.data), Array.from(headArgs(512, { seed: 1 }).X.data.subarray(0, 8 * WIDTH)));
 });
 
 test('timePerCall: µs per call from the clock it is given, batches doubling, the fastest of the runs', () => {
@@ -121,9 +121,9 @@ test('growth and the sentences follow the numbers: scores, blocks, bytes, agreem
   assert.match(all, /256 × 256 = 65,536 scores/);
   assert.match(all, /768 KiB of n × n matrices/);
   assert.match(all, /64 blocks of 4 queries, keeping one block’s 4 × 256 scores \(4\.0 KiB\)/);
-  assert.match(all, /the largest difference between their 16,384 outputs is 0/);
+  assert.match(all, new RegExp(`the largest difference between their ${(256 * WIDTH).toLocaleString('en-US')} outputs is 0`));
   assert.match(all, /one call took 660 µs in the long form and 397 µs in the fused form, 1\.7 times faster/);
-  assert.match(all, /Doubling n from 256 to 512 multiplies the scores by 4 \(65,536 → 262,144\) and the time of a call by 4\.0 in the long form and 4\.0 in the fused form, close to 4 in both: the quadratic cost the lesson means/);
+  assert.match(all, /Doubling n from 256 to 512 multiplies the scores by 4 \(65,536 → 262,144\) and the multiplications of a call by 3\.83 \(at n = 512, 96% of them are in the n × n scores and the mix\); it multiplied the time of a call by 4\.0 in the long form and 4\.0 in the fused form, close to 4 in both: the quadratic cost the lesson means/);
   assert.match(all, /S alone would take 4\.0 GiB for one head; one block of the fused form takes 512 KiB/);
   assert.doesNotMatch(all, /noise/);
   // no causal mask: nothing about skipping
@@ -183,19 +183,20 @@ test('compareForms: the largest difference of the two O, whether they agree bit 
   assert.deepEqual([same.maxDiff, same.identical], [0, true]);
 });
 
-test('headArgs: X is the seed’s first standard normals, the weights a further 3 × 64 × 64 of them scaled by 1/8', () => {
+test('headArgs: X is the seed’s first standard normals, the weights a further 3 × WIDTH × WIDTH of them scaled by 1/√WIDTH', () => {
   const a = headArgs(16, { causal: false, seed: 9 });
-  assert.deepEqual(a.X.shape, [16, 64]);
-  assert.equal(a.X.data.length, 16 * 64);
-  for (const w of ['Wq', 'Wk', 'Wv']) assert.deepEqual(a[w].shape, [64, 64]);
+  const w = WIDTH;
+  assert.deepEqual(a.X.shape, [16, w]);
+  assert.equal(a.X.data.length, 16 * w);
+  for (const m of ['Wq', 'Wk', 'Wv']) assert.deepEqual(a[m].shape, [w, w]);
   assert.equal(a.causal, false);
-  const draws = normals(mulberry32(9), 512 * 64 + 3 * 64 * 64);
-  assert.deepEqual(Array.from(a.X.data), Array.from(draws.subarray(0, 16 * 64)));
-  let at = 512 * 64;
-  for (const w of ['Wq', 'Wk', 'Wv']) {
-    const want = Array.from(draws.subarray(at, at + 64 * 64), (v) => Math.fround(v / 8));
-    assert.deepEqual(Array.from(a[w].data), want, w);
-    at += 64 * 64;
+  const draws = normals(mulberry32(9), 512 * w + 3 * w * w);
+  assert.deepEqual(Array.from(a.X.data), Array.from(draws.subarray(0, 16 * w)));
+  let at = 512 * w;
+  for (const m of ['Wq', 'Wk', 'Wv']) {
+    const want = Array.from(draws.subarray(at, at + w * w), (v) => Math.fround(v / Math.sqrt(w)));
+    assert.deepEqual(Array.from(a[m].data), want, m);
+    at += w * w;
   }
 });
 
@@ -295,7 +296,10 @@ test('explainFused, word for word: bytes, blocks, rounding, speed-up at its 1.05
   assert.equal(explainFused(c, { n: 8, long: 104, fused: 100 }, [], causal)[2], 'At n = 8 one call took 104 µs in the long form and 100 µs in the fused form. The fused form also skips the scores the causal mask removes, about half of them; the long form computes them all, because S shows them.');
   // one doubling measured, growing by under 3 times: not yet the n² cost, and the fixed cost is said too
   const doubled = [{ n: 16, long: 290, fused: 250 }, { n: 8, long: 100, fused: 100 }];
-  const notYet = 'Doubling n from 8 to 16 multiplies the scores by 4 (64 → 256) and the time of a call by 2.9 in the long form and 2.5 in the fused form: less than 4 in both. At n = 16 the work that grows only with n (projecting every token, n × 64 × 64 multiplications for each of Q, K and V) and the fixed cost of a call still count beside the n × n scores; the quadratic cost the lesson means takes over as n grows, up to the 512 tokens of this sweep.';
+  // counted at WIDTH 16: 2·n²·16 + 3·n·256 multiplications, 14,336 at n = 8 and 20,480 + ... at 16
+  const counted = ((2 * 16 * 16 * WIDTH + 3 * 16 * WIDTH * WIDTH) / (2 * 8 * 8 * WIDTH + 3 * 8 * WIDTH * WIDTH)).toFixed(2);
+  const share = Math.round((100 * 2 * 16 * 16 * WIDTH) / (2 * 16 * 16 * WIDTH + 3 * 16 * WIDTH * WIDTH));
+  const notYet = `Doubling n from 8 to 16 multiplies the scores by 4 (64 → 256) and the multiplications of a call by ${counted} (at n = 16, ${share}% of them are in the n × n scores and the mix); it multiplied the time of a call by 2.9 in the long form and 2.5 in the fused form: less than 4 in both. At n = 16 the work that grows only with n (projecting every token, n × ${WIDTH} × ${WIDTH} multiplications for each of Q, K and V) and the fixed cost of a call still count beside the n × n scores; the quadratic cost the lesson means takes over as n grows, up to the 512 tokens of this sweep.`;
   assert.deepEqual(explainFused(c, null, doubled, causal).slice(2), [
     notYet,
     'At small n (from 8 to 16) a call grows by only 2.9 times: its fixed cost (checking and copying the inputs, starting the core) is larger than the n² part. On the log–log plot the n² line is the slope the curves approach as n grows.',
@@ -308,7 +312,7 @@ test('explainFused, word for word: bytes, blocks, rounding, speed-up at its 1.05
   assert.match(three[2], /by 3\.0 in the long form and 2\.5 in the fused form/);
   // the same time at both n did not fall; a time below the one before did, in either form
   const still = explainFused(c, null, [{ n: 8, long: 100, fused: 100 }, { n: 16, long: 100, fused: 100 }], flat);
-  assert.match(still[2], /^Doubling n from 8 to 16 multiplies the scores by 4 \(64 → 256\) and the time of a call by 1\.0 in the long form and 1\.0 in the fused form/);
+  assert.match(still[2], /^Doubling n from 8 to 16 multiplies the scores by 4 \(64 → 256\) and the multiplications of a call by [\d.]+ \(.*\); it multiplied the time of a call by 1\.0 in the long form and 1\.0 in the fused form/);
   assert.match(still[3], /^At small n \(from 8 to 16\) a call grows by only 1\.0 times/);
   const noise = 'The times fell as n doubled from 8 to 16, which only noise explains: something else was using the computer. Press “Time every n again”.';
   assert.deepEqual(explainFused(c, null, [{ n: 8, long: 100, fused: 100 }, { n: 16, long: 150, fused: 99 }], flat).slice(2), [noise, memory]);
@@ -362,4 +366,20 @@ test('a doubling is called the quadratic cost only when both forms grew by close
   }
   assert.match(at(1.3, 1.9, 64), /takes over as n grows, up to the 512 tokens of this sweep\.$/);
   assert.match(doublingSentence({ from: 8, to: 16, long: 4, fused: 4 }, { causal: true }), /\(and, with the causal mask, half the work\)\.$/);
+});
+
+test('counted in multiplications, the n × n part leads at the top of the sweep: a call there grows by close to 4 per doubling', () => {
+  // by hand at WIDTH 16: n = 512 does 2·512²·16 = 8,388,608 for the scores and the mix and
+  // 3·512·16² = 393,216 for the projections; n = 256 does 2,097,152 and 196,608
+  if (WIDTH === 16) {
+    assert.deepEqual(multiplications(512), { square: 8388608, linear: 393216, total: 8781824 });
+    assert.equal((multiplications(512).total / multiplications(256).total).toFixed(2), '3.83');
+    assert.equal(Math.round(100 * squareShare(512)), 96);
+  }
+  // the share grows with n, and the top of the sweep is where the n² term dominates
+  for (let k = 1; k < SWEEP.length; k++) assert.ok(squareShare(SWEEP[k]) > squareShare(SWEEP[k - 1]));
+  assert.ok(squareShare(N_MAX) >= 0.9, `at n = ${N_MAX} the n × n work is ${squareShare(N_MAX)} of a call`);
+  assert.ok(multiplications(N_MAX).total / multiplications(N_MAX / 2).total >= 3.5);
+  // and below it the projections still count: the doubling ratio is well under 4 at small n
+  assert.ok(multiplications(16).total / multiplications(8).total < 3);
 });

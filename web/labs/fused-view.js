@@ -2,7 +2,7 @@
 // mountFusedLab(root, { attn, doc, state, onState }). The bytes and the agreement of the two O
 // are computed at once; the times are measured after the redraw, one n per task (about 30 ms
 // each), so the page keeps answering while the sweep runs; a measurement is kept per n.
-import { compareForms, timeForms, plotGeometry, explainFused, bytesText, timeText, MODE, N_MIN, N_MAX, SWEEP, BLOCK, defaultState, writeState } from './fused.js';
+import { compareForms, timeForms, plotGeometry, explainFused, bytesText, timeText, MODE, N_MIN, N_MAX, SWEEP, BLOCK, WIDTH, defaultState, writeState } from './fused.js';
 import { h, slider, checkbox, button, table, paragraphs, labShell, svg } from './ui.js';
 
 const now = () => performance.now();
@@ -69,7 +69,7 @@ export function mountFusedLab(root, { attn, doc = root.ownerDocument, state = de
         ['memory in all', bytesText(c.long.total), bytesText(c.fused.total)],
         ['of it n × n', bytesText(c.long.square), bytesText(c.fused.square)],
         ['what it keeps', `S, M and A (${s.n} × ${s.n} each), then O`, `${BLOCK} × ${s.n} scores at a time, then O`],
-      ], { caption: `One head, n = ${s.n}, d = dk = dv = 64${s.causal ? ', causal' : ''}: memory from the core, times measured here`, cellClass: (i, j) => (i === 3 && j > 0 ? 'wrap' : '') }),
+      ], { caption: `One head, n = ${s.n}, d = dk = dv = ${WIDTH}${s.causal ? ', causal' : ''}: memory from the core, times measured here`, cellClass: (i, j) => (i === 3 && j > 0 ? 'wrap' : '') }),
       plot(doc, points, s),
       paragraphs(doc, explainFused(c, t, points, s)),
       h(doc, 'p', { class: 'muted small', attrs: { 'data-role': 'status' }, text: status(s, points) }),

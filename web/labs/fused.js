@@ -3,7 +3,7 @@
 // optimised kernels that avoid storing the full n × n matrix" and "Quadratic cost. Doubling the
 // sequence length quadruples the scores."
 //
-// One seeded head, d = dk = dv = 64, n tokens, run by the core both ways:
+// One seeded head, d = dk = dv = WIDTH (16), n tokens, run by the core both ways:
 //   long form   forward(args, { into })            stores S, M and A, n × n each, and O
 //   fused form  forward(args, { outputs: ['O'] })  a block of 4 queries at a time, only O
 // The bytes each needs come from the core (attn.workspace()), the times from the clock the
@@ -13,7 +13,10 @@ import { intParam, mulberry32, normals } from './random.js';
 import { count } from '../blocks/words.js';
 
 export const MODE = 'fused-lab';
-export const N_MIN = 8, N_MAX = 512, WIDTH = 64; // d = dk = dv = WIDTH
+// d = dk = dv = WIDTH. Narrow enough that the n × n work leads within the sweep: at n = 512 the
+// scores and the mix are 96% of a call's multiplications (at 64 they were 84%), so the time of a
+// doubling near the top can show the growth by close to 4 the lesson means.
+export const N_MIN = 8, N_MAX = 512, WIDTH = 16;
 export const SWEEP = [8, 16, 32, 64, 128, 256, 512];
 /** A time that grows by this much or more when n doubles is "close to 4": the n² part leads. */
 export const QUADRATIC_GROWTH = 3.2;
@@ -40,7 +43,7 @@ export function writeState(s) {
 }
 
 /**
- * The head's inputs for n tokens: seeded X [n, 64] and weights [64, 64] of standard deviation 1/8.
+ * The head's inputs for n tokens: seeded X [n, WIDTH] and weights [WIDTH, WIDTH] of standard deviation 1/√WIDTH.
  * @param {number} n @param {{ causal: boolean, seed: number }} s
  */
 export function headArgs(n, { causal, seed }) {
@@ -213,15 +216,30 @@ export function growth(points) {
 }
 
 /**
+ * The multiplications of one call at n tokens: 2·n²·WIDTH for the scores Q·Kᵀ and the mix A·V
+ * (the n × n part), 3·n·WIDTH² for the projections (the part that grows only with n).
+ * @param {number} n @returns {{ square: number, linear: number, total: number }}
+ */
+export function multiplications(n) {
+  const square = 2 * n * n * WIDTH, linear = 3 * n * WIDTH * WIDTH;
+  return { square, linear, total: square + linear };
+}
+
+/** The n × n part's share of a call's multiplications at n. @param {number} n */
+export const squareShare = (n) => multiplications(n).square / multiplications(n).total;
+
+/**
  * What one doubling of n did to the time of a call, in words that follow the measured ratios: the
  * n² cost the lesson means when both forms grew by QUADRATIC_GROWTH or more, otherwise why not yet.
- * (Counted in multiplications, a call at d = 64 is 2·n²·64 for the scores and the mix and 3·n·64²
- * for the projections: from 256 to 512 that grows 3.45 times, so a clean measurement is close to 4
- * at the top of the sweep and well under it at small n.)
+ * Beside it, the growth counted in multiplications (multiplications()): from 256 to 512 that is
+ * 3.83, with the n × n part 96% of the work at 512, so a clean measurement is close to 4 at the top
+ * of the sweep and well under it at small n.
  * @param {{ from: number, to: number, long: number, fused: number }} last @param {{ causal: boolean }} state
  */
 export function doublingSentence(last, { causal }) {
-  const head = `Doubling n from ${last.from} to ${last.to} multiplies the scores by 4 (${grouped(last.from ** 2)} → ${grouped(last.to ** 2)}) and the time of a call by ${last.long.toFixed(1)} in the long form and ${last.fused.toFixed(1)} in the fused form`;
+  const counted = multiplications(last.to).total / multiplications(last.from).total;
+  const share = Math.round(100 * squareShare(last.to));
+  const head = `Doubling n from ${last.from} to ${last.to} multiplies the scores by 4 (${grouped(last.from ** 2)} → ${grouped(last.to ** 2)}) and the multiplications of a call by ${counted.toFixed(2)} (at n = ${last.to}, ${share}% of them are in the n × n scores and the mix); it multiplied the time of a call by ${last.long.toFixed(1)} in the long form and ${last.fused.toFixed(1)} in the fused form`;
   const close = (/** @type {number} */ x) => Number(x.toFixed(1)) >= QUADRATIC_GROWTH;
   if (close(last.long) && close(last.fused))
     return `${head}, close to 4 in both: the quadratic cost the lesson means. Neither form escapes it; what the fused form saves is the memory for n × n numbers${causal ? ' (and, with the causal mask, half the work)' : ''}.`;
