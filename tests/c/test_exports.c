@@ -76,6 +76,19 @@ static void induction_slots_out_of_range_or_free_are_refused(void)
     for (int s = 0; s < IND_SLOTS; s++) ind_refuses(s);
 }
 
+/* A buffer id outside 0 .. B_COUNT - 1 gives no buffer and no count (a || for the && of the
+ * range check read past the table: issue 31; here ASan sees that read). */
+static void buffer_ids_out_of_range_are_refused(void)
+{
+    int outside[] = {-1, B_COUNT, B_COUNT + 1, -1000, 1 << 30};
+    for (int k = 0; k < 5; k++) {
+        CHECK(ae_buffer(outside[k]) == NULL, "ae_buffer(%d)", outside[k]);
+        CHECK(ae_buffer_floats(outside[k]) == 0, "ae_buffer_floats(%d)", outside[k]);
+    }
+    CHECK(ae_prepare(3, 3, 2, 2, 2, 0) == ATTN_OK, "a layout");
+    for (int b = 0; b < B_COUNT; b++) CHECK(ae_buffer(b) != NULL, "ae_buffer(%d) in range", b);
+}
+
 static int same_floats(const float *a, const float *b, int count)
 {
     for (int i = 0; i < count; i++)
@@ -118,6 +131,11 @@ static void an_induction_model_steps_resets_and_rerolls(void)
           "losses: all %g between first part %g and repeated part %g", all, first_part, repeat);
     CHECK(ae_ind_buffer(s, IND_B_WQ, 0) != NULL && ae_ind_buffer(s, IND_B_WQ, -1) == NULL && ae_ind_buffer(s, IND_B_WQ, 1) == NULL,
           "a head's buffer: head 0 only");
+    /* the residual streams X[0] .. X[layers], the last one included (issue 31: a < for the <=
+     * hid the model's last stream from the page) */
+    int layers = ae_ind_info(s, IND_I_LAYERS);
+    for (int l = 0; l <= layers; l++) CHECK(ae_ind_buffer(s, IND_B_X, l) != NULL, "X[%d] of %d layers", l, layers);
+    CHECK(ae_ind_buffer(s, IND_B_X, layers + 1) == NULL && ae_ind_buffer(s, IND_B_X, -1) == NULL, "no stream past X[layers]");
     ae_ind_reset(s);
     CHECK(ae_ind_info(s, IND_I_STEP) == 0 && same_floats(first, ae_ind_buffer(s, IND_B_PARAMS, 0), count), "reset");
     ae_ind_reroll(s, 6);
@@ -127,6 +145,7 @@ static void an_induction_model_steps_resets_and_rerolls(void)
 
 int main(void)
 {
+    RUN(buffer_ids_out_of_range_are_refused);
     RUN(trainer_slots_out_of_range_or_free_are_refused);
     RUN(induction_slots_out_of_range_or_free_are_refused);
     RUN(a_trainer_steps_resets_and_rerolls);

@@ -101,6 +101,26 @@ static void steps_and_evaluate_refuse_a_null_or_uninitialised_trainer(void)
     CHECK(train_evaluate(&t, &loss, &attn, &acc) == ATTN_ERR_NULL, "train_evaluate on a trainer with no parameters");
 }
 
+/* train_example refuses a NULL trainer or any NULL array, and writes nothing then (with the
+ * guard deleted, a mutant wrote through NULL: issue 31); with all of them given it gives n. */
+static void example_refuses_a_null_trainer_or_array(void)
+{
+    long b = train_memory_bytes(TRAIN_PREVIOUS_TOKEN, 4, 4);
+    void *block = malloc((size_t)b);
+    train_state t;
+    CHECK(train_init(&t, block, b, TRAIN_PREVIOUS_TOKEN, 4, 4, 1) == ATTN_OK, "init");
+    int tok[TRAIN_MAX_TOKENS], tgt[TRAIN_MAX_TOKENS], right[TRAIN_MAX_TOKENS];
+    static float X[TRAIN_MAX_TOKENS * TRAIN_MAX_D];
+    CHECK(train_example(NULL, 1, tok, tgt, right, X) == -ATTN_ERR_NULL, "no trainer");
+    CHECK(train_example(&t, 1, NULL, tgt, right, X) == -ATTN_ERR_NULL, "no tokens");
+    CHECK(train_example(&t, 1, tok, NULL, right, X) == -ATTN_ERR_NULL, "no targets");
+    CHECK(train_example(&t, 1, tok, tgt, NULL, X) == -ATTN_ERR_NULL, "no right keys");
+    CHECK(train_example(&t, 1, tok, tgt, right, NULL) == -ATTN_ERR_NULL, "no X");
+    int n = train_example(&t, 1, tok, tgt, right, X);
+    CHECK(n >= 1 && n <= TRAIN_MAX_TOKENS, "all given: n = %d", n);
+    free(block);
+}
+
 /* The first Adam steps, pinned against Adam written here in float64 from the trainer's own
  * gradients (t.grads keeps the last step's mean gradient): m = β1·m + (1−β1)·g,
  * v = β2·v + (1−β2)·g², p −= lr·(m/(1−β1^t)) / (√(v/(1−β2^t)) + ε). On the first step the bias
@@ -293,6 +313,7 @@ int main(void)
     RUN(memory_needed_is_within_the_static_bound_for_every_task_and_head_size);
     RUN(init_refuses_bad_tasks_sizes_and_short_memory);
     RUN(steps_and_evaluate_refuse_a_null_or_uninitialised_trainer);
+    RUN(example_refuses_a_null_trainer_or_array);
     RUN(adam_first_steps_match_a_float64_adam_and_the_first_moves_each_weight_by_lr);
     RUN(a_step_averages_exactly_its_batch_drawn_in_order_from_the_stream);
     RUN(task_and_token_names_and_null_out_of_range);
