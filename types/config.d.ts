@@ -49,6 +49,8 @@ export declare function clipMessage(text: unknown, max?: number): string;
 /** A value from a config, named briefly: strings quoted and clipped, containers by their kind. */
 export declare function describeValue(v: unknown): string;
 export declare const DEFAULT_LIMITS: { maxTokens: number; maxWidth: number };
+/** The names a config gets where it gives none: tokens "1", "2", ..., features "f1", "f2", .... */
+export declare const UNNAMED: Readonly<{ tokens: (i: number) => string; features: (i: number) => string }>;
 
 /**
  * Parses and validates a config given as JSON text or as an object (untrusted input). Returns a

@@ -39,6 +39,8 @@ export const MAX_NAME = 40;
 /** @typedef {import('../../types/config').UrlState} UrlState */
 /** @type {Limits} */
 export const DEFAULT_LIMITS = { maxTokens: 256, maxWidth: 256 };
+/** The names a config gets where it gives none: tokens "1", "2", ..., features "f1", "f2", .... */
+export const UNNAMED = Object.freeze({ tokens: (/** @type {number} */ i) => String(i + 1), features: (/** @type {number} */ i) => 'f' + (i + 1) });
 const KEYS = ['tokens', 'features', 'X', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'causal', 'scale'];
 
 // MAX_MESSAGE and clipMessage live in web/blocks/words.js (the labs page needs them without this module).
@@ -205,7 +207,7 @@ function validate(obj, limits) {
     const Q = matrix(obj, 'Q', null, null, limits);
     const K = matrix(obj, 'K', Q.length, Q[0].length, limits);
     const V = matrix(obj, 'V', Q.length, null, limits);
-    const tokens = names(obj, 'tokens', Q.length, ['token', 'tokens'], (i) => String(i + 1));
+    const tokens = names(obj, 'tokens', Q.length, ['token', 'tokens'], UNNAMED.tokens);
     return { tokens, Q, K, V, causal, scale };
   }
   for (const k of ['X', 'Wq', 'Wk', 'Wv']) if (obj[k] === undefined) fail(`"${k}" is missing: give X, Wq, Wk and Wv (or Q, K and V for the direct form).`);
@@ -214,8 +216,8 @@ function validate(obj, limits) {
   const Wq = matrix(obj, 'Wq', d, null, limits);
   const Wk = matrix(obj, 'Wk', d, Wq[0].length, limits);
   const Wv = matrix(obj, 'Wv', d, null, limits);
-  const tokens = names(obj, 'tokens', X.length, ['token', 'tokens'], (i) => String(i + 1));
-  const features = names(obj, 'features', d, ['feature (column of X)', 'features (columns of X)'], (i) => 'f' + (i + 1));
+  const tokens = names(obj, 'tokens', X.length, ['token', 'tokens'], UNNAMED.tokens);
+  const features = names(obj, 'features', d, ['feature (column of X)', 'features (columns of X)'], UNNAMED.features);
   return { tokens, features, X, Wq, Wk, Wv, causal, scale };
 }
 

@@ -102,10 +102,9 @@ export function sharedCore({ core = 'full' } = {}) {
 let serials = 0;
 /** @param {Attention} attn @param {Config} config @param {Step | null} step @param {Config | null} [leakBase] @param {View | null} [previous] @returns {View} */
 export function computeView(attn, config, step, leakBase = null, previous = null) {
+  const shape = shapeOf(config);
   /** @param {ForwardResult | SomeResult<'S'> | null | undefined | false} r */
-  const same = (r) => r && r.n === config.tokens.length && (r.X == null) === isDirect(config) &&
-    r.dk === (isDirect(config) ? config.Q[0].length : config.Wq[0].length) && r.dv === (isDirect(config) ? config.V[0].length : config.Wv[0].length) &&
-    (isDirect(config) || r.d === config.X[0].length);
+  const same = (r) => r && (r.X == null) === isDirect(config) && r.n === shape.n && r.dk === shape.dk && r.dv === shape.dv && (isDirect(config) || r.d === shape.d);
   /**
    * @template {ForwardResult | SomeResult<'S'>} R
    * @param {R | null | undefined | false} r @returns {{ into: R } | undefined}
@@ -115,7 +114,7 @@ export function computeView(attn, config, step, leakBase = null, previous = null
   const raw = config.scale === 1 ? r : attn.forward(forwardArgs(config, 1), { outputs: ['S'], ...reuse(previous && previous.raw !== previous.r && previous.raw) });
   /** @type {Float32Array | null} */
   let before = null;
-  if (leakBase && leakBase.tokens.length === config.tokens.length && shapeOf(leakBase).dv === shapeOf(config).dv)
+  if (leakBase && shapeOf(leakBase).n === shape.n && shapeOf(leakBase).dv === shape.dv)
     before = attn.forward(forwardArgs({ ...leakBase, causal: config.causal, scale: config.scale }), { outputs: ['O'] }).O;
   return { config, r, raw, step, before, serial: ++serials };
 }

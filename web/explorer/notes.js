@@ -8,7 +8,7 @@ import { count, noun, verb, list, range, largest } from '../blocks/words.js';
 import { matrixInfo } from '../blocks/explain.js';
 import { PRESETS } from '../blocks/presets.js';
 import { changesOf, headOf, TOUR_STOPS } from './state.js';
-import { isDirect } from '../blocks/config.js';
+import { isDirect, UNNAMED } from '../blocks/config.js';
 
 /** @typedef {import('./state.js').State} State */
 /** @typedef {import('./mount.js').View} View */
@@ -97,8 +97,8 @@ export function pasteNote(state) {
   if (!p.causal && !c.causal)
     out.push('The causal mask is off, as in scaled_dot_product_attention without is_causal=True: press M, or add the line is_causal=True, to turn it on.');
   /** @type {[string, string, string, readonly string[], (i: number) => string][]} */
-  const kinds = [['tokens', 'token', 'Tokens', c.tokens, (i) => String(i + 1)]];
-  if (!isDirect(c)) kinds.push(['features', 'feature', 'Features', c.features, (i) => 'f' + (i + 1)]);
+  const kinds = [['tokens', 'token', 'Tokens', c.tokens, UNNAMED.tokens]];
+  if (!isDirect(c)) kinds.push(['features', 'feature', 'Features', c.features, UNNAMED.features]);
   const clauses = p.kept.length ? [`the ${list(p.kept)} keep the names they had`] : [];
   for (const [what, one, legend, names, unnamed] of kinds) {
     if (p.kept.includes(/** @type {'tokens' | 'features'} */ (what))) continue;

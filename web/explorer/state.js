@@ -23,7 +23,7 @@
 
 import { list, count as countOf } from '../blocks/words.js';
 import { LIMITS } from '../core/attention.js';
-import { parseConfig, readConfig, cloneConfig, isDirect, STEPS, MAX_NAME, writeUrlState, readUrlState } from '../blocks/config.js';
+import { parseConfig, readConfig, cloneConfig, isDirect, STEPS, MAX_NAME, UNNAMED, writeUrlState, readUrlState } from '../blocks/config.js';
 import { PRESETS, DEFAULT_PRESET } from '../blocks/presets.js';
 
 /** @typedef {import('../../types/config').Config} Config */
@@ -316,11 +316,11 @@ function keepNames(cfg, shown) {
   /** @type {('tokens' | 'features')[]} */
   const kept = [];
   const named = (/** @type {readonly string[]} */ names, /** @type {(i: number) => string} */ unnamed) => names.some((t, i) => t !== unnamed(i));
-  if (shown.tokens.length === cfg.tokens.length && named(shown.tokens, (i) => String(i + 1))) {
+  if (shown.tokens.length === cfg.tokens.length && named(shown.tokens, UNNAMED.tokens)) {
     cfg.tokens = [...shown.tokens];
     kept.push('tokens');
   }
-  if (!isDirect(cfg) && !isDirect(shown) && shown.features.length === cfg.features.length && named(shown.features, (i) => 'f' + (i + 1))) {
+  if (!isDirect(cfg) && !isDirect(shown) && shown.features.length === cfg.features.length && named(shown.features, UNNAMED.features)) {
     cfg.features = [...shown.features];
     kept.push('features');
   }
@@ -456,16 +456,16 @@ export function shapeOf(c) {
 
 /** The widths a learner can set, each with the matrices whose columns it counts. */
 export const WIDTHS = /** @type {const} */ ({
-  dk: { projected: ['Wq', 'Wk'], direct: ['Q', 'K'], what: 'columns of Q and K' },
-  dv: { projected: ['Wv'], direct: ['V'], what: 'columns of V and O' },
+  dk: { projected: ['Wq', 'Wk'], direct: ['Q', 'K'] },
+  dv: { projected: ['Wv'], direct: ['V'] },
 });
 /** @typedef {keyof typeof WIDTHS} Width */
 
-/** A name not yet in `names`: f1, f2, ... as the config format names unnamed features. @param {readonly string[]} names */
+/** A name not yet in `names`: f1, f2, ... as the config format names unnamed features (UNNAMED). @param {readonly string[]} names */
 const freshFeature = (names) => {
-  let k = names.length + 1;
-  while (names.includes('f' + k)) k++;
-  return 'f' + k;
+  let k = names.length;
+  while (names.includes(UNNAMED.features(k))) k++;
+  return UNNAMED.features(k);
 };
 
 /**

@@ -47,24 +47,24 @@ export function createTokensView(doc, $, active) {
   /**
    * A list of names with a field and a remove button each: the tokens (data-token, data-remove)
    * or the features (data-feature, data-remove-feature).
-   * @param {HTMLElement} list @param {readonly string[]} names @param {'token' | 'feature'} kind
+   * @param {HTMLElement} list @param {readonly string[]} given @param {'token' | 'feature'} kind
    */
-  function names(list, names, kind) {
+  function names(list, given, kind) {
     const focused = active();
     if (focused && list.contains(focused)) return false; // don't pull the field from under the typist
-    const field = kind === 'token' ? 'token' : 'feature', remove = kind === 'token' ? 'remove' : 'removeFeature';
+    const field = kind, remove = kind === 'token' ? 'remove' : 'removeFeature';
     const inputs = /** @type {NodeListOf<HTMLInputElement>} */ (list.querySelectorAll(`input[data-${field}]`));
-    if (names.length <= MANY && inputs.length === names.length) {
-      names.forEach((t, i) => { if (inputs[i].value !== t) inputs[i].value = t; });
+    if (given.length <= MANY && inputs.length === given.length) {
+      given.forEach((t, i) => { if (inputs[i].value !== t) inputs[i].value = t; });
       return true;
     }
     list.textContent = '';
-    if (names.length > MANY) {
-      list.appendChild(el(doc, 'li', 'note', `${names.length} ${kind}s: rename them in the config JSON.`));
+    if (given.length > MANY) {
+      list.appendChild(el(doc, 'li', 'note', `${given.length} ${kind}s: rename them in the config JSON.`));
       return true;
     }
     const Kind = kind[0].toUpperCase() + kind.slice(1);
-    names.forEach((t, i) => {
+    given.forEach((t, i) => {
       const li = list.appendChild(el(doc, 'li'));
       const input = li.appendChild(el(doc, 'input'));
       input.value = t;
@@ -75,7 +75,7 @@ export function createTokensView(doc, $, active) {
       rm.type = 'button';
       rm.dataset[remove] = String(i);
       rm.setAttribute('aria-label', `Remove ${kind} ${i + 1}`);
-      rm.disabled = names.length === 1;
+      rm.disabled = given.length === 1;
     });
     return true;
   }
