@@ -12,6 +12,8 @@
 
 #include "check.h"
 
+#include <sanitizer/asan_interface.h>
+
 static void memory_needed_is_within_the_static_bound_for_every_task_and_head_size(void)
 {
     long most = 0;
@@ -308,6 +310,48 @@ static void an_sgd_step_after_adam_moves_each_weight_by_exactly_lr_times_g(void)
     }
 }
 
+/* The block is carved into arrays at 16-byte boundaries, and a write one element past an array
+ * would land in alignment padding or in the next array, where AddressSanitizer sees nothing. So
+ * under ASan train.c follows every array with a poisoned guard: this test checks that each array
+ * ends exactly where its guard starts, then runs everything that writes (init, reset, reroll,
+ * steps with each optimizer, evaluate) on every task and many head sizes, so a write past any
+ * array is reported by ASan and ends the test. */
+static void every_array_is_guarded_and_nothing_writes_past_one(void)
+{
+    for (int task = 0; task < TRAIN_TASK_COUNT; task++)
+        for (int dk = 1; dk <= 5; dk++)
+            for (int dv = 1; dv <= 3; dv++) {
+                long bytes = train_memory_bytes(task, dk, dv);
+                unsigned char *mem = malloc((size_t)bytes);
+                train_state t;
+                CHECK(train_init(&t, mem, bytes, task, dk, dv, 9) == ATTN_OK, "init");
+                int n = t.n, d = t.d;
+                /* every array of the block, with its length in bytes */
+                struct { const void *at; long bytes; const char *name; } a[] = {
+                    {t.params, 4 * t.n_params, "params"}, {t.grads, 4 * t.n_params, "grads"},
+                    {t.adam_m, 4 * t.n_params, "adam_m"}, {t.adam_v, 4 * t.n_params, "adam_v"},
+                    {t.tokens, 4L * n, "tokens"}, {t.targets, 4L * n, "targets"}, {t.right, 4L * n, "right"},
+                    {t.X, 4L * n * d, "X"}, {t.Q, 4L * n * dk, "Q"}, {t.K, 4L * n * dk, "K"},
+                    {t.V, 4L * n * dv, "V"}, {t.Kt, 4L * dk * n, "Kt"}, {t.S, 4L * n * n, "S"},
+                    {t.A, 4L * n * n, "A"}, {t.O, 4L * n * dv, "O"}, {t.probs, 4L * n * t.vocab, "probs"},
+                    {t.dO, 4L * n * dv, "dO"}, {t.dQ, 4L * n * dk, "dQ"}, {t.dK, 4L * n * dk, "dK"},
+                    {t.dV, 4L * n * dv, "dV"}, {t.dA, 4L * n * n, "dA"}, {t.dS, 4L * n * n, "dS"},
+                };
+                for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) {
+                    const char *end = (const char *)a[i].at + a[i].bytes;
+                    CHECK(__asan_address_is_poisoned(end) && !__asan_address_is_poisoned(end - 1),
+                          "task %d, dk %d, dv %d: %s is not followed by a guard", task, dk, dv, a[i].name);
+                }
+                train_reset(&t);
+                train_reroll(&t, 10);
+                train_steps(&t, 2, NULL);
+                train_set(&t, 0.05f, TRAIN_SGD, 3);
+                train_steps(&t, 1, NULL);
+                train_evaluate(&t, NULL, NULL, NULL);
+                free(mem);
+            }
+}
+
 int main(void)
 {
     RUN(memory_needed_is_within_the_static_bound_for_every_task_and_head_size);
@@ -322,5 +366,6 @@ int main(void)
     RUN(an_sgd_step_after_adam_moves_each_weight_by_exactly_lr_times_g);
     RUN(every_task_learns_its_pattern_in_exactly_sized_unaligned_memory);
     RUN(a_diverging_step_is_an_error_never_a_nan_loss);
+    RUN(every_array_is_guarded_and_nothing_writes_past_one);
     return print_summary();
 }
