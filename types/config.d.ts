@@ -40,6 +40,8 @@ export declare class ConfigError extends Error {}
 
 /** The longest config text accepted, in characters (checked before parsing). */
 export declare const MAX_JSON: number;
+/** How long the element's src may take, in ms, before it gives up on it and says so. */
+export declare const SRC_TIMEOUT_MS: number;
 /** The longest token or feature name. */
 export declare const MAX_NAME: number;
 /** The longest message shown to a reader, in characters; longer text is cut with "…". */

@@ -105,6 +105,9 @@ export declare function fetchConfigText(url: string, fetchFn?: typeof fetch, opt
 /** The one core every explorer on the page shares (loaded on first use). */
 export declare function sharedCore(): Promise<Attention>;
 
+/** Where an explorer starts (ExplorerOptions.initial). */
+export interface ExplorerStart { preset?: string | null; config?: string | ConfigInput | null; step?: Step | null; follow?: number | string | null; causal?: boolean; theme?: ThemeSetting }
+
 export interface ExplorerOptions {
   doc?: Document;
   /** an element to fill with the explorer's markup */
@@ -114,8 +117,11 @@ export interface ExplorerOptions {
   /** true: keep the state in the page's URL */
   url?: boolean;
   scroll?: boolean;
-  /** the start when url is false; a follow given as text (an attribute's) is checked, and one left out is said */
-  initial?: { preset?: string | null; config?: string | ConfigInput | null; step?: Step | null; follow?: number | string | null; causal?: boolean; theme?: ThemeSetting };
+  /**
+   * the start when url is false; a follow given as text (an attribute's) is checked, and one left
+   * out is said. A function is called once, when the core has loaded, so what is set meanwhile counts.
+   */
+  initial?: ExplorerStart | (() => ExplorerStart);
   controls?: readonly ControlGroup[];
   core?: Promise<Attention>;
   emit?(type: string, detail: unknown): void;

@@ -29,6 +29,8 @@ import { fromTensorText } from './tensor-text.js';
 import { MAX_MESSAGE, clipMessage, count as countOf, list } from './words.js';
 
 export const MAX_JSON = 4_000_000;
+/** How long the element's src may take, in ms, before it gives up on it and says so. */
+export const SRC_TIMEOUT_MS = 15000;
 export const MAX_NAME = 40;
 /** @typedef {{ maxTokens: number, maxWidth: number }} Limits */
 /** @typedef {import('../../types/config').Config} Config */

@@ -31,10 +31,10 @@
 
 import { mountExplorer, sharedCore, CONTROLS } from '../explorer/index.js';
 import { EXPLORER_CSS } from '../gen/explorer-css.js';
-import { MAX_JSON, STEPS, clipMessage } from '../blocks/config.js';
+import { STEPS, SRC_TIMEOUT_MS, clipMessage, readConfig } from '../blocks/config.js';
 import { MODES as BUILT_IN_MODES } from './modes.js';
 import { resolveTheme, watchTheme } from '../blocks/host-theme.js';
-import { attributeWhy, ignoredText } from '../explorer/state.js';
+import { attributeWhy, ignoredText, LIM } from '../explorer/state.js';
 
 export { loadAttention, LIMITS } from '../core/attention.js';
 export { mountExplorer, sharedCore };
@@ -98,83 +98,29 @@ const parseFollow = (/** @type {Attr} */ v) => (v != null && /^\d+$/.test(v.trim
 const parseControls = (/** @type {Attr} */ v) => /** @type {import('../../types/element').ControlGroup[]} */ (v == null ? CONTROLS : v.split(/[\s,]+/).filter(Boolean));
 const stepOf = (/** @type {Attr} */ v) => /** @type {import('../../types/config').Step | null} */ (/** @type {readonly unknown[]} */ (STEPS).includes(v) ? v : null);
 
-/** How long a src may take, in ms, before the element gives up on it and says so. */
-export const SRC_TIMEOUT_MS = 15000;
+export { SRC_TIMEOUT_MS };
 
 /**
- * Fetches a config's text, refusing anything past MAX_JSON characters before reading it all.
- * `signal` aborts it (a newer src, or the element removed): it then rejects with an AbortError.
- * After `timeout` ms it rejects with a message that says so.
- * @param {string} url @param {typeof fetch} [fetchFn] @param {{ signal?: AbortSignal, timeout?: number }} [options]
- * @returns {Promise<string>}
+ * Fetches a config's text, refusing anything past MAX_JSON characters (fetch-config.js, loaded
+ * the first time it is needed). @type {typeof import('./fetch-config.js').fetchConfigText}
  */
-export async function fetchConfigText(url, fetchFn = globalThis.fetch, { signal, timeout = SRC_TIMEOUT_MS } = {}) {
-  const shown = clipMessage(url, 120);
-  const stop = new AbortController();
-  let timedOut = false;
-  const onAbort = () => stop.abort(signal?.reason);
-  if (signal) {
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  }
-  const timer = setTimeout(() => ((timedOut = true), stop.abort()), timeout);
-  const failed = (/** @type {unknown} */ e, /** @type {string | undefined} */ message = undefined) => {
-    if (timedOut) return new Error(`The config at “${shown}” did not arrive within ${Math.round(timeout / 1000)} seconds, so it was not loaded. Check that the address is right and the server answers, or put the JSON in the config attribute instead.`);
-    if (stop.signal.aborted) return Object.assign(new Error('The config load was cancelled: a newer src replaced it, or the element was removed.'), { name: 'AbortError' });
-    return e instanceof Error && message === undefined ? e : new Error(message);
-  };
-  try {
-    let res;
-    try {
-      res = await fetchFn(url, { credentials: 'omit', mode: 'cors', signal: stop.signal });
-    } catch (e) {
-      throw failed(e, `Could not load the config from “${shown}”. A config on another site loads only if that site allows it (CORS: Access-Control-Allow-Origin), and a page opened from file:// cannot load files at all: put the JSON in the config attribute instead. (The browser said: ${clipMessage(/** @type {Error} */ (e).message, 120)})`);
-    }
-    if (!res.ok) throw new Error(`Could not load the config from “${shown}”: the server answered ${res.status} ${clipMessage(res.statusText, 60)}.`);
-    const declared = Number(res.headers.get('content-length'));
-    if (declared > MAX_JSON) throw new Error(`The config at “${shown}” is ${declared} bytes; the limit is ${MAX_JSON}. It was not loaded.`);
-    if (!res.body || !res.body.getReader) {
-      try {
-        return await res.text();
-      } catch (e) {
-        throw failed(e);
-      }
-    }
-    const reader = res.body.getReader();
-    const parts = [];
-    let size = 0;
-    for (;;) {
-      let chunk;
-      try {
-        chunk = await reader.read();
-      } catch (e) {
-        throw failed(e, `The config at “${shown}” stopped arriving part-way (${clipMessage(/** @type {Error} */ (e).message, 120)}). It was not loaded.`);
-      }
-      const { done, value } = chunk;
-      if (done) break;
-      size += value.length;
-      if (size > MAX_JSON) {
-        reader.cancel();
-        throw new Error(`The config at “${shown}” is more than ${MAX_JSON} bytes; the limit is ${MAX_JSON}. It was not loaded.`);
-      }
-      parts.push(value);
-    }
-    return decodeParts(parts, size);
-  } finally {
-    clearTimeout(timer);
-    if (signal) signal.removeEventListener('abort', onAbort);
-  }
-}
-
-/** @param {Uint8Array[]} parts @param {number} size */
-function decodeParts(parts, size) {
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) all.set(p, at), (at += p.length);
-  return new TextDecoder().decode(all);
-}
+export const fetchConfigText = (...args) => import('./fetch-config.js').then((m) => m.fetchConfigText(...args));
 
 const Base = globalThis.HTMLElement || class {};
+
+const PRESSABLE = 'button, summary, a[href], input, [role]'; // (a role of a widget: button, checkbox, tab, ...)
+/**
+ * Does the element act on this keydown, from `inside` (the element focused in its shadow root)?
+ * A text field takes every key but Tab; a button, a checkbox, a summary or a link Space and Enter.
+ * @param {KeyboardEvent} ev @param {Element} inside
+ */
+function keyIsTheElements(ev, inside) {
+  if (ev.defaultPrevented) return true;
+  if (!inside?.closest) return false;
+  const input = /** @type {HTMLInputElement} */ (inside);
+  if (inside.closest('textarea, select, [contenteditable]') || (input.tagName === 'INPUT' && !/^(button|checkbox|radio|reset|submit)$/.test(input.type))) return ev.key !== 'Tab';
+  return (ev.key === ' ' || ev.key === 'Enter') && Boolean(inside.closest(PRESSABLE));
+}
 
 // Landmarks inside an element are named after it, so two elements on a page never offer a screen
 // reader two regions both called "Steps" (axe's landmark-unique): "Steps (explorer 2)". Elements
@@ -201,6 +147,11 @@ export class AttentionExplorer extends Base {
   /** @type {Ready} */
   #ready; // of the mount under way or last settled (set in the constructor)
   #number = ++made; // this element's number on the page, for its landmarks' names
+  // The explorer reads its attributes once, when the core has loaded (#mount's start()): until
+  // then a change waits for that read, and afterwards goes to the explorer as it comes.
+  #live = false;
+  /** @type {{ config: import('../../types/config').Config } | null} */
+  #pendingConfig = null; // a config property set before the explorer read its start (parsed)
 
   constructor() {
     super();
@@ -215,6 +166,25 @@ export class AttentionExplorer extends Base {
     this.#box.className = 'ae';
     this.#ready = this.#pendingReady();
     this.#watchLandmarks();
+    // (a keydown a listener inside stopped never bubbles to the host: noted on the way in, kept)
+    this.addEventListener('keydown', (ev) => this.#keptKeys.add(/** @type {KeyboardEvent} */ (ev).code || /** @type {KeyboardEvent} */ (ev).key), { capture: true });
+    for (const type of ['keydown', 'keypress', 'keyup']) this.addEventListener(type, (ev) => this.#containKey(/** @type {KeyboardEvent} */ (ev)));
+  }
+
+  // Keys the element acts on stay in it: a slide deck (reveal.js), an LMS or any page with its own
+  // shortcuts never sees them. Listened on the host, so every listener inside has run: a key is
+  // the element's when a listener there marked it handled (preventDefault), when it is typed in a
+  // field (all but Tab), or when it presses a button, a checkbox, a summary or a link (Space,
+  // Enter). Its keyup and keypress go with it. Every other key reaches the page as before.
+  /** @type {Set<string>} */
+  #keptKeys = new Set();
+  /** @param {KeyboardEvent} ev */
+  #containKey(ev) {
+    const inside = /** @type {Element} */ (ev.composedPath()[0]);
+    const id = ev.code || ev.key;
+    const keep = ev.type === 'keydown' ? keyIsTheElements(ev, inside) : this.#keptKeys.has(id);
+    if (ev.type === 'keyup' || (ev.type === 'keydown' && !keep)) this.#keptKeys.delete(id);
+    if (keep) ev.stopPropagation();
   }
 
   // `ready` is one promise per mount that settles exactly once: resolved when the element shows
@@ -256,7 +226,20 @@ export class AttentionExplorer extends Base {
   }
 
   connectedCallback() {
+    this.#upgradeProperties();
     if (!this.#started) this.#mount();
+  }
+
+  // A property set on the element before its definition loaded (a framework that renders first)
+  // is an own property of the instance that hides the class's setter: take it and set it again.
+  #upgradeProperties() {
+    const self = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (this));
+    for (const name of ATTRIBUTES) {
+      if (!Object.prototype.hasOwnProperty.call(this, name)) continue;
+      const value = self[name];
+      delete self[name];
+      self[name] = value;
+    }
   }
 
   disconnectedCallback() {
@@ -296,6 +279,7 @@ export class AttentionExplorer extends Base {
 
   #unmount() {
     this.#started = false;
+    this.#live = false;
     this.#srcToken++; // a mount still under way (a src loading, a mode's code) stops where it is
     // and its ready settles now: a host awaiting it must not wait for ever (docs/embedding.md)
     if (!this.#ready.settled) {
@@ -424,14 +408,20 @@ export class AttentionExplorer extends Base {
       loading.remove();
     }
     this.#mounting = false;
-    // Read the attributes now, after the fetch: changes made while it was under way count.
-    const initial = {
-      preset: this.getAttribute('preset'),
-      config: srcText ?? this.getAttribute('config'),
-      step: /** @type {import('../../types/config').Step | null} */ (this.getAttribute('step')), // checked by the explorer (state.js fromOptions)
-      follow: this.getAttribute('follow'), // the text: one the explorer cannot use, it says so (state.js fromOptions)
-      causal: parseCausal(this.getAttribute('causal')),
-      theme: resolveTheme(this.getAttribute('theme'), this),
+    // The explorer reads the attributes once its core has loaded, so whatever a host set since
+    // (attributes right after inserting the element, a framework's config property) counts, as it
+    // would later; from then on each change goes to the explorer as it comes (#live).
+    const initial = () => {
+      this.#live = true;
+      const pending = this.#pendingConfig;
+      this.#pendingConfig = null;
+      return {
+        preset: this.getAttribute('preset'),
+        config: pending ? pending.config : srcText ?? this.getAttribute('config'),
+        step: /** @type {import('../../types/config').Step | null} */ (this.getAttribute('step')), // checked by the explorer (state.js fromOptions)
+        follow: this.getAttribute('follow'), // the text: one the explorer cannot use, it says so (state.js fromOptions)
+        causal: parseCausal(this.getAttribute('causal')),
+      };
     };
     let firstError = ''; // the first error of this mount: ready rejects with it
     let app;
@@ -472,11 +462,12 @@ export class AttentionExplorer extends Base {
   /** @param {string} name @param {string | null} old @param {string | null} value */
   attributeChangedCallback(name, old, value) {
     const app = /** @type {ExplorerApi | null} */ (this.#app); // a mode's goes to #modeAttribute below
+    if (name === 'config') this.#pendingConfig = null; // the attribute set last wins over a property set before
     if (name === 'mode') return this.isConnected && old !== value && this.#mount();
     // A new src (or a config, which wins over it) while a src is loading: start again with it.
     if (this.#mounting && (name === 'src' || name === 'config') && old !== value && this.isConnected) return this.#mount();
     if (this.#modeApp) return this.#modeAttribute(name, old, value);
-    if (!app || !app.setPreset || this.#mounting) return; // the mount reads every attribute
+    if (!app || !app.setPreset || this.#mounting || !this.#live) return; // the mount reads every attribute
     try {
       switch (name) {
         case 'preset':
@@ -533,6 +524,7 @@ export class AttentionExplorer extends Base {
     } else if (name === 'theme') {
       this.#applyTheme();
     } else if (app.explorer && (name === 'step' || name === 'follow')) {
+      if ('panel' in app && !app.panel) return; // train reads both once its head is shown (mode-train.js)
       if (name === 'step') app.explorer.setStep(stepOf(value));
       else app.explorer.setFollow(parseFollow(value));
       if (this.#ready.settled) this.#noteIgnored(app.explorer, name, value); // (before, train's mount says it)
@@ -562,11 +554,19 @@ export class AttentionExplorer extends Base {
   set src(v) { this.setAttribute('src', String(v)); }
   /** The head as the config format (a copy); setting takes an object or JSON text (untrusted: parsed strictly, throws on error). */
   /** @returns {import('../../types/config').Config | null} */
-  get config() { return this.#app?.config ? this.#app.config() : null; }
-  /** @param {import('../../types/config').ConfigInput | string} v */
+  get config() {
+    if (this.mode === 'explorer' && !this.#live) return this.#pendingConfig ? structuredClone(this.#pendingConfig.config) : null;
+    return this.#app?.config ? this.#app.config() : null;
+  }
+  /**
+   * Before the explorer has started (a framework sets properties as it renders), the config is
+   * checked now, throwing the same error as later, and shown when the explorer starts.
+   * @param {import('../../types/config').ConfigInput | string} v
+   */
   set config(v) {
-    if (!this.#app?.setConfig) throw new Error('<attention-explorer> is not ready yet: await element.ready');
-    this.#app.setConfig(v);
+    if (this.mode !== 'explorer') throw new Error(`<attention-explorer>: config belongs to the explorer; mode="${this.mode}" shows no single head (leave out mode for the explorer)`);
+    if (this.#app?.setConfig && this.#live) this.#app.setConfig(v);
+    else this.#pendingConfig = { config: readConfig(v, LIM).config };
   }
   /**
    * Settles once the element has started: resolves when the head (or the mode) is drawn as the

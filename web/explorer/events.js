@@ -150,7 +150,7 @@ function matrixKey(ctx, ev) {
     point(ctx, cell);
     return ctx.$('explanation').focus();
   }
-  if (ev.key === 'f' && TOKEN_ROWS.has(m)) return act(S.toggleFollow, i);
+  if (ev.key === 'f' && TOKEN_ROWS.has(m)) return ev.preventDefault(), act(S.toggleFollow, i);
   if (!S.editable(state).has(m)) return;
   if (ev.key === '+' || ev.key === '=') return ev.preventDefault(), act(S.nudge, cell, 0.1);
   if (ev.key === '_') return ev.preventDefault(), act(S.nudge, cell, -0.1);
@@ -212,13 +212,19 @@ function wireSteps(ctx) {
   listen(keysOn || root, 'keydown', (/** @type {KeyboardEvent} */ ev) => {
     const t = /** @type {Partial<Element>} */ (ev.composedPath ? ev.composedPath()[0] : ev.target);
     if (ev.ctrlKey || ev.metaKey || ev.altKey || (t.closest && t.closest('input, textarea, select'))) return;
-    if (ev.key === 'Escape' && state.tour != null) return act(S.endTour);
-    if (S.can(state, 'edit') && state.config && (ev.key === 'm' || ev.key === 'M')) return act(S.toggleCausal);
-    if (S.can(state, 'edit') && state.config && (ev.key === 's' || ev.key === 'S')) return act(S.toggleScaling);
+    // A key acted on is marked handled (preventDefault): the element keeps it from its host page.
+    if (ev.key === 'Escape' && state.tour != null) return ev.preventDefault(), act(S.endTour);
+    if (S.can(state, 'edit') && state.config && (ev.key === 'm' || ev.key === 'M')) return ev.preventDefault(), act(S.toggleCausal);
+    if (S.can(state, 'edit') && state.config && (ev.key === 's' || ev.key === 'S')) return ev.preventDefault(), act(S.toggleScaling);
     if (!S.can(state, 'steps')) return;
     const inPanel = t.closest && t.closest('[data-panel], [role="toolbar"]');
-    if (ev.key === '[' || (ev.key === 'ArrowLeft' && !inPanel)) return act(S.stepBy, -1);
-    if (ev.key === ']' || (ev.key === 'ArrowRight' && !inPanel)) return act(S.stepBy, 1);
+    const stepBy = (/** @type {number} */ d) => { // handled only where it moved (past the last step it stays)
+      const was = [state.step, state.playing];
+      act(S.stepBy, d);
+      if (state.step !== was[0] || state.playing !== was[1]) ev.preventDefault();
+    };
+    if (ev.key === '[' || (ev.key === 'ArrowLeft' && !inPanel)) return stepBy(-1);
+    if (ev.key === ']' || (ev.key === 'ArrowRight' && !inPanel)) return stepBy(1);
     if (ev.key === ' ' && !(t.closest && t.closest('button, summary'))) { // a button's or a summary's own key; from a cell too
       ev.preventDefault();
       act(S.togglePlay);

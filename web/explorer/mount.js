@@ -159,7 +159,8 @@ function drawViews({ panels, steps, inspector, tokens, controls, leak, lead }, s
  *   url        true: read and write the state in the page's URL (the page); false: the embed
  *   keysOn     where the global keys ([, ], space) listen (default root)
  *   scroll     scroll the step's matrix into view (default true)
- *   initial    { preset, config, step, follow, theme } used when url is false (state.js fromOptions:
+ *   initial    { preset, config, step, follow, theme } used when url is false, or a function that
+ *              gives it, called once the core has loaded (state.js fromOptions:
  *              a follow given as text, the element's attribute, is checked and one left out said)
  *   controls   the control groups to show (default all of CONTROLS)
  *   core       a promise of the core (default sharedCore())
@@ -398,7 +399,9 @@ async function start(x) {
   const { state, act, api, views, options, win, useUrl } = x;
   api.setControls(options.controls || CONTROLS);
   const url = useUrl ? readUrlState(win.location.search, win.location.hash) : null;
-  api.setTheme(S.startTheme({ url: url?.theme, attribute: options.initial?.theme, stored: storedTheme(win) }));
+  // (an initial given as a function is read once the core has loaded; its host applies its theme itself)
+  const early = typeof options.initial === 'function' ? undefined : options.initial;
+  api.setTheme(S.startTheme({ url: url?.theme, attribute: early?.theme, stored: storedTheme(win) }));
   wireEvents({
     ...x, panels: views.panels, inspector: views.inspector, keysOn: options.keysOn,
     chooseTheme(t) {
@@ -416,7 +419,7 @@ async function start(x) {
   }
   if (x.gone()) return;
   if (useUrl) x.fromUrl();
-  else act(S.fromOptions, options.initial || {});
+  else act(S.fromOptions, (typeof options.initial === 'function' ? options.initial() : options.initial) || {});
 }
 
 // The reader's theme choice, remembered across visits (a sandboxed frame may refuse storage).

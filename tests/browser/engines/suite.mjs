@@ -393,6 +393,119 @@ export function crossEngineSuite(engine) {
         ELEMENT,
       ));
 
+    // Issue 28, point 1: whatever a host sets, whenever, counts. before.js runs before the element
+    // is defined (a property set then must survive the upgrade); after.js right after (the module
+    // defined it): attributes and properties set in the task that inserted each element.
+    writeFileSync(ROOT + 'tests/out/engines/lifecycle-before.js', [
+      `window.__life = {}; window.__lifeErrors = {};`,
+      `document.addEventListener('explorer-error', (e) => (window.__lifeErrors[e.target.id] ||= []).push(e.detail.message));`,
+      `const early = document.body.appendChild(document.createElement('attention-explorer'));`,
+      `early.id = 'early';`,
+      `early.config = ${JSON.stringify(PRESETS['worked-example'].config)};`,
+    ].join('\n') + '\n');
+    writeFileSync(ROOT + 'tests/out/engines/lifecycle-after.js', [
+      `import '/web/element/attention-explorer.js';`,
+      `const WORKED = ${JSON.stringify(JSON.stringify(PRESETS['worked-example'].config))};`,
+      `const CAT = ${JSON.stringify(JSON.stringify(PRESETS.cat.config))};`,
+      `const outcome = (el) => el.ready.then(() => 'resolved', (e) => 'rejected: ' + e.message);`,
+      `const make = (id, set) => { const el = document.body.appendChild(document.createElement('attention-explorer')); el.id = id; set(el); window.__life[id] = outcome(el); return el; };`,
+      `window.__life.early = outcome(document.getElementById('early'));`,
+      `make('attrs', (el) => { el.setAttribute('preset', 'cat'); el.setAttribute('follow', '2'); el.setAttribute('step', 'softmax'); });`,
+      `make('prop', (el) => { el.config = WORKED; el.setAttribute('follow', '1'); });`,
+      `make('attr-then-prop', (el) => { el.setAttribute('config', CAT); el.config = WORKED; });`,
+      `make('prop-then-attr', (el) => { el.config = WORKED; el.setAttribute('config', CAT); });`,
+      `make('bad-follow', (el) => el.setAttribute('follow', '9'));`,
+      `make('train', (el) => { el.setAttribute('mode', 'train'); el.setAttribute('follow', '2'); });`,
+      `try { make('bad-config', (el) => { el.config = '{ not json'; }); } catch (e) { window.__badEarly = e.message; }`,
+    ].join('\n') + '\n');
+
+    test('element: attributes and properties set at once after inserting it (or before it is defined) are applied, in order, with the errors they give later', () =>
+      withPage(
+        elementPage('lifecycle', '<script src="lifecycle-before.js"></script>\n<script type="module" src="lifecycle-after.js"></script>'),
+        async (page) => {
+          const ids = ['early', 'attrs', 'prop', 'attr-then-prop', 'prop-then-attr', 'bad-follow', 'train'];
+          const settled = await page.waitFor(async (ids) => {
+            if (!window.__life || ids.some((id) => !(id in window.__life))) return null;
+            return Object.fromEntries(await Promise.all(ids.map(async (id) => [id, await window.__life[id]])));
+          }, ids, 'every element settled');
+          const worked = [['0.401', '0.198', '0.401'], ['0.198', '0.401', '0.401'], ['0.248', '0.248', '0.503']];
+          const catA = expected(attn, PRESETS.cat.config).shown.A;
+          // one that ends in an error says the same as when it is set later (checked just below)
+          const later = (id, fn) => page.eval(fn, id);
+          assert.deepEqual(Object.fromEntries(Object.entries(settled).filter(([id]) => id !== 'bad-follow')),
+            Object.fromEntries(ids.filter((id) => id !== 'bad-follow').map((id) => [id, 'resolved'])), 'each ready resolves');
+          assert.deepEqual((await cellTexts(page, '#early')).A, worked, 'a config property set before the element was defined survives the upgrade');
+          assert.deepEqual(await page.eval(() => [attrs.follow, attrs.step, attrs.preset]), [2, 'softmax', 'cat'], 'follow, step and preset set right after append');
+          assert.deepEqual((await cellTexts(page, '#attrs')).A, catA);
+          assert.deepEqual([(await cellTexts(page, '#prop')).A, await page.eval(() => document.getElementById('prop').follow)], [worked, 1], 'a config property and a follow set right after append');
+          assert.deepEqual((await cellTexts(page, '#attr-then-prop')).A, worked, 'the property set after the attribute wins');
+          assert.deepEqual((await cellTexts(page, '#prop-then-attr')).A, catA, 'the attribute set after the property wins');
+          assert.equal(await page.eval(() => document.getElementById('train').follow), 2, 'train mode takes a follow set right after append');
+          // The same errors as later: a follow out of range, and a config that is no JSON.
+          const laterFollow = await later('attrs', (id) => new Promise((ok) => {
+            const el = document.getElementById(id);
+            el.addEventListener('explorer-error', (e) => ok(e.detail.message), { once: true });
+            el.setAttribute('follow', '9');
+          }));
+          assert.match(laterFollow, /follow="9".*5 tokens/, 'a follow past the head, set later, is said');
+          assert.equal(settled['bad-follow'], 'rejected: ' + laterFollow, 'set at once, ready rejects with the same message');
+          const laterConfig = await later('prop', (id) => { try { document.getElementById(id).config = '{ not json'; } catch (e) { return e.message; } return null; });
+          assert.ok(laterConfig, 'a config that is no JSON throws when set later');
+          assert.equal(await page.eval(() => window.__badEarly), laterConfig, 'and throws the same error when set at once');
+          assert.deepEqual(await page.eval(() => Object.keys(window.__lifeErrors)), ['bad-follow', 'attrs'], 'no other element said an error');
+        },
+        { ready: null },
+      ));
+
+    // Issue 28, point 2: a key the element acts on never reaches the page (a slide deck would
+    // turn the slide); a key it does not use still does. Each press is judged by what it did:
+    // the element's state or focus changed, or it pressed a button (a click), or neither.
+    writeFileSync(ROOT + 'tests/out/engines/keys-host.js',
+      `window.__seen = []; window.__clicks = 0;\n` +
+      `for (const t of ['keydown', 'keyup']) document.addEventListener(t, (e) => window.__seen.push(t + ' ' + e.key));\n` +
+      `document.addEventListener('click', () => window.__clicks++);\n`);
+    test('element: keys it acts on stay inside it, keys it does not use reach the page', () =>
+      withPage(
+        elementPage('keys', '<script src="keys-host.js"></script>\n<attention-explorer preset="cat"></attention-explorer>'),
+        async (page) => {
+          const snapshot = () => page.eval(() => {
+            const el = document.querySelector('attention-explorer'), a = el.shadowRoot.activeElement;
+            return JSON.stringify([el.step, el.follow, el.causal, el.theme, JSON.stringify(el.config), el.shadowRoot.getElementById('play').getAttribute('aria-label'),
+              a && [a.id, a.dataset.step, a.dataset.matrix, a.dataset.row, a.dataset.col, a.dataset.follow, a.value, a.selectionStart]]);
+          });
+          const presses = [
+            ['[data-step="score"]', ['ArrowRight', ' ', 'Enter', 'q', ']', 'PageDown']],
+            ['[data-matrix="A"][data-row="1"][data-col="0"]', ['ArrowDown', 'f', 'q', '[', 'm', 'm', ' ', ' ']],
+            ['#tokens [data-follow="0"]', ['ArrowRight', 'x']],
+            ['#config-text', ['a', 'ArrowLeft', ' ', 'ArrowRight', 'ArrowRight']],
+            ['#theme', [' ', 'Enter', 'w']],
+          ];
+          const acted = [], passed = [];
+          for (const [target, keys] of presses) {
+            for (const key of keys) {
+              await page.eval((sel, find) => {
+                const e = find('attention-explorer >>> ' + sel);
+                e.closest('details')?.setAttribute('open', ''); // the config box starts closed
+                e.focus();
+              }, target);
+              const before = await snapshot();
+              await page.eval(() => ((window.__seen = []), (window.__clicks = 0)));
+              await page.press(key);
+              await page.settle();
+              // (a text field takes every key but Tab, even one that cannot move its caret further)
+              const did = target === '#config-text' || (await snapshot()) !== before || (await page.eval(() => window.__clicks)) > 0;
+              const seen = await page.eval(() => window.__seen);
+              const what = `${JSON.stringify(key)} on ${target}`;
+              if (did) assert.deepEqual(seen, [], `${what} acted, so the page never saw it`);
+              else assert.deepEqual(seen, [`keydown ${key}`, `keyup ${key}`], `${what} did nothing in the element, so the page saw it`);
+              (did ? acted : passed).push(what);
+            }
+          }
+          assert.ok(acted.length > 0 && passed.length > 0, `some keys acted (${acted.length}) and some passed (${passed.length})`);
+        },
+        ELEMENT,
+      ));
+
     test('element: dist/index.html works from file://', () =>
       withPage(`file://${ROOT}dist/index.html`, async (page) => {
         assert.deepEqual((await cellTexts(page, 'attention-explorer')).A, expected(attn, PRESETS.cat.config).shown.A);

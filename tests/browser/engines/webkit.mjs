@@ -19,7 +19,7 @@ const BROWSER =
   process.env.WEBKIT_BROWSER ||
   readdirSync('/usr/lib').map((d) => `/usr/lib/${d}/webkit2gtk-4.1/MiniBrowser`).find((f) => existsSync(f)) ||
   '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
-const KEYS = { ArrowDown: Key.ARROW_DOWN, ArrowUp: Key.ARROW_UP, ArrowLeft: Key.ARROW_LEFT, ArrowRight: Key.ARROW_RIGHT, Enter: Key.ENTER, Escape: Key.ESCAPE, Tab: Key.TAB, Backspace: Key.BACK_SPACE, Control: Key.CONTROL, Shift: Key.SHIFT };
+const KEYS = { ArrowDown: Key.ARROW_DOWN, ArrowUp: Key.ARROW_UP, ArrowLeft: Key.ARROW_LEFT, ArrowRight: Key.ARROW_RIGHT, Enter: Key.ENTER, Escape: Key.ESCAPE, Tab: Key.TAB, Backspace: Key.BACK_SPACE, Control: Key.CONTROL, Shift: Key.SHIFT, PageDown: Key.PAGE_DOWN, PageUp: Key.PAGE_UP, Home: Key.HOME, End: Key.END };
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
 function freePort() {
