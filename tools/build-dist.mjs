@@ -45,6 +45,7 @@ export const PARTS = {
   train: { what: 'mode="train"', entries: ['web/element/mode-train.js'] },
   induction: { what: 'mode="induction"', entries: ['web/element/mode-induction.js'] },
   src: { what: 'loading a config from the src attribute', entries: ['web/element/fetch-config.js'] },
+  frame: { what: 'reporting the height of a frame to the page around it', entries: ['web/element/frame-height.js'] },
   trainers: { what: "the core's trainers and induction models", entries: ['web/core/trainer.js', 'web/core/induction-model.js'] },
   'forward-scalar': { what: 'the scalar build of the forward core (for engines without Wasm SIMD)', entries: ['web/gen/attention-wasm-forward-scalar.js'] },
   'trainer-simd': { what: 'the trainer core (SIMD build)', entries: ['web/gen/attention-wasm-trainer-simd.js'] },

@@ -36,13 +36,43 @@ test('docs recipe "static": the page as written, with the one file beside it, dr
   await close();
 });
 
-test('docs recipe "iframe": dist/index.html in a sandboxed frame draws and explains a hover', async () => {
+test('docs recipe "iframe": dist/index.html in a sandboxed frame draws and explains a hover, sizes its frame to its page as it changes, and its theme button works without storage', async () => {
   const dir = join(tmp, 'iframe');
   writeRecipe('iframe', dir, { dist: ['attention/attention-explorer.js'] });
   copyFileSync(ROOT + 'dist/index.html', join(dir, 'attention/index.html'));
   const { page, errors, close } = await serveAndOpen(dir);
-  const frame = await (await page.waitForSelector('iframe')).contentFrame();
+  const iframe = await page.waitForSelector('iframe');
+  const frame = await iframe.contentFrame();
   await checkExplorer(frame, 'iframe');
+  // The frame's height is its page's (the element's message and fit-frame.js), with nothing cut.
+  const fits = async (what) => {
+    const inner = await page.waitForFunction(() => {
+      const f = document.querySelector('iframe');
+      return f.clientHeight !== 900 && f.clientHeight;
+    });
+    const height = await inner.jsonValue();
+    const doc = await frame.evaluate(() => [Math.ceil(document.documentElement.getBoundingClientRect().height), document.documentElement.scrollHeight, innerHeight]);
+    assert.equal(height, doc[0], `${what}: the frame is as tall as its page`);
+    assert.ok(doc[1] <= doc[2], `${what}: nothing scrolls inside the frame (${doc[1]} px of page in ${doc[2]} px)`);
+    return height;
+  };
+  const first = await fits('the cat preset');
+  assert.ok(first > 900, `the page in the frame is taller than the recipe's fallback height (${first} px)`);
+  // A bigger head grows the frame; a smaller one shrinks it again (below the first height).
+  await frame.evaluate(() => (document.querySelector('attention-explorer').preset = 'previous-token'));
+  await page.waitForFunction((h) => document.querySelector('iframe').clientHeight > h, first);
+  const bigger = await fits('six tokens');
+  await frame.evaluate(() => (document.querySelector('attention-explorer').preset = 'worked-example'));
+  await page.waitForFunction((h) => document.querySelector('iframe').clientHeight < h, first);
+  const smaller = await fits('three tokens');
+  assert.ok(smaller < first && first < bigger, `the frame followed the head: ${first}, ${bigger}, ${smaller} px`);
+  // The sandbox blocks storage; the theme button still switches (for the page's life).
+  assert.equal(await frame.evaluate(() => { try { return typeof localStorage.getItem('x'); } catch { return 'blocked'; } }), 'blocked', 'the sandbox blocks localStorage');
+  const el = frame.locator('attention-explorer');
+  const before = await el.getAttribute('data-theme');
+  await el.locator('#theme').click();
+  await frame.waitForFunction((t) => document.querySelector('attention-explorer').dataset.theme !== t, before);
+  assert.notEqual(await el.getAttribute('data-theme'), before, 'the theme button switched the theme');
   assert.deepEqual(errors, []);
   await close();
 });

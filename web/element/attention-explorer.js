@@ -228,6 +228,9 @@ export class AttentionExplorer extends Base {
   connectedCallback() {
     this.#upgradeProperties();
     if (!this.#started) this.#mount();
+    // In a frame, the frame's height goes to the page around it (frame-height.js)
+    const win = this.ownerDocument.defaultView;
+    if (win && win.parent !== win) import('./frame-height.js').then((m) => m.reportFrameHeight(win), () => {});
   }
 
   // A property set on the element before its definition loaded (a framework that renders first)
