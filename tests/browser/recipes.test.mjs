@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, copyFileSync, rmSync, existsSync, readdirSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, copyFileSync, cpSync, rmSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch } from './helpers.mjs';
@@ -41,40 +41,82 @@ test('docs recipe "iframe": dist/index.html in a sandboxed frame draws and expla
   writeRecipe('iframe', dir, { dist: ['attention/attention-explorer.js'] });
   copyFileSync(ROOT + 'dist/index.html', join(dir, 'attention/index.html'));
   const { page, errors, close } = await serveAndOpen(dir);
-  const iframe = await page.waitForSelector('iframe');
-  const frame = await iframe.contentFrame();
-  await checkExplorer(frame, 'iframe');
-  // The frame's height is its page's (the element's message and fit-frame.js), with nothing cut.
-  const fits = async (what) => {
-    const inner = await page.waitForFunction(() => {
-      const f = document.querySelector('iframe');
-      return f.clientHeight !== 900 && f.clientHeight;
-    });
-    const height = await inner.jsonValue();
-    const doc = await frame.evaluate(() => [Math.ceil(document.documentElement.getBoundingClientRect().height), document.documentElement.scrollHeight, innerHeight]);
-    assert.equal(height, doc[0], `${what}: the frame is as tall as its page`);
-    assert.ok(doc[1] <= doc[2], `${what}: nothing scrolls inside the frame (${doc[1]} px of page in ${doc[2]} px)`);
-    return height;
-  };
-  const first = await fits('the cat preset');
-  assert.ok(first > 900, `the page in the frame is taller than the recipe's fallback height (${first} px)`);
-  // A bigger head grows the frame; a smaller one shrinks it again (below the first height).
-  await frame.evaluate(() => (document.querySelector('attention-explorer').preset = 'previous-token'));
-  await page.waitForFunction((h) => document.querySelector('iframe').clientHeight > h, first);
-  const bigger = await fits('six tokens');
-  await frame.evaluate(() => (document.querySelector('attention-explorer').preset = 'worked-example'));
-  await page.waitForFunction((h) => document.querySelector('iframe').clientHeight < h, first);
-  const smaller = await fits('three tokens');
-  assert.ok(smaller < first && first < bigger, `the frame followed the head: ${first}, ${bigger}, ${smaller} px`);
-  // The sandbox blocks storage; the theme button still switches (for the page's life).
-  assert.equal(await frame.evaluate(() => { try { return typeof localStorage.getItem('x'); } catch { return 'blocked'; } }), 'blocked', 'the sandbox blocks localStorage');
-  const el = frame.locator('attention-explorer');
-  const before = await el.getAttribute('data-theme');
-  await el.locator('#theme').click();
-  await frame.waitForFunction((t) => document.querySelector('attention-explorer').dataset.theme !== t, before);
-  assert.notEqual(await el.getAttribute('data-theme'), before, 'the theme button switched the theme');
-  assert.deepEqual(errors, []);
-  await close();
+  try {
+    const iframe = await page.waitForSelector('iframe');
+    const frame = await iframe.contentFrame();
+    await checkExplorer(frame, 'iframe');
+    // The frame's height is its page's (the element's message and fit-frame.js), with nothing cut.
+    const fits = async (what) => {
+      const inner = await page.waitForFunction(() => {
+        const f = document.querySelector('iframe');
+        return f.clientHeight !== 900 && f.clientHeight;
+      });
+      const height = await inner.jsonValue();
+      const doc = await frame.evaluate(() => [Math.ceil(document.documentElement.getBoundingClientRect().height), document.documentElement.scrollHeight, innerHeight]);
+      assert.equal(height, doc[0], `${what}: the frame is as tall as its page`);
+      assert.ok(doc[1] <= doc[2], `${what}: nothing scrolls inside the frame (${doc[1]} px of page in ${doc[2]} px)`);
+      return height;
+    };
+    const first = await fits('the cat preset');
+    assert.ok(first > 900, `the page in the frame is taller than the recipe's fallback height (${first} px)`);
+    // A bigger head grows the frame; a smaller one shrinks it again (below the first height).
+    await frame.evaluate(() => (document.querySelector('attention-explorer').preset = 'previous-token'));
+    await page.waitForFunction((h) => document.querySelector('iframe').clientHeight > h, first);
+    const bigger = await fits('six tokens');
+    await frame.evaluate(() => (document.querySelector('attention-explorer').preset = 'worked-example'));
+    await page.waitForFunction((h) => document.querySelector('iframe').clientHeight < h, first);
+    const smaller = await fits('three tokens');
+    assert.ok(smaller < first && first < bigger, `the frame followed the head: ${first}, ${bigger}, ${smaller} px`);
+    // The sandbox blocks storage; the theme button still switches (for the page's life).
+    assert.equal(await frame.evaluate(() => { try { return typeof localStorage.getItem('x'); } catch { return 'blocked'; } }), 'blocked', 'the sandbox blocks localStorage');
+    const el = frame.locator('attention-explorer');
+    const before = await el.getAttribute('data-theme');
+    await el.locator('#theme').click();
+    await frame.waitForFunction((t) => document.querySelector('attention-explorer').dataset.theme !== t, before);
+    assert.notEqual(await el.getAttribute('data-theme'), before, 'the theme button switched the theme');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('docs recipe "reveal": a reveal.js deck with the element on a dark slide; keys it acts on move the step and never the slide, other keys drive the deck', async () => {
+  const dir = join(tmp, 'reveal');
+  writeRecipe('reveal', dir, { dist: ['attention/attention-explorer.js'] });
+  cpSync(ROOT + 'node_modules/reveal.js/dist', join(dir, 'reveal'), { recursive: true }); // the pinned reveal.js
+  // (the strict CSP, with fonts from data: URLs, as reveal.js's themes embed theirs)
+  const { page, errors, close } = await openServed(browser, dir, '#/1', { headers: { 'content-security-policy': CSP + "; font-src 'self' data:" } });
+  try {
+    await page.waitForFunction(() => window.Reveal?.isReady());
+    const frame = page.mainFrame();
+    await checkExplorer(frame, 'reveal.js');
+    const el = page.locator('attention-explorer');
+    assert.equal(await el.getAttribute('data-theme'), 'dark', 'the element is dark on the black theme (deck.css says color-scheme: dark)');
+    const slide = () => page.evaluate(() => Reveal.getIndices().h);
+    const step = () => page.evaluate(() => document.querySelector('attention-explorer').step);
+    assert.deepEqual([await slide(), await step()], [1, 'softmax']);
+    // ArrowRight on the step bar: the next step, the same slide.
+    await el.locator('[data-step="softmax"]').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('attention-explorer').step === 'mix');
+    assert.equal(await slide(), 1, 'ArrowRight on the element stepped the head, not the deck');
+    // Space on a step button presses it, and the deck stays.
+    await el.locator('[data-step="score"]').focus();
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => document.querySelector('attention-explorer').step === 'score');
+    assert.equal(await slide(), 1, 'Space on a button of the element pressed it, and the deck stayed');
+    // A key the element does not use (N) passes: reveal.js goes to the next slide.
+    await page.keyboard.press('n');
+    await page.waitForFunction(() => Reveal.getIndices().h === 2);
+    // Focus outside the element: ArrowLeft is the deck's.
+    await page.evaluate(() => document.activeElement.blur());
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => Reveal.getIndices().h === 1);
+    assert.equal(await step(), 'score', 'the deck\'s keys left the element alone');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close(); // (a failed assertion must not leave the server open: node would wait for ever)
+  }
 });
 
 test('docs recipe "vite": vite build of the packed, installed package (offline) gives a page that draws and explains a hover', async () => {

@@ -1,0 +1,11 @@
+import { launch, ROOT } from './browser/helpers.mjs';
+import { startServer } from '../tools/serve.mjs';
+const server = await startServer({ root: ROOT, port: 0 });
+const b = await launch();
+const p = await b.newPage({ viewport: { width: 1000, height: 760 } });
+await p.goto(server.url + 'tests/out/compact/' + (process.argv[2] || 'slide.html'));
+await p.waitForFunction(() => document.querySelector('attention-explorer')?.dataset.ready);
+await p.waitForTimeout(500);
+console.log(await p.evaluate(() => document.querySelector('attention-explorer').getBoundingClientRect().height));
+await p.screenshot({ path: '/tmp/shots/' + (process.argv[3] || 'slide.png') });
+await b.close(); await server.close();
