@@ -50,7 +50,7 @@ BROWSER_CONCURRENCY ?= 2
 # tests/explorer/export.test.mjs 7 s). The browser files took 12+ minutes one at a time, the slowest
 # tests/browser/axe-explorer.test.mjs (176 s) and labs.test.mjs (117 s).
 
-.PHONY: all help run dev site screenshot test test-quick test-unit test-hosts test-c test-fuzz test-node test-types bench setup setup-test clean dist fuzz-long fuzz-keep coverage mutate-c mutate-js
+.PHONY: all help run dev site screenshot test test-quick test-unit test-hosts test-c test-fuzz fuzz-runs test-node test-types bench setup setup-test clean dist fuzz-long fuzz-keep coverage mutate-c mutate-js
 
 all: setup web/gen/wasm-source.js web/gen/wasm-exports.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
 
@@ -162,7 +162,13 @@ dev: all ## serve the readable modules of web/ as they are (edit and reload) on 
 screenshot: all ## docs/explorer.png, the README's picture, taken from the real explorer page in Chromium (tools/screenshot.mjs)
 	node tools/screenshot.mjs docs/explorer.png
 
-test: setup-test all test-c test-fuzz test-types test-node ## build and run every test
+# The C tests, the fuzz runs and the type checks are independent single-threaded programs: they
+# run TEST_JOBS at a time (one per core), each one's output kept together (-Otarget); then the
+# Node and browser files, which run their own files in parallel.
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+test: setup-test all dist ## build and run every test
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) -Otarget test-c fuzz-runs test-types
+	@$(MAKE) --no-print-directory test-node
 
 test-hosts: all dist ## build docs/embedding.md's MkDocs, Material, Sphinx, Hugo and nbconvert recipes with Debian's tools and open each in Chromium
 	@tools/setup.sh hosts
@@ -248,9 +254,15 @@ build/fuzz_%: tests/c/fuzz_%.c $$(FUZZ_SRC_$$*) $(FUZZ_DEPS)
 	$(CLANG) -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Ic -Itests/c \
 	  $(FUZZ_FLAGS_$*) $(FUZZ_SRC_$*) $< -lm -o $@
 
-test-fuzz: setup-test $(FUZZ_TARGETS:%=build/fuzz_%) ## a bounded, seeded libFuzzer run of every C entry point (FUZZ_SECONDS caps each target)
-	@rm -rf build/fuzz-corpus
-	@$(foreach t,$(FUZZ_TARGETS),tools/fuzz.sh test $(t) $(FUZZ_RUNS_$(t)) $(FUZZ_SECONDS) &&) true
+test-fuzz: setup-test ## a bounded, seeded libFuzzer run of every C entry point (FUZZ_SECONDS caps each target), TEST_JOBS at a time
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) -Otarget fuzz-runs
+
+# Each target's run on its own (make -j runs them side by side): it starts from the committed
+# seeds and a fresh corpus of its own (build/fuzz-corpus/NAME), so runs never share files.
+fuzz-runs: $(FUZZ_TARGETS:%=fuzz-run-%)
+fuzz-run-%: build/fuzz_%
+	@rm -rf build/fuzz-corpus/$*
+	@tools/fuzz.sh test $* $(FUZZ_RUNS_$*) $(FUZZ_SECONDS)
 
 fuzz-long: setup-test all $(FUZZ_TARGETS:%=build/fuzz_%) ## a long fuzz run (FUZZ_LONG_SECONDS per C target, niced) and PROPERTY_RUNS runs of each JS property
 	@$(foreach t,$(FUZZ_TARGETS),tools/fuzz.sh long $(t) $(FUZZ_LONG_SECONDS) &&) true

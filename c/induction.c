@@ -80,15 +80,11 @@ static int shape_ok(const ind_shape *s)
 }
 
 /* Places every buffer at 16-byte aligned offsets from base and returns the bytes used; with
- * base NULL it only counts. */
+ * base NULL it only counts. Under ASan each is followed by a poisoned guard (learn.h). */
 static long layout(ind_model *t, unsigned char *base)
 {
     long at = 0;
-#define TAKE(ptr, type, count)                                                    \
-    do {                                                                          \
-        if (base) (ptr) = (type *)(void *)(base + at);                            \
-        at += ((long)(count) * (long)sizeof(type) + 15) & ~15L;                   \
-    } while (0)
+#define TAKE(ptr, type, count) LEARN_TAKE(base, at, ptr, type, count)
     const ind_shape *s = &t->s;
     int n = s->n, d = s->d, dh = s->dh, heads = s->layers * s->heads;
     long per_head = 3L * d * dh + (long)dh * d;
@@ -208,6 +204,7 @@ int ind_init(ind_model *t, void *memory, long bytes, const ind_shape *s, uint32_
     t->out_scale = 1.0f / sqrtf((float)s->d);
     unsigned char *base = (unsigned char *)memory;
     base += (16 - (uintptr_t)base % 16) % 16;
+    LEARN_UNPOISON(base, layout(t, NULL)); /* the guards of an earlier model here */
     layout(t, base);
     /* the fixed positions: one (sin, cos) pair per frequency, from fast to slow */
     for (int i = 0; i < s->n; i++)

@@ -25,4 +25,40 @@ float learn_uniform(uint32_t *state, float a); /* uniform in [-a, a) */
 void learn_sgd(float *p, const float *g, long count, float lr);
 void learn_adamw(float *p, float *m, float *v, const float *g, long count, long step, float lr, float weight_decay);
 
+/* ---------------------------------------------------------------- carving a block into arrays
+ * A trainer lays its arrays out one after another in the one block its caller gives it, each
+ * at a 16-byte aligned offset: LEARN_TAKE(base, at, ptr, type, count) places ptr at base + at
+ * (with base NULL it only counts) and moves `at` past it. Under AddressSanitizer (the native
+ * tests and the fuzzers) each array is followed by LEARN_GUARD poisoned bytes, so a write one
+ * element past any array is reported even where the alignment leaves no gap between arrays;
+ * the Wasm build has no guards. A trainer laid out again in the same block (a reused slot)
+ * first unpoisons its span with LEARN_UNPOISON. */
+#if defined(__SANITIZE_ADDRESS__)
+#define LEARN_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LEARN_ASAN 1
+#endif
+#endif
+#ifdef LEARN_ASAN
+#include <sanitizer/asan_interface.h>
+#define LEARN_GUARD 16L
+#define LEARN_POISON(at, bytes) ASAN_POISON_MEMORY_REGION(at, bytes)
+#define LEARN_UNPOISON(at, bytes) ASAN_UNPOISON_MEMORY_REGION(at, bytes)
+#else
+#define LEARN_GUARD 0L
+#define LEARN_POISON(at, bytes) ((void)(at), (void)(bytes))
+#define LEARN_UNPOISON(at, bytes) ((void)(at), (void)(bytes))
+#endif
+#define LEARN_TAKE(base, at, ptr, type, count)                                      \
+    do {                                                                            \
+        long size_ = (long)(count) * (long)sizeof(type);                            \
+        long end_ = (at) + ((size_ + 15) & ~15L);                                   \
+        if (base) {                                                                 \
+            (ptr) = (type *)(void *)((base) + (at));                                \
+            LEARN_POISON((base) + (at) + size_, end_ - (at) - size_ + LEARN_GUARD); \
+        }                                                                           \
+        (at) = end_ + LEARN_GUARD;                                                  \
+    } while (0)
+
 #endif

@@ -16,24 +16,6 @@
 #include <stddef.h>
 #include <string.h>
 
-/* Under AddressSanitizer (the native tests and the fuzzers) every array of the block is followed
- * by a poisoned guard of GUARD bytes, so a write one element past any array is reported even where
- * the 16-byte alignment would leave no gap or a gap ASan cannot see. The Wasm build has none. */
-#if defined(__SANITIZE_ADDRESS__)
-#define TRAIN_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TRAIN_ASAN 1
-#endif
-#endif
-#ifdef TRAIN_ASAN
-#include <sanitizer/asan_interface.h>
-enum { GUARD = 16 };
-#else
-enum { GUARD = 0 };
-#define ASAN_POISON_MEMORY_REGION(at, bytes) ((void)(at), (void)(bytes))
-#define ASAN_UNPOISON_MEMORY_REGION(at, bytes) ((void)(at), (void)(bytes))
-#endif
 
 /* ---------------------------------------------------------------- the tasks */
 
@@ -128,18 +110,11 @@ static void build_x(float *X, const int *tokens, int n, int vocab, int positions
 /* ---------------------------------------------------------------- memory layout */
 
 /* Places every buffer at 16-byte aligned offsets from base and returns the bytes used;
- * with base NULL it only counts. Each buffer is followed by GUARD poisoned bytes (see above). */
+ * with base NULL it only counts. Under ASan each is followed by a poisoned guard (learn.h). */
 static long layout(train_state *t, unsigned char *base)
 {
     long at = 0;
-#define TAKE(ptr, type, count)                                                    \
-    do {                                                                          \
-        long size_ = (long)(count) * (long)sizeof(type);                          \
-        long end_ = at + ((size_ + 15) & ~15L);                                   \
-        if (base) (ptr) = (type *)(void *)(base + at);                            \
-        if (base) ASAN_POISON_MEMORY_REGION(base + at + size_, end_ - at - size_ + GUARD); \
-        at = end_ + GUARD;                                                        \
-    } while (0)
+#define TAKE(ptr, type, count) LEARN_TAKE(base, at, ptr, type, count)
     int n = t->n, d = t->d, dk = t->dk, dv = t->dv, vocab = t->vocab;
     t->n_params = (long)d * dk * 2 + (long)d * dv + (long)dv * vocab;
     TAKE(t->params, float, t->n_params);
@@ -249,7 +224,7 @@ int train_init(train_state *t, void *memory, long bytes, int task, int dk, int d
     set_shape(t, task, dk, dv);
     unsigned char *base = (unsigned char *)memory;
     base += (16 - (uintptr_t)base % 16) % 16;
-    ASAN_UNPOISON_MEMORY_REGION(base, layout(t, NULL)); /* the guards of an earlier trainer here */
+    LEARN_UNPOISON(base, layout(t, NULL)); /* the guards of an earlier trainer here */
     layout(t, base);
     train_set(t, 0.02f, TRAIN_ADAM, 16);
     train_reroll(t, seed);

@@ -262,6 +262,33 @@ static void backward_accepts_n_and_widths_exactly_at_the_limits(void)
     }
 }
 
+/* The gradients and the scratch the caller gives (dQ, dK, dV, dA, dS, dX) are written in full,
+ * whatever they held: filled with NaN first, a causal backward gives the same bits as with
+ * zeroed buffers, and dA is exactly 0 past each row's end, as attention.h says. */
+static void every_output_and_scratch_is_written_in_full(void)
+{
+    rng_seed(11);
+    enum { n = 7, d = 3, dk = 2, dv = 3 };
+    float *X = rand_matrix(n * d, -1, 1), *Wq = rand_matrix(d * dk, -1, 1), *Wk = rand_matrix(d * dk, -1, 1);
+    float *Wv = rand_matrix(d * dv, -1, 1), *dO = rand_matrix(n * dv, -1, 1);
+    float Q[n * dk], K[n * dk], V[n * dv], S[n * n], A[n * n], O[n * dv], Kt[dk * n];
+    attn_project(Q, K, V, X, X, Wq, Wk, Wv, n, n, d, dk, dv);
+    attn_sdpa(S, A, O, Kt, Q, K, V, NULL, 1, 0.7f, n, n, dk, dv);
+    float out[2][n * d + 3 * d * dv + 2 * n * dk + n * dv + 2 * n * n];
+    for (int run = 0; run < 2; run++) {
+        float *b = out[run];
+        for (size_t e = 0; e < sizeof out[0] / sizeof(float); e++) b[e] = run ? NAN : 0.0f;
+        float *dX = b, *dW = dX + n * d, *dQ = dW + 3 * d * dv, *dK = dQ + n * dk, *dV = dK + n * dk, *dA = dV + n * dv, *dS = dA + n * n;
+        for (int e = 0; e < 3 * d * dv; e++) dW[e] = 0.0f; /* the weight gradients add to what they hold */
+        CHECK(attn_backward(dX, dW, dW + d * dv, dW + 2 * d * dv, dQ, dK, dV, dA, dS, dO, X, Wq, Wk, Wv, Q, K, V, A, NULL, 1,
+                            0.7f, n, d, dk, dv) == ATTN_OK, "status");
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n; j++) CHECK(dA[i * n + j] == 0.0f, "run %d: dA[%d][%d] = %g past the row's end", run, i, j, dA[i * n + j]);
+    }
+    CHECK(memcmp(out[0], out[1], sizeof out[0]) == 0, "buffers filled with NaN gave other bits than zeroed ones");
+    free(X), free(Wq), free(Wk), free(Wv), free(dO);
+}
+
 int main(void)
 {
     RUN(gradients_match_float64_central_differences_without_a_mask);
@@ -270,6 +297,7 @@ int main(void)
     RUN(gradients_match_float64_central_differences_with_causal_and_explicit_masks);
     RUN(a_fully_masked_row_gives_zero_gradient);
     RUN(weight_gradients_accumulate_and_dx_is_overwritten);
+    RUN(every_output_and_scratch_is_written_in_full);
     RUN(bad_sizes_null_buffers_and_bad_scales_return_error_codes);
     RUN(backward_accepts_n_and_widths_exactly_at_the_limits);
     printf("max relative error vs float64 central differences (240 random shapes):");

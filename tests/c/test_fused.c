@@ -167,6 +167,26 @@ static void bad_input_gives_the_long_forms_status(void)
     free(Q), free(K), free(V), free(mask), free(O), free(work);
 }
 
+/* The last panel of keys is padded to 8 with zero keys; their scores are never shown, and must
+ * not be able to overflow either. Queries near FLT_MAX against keys that are all 0 give scores
+ * of exactly 0 (a uniform A, O the mean of V) in both forms, for every m that ends in a partly
+ * filled panel, 5 to 7 keys in its second half included. */
+static void padding_keys_never_overflow_a_score(void)
+{
+    enum { dk = 2, dv = 3 };
+    for (int m = 1; m <= 15; m++) {
+        float Q[dk] = {3e38f, 3e38f}, K[15 * dk] = {0}, V[15 * dv], O1[dv], O2[dv], S[15], A[15], Kt[dk * 16];
+        float *work = malloc(sizeof(float) * (size_t)ATTN_FUSED_WORK(m, dk, dv));
+        double mean[dv] = {0};
+        for (int e = 0; e < m * dv; e++) V[e] = (float)(e % 7) - 3.0f, mean[e % dv] += V[e] / (double)m;
+        CHECK(attn_sdpa(S, A, O1, Kt, Q, K, V, NULL, 0, attn_default_scale(dk), 1, m, dk, dv) == ATTN_OK, "m = %d: long form", m);
+        CHECK(attn_sdpa_fused(O2, work, Q, K, V, NULL, 0, attn_default_scale(dk), 1, m, dk, dv) == ATTN_OK, "m = %d: fused form", m);
+        for (int c = 0; c < dv; c++)
+            CHECK(fabs(O1[c] - mean[c]) < 1e-6 && O2[c] == O1[c], "m = %d: O[%d] = %g and %g, the mean of V is %g", m, c, O1[c], O2[c], mean[c]);
+        free(work);
+    }
+}
+
 int main(void)
 {
     RUN(fused_gives_the_long_forms_o_bit_for_bit_on_300_seeded_shapes);
@@ -175,5 +195,6 @@ int main(void)
     RUN(scores_in_the_thousands_give_the_long_forms_o);
     RUN(an_overflowing_score_the_causal_mask_removes_is_still_attn_err_overflow);
     RUN(bad_input_gives_the_long_forms_status);
+    RUN(padding_keys_never_overflow_a_score);
     return print_summary();
 }

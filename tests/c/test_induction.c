@@ -186,6 +186,14 @@ static void shapes_and_settings_out_of_range_are_refused(void)
     CHECK(ind_set(&t, 0.0f, 0.0f, 16) == IND_ERR_LR && ind_set(&t, NAN, 0.0f, 16) == IND_ERR_LR, "lr");
     CHECK(ind_set(&t, 0.01f, -1.0f, 16) == IND_ERR_LR && ind_set(&t, 0.01f, 0.0f, 0) == IND_ERR_SHAPE, "wd, batch");
     CHECK(t.lr == 0.01f && t.batch == 16, "a refused ind_set changes nothing");
+    CHECK(ind_token_name(IND_MAX_VOCAB - 1) != NULL && ind_token_name(IND_MAX_VOCAB) == NULL && ind_token_name(-1) == NULL,
+          "token names 0 .. IND_MAX_VOCAB - 1, and NULL past them");
+    /* a reset is the state of init: the weights, a step count of 0, no gradient and no moments */
+    ind_steps(&t, 3, NULL);
+    ind_reset(&t);
+    long left = 0;
+    for (long e = 0; e < t.n_params; e++) left += t.grads[e] != 0.0f || t.adam_m[e] != 0.0f || t.adam_v[e] != 0.0f;
+    CHECK(left == 0 && t.step == 0, "after a reset %ld gradients or moments are not 0 (step %ld)", left, t.step);
     free(mem);
 }
 
@@ -296,6 +304,7 @@ static void key_split_sums_to_the_keys(void)
     }
     CHECK(ind_key_split(t, 0, 0, parts) == 1, "layer 1 reads only the embedding");
     CHECK(ind_key_split(t, 2, 0, parts) == -IND_ERR_SHAPE, "no layer 3");
+    CHECK(ind_key_split(t, 1, 2, parts) == -IND_ERR_SHAPE && ind_key_split(t, 1, -1, parts) == -IND_ERR_SHAPE, "no head 3, no head 0");
     free(parts);
     free(block);
 }

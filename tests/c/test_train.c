@@ -39,6 +39,7 @@ static void init_refuses_bad_tasks_sizes_and_short_memory(void)
     unsigned char *mem = malloc((size_t)b);
     CHECK(train_init(&t, mem, b, -1, 8, 8, 1) == TRAIN_ERR_TASK, "task -1");
     CHECK(train_init(&t, mem, b, 0, 0, 8, 1) == TRAIN_ERR_SHAPE, "dk 0");
+    CHECK(train_init(&t, mem, b, 0, 8, 0, 1) == TRAIN_ERR_SHAPE, "dv 0");
     CHECK(train_init(&t, mem, b - 1, 0, 8, 8, 1) == TRAIN_ERR_MEMORY, "one byte short");
     CHECK(train_init(&t, NULL, b, 0, 8, 8, 1) == ATTN_ERR_NULL, "no memory");
     CHECK(train_init(&t, mem, b, 0, 8, 8, 1) == ATTN_OK, "good init");
@@ -61,9 +62,11 @@ static void every_task_learns_its_pattern_in_exactly_sized_unaligned_memory(void
         train_evaluate(&t, &loss0, &attn0, &acc);
         CHECK(train_steps(&t, 300, NULL) == ATTN_OK, "steps");
         train_evaluate(&t, &loss, &attn, &acc);
-        printf("    %s: held-out loss %.3f -> %.4f, attention on the right key %.3f -> %.3f after 300 steps\n",
-               train_task_name(task), loss0, loss, attn0, attn);
+        printf("    %s: held-out loss %.3f -> %.4f, attention on the right key %.3f -> %.3f, accuracy %.4f after 300 steps\n",
+               train_task_name(task), loss0, loss, attn0, attn, acc);
         CHECK(loss < 0.1f && attn >= 0.9f, "%s: loss %g attention %g", train_task_name(task), loss, attn);
+        /* a loss that low leaves no held-out guess wrong: every prediction counted, none twice */
+        CHECK(acc == 1.0f, "%s: accuracy %.9g", train_task_name(task), acc);
         free(block);
     }
 }
@@ -352,6 +355,48 @@ static void every_array_is_guarded_and_nothing_writes_past_one(void)
             }
 }
 
+/* train_memory_bytes is enough wherever the block starts: at each of the 16 offsets from an
+ * aligned address, every array lies inside the block (the last one, dS, ends by its end). */
+static void memory_bytes_hold_every_array_at_any_alignment(void)
+{
+    for (int task = 0; task < TRAIN_TASK_COUNT; task++)
+        for (int off = 0; off < 16; off++) {
+            long b = train_memory_bytes(task, 3, 5);
+            unsigned char *block = malloc((size_t)b + 32);
+            unsigned char *mem = block + (16 - (uintptr_t)block % 16) % 16 + off; /* 16-aligned, then off */
+            train_state t;
+            CHECK(train_init(&t, mem, b, task, 3, 5, 1) == ATTN_OK, "init");
+            const unsigned char *first = (const unsigned char *)t.params, *end = (const unsigned char *)(t.dS + (long)t.n * t.n);
+            CHECK(first >= mem && end <= mem + b, "task %d, offset %d: the arrays take bytes %ld to %ld of a block of %ld",
+                  task, off, (long)(first - mem), (long)(end - mem), b);
+            free(block);
+        }
+}
+
+/* An example writes its n tokens, targets and rights and n rows of X, and nothing past them. */
+static void example_writes_its_sequence_and_nothing_past_it(void)
+{
+    for (int task = 0; task < TRAIN_TASK_COUNT; task++) {
+        long b = train_memory_bytes(task, 4, 4);
+        unsigned char *block = malloc((size_t)b);
+        train_state t;
+        train_init(&t, block, b, task, 4, 4, 1);
+        int tokens[TRAIN_MAX_TOKENS], targets[TRAIN_MAX_TOKENS], right[TRAIN_MAX_TOKENS];
+        float *X = malloc(sizeof(float) * (size_t)t.n * (size_t)t.d);
+        for (uint32_t seed = 0; seed < 20; seed++) {
+            for (int i = 0; i < t.n; i++) tokens[i] = targets[i] = right[i] = -7;
+            for (long e = 0; e < (long)t.n * t.d; e++) X[e] = -7.0f;
+            int n = train_example(&t, seed, tokens, targets, right, X);
+            CHECK(n >= 1 && n <= t.n, "%s seed %u: length %d", train_task_name(task), seed, n);
+            for (int i = n; i < t.n; i++)
+                CHECK(tokens[i] == -7 && targets[i] == -7 && right[i] == -7, "%s seed %u: position %d past the length %d was written", train_task_name(task), seed, i, n);
+            for (long e = (long)n * t.d; e < (long)t.n * t.d; e++) CHECK(X[e] == -7.0f, "%s seed %u: X past row %d was written", train_task_name(task), seed, n);
+            for (int i = 0; i < n; i++) CHECK(tokens[i] >= 0 && tokens[i] < t.vocab, "%s seed %u: token %d", train_task_name(task), seed, i);
+        }
+        free(X), free(block);
+    }
+}
+
 int main(void)
 {
     RUN(memory_needed_is_within_the_static_bound_for_every_task_and_head_size);
@@ -367,5 +412,7 @@ int main(void)
     RUN(every_task_learns_its_pattern_in_exactly_sized_unaligned_memory);
     RUN(a_diverging_step_is_an_error_never_a_nan_loss);
     RUN(every_array_is_guarded_and_nothing_writes_past_one);
+    RUN(memory_bytes_hold_every_array_at_any_alignment);
+    RUN(example_writes_its_sequence_and_nothing_past_it);
     return print_summary();
 }

@@ -2,7 +2,7 @@
 // import here). A test file, when imported, only registers its tests and hooks; worker.mjs then
 // runs any of them, any number of times, one at a time. The part of node:test the Node tests use:
 // test(name, [options], fn), test.skip/todo, describe/it, before/after/beforeEach/afterEach, and
-// a context with name, diagnostic, skip, todo, plan and nested t.test (run at once).
+// a context with name, diagnostic, skip, todo, plan, after and nested t.test (run at once).
 
 const registry = (globalThis.__mutationTests ??= { file: null, files: new Map() });
 
@@ -26,8 +26,12 @@ export function call(fn, t) {
 }
 
 function context(name) {
+  const afters = [];
   return {
     name,
+    /** t.after(fn): fn runs once the test has ended, passed or failed (runAfters) */
+    after(fn) { afters.push(fn); },
+    async runAfters() { for (const fn of afters.splice(0)) await fn(); },
     signal: new AbortController().signal,
     diagnostic() {},
     skip() {},
@@ -36,7 +40,12 @@ function context(name) {
     async test(n, o, f) {
       const { name: sub, options, fn } = args(n, o, f);
       if (options.skip || options.todo) return;
-      await call(fn, context(sub));
+      const ctx = context(sub);
+      try {
+        await call(fn, ctx);
+      } finally {
+        await ctx.runAfters();
+      }
     },
   };
 }

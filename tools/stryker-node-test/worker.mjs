@@ -55,6 +55,7 @@ async function runOne(id) {
   try {
     await call(t.fn, ctx);
   } finally {
+    await ctx.runAfters();
     for (const h of e.afterEach) await call(h, ctx);
   }
 }
