@@ -469,6 +469,8 @@ export class AttentionExplorer extends Base {
     if (name === 'mode') return this.isConnected && old !== value && this.#mount();
     // A new src (or a config, which wins over it) while a src is loading: start again with it.
     if (this.#mounting && (name === 'src' || name === 'config') && old !== value && this.isConnected) return this.#mount();
+    // A src set at any time, even before the explorer has read its attributes, loads it (config wins).
+    if (name === 'src' && value && old !== value && this.#started && !this.#modeApp && this.getAttribute('config') == null && !this.#pendingConfig) return this.#mount();
     if (this.#modeApp) return this.#modeAttribute(name, old, value);
     if (!app || !app.setPreset || this.#mounting || !this.#live) return; // the mount reads every attribute
     try {
@@ -478,9 +480,6 @@ export class AttentionExplorer extends Base {
           break;
         case 'config':
           if (value != null) app.setConfig(value);
-          break;
-        case 'src':
-          if (value && this.getAttribute('config') == null) this.#mount();
           break;
         case 'step':
           app.setStep(stepOf(value));

@@ -403,6 +403,7 @@ export function crossEngineSuite(engine) {
       `early.id = 'early';`,
       `early.config = ${JSON.stringify(PRESETS['worked-example'].config)};`,
     ].join('\n') + '\n');
+    writeFileSync(ROOT + 'tests/out/engines/worked.json', JSON.stringify(PRESETS['worked-example'].config));
     writeFileSync(ROOT + 'tests/out/engines/lifecycle-after.js', [
       `import '/web/element/attention-explorer.js';`,
       `const WORKED = ${JSON.stringify(JSON.stringify(PRESETS['worked-example'].config))};`,
@@ -416,6 +417,7 @@ export function crossEngineSuite(engine) {
       `make('prop-then-attr', (el) => { el.config = WORKED; el.setAttribute('config', CAT); });`,
       `make('bad-follow', (el) => el.setAttribute('follow', '9'));`,
       `make('train', (el) => { el.setAttribute('mode', 'train'); el.setAttribute('follow', '2'); });`,
+      `make('src', (el) => el.setAttribute('src', 'worked.json'));`,
       `try { make('bad-config', (el) => { el.config = '{ not json'; }); } catch (e) { window.__badEarly = e.message; }`,
     ].join('\n') + '\n');
 
@@ -423,7 +425,7 @@ export function crossEngineSuite(engine) {
       withPage(
         elementPage('lifecycle', '<script src="lifecycle-before.js"></script>\n<script type="module" src="lifecycle-after.js"></script>'),
         async (page) => {
-          const ids = ['early', 'attrs', 'prop', 'attr-then-prop', 'prop-then-attr', 'bad-follow', 'train'];
+          const ids = ['early', 'attrs', 'prop', 'attr-then-prop', 'prop-then-attr', 'bad-follow', 'train', 'src'];
           const settled = await page.waitFor(async (ids) => {
             if (!window.__life || ids.some((id) => !(id in window.__life))) return null;
             return Object.fromEntries(await Promise.all(ids.map(async (id) => [id, await window.__life[id]])));
@@ -441,6 +443,7 @@ export function crossEngineSuite(engine) {
           assert.deepEqual((await cellTexts(page, '#attr-then-prop')).A, worked, 'the property set after the attribute wins');
           assert.deepEqual((await cellTexts(page, '#prop-then-attr')).A, catA, 'the attribute set after the property wins');
           assert.equal(await page.eval(() => document.getElementById('train').follow), 2, 'train mode takes a follow set right after append');
+          assert.deepEqual((await cellTexts(page, '#src')).A, worked, 'a src set right after append is loaded');
           // The same errors as later: a follow out of range, and a config that is no JSON.
           const laterFollow = await later('attrs', (id) => new Promise((ok) => {
             const el = document.getElementById(id);
