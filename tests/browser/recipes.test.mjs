@@ -87,7 +87,9 @@ test('docs recipe "reveal": a reveal.js deck with the element on a dark slide; k
   // (the strict CSP, with fonts from data: URLs, as reveal.js's themes embed theirs)
   const { page, errors, close } = await openServed(browser, dir, '#/1', { headers: { 'content-security-policy': CSP + "; font-src 'self' data:" } });
   try {
-    await page.waitForFunction(() => window.Reveal?.isReady());
+    await page.waitForFunction(() => window.Reveal?.isReady() && document.querySelector('attention-explorer').dataset.ready);
+    // The slide the recipe sets (760 px tall, laid out again once the head is drawn) shows the whole element.
+    await page.waitForFunction(() => { const r = document.querySelector('attention-explorer').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; });
     const frame = page.mainFrame();
     await checkExplorer(frame, 'reveal.js');
     const el = page.locator('attention-explorer');
