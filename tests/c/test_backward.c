@@ -160,16 +160,29 @@ static void a_fully_masked_row_gives_zero_gradient(void)
     for (int e = 0; e < n * n; e++) CHECK(dS[e] == 0.0f, "dS[%d] = %g", e, dS[e]);
 }
 
+/* A seeded head, run forward with the causal mask at scale 0.7, for the backward tests that
+ * need one: its inputs X, W, dO and the forward's Q, K, V, A, each malloc'd (free_head). */
+typedef struct { float *X, *Wq, *Wk, *Wv, *dO, *Q, *K, *V, *A; } causal_head;
+static causal_head causal_head_of(uint32_t seed, int n, int d, int dk, int dv)
+{
+    rng_seed(seed);
+    causal_head h = {rand_matrix((long)n * d, -1, 1), rand_matrix((long)d * dk, -1, 1), rand_matrix((long)d * dk, -1, 1),
+                     rand_matrix((long)d * dv, -1, 1), rand_matrix((long)n * dv, -1, 1), malloc(sizeof(float) * (size_t)(n * dk)),
+                     malloc(sizeof(float) * (size_t)(n * dk)), malloc(sizeof(float) * (size_t)(n * dv)), malloc(sizeof(float) * (size_t)(n * n))};
+    float *S = malloc(sizeof(float) * (size_t)(n * n)), *O = malloc(sizeof(float) * (size_t)(n * dv)), *Kt = malloc(sizeof(float) * (size_t)(dk * n));
+    attn_project(h.Q, h.K, h.V, h.X, h.X, h.Wq, h.Wk, h.Wv, n, n, d, dk, dv);
+    attn_sdpa(S, h.A, O, Kt, h.Q, h.K, h.V, NULL, 1, 0.7f, n, n, dk, dv);
+    free(S), free(O), free(Kt);
+    return h;
+}
+static void free_head(causal_head *h) { free(h->X), free(h->Wq), free(h->Wk), free(h->Wv), free(h->dO), free(h->Q), free(h->K), free(h->V), free(h->A); }
+
 /* dWq, dWk, dWv add to what they hold (so a batch sums in one buffer); dX is overwritten. */
 static void weight_gradients_accumulate_and_dx_is_overwritten(void)
 {
-    rng_seed(7);
     enum { n = 4, d = 3, dk = 2, dv = 3 };
-    float *X = rand_matrix(n * d, -1, 1), *Wq = rand_matrix(d * dk, -1, 1), *Wk = rand_matrix(d * dk, -1, 1);
-    float *Wv = rand_matrix(d * dv, -1, 1), *dO = rand_matrix(n * dv, -1, 1);
-    float Q[n * dk], K[n * dk], V[n * dv], S[n * n], A[n * n], O[n * dv], Kt[dk * n];
-    attn_project(Q, K, V, X, X, Wq, Wk, Wv, n, n, d, dk, dv);
-    attn_sdpa(S, A, O, Kt, Q, K, V, NULL, 1, 0.7f, n, n, dk, dv);
+    causal_head h = causal_head_of(7, n, d, dk, dv);
+    float *X = h.X, *Wq = h.Wq, *Wk = h.Wk, *Wv = h.Wv, *dO = h.dO, *Q = h.Q, *K = h.K, *V = h.V, *A = h.A;
     float dX1[n * d], dX2[n * d], g1[3][d * dv], g2[3][d * dv];
     float dQ[n * dk], dK[n * dk], dV[n * dv], dA[n * n], dS[n * n];
     memset(g1, 0, sizeof g1);
@@ -188,7 +201,7 @@ static void weight_gradients_accumulate_and_dx_is_overwritten(void)
                         d, dk, dv) == ATTN_OK,
           "dX = NULL refused");
     CHECK(memcmp(g3, g1, sizeof g1) == 0, "weight gradients differ with dX = NULL");
-    free(X), free(Wq), free(Wk), free(Wv), free(dO);
+    free_head(&h);
 }
 
 static void bad_sizes_null_buffers_and_bad_scales_return_error_codes(void)
@@ -267,26 +280,21 @@ static void backward_accepts_n_and_widths_exactly_at_the_limits(void)
  * zeroed buffers, and dA is exactly 0 past each row's end, as attention.h says. */
 static void every_output_and_scratch_is_written_in_full(void)
 {
-    rng_seed(11);
     enum { n = 7, d = 3, dk = 2, dv = 3 };
-    float *X = rand_matrix(n * d, -1, 1), *Wq = rand_matrix(d * dk, -1, 1), *Wk = rand_matrix(d * dk, -1, 1);
-    float *Wv = rand_matrix(d * dv, -1, 1), *dO = rand_matrix(n * dv, -1, 1);
-    float Q[n * dk], K[n * dk], V[n * dv], S[n * n], A[n * n], O[n * dv], Kt[dk * n];
-    attn_project(Q, K, V, X, X, Wq, Wk, Wv, n, n, d, dk, dv);
-    attn_sdpa(S, A, O, Kt, Q, K, V, NULL, 1, 0.7f, n, n, dk, dv);
+    causal_head h = causal_head_of(11, n, d, dk, dv);
     float out[2][n * d + 3 * d * dv + 2 * n * dk + n * dv + 2 * n * n];
     for (int run = 0; run < 2; run++) {
         float *b = out[run];
         for (size_t e = 0; e < sizeof out[0] / sizeof(float); e++) b[e] = run ? NAN : 0.0f;
         float *dX = b, *dW = dX + n * d, *dQ = dW + 3 * d * dv, *dK = dQ + n * dk, *dV = dK + n * dk, *dA = dV + n * dv, *dS = dA + n * n;
         for (int e = 0; e < 3 * d * dv; e++) dW[e] = 0.0f; /* the weight gradients add to what they hold */
-        CHECK(attn_backward(dX, dW, dW + d * dv, dW + 2 * d * dv, dQ, dK, dV, dA, dS, dO, X, Wq, Wk, Wv, Q, K, V, A, NULL, 1,
-                            0.7f, n, d, dk, dv) == ATTN_OK, "status");
+        CHECK(attn_backward(dX, dW, dW + d * dv, dW + 2 * d * dv, dQ, dK, dV, dA, dS, h.dO, h.X, h.Wq, h.Wk, h.Wv, h.Q, h.K, h.V, h.A,
+                            NULL, 1, 0.7f, n, d, dk, dv) == ATTN_OK, "status");
         for (int i = 0; i < n; i++)
             for (int j = i + 1; j < n; j++) CHECK(dA[i * n + j] == 0.0f, "run %d: dA[%d][%d] = %g past the row's end", run, i, j, dA[i * n + j]);
     }
     CHECK(memcmp(out[0], out[1], sizeof out[0]) == 0, "buffers filled with NaN gave other bits than zeroed ones");
-    free(X), free(Wq), free(Wk), free(Wv), free(dO);
+    free_head(&h);
 }
 
 int main(void)
