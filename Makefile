@@ -170,7 +170,7 @@ test: setup-test all dist ## build and run every test
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) -Otarget test-c fuzz-runs test-types
 	@$(MAKE) --no-print-directory test-node
 
-test-hosts: all dist ## build docs/embedding.md's MkDocs, Material, Sphinx, Hugo and nbconvert recipes with Debian's tools and open each in Chromium
+test-hosts: all dist ## build docs/embedding.md's MkDocs, Material, Sphinx, Hugo and nbconvert recipes with Debian's tools, and its React 18/19, VitePress, Astro and Eleventy ones from npm (pinned in tests/hosts/npm/), and open each in Chromium
 	@tools/setup.sh hosts
 	node --test tests/hosts/*.test.mjs
 

@@ -1,6 +1,6 @@
 // The recipes of docs/embedding.md, read from the guide itself so the tests and the guide cannot
 // drift: each file of a recipe is a fenced block after a marker line
-//   <!-- recipe: NAME PATH -->
+//   <!-- recipe: NAME PATH -->   (or NAME,NAME PATH for a file two recipes share)
 // and checkExplorer() is what "it works" means for every host: the element draws the head, and
 // hovering a weight explains it.
 import assert from 'node:assert/strict';
@@ -16,7 +16,7 @@ const GUIDE = readFileSync(ROOT + 'docs/embedding.md', 'utf8');
 export function recipe(name) {
   const files = {};
   for (const m of GUIDE.matchAll(/<!-- recipe: (\S+) (\S+) -->\n```[a-z]*\n([\s\S]*?)```/g)) {
-    if (m[1] === name) files[m[2]] = m[3];
+    if (m[1].split(',').includes(name)) files[m[2]] = m[3];
   }
   assert.ok(Object.keys(files).length, `docs/embedding.md has no recipe "${name}"`);
   return files;

@@ -59,12 +59,8 @@ export const INLINE = ['web/gen/attention-wasm-forward-simd.js'];
 export const MAY_REPEAT = ['web/train/words.js', 'web/blocks/copy-link.js'];
 
 const banner = `/*! attention-explorer ${pkg.version} (${pkg.license}): the <attention-explorer> element and its
- * WebAssembly core (built by tools/build-dist.mjs with esbuild). Works as a classic script
- * (<script src>, also from file://) and as a module (<script type="module" src>). The labs, the
- * train and induction modes and the other cores are in the attention-explorer.*.js files beside
- * it, which it loads when a page needs them: copy them along.
- * After loading: <attention-explorer preset="cat"></attention-explorer>; the JS API is
- * globalThis.AttentionExplorer (loadAttention, mountExplorer, registerMode, AttentionExplorer). */`;
+ * WebAssembly core, as a classic or module script. It loads its parts (attention-explorer.*.js:
+ * labs, modes, other cores) from beside itself: copy them along. API: globalThis.AttentionExplorer. */`;
 
 const rel = (abs) => relative(ROOT, abs).split('\\').join('/');
 const abs = (id) => join(ROOT, id);

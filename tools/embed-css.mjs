@@ -1,7 +1,8 @@
 // Writes a CSS file rewritten for the <attention-explorer> element's shadow root, as a string the
 // element adopts as a constructable stylesheet (no <style> element, no fetch, so it works under
 // style-src 'self', from file:// and inside one bundled file).
-//   :root -> :host, html[data-theme=...] -> :host([data-theme=...]), body -> .ae (the wrapper),
+//   :root -> :host, html[data-theme=...] -> :host([data-theme=...]), html[data-layout=...] ->
+//   :host([data-layout=...]), body -> .ae (the wrapper),
 //   @media (max-width) -> @container (the element's width, not the window's, decides the layout;
 //   the container is .ae-frame, the wrapper's parent),
 //   rem -> px (the host page's root font size must not resize the element).
@@ -20,6 +21,8 @@ const css = readFileSync(cssPath, 'utf8')
   .replace(/\/\*[\s\S]*?\*\//g, '')
   .replace(/:root\s*\{/g, ':host {')
   .replace(/html\[data-theme='dark'\]\s*\{/g, ":host([data-theme='dark']) {")
+  .replace(/html\[data-layout='compact'\] body\b/g, ":host([data-layout='compact']) .ae")
+  .replace(/html\[data-layout='compact'\]/g, ":host([data-layout='compact'])")
   .replace(/\bbody\s*\{/g, '.ae {')
   .replace(/@media \(max-width:/g, '@container (max-width:')
   // rem follows the host page's root font size: fix it at the browser default the page assumes

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { PRESETS } from '../web/blocks/presets.js';
 import { CATALOG } from '../web/labs/catalog.js';
 import { MODES } from '../web/element/modes.js';
+import { LAYOUTS } from '../web/element/layout.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -47,6 +48,13 @@ export const BLOCKS = [
       `export type LabMode = ${union(labModes)};`,
       '/** The built-in modes that are not labs: a panel with the explorer of its head under it. */',
       `export type PanelMode = ${union(panelModes)};`,
+    ],
+  },
+  {
+    file: 'types/element.d.ts', name: 'LayoutSetting', from: 'web/element/layout.js',
+    lines: [
+      '/** The values of the `layout` attribute: compact for a slide, full, or auto (compact when the box is short). */',
+      `export type LayoutSetting = ${union([...LAYOUTS])};`,
     ],
   },
   {

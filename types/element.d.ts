@@ -7,6 +7,11 @@ import type { PresetName } from './presets.js';
 
 export { loadAttention, LIMITS } from './attention.js';
 
+// lists.mjs: LayoutSetting (generated from web/element/layout.js by `node tools/lists.mjs`; edit the module, not these lines)
+/** The values of the `layout` attribute: compact for a slide, full, or auto (compact when the box is short). */
+export type LayoutSetting = 'auto' | 'full' | 'compact';
+// lists.mjs: end
+
 /** The control groups the `controls` attribute names ("classroom mode": "steps follow explain"). */
 export type ControlGroup = 'presets' | 'theme' | 'link' | 'steps' | 'follow' | 'explain' | 'edit' | 'config' | 'export';
 /** light, dark, or auto: the host page's color-scheme where it sets one, else the reader's system setting. */
@@ -49,6 +54,9 @@ export declare class AttentionExplorer extends HTMLElement {
   causal: boolean | undefined;
   get controls(): ControlGroup[];
   set controls(v: readonly ControlGroup[] | string);
+  /** The layout asked for: "compact" (a 960 × 700 slide), "full", or "auto" (compact when the page gives the element less height than the full layout needs). The one shown is the data-layout attribute. */
+  get layout(): LayoutSetting;
+  set layout(v: LayoutSetting);
   theme: ThemeSetting | null;
   mode: Mode;
   src: string | null;

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync, readFileSync } from 'node:fs';
 import { launch, ROOT, shot, settle } from './helpers.mjs';
 import { CSP, pageWriter, openEmbed, clean } from './embed-helpers.mjs';
+import { axeViolations } from './axe.mjs';
 import { startServer } from '../../tools/serve.mjs';
 import { loadAttention } from '../../web/core/attention.js';
 import { parseConfig, forwardArgs, MAX_JSON } from '../../web/blocks/config.js';
@@ -377,4 +378,45 @@ test('hostile configs show their errors and run nothing; src loads same-origin a
   assert.deepEqual(await cells(q.page, '#allowed', 'A'), [['0.401', '0.198', '0.401'], ['0.198', '0.401', '0.401'], ['0.248', '0.248', '0.503']]);
   assert.deepEqual(q.log.dialogs, []);
   await q.context.close();
+});
+
+test('the compact layout: at 960 × 700 under a heading, every matrix with its axes and legend and the follow row fit without scrolling; a short box chooses it by itself', async () => {
+  const url = strict.url + page('compact', [
+    '<main><h1>Which token does “on” listen to?</h1>',
+    '<attention-explorer id="slide" preset="cat" follow="3" controls="steps follow explain" layout="compact"></attention-explorer>',
+    '<attention-explorer id="short" preset="worked-example"></attention-explorer></main>',
+  ].join('\n'), { css: 'body { margin: 0 } h1 { margin: 8px 0; font-size: 40px } #short { height: 480px; overflow: auto }' });
+  const { page: p, log, context } = await open(url, { width: 960, height: 700, count: 2 });
+  const layout = (id) => p.locator('#' + id).evaluate((e) => e.dataset.layout);
+  assert.equal(await layout('slide'), 'compact');
+  // The last row and legend of O, the lowest things the element shows, end inside the slide
+  const bottom = await p.locator('#slide').evaluate((host) => {
+    const r = host.shadowRoot;
+    const lowest = [...r.querySelectorAll('[data-panel] .legend, [data-matrix] .cell, [data-matrix].cell')].map((e) => e.getBoundingClientRect().bottom);
+    return { lowest: Math.max(...lowest), host: host.getBoundingClientRect().bottom, matrices: [...new Set([...r.querySelectorAll('[data-matrix]')].map((c) => c.dataset.matrix))].sort().join(' ') };
+  });
+  assert.ok(bottom.host <= 700 && bottom.lowest <= 700, `the element ends at ${bottom.host} px and its last cell or legend at ${bottom.lowest} px, inside 700`);
+  for (const m of ['Q', 'K', 'V', 'S', 'A', 'O']) assert.ok(bottom.matrices.split(' ').includes(m), `${m} is shown (${bottom.matrices})`);
+  // ... and it still explains a hover with the core's number
+  await p.locator('#slide [data-matrix="A"][data-row="3"][data-col="1"]').hover();
+  await settle(p);
+  assert.match(await p.locator('#slide #explanation').textContent(), /0\.599/);
+  assert.deepEqual(await axeViolations(p), [], 'axe finds nothing in the compact layout (its buttons and cells keep their target size)');
+  // A box shorter than the full layout makes it compact by itself, and full again once it has room
+  assert.equal(await layout('short'), 'compact', 'the page gave it 480 px');
+  await p.locator('#short').evaluate((e) => (e.style.height = 'auto'));
+  await p.waitForFunction(() => document.querySelector('#short').dataset.layout === 'full');
+  await p.locator('#short').evaluate((e) => (e.style.height = ''));
+  await p.waitForFunction(() => document.querySelector('#short').dataset.layout === 'compact');
+  // The attribute (and property) wins over the box
+  await p.locator('#short').evaluate((e) => (e.layout = 'full'));
+  assert.equal(await layout('short'), 'full');
+  assert.equal(await p.locator('#short').evaluate((e) => e.getAttribute('layout')), 'full');
+  await p.locator('#slide').evaluate((e) => e.removeAttribute('layout'));
+  assert.equal(await layout('slide'), 'full', 'the slide element has the height it needs, so auto is full');
+  await p.locator('#slide').evaluate((e) => (e.layout = 'compact'));
+  await settle(p);
+  await shot(p, 'embed-compact-960x700');
+  await clean(p, log);
+  await context.close();
 });

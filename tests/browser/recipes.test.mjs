@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync, copyFileSync, cpSync, rmSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch } from './helpers.mjs';
+import { launch, shot } from './helpers.mjs';
 import { CSP } from './embed-helpers.mjs';
 import { ROOT, writeRecipe, checkExplorer, openServed } from '../recipes.mjs';
 
@@ -88,8 +88,15 @@ test('docs recipe "reveal": a reveal.js deck with the element on a dark slide; k
   const { page, errors, close } = await openServed(browser, dir, '#/1', { headers: { 'content-security-policy': CSP + "; font-src 'self' data:" } });
   try {
     await page.waitForFunction(() => window.Reveal?.isReady() && document.querySelector('attention-explorer').dataset.ready);
-    // The slide the recipe sets (760 px tall, laid out again once the head is drawn) shows the whole element.
-    await page.waitForFunction(() => { const r = document.querySelector('attention-explorer').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; });
+    // reveal.js's default 960 × 700 slide (laid out again once the head is drawn) shows the heading
+    // and the whole compact element under it, down to O's legend.
+    assert.deepEqual(await page.evaluate(() => [Reveal.getConfig().width, Reveal.getConfig().height]), [960, 700]);
+    await page.waitForFunction(() => {
+      const el = document.querySelector('attention-explorer');
+      const r = el.getBoundingClientRect();
+      const legend = el.shadowRoot.querySelector('[data-panel="O"] .legend').getBoundingClientRect();
+      return el.dataset.layout === 'compact' && document.querySelector('.present h3').getBoundingClientRect().bottom <= r.top && r.top >= 0 && r.bottom <= innerHeight && legend.bottom <= innerHeight;
+    });
     const frame = page.mainFrame();
     await checkExplorer(frame, 'reveal.js');
     const el = page.locator('attention-explorer');
@@ -97,6 +104,7 @@ test('docs recipe "reveal": a reveal.js deck with the element on a dark slide; k
     const slide = () => page.evaluate(() => Reveal.getIndices().h);
     const step = () => page.evaluate(() => document.querySelector('attention-explorer').step);
     assert.deepEqual([await slide(), await step()], [1, 'softmax']);
+    await shot(page, 'recipe-reveal-compact');
     // ArrowRight on the step bar: the next step, the same slide.
     await el.locator('[data-step="softmax"]').focus();
     await page.keyboard.press('ArrowRight');

@@ -16,6 +16,8 @@
 //   causal    "true" / "false": overrides the config's causal flag
 //   controls  the control groups to show, e.g. "steps follow explain" ("classroom mode");
 //             groups: presets theme steps follow explain edit config export (default: all)
+//   layout    compact | full | auto (default auto: compact when the page gives the element less
+//             height than the full layout needs; web/element/layout.js). Compact fits a 960 × 700 slide
 //   theme     light | dark | auto (default: the reader's remembered choice, else the page's
 //             color-scheme where it sets one, else the reader's prefers-color-scheme; web/blocks/host-theme.js)
 //   mode      explorer (default), a lab (the modes of web/labs/catalog.js), train or induction
@@ -35,6 +37,7 @@ import { STEPS, SRC_TIMEOUT_MS, clipMessage, readConfig } from '../blocks/config
 import { MODES as BUILT_IN_MODES } from './modes.js';
 import { resolveTheme, watchTheme } from '../blocks/host-theme.js';
 import { attributeWhy, ignoredText, LIM } from '../explorer/state.js';
+import { watchLayout } from './layout.js';
 
 export { loadAttention, LIMITS } from '../core/attention.js';
 export { mountExplorer, sharedCore };
@@ -45,7 +48,7 @@ export { mountExplorer, sharedCore };
 /** A mount's `ready`. @typedef {{ promise: Promise<void>, resolve: (v: void) => void, reject: (e: Error) => void, settled: boolean }} Ready */
 /** What is mounted: the explorer's API or a mode's (the element calls what it has; train's has an explorer). @typedef {ModeApp & Partial<Omit<ExplorerApi, 'ready'>> & { explorer?: ExplorerApi }} App */
 
-const ATTRIBUTES = ['preset', 'config', 'src', 'step', 'follow', 'causal', 'controls', 'theme', 'mode', 'params'];
+const ATTRIBUTES = ['preset', 'config', 'src', 'step', 'follow', 'causal', 'controls', 'layout', 'theme', 'mode', 'params'];
 
 // Modes: name -> { mount, css }, or { load } for one whose code is loaded the first time it is
 // shown (load() gives its { mount, css }). "explorer" is built in; the labs, "train" and
@@ -147,6 +150,8 @@ export class AttentionExplorer extends Base {
   /** @type {Ready} */
   #ready; // of the mount under way or last settled (set in the constructor)
   #number = ++made; // this element's number on the page, for its landmarks' names
+  /** @type {{ update: () => void }} */
+  #layout; // full or compact (layout.js), chosen again when the box or what it shows changes
   // The explorer reads its attributes once, when the core has loaded (#mount's start()): until
   // then a change waits for that read, and afterwards goes to the explorer as it comes.
   #live = false;
@@ -164,6 +169,7 @@ export class AttentionExplorer extends Base {
     frame.className = 'ae-frame';
     this.#box = frame.appendChild(this.ownerDocument.createElement('div'));
     this.#box.className = 'ae';
+    this.#layout = watchLayout(this, frame);
     this.#ready = this.#pendingReady();
     this.#watchLandmarks();
     // (a keydown a listener inside stopped never bubbles to the host: noted on the way in, kept)
@@ -467,6 +473,7 @@ export class AttentionExplorer extends Base {
     const app = /** @type {ExplorerApi | null} */ (this.#app); // a mode's goes to #modeAttribute below
     if (name === 'config') this.#pendingConfig = null; // the attribute set last wins over a property set before
     if (name === 'mode') return this.isConnected && old !== value && this.#mount();
+    if (name === 'layout') return this.#layout.update();
     // A new src (or a config, which wins over it) while a src is loading: start again with it.
     if (this.#mounting && (name === 'src' || name === 'config') && old !== value && this.isConnected) return this.#mount();
     // A src set at any time, even before the explorer has read its attributes, loads it (config wins).
@@ -545,6 +552,9 @@ export class AttentionExplorer extends Base {
   set causal(v) { this.setAttribute('causal', v ? 'true' : 'false'); }
   get controls() { return this.#app?.state ? [...this.#app.state.controls] : parseControls(this.getAttribute('controls')); }
   set controls(v) { this.setAttribute('controls', Array.isArray(v) ? v.join(' ') : String(v)); }
+  /** The layout asked for (the attribute; "auto" when absent). The one shown is data-layout. */
+  get layout() { return this.getAttribute('layout') || 'auto'; }
+  set layout(v) { this.setAttribute('layout', String(v)); }
   get theme() { return this.#app?.state ? this.#app.state.theme : this.getAttribute('theme'); }
   set theme(v) { this.setAttribute('theme', String(v)); }
   get mode() { return this.getAttribute('mode') || 'explorer'; }
