@@ -11,10 +11,11 @@ FUZZ_LONG_SECONDS ?= 100  # make fuzz-long: seconds for each of the six fuzz tar
 PROPERTY_RUNS ?= 20000    # make fuzz-long: fast-check runs of each property of tests/core/property.test.mjs
 
 # The Wasm links these flags with no imports, no Emscripten JS glue, and a heap that grows.
-# INITIAL_MEMORY holds the static slots of the trainers and induction models (about 2.5 MB), and
-# little more: the forward arena grows memory when it needs room (tests/core/fused.test.mjs counts that).
+# INITIAL_MEMORY holds the static slots of the trainers and induction models (about 2.5 MB) and the
+# tile lab's running state (about 0.6 MB, c/wasm_exports.c), and little more: the forward arena grows
+# memory when it needs room (tests/core/fused.test.mjs counts that).
 WASM_LINK  := -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=64MB \
-              -sTOTAL_STACK=65536 -sINITIAL_MEMORY=3MB
+              -sTOTAL_STACK=65536 -sINITIAL_MEMORY=4MB
 # Three cores, each in a SIMD and a scalar build (web/core/attention.js loadAttention's `core`): the full
 # one (every export: forward, labs, trainers, induction models); the trainer core, without the
 # induction models (c/wasm_exports.c with -DAE_NO_INDUCTION), for the training page; the forward
@@ -24,7 +25,7 @@ WASM_LINK  := -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEM
 # optimising for speed (-O3 with SIMD, -O2 for the scalar fallback); the rest (the trainers, the
 # labs' helpers, the exports) is built for size.
 WASM_SRC   := c/attention.c c/attention_backward.c c/learn.c c/train.c c/induction.c c/wasm_exports.c
-WASM_FORWARD_OBJ := attention.o wasm_exports_forward.o
+WASM_FORWARD_OBJ := attention_forward.o wasm_exports_forward.o
 WASM_TRAINER_OBJ := attention.o attention_backward.o learn.o train.o wasm_exports_trainer.o
 # make mutate-c builds its mutants with WERROR= (a compiler warning is not a test)
 WERROR     ?= -Werror
@@ -66,6 +67,16 @@ setup-test: ## check for (as root: install) clang, the three browsers (chromium,
 build/simd/attention.o: c/attention.c c/attention.h Makefile
 	@mkdir -p build/simd
 	$(EMCC) -O3 -msimd128 -Ic -c $< -o $@
+
+# The forward core (the explorer's, in its first load) takes the same code built for size: 40 %
+# smaller, and the explorer's heads are small (make bench times both: the full core is -O3).
+build/simd/attention_forward.o: c/attention.c c/attention.h Makefile
+	@mkdir -p build/simd
+	$(EMCC) -Os -msimd128 -Ic -c $< -o $@
+
+build/scalar/attention_forward.o: c/attention.c c/attention.h Makefile
+	@mkdir -p build/scalar
+	$(EMCC) -Os -Ic -c $< -o $@
 
 # The backward pass is where training spends its time (c/induction.c's steps): built for speed
 # too. c/induction.c itself only glues the products together and stays built for size.

@@ -445,7 +445,8 @@ attn_status attn_project(float *Q, float *K, float *V, const float *X, const flo
                          const float *Wq, const float *Wk, const float *Wv,
                          int n, int m, int d, int dk, int dv)
 {
-    if (!size_ok(n, ATTN_MAX_TOKENS) || !size_ok(m, ATTN_MAX_TOKENS) || !size_ok(d, ATTN_MAX_WIDTH) ||
+    /* (no n×m buffer here: the fused form's limit; attn_sdpa refuses what the long form cannot hold) */
+    if (!size_ok(n, ATTN_MAX_TOKENS_FUSED) || !size_ok(m, ATTN_MAX_TOKENS_FUSED) || !size_ok(d, ATTN_MAX_WIDTH) ||
         !size_ok(dk, ATTN_MAX_WIDTH) || !size_ok(dv, ATTN_MAX_WIDTH))
         return ATTN_ERR_SIZE;
     if (!Q || !K || !V || !X || !Xkv || !Wq || !Wk || !Wv) return ATTN_ERR_NULL;
@@ -521,10 +522,75 @@ attn_status attn_sdpa(float *S, float *A, float *O, float *Kt, const float *Q, c
     return ATTN_OK;
 }
 
+/* The tiled form's online softmax for one tile of keys, for the `rows` query rows of a block.
+ * W [rows, BK] holds the tile's scaled scores on entry (keys past `keys` are padding); mask_r is
+ * each row's additive mask at the tile's first key (NULL: none), ldm apart; seen[r] is how many of
+ * the tile's keys row r sees (the causal mask; 0 .. keys). For each row, with z_j = W[r][j] +
+ * mask[r][j] over the keys it sees:
+ *   m_new = max(m_old, max_j z_j)       the running maximum
+ *   alpha = exp(m_old − m_new)          how much the sums so far shrink (0 before any key, 1 when
+ *                                       the maximum stays)
+ *   p_j   = exp(z_j − m_new)
+ *   l_new = alpha·l_old + Σ_j p_j       the running sum of the weights, unnormalised
+ * The row's output so far is kept normalised (a weighted average of the values seen, so it never
+ * grows past the largest |v|, as the long form's O does not): W[r][j] gets p_j / l_new (0 for a
+ * key the row does not see) and rescale[r] = alpha·l_old / l_new, so that
+ *   output = rescale·output + Σ_j W[r][j]·v_j
+ * is the softmax-weighted average over every key seen so far. (l_new >= 1: the key of the largest
+ * score adds exp(0) = 1.) Returns 0, or 1 when a score plus its mask passed FLT_MAX (the long
+ * form's ATTN_ERR_OVERFLOW). */
+static int online_softmax_tile(float *W, float rescale[TR], float run_max[TR], float run_sum[TR], const float *mask,
+                               long ldm, const int seen[TR], int rows, int keys)
+{
+    int over = 0;
+    for (int r = 0; r < rows; r++) {
+        float *w = W + (long)r * ATTN_TILE_KEYS;
+        const float *mask_r = mask ? mask + r * ldm : NULL;
+        f32x4 max_4 = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+        int j = 0;
+        if (mask_r)
+            for (; j + 4 <= seen[r]; j += 4) { /* the keys it sees: z = score + mask, and their maximum */
+                f32x4 z = load4(w + j) + load4(mask_r + j);
+                store4(w + j, z);
+                max_4 = max4(max_4, z);
+            }
+        else
+            for (; j + 4 <= seen[r]; j += 4) max_4 = max4(max_4, load4(w + j)); /* z = the score */
+        int rest = seen[r] - j;
+        f32x4 tail = load_lanes(w + j, 1, rest, -INFINITY);
+        if (mask_r) tail += load_lanes(mask_r + j, 1, rest, 0.0f);
+        float tile_max = hmax4(max4(max_4, tail));
+        over |= tile_max == INFINITY;
+        float m_new = tile_max > run_max[r] ? tile_max : run_max[r];
+        if (m_new == -INFINITY) { /* no key seen yet: nothing to add, nothing to rescale */
+            rescale[r] = 1.0f;
+            for (j = 0; j < keys; j++) w[j] = 0.0f;
+            continue;
+        }
+        float alpha = exp4_nonpositive((f32x4){run_max[r] - m_new, 0, 0, 0})[0]; /* exp(−Infinity) = 0 */
+        run_max[r] = m_new;
+        f32x4 sum_4 = {0};
+        for (j = 0; j + 4 <= seen[r]; j += 4) {
+            f32x4 e = exp4_nonpositive(load4(w + j) - m_new);
+            store4(w + j, e);
+            sum_4 += e;
+        }
+        tail = exp4_nonpositive(tail - m_new);
+        sum_4 += tail;
+        float l_old = run_sum[r], l_new = alpha * l_old + hsum4(sum_4), inv = 1.0f / l_new;
+        run_sum[r] = l_new;
+        rescale[r] = alpha * l_old * inv;
+        for (j = 0; j + 4 <= seen[r]; j += 4) store4(w + j, load4(w + j) * inv);
+        store_lanes(w + j, tail * inv, rest);
+        for (j = seen[r]; j < keys; j++) w[j] = 0.0f; /* keys the causal mask hides: weight 0 */
+    }
+    return over;
+}
+
 attn_status attn_sdpa_fused(float *O, float *work, const float *Q, const float *K, const float *V,
                             const float *mask, int causal, float scale, int n, int m, int dk, int dv)
 {
-    if (!size_ok(n, ATTN_MAX_TOKENS) || !size_ok(m, ATTN_MAX_TOKENS) || !size_ok(dk, ATTN_MAX_WIDTH) ||
+    if (!size_ok(n, ATTN_MAX_TOKENS_FUSED) || !size_ok(m, ATTN_MAX_TOKENS_FUSED) || !size_ok(dk, ATTN_MAX_WIDTH) ||
         !size_ok(dv, ATTN_MAX_WIDTH))
         return ATTN_ERR_SIZE;
     if (!O || !work || !Q || !K || !V) return ATTN_ERR_NULL;
@@ -533,42 +599,114 @@ attn_status attn_sdpa_fused(float *O, float *work, const float *Q, const float *
         return ATTN_ERR_NONFINITE;
     if (mask && !mask_ok(mask, (long)n * m)) return ATTN_ERR_MASK;
 
-    int m_pad = (m + TC - 1) / TC * TC, dv_pad = (dv + TC - 1) / TC * TC;
-    float *Kt = work;                    /* K in panels of TC keys (pack_keys) */
+    enum { BK = ATTN_TILE_KEYS };
+    int dv_pad = (dv + TC - 1) / TC * TC;
+    float *Kt = work;                    /* K in panels of TC keys (pack_keys): a copy of K */
     float *Vp = Kt + (long)dk * m;       /* V in panels of TC columns: panel j/TC is [m, TC] */
-    float *W = Vp + (long)m * dv_pad;    /* TR rows of scores, then of weights, m_pad apart */
+    float *W = Vp + (long)m * dv_pad;    /* [TR, BK]: a tile's scores, then its weights p */
+    float *acc = W + TR * BK;            /* [TR, dv_pad]: each row's output so far (a weighted average) */
+    float *pv = acc + TR * dv_pad;       /* [TR, dv_pad]: the tile's p·V */
     float last[ATTN_MAX_WIDTH * TC];
     pack_keys(Kt, last, K, m, dk);
     for (int j = 0; j < dv; j += TC)
         if (dv - j != 4) pack_panel(Vp + (long)j * m, V, m, dv, j); /* 4 columns are read in place (tile4) */
-    /* Skipping the scores the causal mask removes is safe when none of them can overflow;
+    memset(pv, 0, sizeof(float) * TR * dv_pad); /* (the columns past dv stay 0: no tile writes them) */
+    /* Skipping the tiles the causal mask removes is safe when none of their scores can overflow;
      * otherwise they are computed too, only to report the overflow as the long form does. */
-    int skip = causal && m > TC && scores_bounded(Q, K, n, m, dk, scale); /* (one panel: nothing to skip) */
+    int skip = causal && scores_bounded(Q, K, n, m, dk, scale);
 
     for (int i = 0; i < n;) {
         int rows = n - i >= TR ? TR : 1;
-        int keys = causal ? visible_keys(i + rows - 1, m, 1) : m; /* what the block's last row sees */
-        /* pass 2 for this block: its rows of scores, key panels above the diagonal skipped */
-        if (scores(W, m_pad, Q + (long)i * dk, rows, Kt, last, skip ? keys : m, m, dk, scale, 1)) return ATTN_ERR_OVERFLOW;
-        /* pass 3: the softmax of each row, in place, then the mix of the block */
-        if (rows == TR && keys <= 4) { /* four short rows at once */
-            int visible[TR];
-            visible_rows(visible, i, m, causal);
-            if (softmax_rows4(W, m_pad, W, m_pad, mask ? mask + (long)i * m : NULL, m, visible, keys, !mask || m >= 4))
+        float run_max[TR] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY}, run_sum[TR] = {0}, rescale[TR];
+        memset(acc, 0, sizeof(float) * TR * dv_pad);
+        int end = skip ? visible_keys(i + rows - 1, m, 1) : m; /* past the block's last visible key: skipped */
+        for (int j0 = 0; j0 < end; j0 += BK) {
+            int keys = end - j0 < BK ? end - j0 : BK;
+            /* the tile's scores S[i..i+rows)[j0..j0+keys), in W */
+            if (scores(W, BK, Q + (long)i * dk, rows, Kt + (long)j0 * dk, last, keys, m - j0, dk, scale, 1))
                 return ATTN_ERR_OVERFLOW;
-        } else {
+            int seen[TR];
             for (int r = 0; r < rows; r++) {
-                float *w_r = W + (long)r * m_pad;
-                if (softmax_row(w_r, w_r, mask ? mask + (long)(i + r) * m : NULL, visible_keys(i + r, m, causal), keys))
-                    return ATTN_ERR_OVERFLOW;
+                int v = visible_keys(i + r, m, causal) - j0;
+                seen[r] = v < 0 ? 0 : v > keys ? keys : v;
+            }
+            if (online_softmax_tile(W, rescale, run_max, run_sum, mask ? mask + (long)i * m + j0 : NULL, m, seen, rows, keys))
+                return ATTN_ERR_OVERFLOW;
+            /* pv = (p / l)·V over the tile's keys, then acc = rescale·acc + pv, row by row */
+            for (int j = 0; j < dv; j += TC) {
+                int cols = dv - j < TC ? dv - j : TC;
+                const float *b = cols == 4 ? V + (long)j0 * dv + j : Vp + (long)j * m + (long)j0 * TC;
+                product_tile(pv + j, dv_pad, W, BK, rows, b, cols == 4 ? dv : TC, keys, cols);
+            }
+            for (int r = 0; r < rows; r++) {
+                float *a_r = acc + (long)r * dv_pad, *p_r = pv + (long)r * dv_pad;
+                for (int c = 0; c < dv; c += 4) store4(a_r + c, load4(a_r + c) * rescale[r] + load4(p_r + c));
             }
         }
-        for (int j = 0; j < dv; j += TC) {
-            int cols = dv - j < TC ? dv - j : TC;
-            const float *b = cols == 4 ? V + j : Vp + (long)j * m;
-            product_tile(O + (long)i * dv + j, dv, W, m_pad, rows, b, cols == 4 ? dv : TC, keys, cols);
+        /* O = acc, the weighted average over every key (a row that saw no key: 0) */
+        for (int r = 0; r < rows; r++) {
+            const float *a_r = acc + (long)r * dv_pad;
+            float *o_r = O + (long)(i + r) * dv;
+            int c = 0;
+            for (; c + 4 <= dv; c += 4) store4(o_r + c, load4(a_r + c));
+            store_lanes(o_r + c, load4(a_r + c), dv - c);
         }
         i += rows;
+    }
+    return ATTN_OK;
+}
+
+/* ---------------------------------------------------------------- one tile, step by step (the lab)
+ * The fused form's arithmetic for one tile, written out row by row for the FlashAttention lab
+ * (web/labs/tiles.js), which calls it tile after tile in the order the core visits them and
+ * shows every number it returns. The same steps as online_softmax_tile and the mix after it. */
+attn_status attn_tile_step(float *run_max, float *run_sum, float *out, float *z, float *p, float *alpha,
+                           float *rescale, const float *Q, const float *K, const float *V, const float *mask,
+                           int causal, float scale, int n, int m, int dk, int dv, int q0, int bq, int k0, int bk)
+{
+    if (!size_ok(n, ATTN_MAX_TOKENS) || !size_ok(m, ATTN_MAX_TOKENS) || !size_ok(dk, ATTN_MAX_WIDTH) ||
+        !size_ok(dv, ATTN_MAX_WIDTH) || !size_ok(bq, ATTN_TILE_KEYS) || !size_ok(bk, ATTN_TILE_KEYS) ||
+        q0 < 0 || q0 >= n || k0 < 0 || k0 >= m)
+        return ATTN_ERR_SIZE;
+    if (!run_max || !run_sum || !out || !z || !p || !alpha || !rescale || !Q || !K || !V) return ATTN_ERR_NULL;
+    if (!(scale > 0.0f) || scale == INFINITY) return ATTN_ERR_SCALE;
+    int rows = n - q0 < bq ? n - q0 : bq, keys = m - k0 < bk ? m - k0 : bk;
+    for (int r = 0; r < rows; r++) {
+        int i = q0 + r;
+        float *z_r = z + (long)r * bk, *p_r = p + (long)r * bk, *o_i = out + (long)i * dv;
+        /* z = scale·q_i·k_j + mask[i][j] for the keys query i sees (−Infinity for the others) */
+        float tile_max = -INFINITY;
+        for (int j = 0; j < keys; j++) {
+            int key = k0 + j;
+            if (causal && key > i) { z_r[j] = -INFINITY; continue; }
+            float dot = 0.0f;
+            for (int c = 0; c < dk; c++) dot += Q[(long)i * dk + c] * K[(long)key * dk + c];
+            z_r[j] = dot * scale + (mask ? mask[(long)i * m + key] : 0.0f);
+            if (z_r[j] == INFINITY || z_r[j] != z_r[j]) return ATTN_ERR_OVERFLOW;
+            tile_max = z_r[j] > tile_max ? z_r[j] : tile_max;
+        }
+        float m_new = tile_max > run_max[i] ? tile_max : run_max[i];
+        if (m_new == -INFINITY) { /* no key seen yet */
+            for (int j = 0; j < keys; j++) p_r[j] = 0.0f;
+            alpha[r] = 1.0f, rescale[r] = 1.0f;
+            continue;
+        }
+        /* alpha = exp(m_old − m_new); p_j = exp(z_j − m_new); l_new = alpha·l_old + Σ p_j */
+        alpha[r] = exp4_nonpositive((f32x4){run_max[i] - m_new, 0, 0, 0})[0];
+        float sum = 0.0f;
+        for (int j = 0; j < keys; j++) {
+            p_r[j] = exp4_nonpositive((f32x4){z_r[j] - m_new, 0, 0, 0})[0];
+            sum += p_r[j];
+        }
+        float l_old = run_sum[i], l_new = alpha[r] * l_old + sum, inv = 1.0f / l_new;
+        rescale[r] = alpha[r] * l_old * inv;
+        /* the output so far stays the average over the keys seen: rescale it, add this tile's share */
+        for (int c = 0; c < dv; c++) {
+            float mix = 0.0f;
+            for (int j = 0; j < keys; j++) mix += p_r[j] * inv * V[(long)(k0 + j) * dv + c];
+            o_i[c] = o_i[c] * rescale[r] + mix;
+        }
+        run_max[i] = m_new, run_sum[i] = l_new;
     }
     return ATTN_OK;
 }

@@ -41,7 +41,8 @@ typedef enum {
 } attn_status;
 
 /* Pass 0 of a head: the three projections.
- *   Q = X·Wq, K = Xkv·Wk, V = Xkv·Wv.  For self-attention pass Xkv = X and m = n. */
+ *   Q = X·Wq, K = Xkv·Wk, V = Xkv·Wv.  For self-attention pass Xkv = X and m = n.
+ *   n and m up to ATTN_MAX_TOKENS_FUSED (nothing here is n×m). */
 attn_status attn_project(float *Q,         /* [n, dk] out */
                          float *K,         /* [m, dk] out */
                          float *V,         /* [m, dv] out */
@@ -67,13 +68,22 @@ attn_status attn_sdpa(float *S,          /* [n, m] out */
                       int causal, float scale,
                       int n, int m, int dk, int dv);
 
-/* The fused form of attn_sdpa: the same O, bit for bit, without S and A. It works through a
- * block of 4 queries at a time: their scores, their masked softmax and their mix, in one pass,
- * skipping the keys the causal mask removes. Memory is O(n + m), never n·m (but for the mask,
- * an input the caller gives). Same arguments, statuses and semantics as attn_sdpa, including
- * ATTN_ERR_OVERFLOW when any score scale·q·k (masked or not) passes FLT_MAX.
+/* The fused form of attn_sdpa, tiled as FlashAttention is: O without S or A, for sequences up to
+ * ATTN_MAX_TOKENS_FUSED. It takes a block of 4 queries at a time against a tile of
+ * ATTN_TILE_KEYS keys at a time, and carries for each query row an online softmax: the running
+ * maximum m of its scores, the running sum l of exp(score − m), and its output so far, the
+ * weighted average of the values seen. A tile's weights are exp(score − m_new) / l_new, and the
+ * output so far is rescaled by alpha·l_old / l_new, with alpha = exp(m_old − m_new) (1 while the
+ * maximum stays); the output never grows past the largest |v|. A row with no key left has O = 0. Tiles
+ * the causal mask removes entirely are skipped. Memory: K and V packed (the sizes of K and V) and
+ * a few tiles, so it grows with n and m, never with n·m (but for the mask, an input the caller
+ * gives). O agrees with attn_sdpa's to float32 rounding (tests/c/test_fused.c states the bound),
+ * not bit for bit: the sums are taken in another order. Same arguments, statuses and semantics as
+ * attn_sdpa, including ATTN_ERR_OVERFLOW when any score scale·q·k (masked or not) passes FLT_MAX.
  *   work is scratch the caller provides: ATTN_FUSED_WORK(m, dk, dv) floats. */
-#define ATTN_FUSED_WORK(m, dk, dv) ((long)(dk) * (m) + (long)(m) * (((dv) + 7) / 8 * 8) + 4L * (((m) + 7) / 8 * 8))
+#define ATTN_MAX_TOKENS_FUSED 8192 /* n and m of the fused form */
+#define ATTN_TILE_KEYS 256         /* keys per tile of the fused form (a multiple of 8) */
+#define ATTN_FUSED_WORK(m, dk, dv) ((long)(dk) * (m) + ((long)(m) + 8L) * (((dv) + 7) / 8 * 8) + 4L * ATTN_TILE_KEYS)
 attn_status attn_sdpa_fused(float *O,          /* [n, dv] out */
                             float *work,       /* [ATTN_FUSED_WORK(m, dk, dv)] scratch */
                             const float *Q,    /* [n, dk] */
@@ -82,6 +92,27 @@ attn_status attn_sdpa_fused(float *O,          /* [n, dv] out */
                             const float *mask, /* [n, m] additive, or NULL */
                             int causal, float scale,
                             int n, int m, int dk, int dv);
+
+/* One tile of the fused form's arithmetic, for a lab that steps through it: query rows q0 ..
+ * q0+bq−1 against keys k0 .. k0+bk−1 (both clipped to n and m; bq, bk <= ATTN_TILE_KEYS), with
+ * each query row's running state kept by the caller between calls: run_max[i] (start −Infinity),
+ * run_sum[i] (start 0) and out[i][·] (start 0), the average of the values seen so far. For row r
+ * of the tile it writes z[r][j] = scale·q·k + mask (−Infinity where the causal mask hides the key),
+ * p[r][j] = exp(z − m_new), alpha[r] = exp(m_old − m_new) and rescale[r] = alpha·l_old / l_new,
+ * then sets out = rescale·out + Σ_j (p_j / l_new)·v_j. After every tile a row sees, out is its O
+ * (to float32 rounding of the fused form's: its sums run in another order). n, m <= ATTN_MAX_TOKENS. */
+attn_status attn_tile_step(float *run_max,    /* [n] in/out */
+                           float *run_sum,    /* [n] in/out */
+                           float *out,        /* [n, dv] in/out */
+                           float *z,          /* [bq, bk] out */
+                           float *p,          /* [bq, bk] out */
+                           float *alpha,      /* [bq] out */
+                           float *rescale,    /* [bq] out */
+                           const float *Q,    /* [n, dk] */
+                           const float *K,    /* [m, dk] */
+                           const float *V,    /* [m, dv] */
+                           const float *mask, /* [n, m] additive, or NULL */
+                           int causal, float scale, int n, int m, int dk, int dv, int q0, int bq, int k0, int bk);
 
 /* The additive mask a head uses: M[i][j] = mask[i][j] (0 when mask is NULL), and -Infinity
  * where causal != 0 and j > i. attn_sdpa(..., mask = M, causal = 0, ...) then gives the same

@@ -15,6 +15,7 @@
 #include "attention.h"
 #include "wasm_exports.h"
 
+#include <math.h>
 #include <stdint.h>
 
 /* The buffer ids (B_X ... B_WORK, c/wasm_exports.def) are in arena order: what a result returns
@@ -42,6 +43,9 @@ static long buffer_floats[B_COUNT];
 static int n_, m_, d_, dk_, dv_, layout_;
 
 int ae_max_tokens(void) { return ATTN_MAX_TOKENS; }
+/* (the table's copies of the fused form's limit and tile, for JS, are the header's: the build stops if not) */
+typedef char max_tokens_fused_agrees[MAX_TOKENS_FUSED == ATTN_MAX_TOKENS_FUSED ? 1 : -1];
+typedef char tile_keys_agrees[TILE_KEYS == ATTN_TILE_KEYS ? 1 : -1];
 int ae_max_width(void) { return ATTN_MAX_WIDTH; }
 float ae_default_scale(int dk) { return attn_default_scale(dk); }
 
@@ -49,8 +53,10 @@ float ae_default_scale(int dk) { return attn_default_scale(dk); }
  * or -1 when memory could not be had. */
 int ae_prepare(int n, int m, int d, int dk, int dv, int layout)
 {
-    if (n < 1 || n > ATTN_MAX_TOKENS || m < 1 || m > ATTN_MAX_TOKENS || d < 0 || d > ATTN_MAX_WIDTH ||
-        dk < 1 || dk > ATTN_MAX_WIDTH || dv < 1 || dv > ATTN_MAX_WIDTH || layout < 0 || layout > 3)
+    if (layout < 0 || layout > 3) return ATTN_ERR_SIZE;
+    int tokens = layout & L_FUSED ? ATTN_MAX_TOKENS_FUSED : ATTN_MAX_TOKENS; /* the fused form holds no n×m */
+    if (n < 1 || n > tokens || m < 1 || m > tokens || d < 0 || d > ATTN_MAX_WIDTH ||
+        dk < 1 || dk > ATTN_MAX_WIDTH || dv < 1 || dv > ATTN_MAX_WIDTH)
         return ATTN_ERR_SIZE;
     long nm = layout & L_FUSED ? 0 : (long)n * m;
     long count[B_COUNT] = {
@@ -316,6 +322,42 @@ int ae_softmax_stats(int m)
     float *out = lab_rows[LAB_SCALARS];
     return attn_softmax_stats(&out[0], &out[1], &out[2], lab_rows[LAB_IN], m);
 }
+
+#ifndef AE_FORWARD_ONLY
+/* ================================================================ labs: one tile at a time
+ * The FlashAttention lab steps through the fused form's tiles with attn_tile_step, on the Q, K, V
+ * (and mask) that ae_prepare laid out in the arena for the direct form (d = 0). The running state
+ * of every query row, and the numbers of the last tile, stay here between calls (static, outside
+ * the arena: a head of up to ATTN_MAX_TOKENS rows of ATTN_MAX_WIDTH values; tiles of up to
+ * TILE_ROWS queries and ATTN_TILE_KEYS keys). */
+static float tile_max[ATTN_MAX_TOKENS], tile_sum[ATTN_MAX_TOKENS], tile_out[ATTN_MAX_TOKENS * ATTN_MAX_WIDTH];
+static float tile_z[TILE_ROWS * ATTN_TILE_KEYS], tile_p[TILE_ROWS * ATTN_TILE_KEYS];
+static float tile_alpha[TILE_ROWS], tile_rescale[TILE_ROWS];
+
+float *ae_tile_buffer(int which)
+{
+    float *at[TILE_COUNT] = {[TILE_MAX] = tile_max, [TILE_SUM] = tile_sum, [TILE_OUT] = tile_out, [TILE_Z] = tile_z,
+                             [TILE_P] = tile_p, [TILE_ALPHA] = tile_alpha, [TILE_RESCALE] = tile_rescale};
+    return which >= 0 && which < TILE_COUNT ? at[which] : 0;
+}
+
+int ae_tile_reset(void)
+{
+    if (!arena) return ATTN_ERR_NULL; /* (a forward pass laid out and filled Q, K and V) */
+    if (n_ > ATTN_MAX_TOKENS || m_ > ATTN_MAX_TOKENS) return ATTN_ERR_SIZE;
+    for (int i = 0; i < n_; i++) tile_max[i] = -INFINITY, tile_sum[i] = 0.0f;
+    for (long e = 0; e < (long)n_ * dv_; e++) tile_out[e] = 0.0f;
+    return ATTN_OK;
+}
+
+int ae_tile_step(int has_mask, int causal, float scale, int q0, int bq, int k0, int bk)
+{
+    if (!arena || (has_mask && !(layout_ & L_MASK))) return ATTN_ERR_NULL;
+    if (bq > TILE_ROWS) return ATTN_ERR_SIZE;
+    return attn_tile_step(tile_max, tile_sum, tile_out, tile_z, tile_p, tile_alpha, tile_rescale, buffer[B_Q], buffer[B_K],
+                          buffer[B_V], has_mask ? buffer[B_MASK] : 0, causal, scale, n_, m_, dk_, dv_, q0, bq, k0, bk);
+}
+#endif /* AE_FORWARD_ONLY */
 
 #if !defined AE_FORWARD_ONLY && !defined AE_NO_INDUCTION /* the trainer-only build stops here too */
 /* ================================================================ induction (c/induction.h)

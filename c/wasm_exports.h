@@ -41,6 +41,11 @@ enum {
     LAB_COUNT
 };
 enum {
+#define AE_TILE_BUFFER AE_ID
+#include "wasm_exports.def"
+    TILE_COUNT
+};
+enum {
 #define AE_TRAIN_BUFFER AE_ID
 #include "wasm_exports.def"
     T_COUNT

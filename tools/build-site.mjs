@@ -41,7 +41,7 @@ const coreModules = (core) => [`web/gen/attention-wasm-${core === 'full' ? '' : 
 const FORWARD_CORE = coreModules('forward')[0];
 export const PAGES = {
   'index.html': { script: 'app.js', preload: [], modes: appModes },
-  'labs.html': { script: 'labs/labs-page.js', preload: [FORWARD_CORE], modes: labModes },
+  'labs.html': { script: 'labs/labs-page.js', preload: [], modes: labModes },
 };
 const PRELOAD = 'web/preload.js';
 
@@ -62,6 +62,8 @@ function appModes() {
 /** web/labs/catalog.js's labs, each with its modules; the page with no lab, or one it does not know, shows the first. */
 function labModes() {
   const modes = labModules();
+  // each lab's core with it: the forward core, or the larger one a lab needs (catalog.js)
+  for (const lab of CATALOG) modes[lab.mode] = [...modes[lab.mode], ...coreModules(lab.core)];
   return { ...modes, '': modes[CATALOG[0].mode] };
 }
 

@@ -23,6 +23,7 @@ export const PARTS = Object.freeze({
 export const ID_LISTS = Object.freeze({
   AE_BUFFER: { list: 'BUFFERS', about: "ae_buffer's ids, in arena order" },
   AE_LAB_BUFFER: { list: 'LAB_BUFFERS', about: "ae_lab_buffer's ids" },
+  AE_TILE_BUFFER: { list: 'TILE_BUFFERS', about: "ae_tile_buffer's ids" },
   AE_TRAIN_BUFFER: { list: 'TRAIN_BUFFERS', about: "ae_train_buffer's ids" },
   AE_TRAIN_INFO: { list: 'TRAIN_INFO', about: "ae_train_info's ids" },
   AE_IND_BUFFER: { list: 'IND_BUFFERS', about: "ae_ind_buffer's ids" },

@@ -52,6 +52,20 @@ export type ResultArray = 'X' | 'Xkv' | 'Wq' | 'Wk' | 'Wv' | 'Q' | 'K' | 'V' | '
  * forward's result. Every array is a copy (later calls never change it): views into one private
  * copy, so transfer r.A.slice(), not r.A.buffer. The inputs X ... Wv are null in the direct form.
  */
+/** The running state of a tile's query rows: per row the maximum score so far, the sum of exp(score − max), the output so far (rows × dv). */
+export interface TileState { max: Float32Array; sum: Float32Array; out: Float32Array }
+/** One tile of the walk: query rows q0 .. q0+rows−1 against keys k0 .. k0+keys−1; a skipped tile (wholly hidden by the causal mask) has no numbers. */
+export interface TileStep {
+  q0: number; rows: number; k0: number; keys: number; skipped: boolean;
+  before: TileState | null; after: TileState | null;
+  /** rows × keys: the scores plus the mask (−Infinity where the causal mask hides the key), and p = exp(z − max) */
+  z: Float32Array | null; p: Float32Array | null;
+  /** per row: exp(max_old − max_new), and the factor alpha·sum_old / sum_new the output so far was multiplied by */
+  alpha: Float32Array | null; rescale: Float32Array | null;
+}
+/** Attention.tileWalk's result: the steps in the core's order, the walk's O, and the fused form's O of the same head. */
+export interface TileWalk { n: number; m: number; dv: number; queryTile: number; keyTile: number; steps: TileStep[]; O: Float32Array; fusedO: Float32Array }
+
 export interface ForwardResult {
   n: number;
   m: number;
@@ -301,13 +315,16 @@ export interface Attention {
   readonly core: 'full' | 'trainer' | 'forward' | null;
   forward(args: ForwardArgs): ForwardResult;
   /**
-   * outputs: the arrays to copy out (['O'] alone runs the fused form: no n×m matrix is stored).
+   * outputs: the arrays to copy out (['O'] alone runs the fused form, FlashAttention's tiling: no
+   * n×m matrix is stored, n and m up to LIMITS.maxTokensFused, O the long form's to float32 rounding).
    * into: an earlier result whose arrays are overwritten in place; that same object is returned.
    */
   forward<K extends ResultArray>(args: ForwardArgs, options: { outputs: readonly K[]; into?: SomeResult<K> | ForwardResult | null }): SomeResult<K>;
   forward(args: ForwardArgs, options?: { outputs?: readonly ResultArray[] | null; into?: ForwardResult | null }): ForwardResult;
   /** Several heads / grouped-query attention; the result has Q's layout. */
   multiHead(args: MultiHeadArgs): { shape: number[]; data: Float32Array };
+  /** The fused form's walk, tile by tile, for the FlashAttention lab: every step's running state and numbers (the trainer or full core). */
+  tileWalk(args: ForwardArgs, tiles: { queryTile: number; keyTile: number }): TileWalk;
   /** One softmax row computed by the core; naive: exp(s)/Σexp(s) straight in float32. */
   softmaxRow(scores: ArrayLike<number>, options?: { naive?: boolean }): Float32Array;
   softmaxSteps(scores: ArrayLike<number>, options?: { naive?: boolean }): SoftmaxSteps;
@@ -325,8 +342,8 @@ export interface Attention {
   dispose(): void;
 }
 
-/** n, m <= maxTokens; d, dk, dv <= maxWidth; batch × heads <= maxHeads in one multiHead call. */
-export declare const LIMITS: Readonly<{ maxTokens: 512; maxWidth: 256; maxHeads: 64 }>;
+/** n, m <= maxTokens (the long form), <= maxTokensFused (outputs: ['O'] alone, and multiHead); d, dk, dv <= maxWidth; batch × heads <= maxHeads in one multiHead call. */
+export declare const LIMITS: Readonly<{ maxTokens: 512; maxTokensFused: 8192; maxWidth: 256; maxHeads: 64 }>;
 
 /**
  * Loads the core (no fetch: the Wasm is inside the module). simd: 'auto' (default) picks the

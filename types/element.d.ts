@@ -18,7 +18,7 @@ export type ControlGroup = 'presets' | 'theme' | 'link' | 'steps' | 'follow' | '
 export type ThemeSetting = 'light' | 'dark' | 'auto';
 // lists.mjs: LabMode (generated from web/labs/catalog.js and web/element/modes.js by `node tools/lists.mjs`; edit the module, not these lines)
 /** The built-in labs, each a value of the `mode` attribute. */
-export type LabMode = 'sqrt-dk-lab' | 'stability-lab' | 'misconceptions-lab' | 'predict-lab' | 'multihead-lab' | 'cross-lab' | 'fused-lab';
+export type LabMode = 'sqrt-dk-lab' | 'stability-lab' | 'misconceptions-lab' | 'predict-lab' | 'multihead-lab' | 'cross-lab' | 'fused-lab' | 'tiles-lab';
 /** The built-in modes that are not labs: a panel with the explorer of its head under it. */
 export type PanelMode = 'train' | 'induction';
 // lists.mjs: end

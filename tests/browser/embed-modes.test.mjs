@@ -9,6 +9,7 @@ import { launch, ROOT, shot, settle } from './helpers.mjs';
 import { CSP, pageWriter, openEmbed, clean } from './embed-helpers.mjs';
 import { startServer } from '../../tools/serve.mjs';
 import { LAB_MODES } from '../../web/labs/index.js';
+import { CATALOG } from '../../web/labs/catalog.js';
 
 // Host CSS that would wreck the labs if it reached them.
 const HOSTILE = `* { font-size: 40px !important; color: red !important; text-transform: uppercase; letter-spacing: 3px; }
@@ -32,10 +33,11 @@ const open = (url, opts) => openEmbed(browser, url, opts);
 const text = (p, sel) => p.locator(sel).first().textContent();
 const rawStd = (p, host) => text(p, `${host} [data-side="raw"] [data-stat="measured std"]`);
 
-test('every lab renders in its own element under the strict CSP and hostile host CSS, styled by its own sheet, on one core', async () => {
+test('every lab renders in its own element under the strict CSP and hostile host CSS, styled by its own sheet, on one core of each kind they need', async () => {
   const body = LAB_MODES.map((m) => `<h2>${m}</h2>\n<attention-explorer id="${m}" mode="${m}"></attention-explorer>`).join('\n');
   const { page: p, log, context } = await open(strict.url + page('labs', body, { css: HOSTILE }), { count: LAB_MODES.length, height: 1200 });
-  assert.equal(await p.evaluate(() => window.__instantiations), 1, 'one core for every lab');
+  const cores = new Set(CATALOG.map((lab) => lab.core)); // (the forward core, and a larger one for a lab that needs it)
+  assert.equal(await p.evaluate(() => window.__instantiations), cores.size, `one core of each kind the labs need (${[...cores].join(', ')}), shared`);
   for (const m of LAB_MODES) {
     const lab = p.locator(`#${m} section.lab[data-lab="${m}"]`);
     assert.equal(await lab.count(), 1, `${m} is drawn`);

@@ -145,6 +145,31 @@ test('cross lab: rows are the translation, columns the source; causal hides a ma
   await context.close();
 });
 
+test('tiles lab: Next steps through every tile the cat preset’s head computes, to its O; hovering and focusing a number explain it with the core’s values; the URL keeps the step', async () => {
+  const { page, log, context } = await open(env, 'labs.html?mode=tiles-lab&head=cat&q=2&k=2');
+  const where = () => text(page, '[data-role="where"]');
+  assert.match(await where(), /^Tile 1 of the 6 the core computes: queries 1 and 2/);
+  assert.equal(await page.locator('.lab-tilecell.skipped').count(), 3, 'the tiles the causal mask hides are shown as skipped');
+  const seen = [await where()];
+  for (let k = 1; k < 6; k++) {
+    await page.click('[data-control="next"]');
+    seen.push(await where());
+    assert.equal(urlParams(page).get('step'), String(k));
+  }
+  assert.equal(new Set(seen).size, 6, 'each Next shows another tile');
+  assert.match(await text(page, '.lab-text'), /That was the last tile: every row has seen every key it may see/);
+  // the last tile (queries 5, keys 5): hover a score, then focus a number of the table, by keyboard
+  await page.locator('[data-matrix="tile-z"][data-row="0"][data-col="0"]').hover();
+  assert.match(await text(page, '[data-role="explain"]'), /^z\[5\]\[5\] = q5·k5 × scale = .* \(S\[5\]\[5\] = [\d.]+ in the long form\)\.$/);
+  await page.locator('.lab-num[data-what="out"]').first().focus();
+  assert.match(await text(page, '[data-role="explain"]'), /^out\[5\]\[1\] = rescale × out_old \+ Σ \(p ÷ l\)·v = .*; O\[5\]\[1\] = [\d.]+ in the long form\.$/);
+  // a map cell jumps back to that tile
+  await page.click('.lab-tilecell[data-step="0"]');
+  assert.match(await where(), /^Tile 1 of the 6/);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
 test('at 360 px a table wider than the screen is a keyboard stop that scrolls, with a cue at each cut edge', async () => {
   const { page, context } = await open(env, 'labs.html?mode=stability-lab&top=1000', { width: 360, height: 780 });
   const wrap = page.locator('.lab-scroll-wrap').first();

@@ -94,7 +94,8 @@ static void op_prepare(reader *r)
     s[5] = lb < 250 ? lb % 4 : lb % 2 ? -1 : 4;
     /* keep a run fast under the sanitizers: at most one size at its limit, n·m small */
     if ((long)s[0] * s[1] > 4096 && s[0] <= ATTN_MAX_TOKENS && s[1] <= ATTN_MAX_TOKENS) s[1] = 4;
-    int ok = s[0] >= 1 && s[0] <= ATTN_MAX_TOKENS && s[1] >= 1 && s[1] <= ATTN_MAX_TOKENS && s[2] >= 0 &&
+    int tokens = s[5] >= 0 && s[5] <= 3 && (s[5] & L_FUSED) ? ATTN_MAX_TOKENS_FUSED : ATTN_MAX_TOKENS; /* the fused form takes more */
+    int ok = s[0] >= 1 && s[0] <= tokens && s[1] >= 1 && s[1] <= tokens && s[2] >= 0 &&
              s[2] <= ATTN_MAX_WIDTH && s[3] >= 1 && s[3] <= ATTN_MAX_WIDTH && s[4] >= 1 && s[4] <= ATTN_MAX_WIDTH && s[5] >= 0 && s[5] <= 3;
     float *before[B_COUNT];
     for (int b = 0; b < B_COUNT; b++) before[b] = ae_buffer(b);
@@ -660,6 +661,48 @@ static void op_lab(reader *r)
 
 /* ae_bench_matmul (make bench only): C = A·B with the head's kernel, on fixed small numbers;
  * afterwards the forward layout is gone until the next ae_prepare. */
+/* The tile lab's walk (ae_tile_reset, ae_tile_step) on the head the last ae_prepare laid out:
+ * each step against attn_tile_step called directly on copies of the running state, with the
+ * arena's own Q, K, V (and mask); tiles out of range refused. */
+static void op_tile(reader *r)
+{
+    REQUIRE(ae_tile_buffer(-1) == NULL && ae_tile_buffer(TILE_COUNT) == NULL, "ae_tile_buffer answered an id out of range");
+    for (int b = 0; b < TILE_COUNT; b++) REQUIRE(ae_tile_buffer(b) != NULL, "ae_tile_buffer of an id in range is NULL");
+    if (sz[0] < 1 || gone) return; /* no head laid out, or ae_bench_matmul took the arena */
+    int n = sz[0], m = sz[1], dv = sz[4];
+    int st = ae_tile_reset();
+    if (n > ATTN_MAX_TOKENS || m > ATTN_MAX_TOKENS) {
+        REQUIRE(st == ATTN_ERR_SIZE, "ae_tile_reset took a head past ATTN_MAX_TOKENS");
+        return;
+    }
+    REQUIRE(st == ATTN_OK, "ae_tile_reset refused a head within the limits");
+    float *mx = ae_tile_buffer(TILE_MAX), *sum = ae_tile_buffer(TILE_SUM), *out = ae_tile_buffer(TILE_OUT);
+    for (int i = 0; i < n; i++) REQUIRE(mx[i] == -INFINITY && sum[i] == 0.0f, "ae_tile_reset left a row's state");
+    for (int steps = 1 + take(r) % 4; steps > 0 && r->left; steps--) {
+        uint8_t f = take(r);
+        int q0 = take(r) % (n + 1), k0 = take(r) % (m + 1), bq = take(r) % (TILE_ROWS + 2), bk = take(r) % 17;
+        int has_mask = (f & 1) && (sz[5] & L_MASK), causal = (f & 2) != 0;
+        float scale = f & 4 ? attn_default_scale(sz[3]) : 0.5f;
+        float *mx2 = copy_of(mx, n), *sum2 = copy_of(sum, n), *out2 = copy_of(out, (long)n * dv);
+        float *z = fuzz_floats((long)TILE_ROWS * ATTN_TILE_KEYS), *p = fuzz_floats((long)TILE_ROWS * ATTN_TILE_KEYS);
+        float alpha[TILE_ROWS + 2], rescale[TILE_ROWS + 2];
+        attn_status want = bq > TILE_ROWS ? ATTN_ERR_SIZE
+                                          : attn_tile_step(mx2, sum2, out2, z, p, alpha, rescale, ae_buffer(B_Q), ae_buffer(B_K), ae_buffer(B_V),
+                                                           has_mask ? ae_buffer(B_MASK) : NULL, causal, scale, n, m, sz[3], dv, q0, bq, k0, bk);
+        int got = ae_tile_step(has_mask, causal, scale, q0, bq, k0, bk);
+        REQUIRE(got == (int)want, "ae_tile_step's status differs from attn_tile_step's");
+        if (got == ATTN_OK) {
+            REQUIRE(memcmp(mx, mx2, sizeof(float) * (size_t)n) == 0 && memcmp(sum, sum2, sizeof(float) * (size_t)n) == 0 &&
+                        memcmp(out, out2, sizeof(float) * (size_t)n * dv) == 0,
+                    "ae_tile_step's running state differs from attn_tile_step's");
+            int rows = n - q0 < bq ? n - q0 : bq;
+            REQUIRE(memcmp(ae_tile_buffer(TILE_ALPHA), alpha, sizeof(float) * (size_t)rows) == 0, "ae_tile_step's alpha differs");
+        }
+        free(mx2), free(sum2), free(out2), free(z), free(p);
+        if (got != ATTN_OK) return; /* (a refused step may have left the state half done: start again next time) */
+    }
+}
+
 static void op_bench(reader *r)
 {
     uint8_t b = take(r);
@@ -717,11 +760,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             op_bench(&r);
             continue;
         }
-        switch (op % 7) {
+        switch (op % 8) {
         case 0: op_prepare(&r); break;
         case 1: case 2: op_forward(&r); break;
         case 3: case 4: op_train(&r); break;
         case 5: op_ind(&r); break;
+        case 6: op_tile(&r); break;
         default: op_lab(&r); break;
         }
     }

@@ -398,11 +398,13 @@ static void sizes_below_1_or_past_the_limits_return_attn_err_size(void)
     /* The buffers fit the valid sizes only: the core must refuse before reading anything. */
     bufs b = make_bufs();
     const int tokens_bad[] = {0, -1, ATTN_MAX_TOKENS + 1, INT_MAX, INT_MIN};
+    /* (the projections hold nothing n×m: they take the fused form's ATTN_MAX_TOKENS_FUSED) */
+    const int project_bad[] = {0, -1, ATTN_MAX_TOKENS_FUSED + 1, INT_MAX, INT_MIN};
     const int width_bad[] = {0, -1, ATTN_MAX_WIDTH + 1, INT_MAX, INT_MIN};
     for (int k = 0; k < 5; k++) {
         int t = tokens_bad[k], w = width_bad[k];
-        CHECK(project(&b, t, M, D, DK, DV) == ATTN_ERR_SIZE, "project n = %d", t);
-        CHECK(project(&b, N, t, D, DK, DV) == ATTN_ERR_SIZE, "project m = %d", t);
+        CHECK(project(&b, project_bad[k], M, D, DK, DV) == ATTN_ERR_SIZE, "project n = %d", project_bad[k]);
+        CHECK(project(&b, N, project_bad[k], D, DK, DV) == ATTN_ERR_SIZE, "project m = %d", project_bad[k]);
         CHECK(project(&b, N, M, w, DK, DV) == ATTN_ERR_SIZE, "project d = %d", w);
         CHECK(project(&b, N, M, D, w, DV) == ATTN_ERR_SIZE, "project dk = %d", w);
         CHECK(project(&b, N, M, D, DK, w) == ATTN_ERR_SIZE, "project dv = %d", w);

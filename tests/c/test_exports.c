@@ -89,6 +89,22 @@ static void buffer_ids_out_of_range_are_refused(void)
     for (int b = 0; b < B_COUNT; b++) CHECK(ae_buffer(b) != NULL, "ae_buffer(%d) in range", b);
 }
 
+/* The long form keeps n×m buffers and stops at ATTN_MAX_TOKENS; the fused layout (L_FUSED) keeps
+ * none and takes up to ATTN_MAX_TOKENS_FUSED, with or without a mask's room. */
+static void the_fused_layout_takes_longer_sequences_than_the_long_one(void)
+{
+    int past = ATTN_MAX_TOKENS + 1, top = ATTN_MAX_TOKENS_FUSED;
+    CHECK(ae_prepare(past, 4, 0, 2, 2, 0) == ATTN_ERR_SIZE, "the long form past its limit");
+    CHECK(ae_prepare(4, past, 0, 2, 2, L_MASK) == ATTN_ERR_SIZE, "the long form with a mask, m past its limit");
+    CHECK(ae_prepare(past, past, 2, 2, 2, L_FUSED) == ATTN_OK, "the fused form at n = m = %d", past);
+    CHECK(ae_buffer_floats(B_S) == 0 && ae_buffer_floats(B_A) == 0, "no n×m buffer in the fused layout");
+    CHECK(ae_buffer_floats(B_WORK) == ATTN_FUSED_WORK(past, 2, 2), "the fused form's work buffer");
+    CHECK(ae_prepare(top, 8, 0, 2, 2, L_FUSED) == ATTN_OK, "the fused form at its limit");
+    CHECK(ae_prepare(top + 1, 8, 0, 2, 2, L_FUSED) == ATTN_ERR_SIZE, "the fused form past its limit");
+    CHECK(ae_prepare(8, top + 1, 0, 2, 2, L_FUSED | L_MASK) == ATTN_ERR_SIZE, "the fused form with a mask, m past its limit");
+    CHECK(ae_prepare(3, 3, 2, 2, 2, 4) == ATTN_ERR_SIZE && ae_prepare(3, 3, 2, 2, 2, -1) == ATTN_ERR_SIZE, "no such layout");
+}
+
 static int same_floats(const float *a, const float *b, int count)
 {
     for (int i = 0; i < count; i++)
@@ -146,6 +162,7 @@ static void an_induction_model_steps_resets_and_rerolls(void)
 int main(void)
 {
     RUN(buffer_ids_out_of_range_are_refused);
+    RUN(the_fused_layout_takes_longer_sequences_than_the_long_one);
     RUN(trainer_slots_out_of_range_or_free_are_refused);
     RUN(induction_slots_out_of_range_or_free_are_refused);
     RUN(a_trainer_steps_resets_and_rerolls);

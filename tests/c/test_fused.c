@@ -2,9 +2,11 @@
  * test_fused.c: native tests of attn_sdpa_fused (c/attention.h), the fused form, under
  * AddressSanitizer and UndefinedBehaviorSanitizer (the Makefile's test-c target).
  *
- * The fused form promises the long form's O bit for bit, and its statuses, without storing S
- * or A. So every test runs both on the same inputs and compares: O with memcmp, statuses with
- * ==. The long form itself is checked against a double reference in test_attention.c. Buffers
+ * The fused form promises the long form's O to float32 rounding, and its statuses, without
+ * storing S or A: it works tile by tile with an online softmax (FlashAttention's), so its sums
+ * run in another order. Every test runs both on the same inputs and compares: statuses with ==,
+ * O within FUSED_TOL (below); a float64 reference checks the long sequences only the fused form
+ * takes. The long form itself is checked against a double reference in test_attention.c. Buffers
  * are exactly sized (fbuf, NaN-filled), the work buffer exactly ATTN_FUSED_WORK(m, dk, dv), so
  * a read or write past it is caught.
  */
@@ -18,10 +20,45 @@
 
 #include "check.h"
 
+/* How far the fused form's O may be from the long form's. Both compute every score bit for bit
+ * alike; they differ in two roundings. exp(z − max): the fused form subtracts each tile's running
+ * maximum and rescales by alpha later, the long form the row's maximum; each rounds z − max to
+ * about eps·|z − max|, so a weight moves by that much relative to its value, and O (a weighted
+ * average of V's rows) by at most about max|V|·eps·(the spread of a row's visible z = score + mask).
+ * And the sum over m keys: the two forms add the same terms in another order (tile by tile, the
+ * division before or after), each sum within m·eps·max|V| of the exact one in the worst case.
+ * The bound: eps·max|V|·(8·(1 + spread) + m). Measured on the shapes below: at most 1.2e-7 for
+ * |V| <= 1 and spreads of a few units (about one eps); a fuzzed head of 512 equal scores and V
+ * near 414 differed by 2e-3, about 5·eps·m relative, as the long form's long sum rounds. */
+#define FUSED_TOL(vmax, spread, m) (FLT_EPSILON * ((vmax) > FLT_MIN ? (vmax) : FLT_MIN) * (8.0 * (1.0 + (spread)) + (m)))
+
+/* The largest spread, max − min, of the visible z = S + mask over one row (the long form's S). */
+static double largest_spread(const float *S, const float *mask, int causal, int n, int m)
+{
+    double widest = 0.0;
+    for (int i = 0; i < n; i++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int j = 0; j < m && (!causal || j <= i); j++) {
+            double z = (double)S[(long)i * m + j] + (mask ? mask[(long)i * m + j] : 0.0f);
+            if (isfinite(z)) lo = z < lo ? z : lo, hi = z > hi ? z : hi;
+        }
+        if (hi > lo && hi - lo > widest) widest = hi - lo;
+    }
+    return widest;
+}
+
 typedef struct {
     attn_status long_status, fused_status;
-    int same_o; /* 1 when both gave ATTN_OK and the same O, bit for bit */
+    int same_o;  /* 1 when both gave ATTN_OK and O within FUSED_TOL */
+    double diff; /* the largest |O_long − O_fused| */
 } both;
+
+static double largest_abs(const float *x, long count)
+{
+    double best = 0.0;
+    for (long e = 0; e < count; e++) best = fabs(x[e]) > best ? fabs(x[e]) : best;
+    return best;
+}
 
 /* attn_sdpa and attn_sdpa_fused on the same inputs. */
 static both run_both(const float *Q, const float *K, const float *V, const float *mask, int causal, float scale, int n,
@@ -32,7 +69,11 @@ static both run_both(const float *Q, const float *K, const float *V, const float
     both r;
     r.long_status = attn_sdpa(S, A, O, Kt, Q, K, V, mask, causal, scale, n, m, dk, dv);
     r.fused_status = attn_sdpa_fused(O2, work, Q, K, V, mask, causal, scale, n, m, dk, dv);
-    r.same_o = r.long_status == ATTN_OK && r.fused_status == ATTN_OK && memcmp(O, O2, sizeof(float) * (size_t)n * dv) == 0;
+    r.diff = 0.0;
+    if (r.long_status == ATTN_OK && r.fused_status == ATTN_OK)
+        for (long e = 0; e < (long)n * dv; e++) r.diff = fabs((double)O[e] - O2[e]) > r.diff ? fabs((double)O[e] - O2[e]) : r.diff;
+    r.same_o = r.long_status == ATTN_OK && r.fused_status == ATTN_OK &&
+               r.diff <= FUSED_TOL(largest_abs(V, (long)m * dv), largest_spread(S, mask, causal, n, m), m);
     free(S), free(A), free(O), free(Kt), free(O2), free(work);
     return r;
 }
@@ -52,11 +93,12 @@ static float *random_mask(int kind, int n, int m)
     return mask;
 }
 
-static void fused_gives_the_long_forms_o_bit_for_bit_on_300_seeded_shapes(void)
+static void fused_gives_the_long_forms_o_on_300_seeded_shapes_of_one_and_more_key_tiles(void)
 {
     rng_seed(2024);
     for (int trial = 0; trial < 300; trial++) {
-        int n = 1 + (int)(rng_next() * 70), m = 1 + (int)(rng_next() * 70);
+        int tiles_m = 3 * ATTN_TILE_KEYS < ATTN_MAX_TOKENS ? 3 * ATTN_TILE_KEYS : ATTN_MAX_TOKENS; /* (the long form's limit) */
+        int n = 1 + (int)(rng_next() * 70), m = 1 + (int)(rng_next() * tiles_m);
         int dk = 1 + (int)(rng_next() * 40), dv = 1 + (int)(rng_next() * 40);
         if (trial < 8) { /* the edges: single rows and keys, widths around the 8-wide panels */
             int edge[8][4] = {{1, 1, 1, 1}, {1, 9, 8, 8}, {9, 1, 7, 9}, {4, 8, 8, 16}, {5, 5, 4, 4}, {3, 17, 1, 17}, {33, 31, 9, 15}, {8, 8, 8, 8}};
@@ -68,7 +110,7 @@ static void fused_gives_the_long_forms_o_bit_for_bit_on_300_seeded_shapes(void)
         float *mask = random_mask(mask_kind, n, m);
         both r = run_both(Q, K, V, mask, causal, scale, n, m, dk, dv);
         CHECK(r.long_status == ATTN_OK && r.fused_status == ATTN_OK, "trial %d: statuses %d and %d", trial, r.long_status, r.fused_status);
-        CHECK(r.same_o, "trial %d (n %d, m %d, dk %d, dv %d, causal %d, mask %d): O differs", trial, n, m, dk, dv, causal, mask_kind);
+        CHECK(r.same_o, "trial %d (n %d, m %d, dk %d, dv %d, causal %d, mask %d): O differs by %g", trial, n, m, dk, dv, causal, mask_kind, r.diff);
         free(Q), free(K), free(V), free(mask);
     }
 }
@@ -86,6 +128,138 @@ static void fused_at_the_size_limits_gives_the_long_forms_o(void)
         }
         free(Q), free(K), free(V);
     }
+}
+
+/* Key counts at the tile's edges (one key, a tile less one, a tile, a tile and one ...), each
+ * with queries that see fewer and more keys than a tile (causal, n != m). */
+static void fused_at_the_edges_of_a_key_tile_gives_the_long_forms_o(void)
+{
+    rng_seed(64);
+    const int T = ATTN_TILE_KEYS, ms[] = {1, T - 1, T, T + 1, 2 * T - 1, 2 * T, 2 * T + 1, 3 * T + 7};
+    for (unsigned k = 0; k < sizeof ms / sizeof *ms; k++) {
+        int m = ms[k], n = m + 5 <= ATTN_MAX_TOKENS ? m + 5 : m - 5, dk = 7, dv = 9;
+        if (m > ATTN_MAX_TOKENS) continue; /* past the long form: long_sequences_match_a_float64_reference */
+        float *Q = rand_matrix((long)n * dk, -2.0, 2.0), *K = rand_matrix((long)m * dk, -2.0, 2.0), *V = rand_matrix((long)m * dv, -1.0, 1.0);
+        for (int causal = 0; causal < 2; causal++) {
+            both r = run_both(Q, K, V, NULL, causal, attn_default_scale(dk), n, m, dk, dv);
+            CHECK(r.same_o, "m %d, causal %d: statuses %d and %d, or O differs by %g", m, causal, r.long_status, r.fused_status, r.diff);
+        }
+        free(Q), free(K), free(V);
+    }
+}
+
+/* A maximum that arrives late: each row's largest score is in its last tile, so every earlier
+ * tile's sums are rescaled by alpha = exp(m_old − m_new), here as small as exp(−40). */
+static void a_maximum_in_the_last_tile_rescales_the_earlier_ones(void)
+{
+    int n = 4, m = 3 * ATTN_TILE_KEYS < ATTN_MAX_TOKENS ? 3 * ATTN_TILE_KEYS : ATTN_MAX_TOKENS, dk = 1, dv = 2; /* 2 or 3 tiles */
+    float *Q = fbuf((long)n * dk, NULL), *K = fbuf((long)m * dk, NULL), *V = fbuf((long)m * dv, NULL);
+    for (int i = 0; i < n; i++) Q[i] = 1.0f;
+    for (int j = 0; j < m; j++) K[j] = j < m - 1 ? (float)j / (float)m : 40.0f, V[j * dv] = 1.0f, V[j * dv + 1] = (float)j;
+    both r = run_both(Q, K, V, NULL, 0, 1.0f, n, m, dk, dv);
+    CHECK(r.same_o, "statuses %d and %d, or O differs by %g", r.long_status, r.fused_status, r.diff);
+    free(Q), free(K), free(V);
+}
+
+/* Sequences past the long form's ATTN_MAX_TOKENS, which only the fused form takes, against a
+ * float64 reference on every 37th row (the bound: FUSED_TOL plus the reference's own rounding). */
+static void long_sequences_match_a_float64_reference(void)
+{
+    rng_seed(8192);
+    const int sizes[3][4] = {{1000, 2000, 16, 8}, {2048, 700, 8, 5}, {3, ATTN_MAX_TOKENS_FUSED, 4, 4}};
+    for (int s = 0; s < 3; s++) {
+        int n = sizes[s][0], m = sizes[s][1], dk = sizes[s][2], dv = sizes[s][3];
+        float *Q = rand_matrix((long)n * dk, -1.0, 1.0), *K = rand_matrix((long)m * dk, -1.0, 1.0), *V = rand_matrix((long)m * dv, -1.0, 1.0);
+        float *O = fbuf((long)n * dv, NULL), *work = fbuf(ATTN_FUSED_WORK(m, dk, dv), NULL);
+        double *e = malloc(sizeof(double) * (size_t)m), worst = 0.0;
+        float scale = attn_default_scale(dk);
+        CHECK(attn_sdpa_fused(O, work, Q, K, V, NULL, 1, scale, n, m, dk, dv) == ATTN_OK, "n %d, m %d: status", n, m);
+        for (int i = 0; i < n; i += 37) {
+            int seen = i + 1 < m ? i + 1 : m;
+            double top = -INFINITY, sum = 0.0;
+            for (int j = 0; j < seen; j++) {
+                double d = 0.0;
+                for (int c = 0; c < dk; c++) d += (double)Q[(long)i * dk + c] * K[(long)j * dk + c];
+                e[j] = d * scale, top = e[j] > top ? e[j] : top;
+            }
+            for (int j = 0; j < seen; j++) e[j] = exp(e[j] - top), sum += e[j];
+            for (int c = 0; c < dv; c++) {
+                double o = 0.0;
+                for (int j = 0; j < seen; j++) o += e[j] * V[(long)j * dv + c];
+                double err = fabs(o / sum - O[(long)i * dv + c]);
+                worst = err > worst ? err : worst;
+            }
+        }
+        CHECK(worst <= FUSED_TOL(1.0, 2.0 * dk * scale, m), "n %d, m %d: O is %g from the float64 reference", n, m, worst);
+        free(Q), free(K), free(V), free(O), free(work), free(e);
+    }
+}
+
+/* Values near FLT_MAX: their weighted average is finite (as in the long form) because the fused
+ * form keeps each row's output an average as it goes; summing p·v unnormalised over 200 keys
+ * would pass FLT_MAX. */
+static void values_near_flt_max_average_to_a_finite_o(void)
+{
+    rng_seed(38);
+    int n = 6, m = 200, dk = 3, dv = 2;
+    float *Q = rand_matrix((long)n * dk, -1.0, 1.0), *K = rand_matrix((long)m * dk, -1.0, 1.0), *V = fbuf((long)m * dv, NULL);
+    for (long e = 0; e < (long)m * dv; e++) V[e] = 3.0e38f;
+    both r = run_both(Q, K, V, NULL, 1, attn_default_scale(dk), n, m, dk, dv);
+    CHECK(r.same_o, "statuses %d and %d, or O differs by %g", r.long_status, r.fused_status, r.diff);
+    float *O = fbuf((long)n * dv, NULL), *work = fbuf(ATTN_FUSED_WORK(m, dk, dv), NULL);
+    CHECK(attn_sdpa_fused(O, work, Q, K, V, NULL, 1, attn_default_scale(dk), n, m, dk, dv) == ATTN_OK, "status");
+    for (long e = 0; e < (long)n * dv; e++) CHECK(isfinite(O[e]) && fabs(O[e]) <= 3.0e38f * (1 + 1e-6), "O[%ld] = %g", e, O[e]);
+    free(Q), free(K), free(V), free(O), free(work);
+}
+
+/* attn_tile_step, tile after tile in the core's order (query tiles, then key tiles up to the
+ * last key the tile's last row sees), ends on the long form's O for any tile sizes; each step
+ * says its z, p, alpha and rescale as the formulas do. */
+static void stepping_every_tile_gives_the_long_forms_o(void)
+{
+    rng_seed(29);
+    const int sizes[][2] = {{1, 1}, {2, 3}, {4, 4}, {3, 64}, {64, 5}, {ATTN_TILE_KEYS, ATTN_TILE_KEYS}};
+    int n = 37, m = 37, dk = 5, dv = 3;
+    float *Q = rand_matrix((long)n * dk, -2.0, 2.0), *K = rand_matrix((long)m * dk, -2.0, 2.0), *V = rand_matrix((long)m * dv, -1.0, 1.0);
+    float *mask = random_mask(2, n, m);
+    for (int causal = 0; causal < 2; causal++) {
+        for (unsigned s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+            int bq = sizes[s][0], bk = sizes[s][1];
+            float *mx = fbuf(n, NULL), *l = fbuf(n, NULL), *out = fbuf((long)n * dv, NULL);
+            float *z = fbuf((long)bq * bk, NULL), *p = fbuf((long)bq * bk, NULL), *alpha = fbuf(bq, NULL), *rescale = fbuf(bq, NULL);
+            for (int i = 0; i < n; i++) mx[i] = -INFINITY, l[i] = 0.0f;
+            for (long e = 0; e < (long)n * dv; e++) out[e] = 0.0f;
+            for (int q0 = 0; q0 < n; q0 += bq) {
+                int rows = n - q0 < bq ? n - q0 : bq, end = causal ? (q0 + rows < m ? q0 + rows : m) : m;
+                for (int k0 = 0; k0 < end; k0 += bk) {
+                    float before = mx[q0];
+                    CHECK(attn_tile_step(mx, l, out, z, p, alpha, rescale, Q, K, V, mask, causal, 0.5f, n, m, dk, dv, q0, bq, k0, bk) == ATTN_OK,
+                          "tile %d, %d", q0, k0);
+                    /* row q0's first key of the tile, by the formulas */
+                    if (!(causal && k0 > q0)) {
+                        double dot = 0.0;
+                        for (int c = 0; c < dk; c++) dot += (double)Q[(long)q0 * dk + c] * K[(long)k0 * dk + c];
+                        double want_z = dot * 0.5 + mask[(long)q0 * m + k0];
+                        CHECK(z[0] == want_z || fabs(z[0] - want_z) <= 1e-5 * (1 + fabs(want_z)), "z = %g, want %g", z[0], want_z);
+                        if (isfinite(z[0])) CHECK(fabs(p[0] - exp(z[0] - mx[q0])) <= 1e-6, "p = %g, want exp(z − m) = %g", p[0], exp(z[0] - mx[q0]));
+                    }
+                    if (isfinite(before) && before == mx[q0]) CHECK(alpha[0] == 1.0f, "alpha = %g where the maximum stayed", alpha[0]);
+                }
+            }
+            both r = run_both(Q, K, V, mask, causal, 0.5f, n, m, dk, dv);
+            float *O = fbuf((long)n * dv, NULL), *Sx = fbuf((long)n * m, NULL), *A = fbuf((long)n * m, NULL), *Kt = fbuf((long)dk * m, NULL);
+            CHECK(attn_sdpa(Sx, A, O, Kt, Q, K, V, mask, causal, 0.5f, n, m, dk, dv) == ATTN_OK && r.long_status == ATTN_OK, "the long form");
+            double worst = 0.0, tol = FUSED_TOL(largest_abs(V, (long)m * dv), largest_spread(Sx, mask, causal, n, m), m);
+            for (long e = 0; e < (long)n * dv; e++) worst = fabs((double)O[e] - out[e]) > worst ? fabs((double)O[e] - out[e]) : worst;
+            CHECK(worst <= tol, "tiles %d × %d, causal %d: the stepped O is %g from the long form's", bq, bk, causal, worst);
+            free(mx), free(l), free(out), free(z), free(p), free(alpha), free(rescale), free(O), free(Sx), free(A), free(Kt);
+        }
+    }
+    float one = 0.0f;
+    CHECK(attn_tile_step(&one, &one, &one, &one, &one, &one, &one, Q, K, V, NULL, 0, 1.0f, n, m, dk, dv, n, 1, 0, 1) == ATTN_ERR_SIZE, "q0 past n");
+    CHECK(attn_tile_step(&one, &one, &one, &one, &one, &one, &one, Q, K, V, NULL, 0, 1.0f, n, m, dk, dv, 0, ATTN_TILE_KEYS + 1, 0, 1) == ATTN_ERR_SIZE, "a tile too tall");
+    CHECK(attn_tile_step(NULL, &one, &one, &one, &one, &one, &one, Q, K, V, NULL, 0, 1.0f, n, m, dk, dv, 0, 1, 0, 1) == ATTN_ERR_NULL, "no state");
+    free(Q), free(K), free(V), free(mask);
 }
 
 static void fully_masked_rows_give_zero_output_in_the_fused_form(void)
@@ -152,7 +326,8 @@ static void bad_input_gives_the_long_forms_status(void)
     float *mask = fbuf((long)n * m, NULL), *O = fbuf((long)n * dv, NULL), *work = fbuf(ATTN_FUSED_WORK(m, dk, dv), NULL);
     for (long e = 0; e < (long)n * m; e++) mask[e] = 0.0f;
     CHECK(attn_sdpa_fused(O, work, Q, K, V, NULL, 0, 1.0f, 0, m, dk, dv) == ATTN_ERR_SIZE, "n = 0");
-    CHECK(attn_sdpa_fused(O, work, Q, K, V, NULL, 0, 1.0f, n, ATTN_MAX_TOKENS + 1, dk, dv) == ATTN_ERR_SIZE, "m past the limit");
+    CHECK(attn_sdpa_fused(O, work, Q, K, V, NULL, 0, 1.0f, n, ATTN_MAX_TOKENS_FUSED + 1, dk, dv) == ATTN_ERR_SIZE, "m past the limit");
+    CHECK(attn_sdpa_fused(O, work, Q, K, V, NULL, 0, 1.0f, ATTN_MAX_TOKENS_FUSED + 1, m, dk, dv) == ATTN_ERR_SIZE, "n past the limit");
     CHECK(attn_sdpa_fused(O, NULL, Q, K, V, NULL, 0, 1.0f, n, m, dk, dv) == ATTN_ERR_NULL, "no work buffer");
     CHECK(attn_sdpa_fused(NULL, work, Q, K, V, NULL, 0, 1.0f, n, m, dk, dv) == ATTN_ERR_NULL, "no O");
     CHECK(attn_sdpa_fused(O, work, Q, K, V, NULL, 0, 0.0f, n, m, dk, dv) == ATTN_ERR_SCALE, "scale 0");
@@ -182,15 +357,20 @@ static void padding_keys_never_overflow_a_score(void)
         CHECK(attn_sdpa(S, A, O1, Kt, Q, K, V, NULL, 0, attn_default_scale(dk), 1, m, dk, dv) == ATTN_OK, "m = %d: long form", m);
         CHECK(attn_sdpa_fused(O2, work, Q, K, V, NULL, 0, attn_default_scale(dk), 1, m, dk, dv) == ATTN_OK, "m = %d: fused form", m);
         for (int c = 0; c < dv; c++)
-            CHECK(fabs(O1[c] - mean[c]) < 1e-6 && O2[c] == O1[c], "m = %d: O[%d] = %g and %g, the mean of V is %g", m, c, O1[c], O2[c], mean[c]);
+            CHECK(fabs(O1[c] - mean[c]) < 1e-6 && fabs(O2[c] - O1[c]) <= FUSED_TOL(3.0, 0.0, m), "m = %d: O[%d] = %g and %g, the mean of V is %g", m, c, O1[c], O2[c], mean[c]);
         free(work);
     }
 }
 
 int main(void)
 {
-    RUN(fused_gives_the_long_forms_o_bit_for_bit_on_300_seeded_shapes);
+    RUN(fused_gives_the_long_forms_o_on_300_seeded_shapes_of_one_and_more_key_tiles);
     RUN(fused_at_the_size_limits_gives_the_long_forms_o);
+    RUN(fused_at_the_edges_of_a_key_tile_gives_the_long_forms_o);
+    RUN(a_maximum_in_the_last_tile_rescales_the_earlier_ones);
+    RUN(long_sequences_match_a_float64_reference);
+    RUN(values_near_flt_max_average_to_a_finite_o);
+    RUN(stepping_every_tile_gives_the_long_forms_o);
     RUN(fully_masked_rows_give_zero_output_in_the_fused_form);
     RUN(scores_in_the_thousands_give_the_long_forms_o);
     RUN(an_overflowing_score_the_causal_mask_removes_is_still_attn_err_overflow);

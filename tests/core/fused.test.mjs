@@ -1,8 +1,9 @@
-// tests/core/fused.test.mjs: the fused form (issue 10, point 1). forward(args, { outputs: ['O'] })
-// and multiHead() run attn_sdpa_fused: per block of queries the scores, the masked softmax and the
-// mix in one pass, with no n×m matrix. It must give the long form's O (bit for bit: the same
-// sums in the same order) and so match the float64 reference (tests/reference.mjs) within the
-// tolerance every other test uses, with the same errors.
+// tests/core/fused.test.mjs: the fused form (issues 10 and 29). forward(args, { outputs: ['O'] })
+// and multiHead() run attn_sdpa_fused: a block of 4 queries against a tile of keys at a time,
+// with an online softmax (FlashAttention's), and no n×m matrix. It must give the long form's O to
+// float32 rounding (withinRounding: the bound tests/c/test_fused.c explains), match the float64
+// reference (tests/reference.mjs) within the tolerance every other test uses, and give the same
+// errors; it takes sequences up to LIMITS.maxTokensFused.
 //
 //   node --test tests/core/fused.test.mjs
 
@@ -21,8 +22,34 @@ const O_ONLY = { outputs: ['O'] };
 function assertSameBits(got, want, label) {
   assert.equal(got.length, want.length, `${label}: length`);
   for (let k = 0; k < want.length; k++) {
-    if (!Object.is(got[k], want[k])) assert.fail(`${label}: element ${k} is ${got[k]} in the fused form but ${want[k]} in the long form`);
+    if (!Object.is(got[k], want[k])) assert.fail(`${label}: element ${k} is ${got[k]} but ${want[k]}`);
   }
+}
+
+const EPS = 2 ** -23; // float32's epsilon
+/**
+ * The fused form's O against the long form's result `long` (which has S, M and V): within
+ * eps·max|V|·(8·(1 + the widest row of visible z = S + M) + m). Both forms compute every score
+ * alike; the fused one takes exp(z − a running maximum) and rescales later, so each weight may move
+ * by about eps·|z − max|, and adds the m terms of each sum in another order
+ * (tests/c/test_fused.c). Returns the largest difference.
+ */
+function assertWithinRounding(fusedO, long, label) {
+  let spread = 0, vmax = 0, worst = 0;
+  for (let i = 0; i < long.n; i++) {
+    let lo = Infinity, hi = -Infinity;
+    for (let j = 0; j < long.m; j++) {
+      const z = long.S[i * long.m + j] + long.M[i * long.m + j];
+      if (Number.isFinite(z)) (lo = Math.min(lo, z)), (hi = Math.max(hi, z));
+    }
+    if (hi > lo) spread = Math.max(spread, hi - lo);
+  }
+  for (const x of long.V) vmax = Math.max(vmax, Math.abs(x));
+  const tol = EPS * Math.max(vmax, 2 ** -126) * (8 * (1 + spread) + long.m);
+  assert.equal(fusedO.length, long.O.length, `${label}: length`);
+  for (let k = 0; k < fusedO.length; k++) worst = Math.max(worst, Math.abs(fusedO[k] - long.O[k]));
+  assert.ok(worst <= tol, `${label}: the fused O is ${worst} from the long form's, past float32 rounding (${tol})`);
+  return worst;
 }
 
 function assertClose(got, want, label) {
@@ -58,9 +85,9 @@ function headMask(t, b, h, L, S) {
   return Array.from({ length: L }, (_, i) => Array.from({ length: S }, (_, j) => at(i, j)));
 }
 
-test('on every head of the 51 ONNX vectors the fused O is the long form\'s bit for bit and matches the float64 reference', (t) => {
+test('on every head of the 51 ONNX vectors the fused O is the long form\'s to float32 rounding and matches the float64 reference', (t) => {
   assert.equal(VECTORS.length, 51);
-  let heads = 0, worst = 0;
+  let heads = 0, worst = 0, fromLong = 0;
   for (const v of VECTORS) {
     const { Q, K, V, attn_mask: mask } = v.inputs;
     const qh = v.attrs.q_num_heads, kvh = v.attrs.kv_num_heads, B = Q.shape[0];
@@ -72,17 +99,17 @@ test('on every head of the 51 ONNX vectors the fused O is the long form\'s bit f
         const label = `${v.name} batch ${b} head ${h}`;
         for (const [name, a] of Object.entries(builds)) {
           const long = a.forward(args), fused = a.forward(args, O_ONLY);
-          assertSameBits(fused.O, long.O, `${label} (${name})`);
+          fromLong = Math.max(fromLong, assertWithinRounding(fused.O, long, `${label} (${name})`));
           worst = Math.max(worst, assertClose(fused.O, referenceHead(args).O, `${label} (${name}) vs the float64 reference`));
         }
         heads++;
       }
     }
   }
-  t.diagnostic(`${heads} heads, max |fused − float64 reference| ${worst.toExponential(3)}`);
+  t.diagnostic(`${heads} heads, max |fused − long form| ${fromLong.toExponential(3)}, max |fused − float64 reference| ${worst.toExponential(3)}`);
 });
 
-test('multiHead() (fused) gives each ONNX head the O forward() gives it in the long form', () => {
+test('multiHead() gives each ONNX head the O forward() gives it in the fused form, bit for bit, and the long form\'s to rounding', () => {
   const v = VECTORS.find((x) => x.name === 'variant_4d_gqa_diff_v_causal_scaled_pm2') ?? VECTORS[0];
   const tensor = (x) => ({ shape: x.shape, data: Float32Array.from(x.data) });
   const y = attn.multiHead({ Q: tensor(v.inputs.Q), K: tensor(v.inputs.K), V: tensor(v.inputs.V), causal: v.attrs.is_causal, scale: v.attrs.scale });
@@ -90,8 +117,10 @@ test('multiHead() (fused) gives each ONNX head the O forward() gives it in the l
   for (let b = 0; b < B; b++) {
     for (let h = 0; h < H; h++) {
       const g = Math.floor(h / (qh / kvh));
-      const long = attn.forward({ Q: headRows(v.inputs.Q, '4d', qh, b, h), K: headRows(v.inputs.K, '4d', kvh, b, g), V: headRows(v.inputs.V, '4d', kvh, b, g), causal: v.attrs.is_causal, scale: v.attrs.scale });
-      assertSameBits(y.data.subarray(((b * H + h) * L) * dv, ((b * H + h) * L + L) * dv), long.O, `batch ${b} head ${h}`);
+      const args = { Q: headRows(v.inputs.Q, '4d', qh, b, h), K: headRows(v.inputs.K, '4d', kvh, b, g), V: headRows(v.inputs.V, '4d', kvh, b, g), causal: v.attrs.is_causal, scale: v.attrs.scale };
+      const mine = y.data.subarray(((b * H + h) * L) * dv, ((b * H + h) * L + L) * dv);
+      assertSameBits(mine, attn.forward(args, O_ONLY).O, `batch ${b} head ${h}`);
+      assertWithinRounding(mine, attn.forward(args), `batch ${b} head ${h} against the long form`);
     }
   }
 });
@@ -121,7 +150,7 @@ function randomConfig(rand, k) {
   return cfg;
 }
 
-test('on 300 seeded shapes (masks, causal with n != m, both forms, scores in the thousands) fused = long form, bit for bit, ≈ float64 reference', (t) => {
+test('on 300 seeded shapes (masks, causal with n != m, both forms, scores in the thousands) fused ≈ long form to float32 rounding, ≈ float64 reference', (t) => {
   const rand = mulberry32(1010);
   let worst = 0;
   for (let k = 0; k < 300; k++) {
@@ -129,7 +158,7 @@ test('on 300 seeded shapes (masks, causal with n != m, both forms, scores in the
     const a = k % 3 === 2 ? builds.scalar : builds.simd;
     const long = a.forward(cfg), fused = a.forward(cfg, O_ONLY);
     const label = `config ${k} (n ${long.n}, m ${long.m}, dk ${long.dk}, dv ${long.dv}${cfg.causal ? ', causal' : ''}${cfg.mask ? ', mask' : ''}, ${a.simd ? 'SIMD' : 'scalar'})`;
-    assertSameBits(fused.O, long.O, label);
+    assertWithinRounding(fused.O, long, label);
     worst = Math.max(worst, assertClose(fused.O, referenceHead(cfg).O, `${label} vs the float64 reference`));
     for (const key of ['X', 'Xkv', 'Wq', 'Wk', 'Wv', 'Q', 'K', 'V', 'S', 'M', 'A']) assert.equal(fused[key], null, `${label}: ${key}`);
     assert.deepEqual([fused.n, fused.m, fused.d, fused.dk, fused.dv, fused.scale, fused.causal], [long.n, long.m, long.d, long.dk, long.dv, long.scale, long.causal], label);
@@ -148,7 +177,7 @@ test('fully masked rows give O = 0 exactly in the fused form (bool mask, float m
     const r = attn.forward(cfg, O_ONLY);
     const zeroRow = cfg.causal ? 0 : 1;
     assert.ok(r.O[zeroRow * 2] === 0 && r.O[zeroRow * 2 + 1] === 0, `row ${zeroRow}: ${Array.from(r.O)}`);
-    assertSameBits(r.O, attn.forward(cfg).O, JSON.stringify(cfg.mask));
+    assertWithinRounding(r.O, attn.forward(cfg), JSON.stringify(cfg.mask));
   }
 });
 
@@ -197,4 +226,28 @@ test('memoryBytes(): a fused call at n = m = 512 needs no n×m buffer; the long 
   const after = fusedOnly.memoryBytes();
   for (let i = 0; i < 5; i++) fusedOnly.forward(args, O_ONLY);
   assert.equal(fusedOnly.memoryBytes(), after);
+});
+
+// ---------------------------------------------------------------- long sequences (issue 29)
+
+test('sequences past the long form\'s limit: the fused form takes n = m = LIMITS.maxTokensFused and matches a float64 reference on sampled rows; the long form says where to go', (t) => {
+  const n = LIMITS.maxTokensFused, dk = 16, dv = 8, rand = mulberry32(8192);
+  const tensor = (rows, cols) => ({ shape: [rows, cols], data: Float32Array.from({ length: rows * cols }, () => rand() * 2 - 1) });
+  const Q = tensor(n, dk), K = tensor(n, dk), V = tensor(n, dv);
+  const O = attn.forward({ Q, K, V, causal: true }, O_ONLY).O;
+  let worst = 0;
+  for (const i of [0, 1, 63, 64, 65, 1000, 4096, n - 1]) { // rows that see one key, a tile's edge, thousands
+    const row = (T, r, w) => Array.from(T.data.subarray(r * w, (r + 1) * w));
+    const ref = referenceHead({ Q: [row(Q, i, dk)], K: Array.from({ length: i + 1 }, (_, j) => row(K, j, dk)), V: Array.from({ length: i + 1 }, (_, j) => row(V, j, dv)) }).O;
+    worst = Math.max(worst, assertClose(O.subarray(i * dv, (i + 1) * dv), ref, `row ${i}`));
+  }
+  t.diagnostic(`n = m = ${n}: max |fused − float64 reference| over the sampled rows ${worst.toExponential(3)}`);
+  const past = LIMITS.maxTokens + 1, small = tensor(past, 4);
+  assert.throws(() => attn.forward({ Q: small, K: small, V: small }), { message: `Q has ${past} rows (queries) but at most ${LIMITS.maxTokens} are supported: use a shorter sequence, or ask for O alone (outputs: ['O']), which takes up to ${LIMITS.maxTokensFused}` });
+  const over = tensor(LIMITS.maxTokensFused + 1, 2), one = tensor(1, 2);
+  assert.throws(() => attn.forward({ Q: over, K: one, V: one }, O_ONLY), { message: `Q has ${LIMITS.maxTokensFused + 1} rows (queries) but at most ${LIMITS.maxTokensFused} are supported: use a shorter sequence` });
+  // a mask of n × m is an n×m input: past the core's memory it says what to use instead
+  const big = 4096, mask = { shape: [big, big], data: new Float32Array(big * big) }, q = tensor(big, 2);
+  assert.throws(() => attn.forward({ Q: q, K: q, V: q, mask }, O_ONLY), /a mask of 4096 × 4096 takes 64 MB, more than the core's memory can hold: for a causal mask give causal: true instead/);
+  assert.equal(attn.forward({ Q: [[1]], K: [[1]], V: [[3]] }, O_ONLY).O[0], 3, 'and the instance keeps working');
 });

@@ -247,14 +247,15 @@ test('NaN and ±Infinity are named by row and column in every form; numbers past
 
 test('forward(): every size is checked against LIMITS, the limit itself taken, one past it refused with the fix', () => {
   const at = (k) => `but at most ${k} are supported`;
+  const orO = `use a shorter sequence, or ask for O alone (outputs: ['O']), which takes up to ${LIMITS.maxTokensFused}`; // the long form's fix
   const x = (n, d) => rows(n, d, 0.01);
-  refuses(() => attn.forward({ X: x(T + 1, 1), Wq: x(1, 1), Wk: x(1, 1), Wv: x(1, 1) }), `X has ${T + 1} rows (tokens) ${at(T)}: use a shorter sequence`);
+  refuses(() => attn.forward({ X: x(T + 1, 1), Wq: x(1, 1), Wk: x(1, 1), Wv: x(1, 1) }), `X has ${T + 1} rows (tokens) ${at(T)}: ${orO}`);
   refuses(() => attn.forward({ X: x(1, W + 1), Wq: x(W + 1, 1), Wk: x(W + 1, 1), Wv: x(W + 1, 1) }), `X has ${W + 1} columns (features, d) ${at(W)}: use a narrower model`);
-  refuses(() => attn.forward({ X: x(1, 1), Xkv: x(T + 1, 1), Wq: x(1, 1), Wk: x(1, 1), Wv: x(1, 1) }), `Xkv has ${T + 1} rows (tokens) ${at(T)}: use a shorter sequence`);
+  refuses(() => attn.forward({ X: x(1, 1), Xkv: x(T + 1, 1), Wq: x(1, 1), Wk: x(1, 1), Wv: x(1, 1) }), `Xkv has ${T + 1} rows (tokens) ${at(T)}: ${orO}`);
   refuses(() => attn.forward({ X: x(1, 1), Wq: x(1, W + 1), Wk: x(1, W + 1), Wv: x(1, 1) }), `Wq has ${W + 1} columns (dk) ${at(W)}: use a narrower head`);
   refuses(() => attn.forward({ X: x(1, 1), Wq: x(1, 1), Wk: x(1, 1), Wv: x(1, W + 1) }), `Wv has ${W + 1} columns (dv) ${at(W)}: use a narrower head`);
-  refuses(() => attn.forward({ Q: x(T + 1, 1), K: x(1, 1), V: x(1, 1) }), `Q has ${T + 1} rows (queries) ${at(T)}: use a shorter sequence`);
-  refuses(() => attn.forward({ Q: x(1, 1), K: x(T + 1, 1), V: x(T + 1, 1) }), `K has ${T + 1} rows (keys) ${at(T)}: use a shorter sequence`);
+  refuses(() => attn.forward({ Q: x(T + 1, 1), K: x(1, 1), V: x(1, 1) }), `Q has ${T + 1} rows (queries) ${at(T)}: ${orO}`);
+  refuses(() => attn.forward({ Q: x(1, 1), K: x(T + 1, 1), V: x(T + 1, 1) }), `K has ${T + 1} rows (keys) ${at(T)}: ${orO}`);
   refuses(() => attn.forward({ Q: x(1, W + 1), K: x(1, W + 1), V: x(1, 1) }), `Q has ${W + 1} columns (dk) ${at(W)}: use a narrower head`);
   refuses(() => attn.forward({ Q: x(1, 1), K: x(1, 1), V: x(1, W + 1) }), `V has ${W + 1} columns (dv) ${at(W)}: use a narrower head`);
   // at the limits, one size at a time: T queries cross-attending to T keys; a model W wide; dk = dv = W
@@ -416,14 +417,15 @@ test('outputs naming O alone (once or more, with or without into) runs the fused
   for (const outputs of [['O'], ['O', 'O']]) {
     const { r, fused } = only(outputs);
     assert.ok(fused, `${outputs}: fused`);
-    assert.deepEqual([...r.O], [...full.O]);
+    assert.deepEqual([...r.O], [...attn.forward(DIRECT, { outputs: ['O'] }).O]);
+    for (let k = 0; k < full.O.length; k++) assert.ok(Math.abs(r.O[k] - full.O[k]) <= 1e-6, `${outputs}: O[${k}] is the long form's to rounding`);
     assert.equal(r.A, null);
   }
   const into = attn.forward(DIRECT, { outputs: ['O'] });
   const again = only(['O'], into);
   assert.ok(again.fused, '[\'O\'] into a result: fused');
   assert.equal(again.r, into);
-  assert.deepEqual([...into.O], [...full.O]);
+  for (let k = 0; k < full.O.length; k++) assert.ok(Math.abs(into.O[k] - full.O[k]) <= 1e-6, `into: O[${k}]`);
   for (const outputs of [['O', 'A'], ['A', 'O'], ['A', 'S'], ['Q']]) {
     const { r, fused } = only(outputs);
     assert.ok(!fused, `${outputs}: the long form`);
@@ -506,14 +508,14 @@ const head4 = (t, b, h) => {
   const [, H, L, D] = t.shape;
   return Array.from({ length: L }, (_, i) => Array.from(t.data.subarray(((b * H + h) * L + i) * D, ((b * H + h) * L + i + 1) * D)));
 };
-// Query head h of batch b, through forward(): multiHead's expected output, head by head.
+// Query head h of batch b, through forward()'s fused form (O alone), which multiHead runs on each head: its expected output, head by head.
 function expectedHeads({ Q, K, V, mask = null, causal = false, scale = null }, maskOf = () => null) {
   const [B, QH, L] = Q.shape, KH = K.shape[1], DV = V.shape[3];
   const out = new Float32Array(B * QH * L * DV);
   for (let b = 0; b < B; b++) {
     for (let h = 0; h < QH; h++) {
       const kv = Math.floor(h / (QH / KH));
-      const r = attn.forward({ Q: head4(Q, b, h), K: head4(K, b, kv), V: head4(V, b, kv), mask: mask && maskOf(b, h), causal, scale });
+      const r = attn.forward({ Q: head4(Q, b, h), K: head4(K, b, kv), V: head4(V, b, kv), mask: mask && maskOf(b, h), causal, scale }, { outputs: ['O'] });
       out.set(r.O, (b * QH + h) * L * DV);
     }
   }
@@ -624,9 +626,10 @@ test('multiHead(): every size is checked against LIMITS before any data is read;
   const e = (shape) => ({ shape, data: [] }); // no data: the sizes are refused first
   const ok = e([1, 1, 2, 2]);
   const at = (k) => `but at most ${k} are supported`;
-  refuses(() => attn.multiHead({ Q: e([1, 1, T + 1, 2]), K: ok, V: ok }), `Q has ${T + 1} queries (len) ${at(T)}: use a shorter sequence`);
-  refuses(() => attn.multiHead({ Q: ok, K: e([1, 1, T + 1, 2]), V: ok }), `K has ${T + 1} keys (len) ${at(T)}: use a shorter sequence`);
-  refuses(() => attn.multiHead({ Q: ok, K: ok, V: e([1, 1, T + 1, 2]) }), `V has ${T + 1} keys (len) ${at(T)}: use a shorter sequence`);
+  const F = LIMITS.maxTokensFused; // every head runs the fused form
+  refuses(() => attn.multiHead({ Q: e([1, 1, F + 1, 2]), K: ok, V: ok }), `Q has ${F + 1} queries (len) ${at(F)}: use a shorter sequence`);
+  refuses(() => attn.multiHead({ Q: ok, K: e([1, 1, F + 1, 2]), V: ok }), `K has ${F + 1} keys (len) ${at(F)}: use a shorter sequence`);
+  refuses(() => attn.multiHead({ Q: ok, K: ok, V: e([1, 1, F + 1, 2]) }), `V has ${F + 1} keys (len) ${at(F)}: use a shorter sequence`);
   refuses(() => attn.multiHead({ Q: e([1, 1, 2, W + 1]), K: ok, V: ok }), `Q has ${W + 1} values per head (head size) ${at(W)}: use a narrower head`);
   refuses(() => attn.multiHead({ Q: ok, K: e([1, 1, 2, W + 1]), V: ok }), `K has ${W + 1} values per head (head size) ${at(W)}: use a narrower head`);
   refuses(() => attn.multiHead({ Q: ok, K: ok, V: e([1, 1, 2, W + 1]) }), `V has ${W + 1} values per head (head size) ${at(W)}: use a narrower head`);

@@ -153,7 +153,7 @@ test('forward(): a getter that calls forward() on a second instance leaves both 
     let inner = null;
     const r = attn.forward({ X: trappedX(() => { inner = other.forward(big(), options && options.outputs ? options : undefined); }, []), Wq: [[1, 0], [0, 1]], Wk: [[1, 0], [0, 1]], Wv }, options);
     near(r.O, EXPECTED_O, `outer O with ${JSON.stringify(options && Object.keys(options))}`);
-    const alone = other.forward(big());
+    const alone = other.forward(big(), options && options.outputs ? options : undefined); // (the same form)
     assert.ok(inner && inner.n === 300, 'the inner call ran');
     assert.deepEqual(Array.from(inner.O), Array.from(alone.O), 'the inner O is the same as the call made alone');
   }

@@ -10,7 +10,7 @@
 // The full API is documented in docs/api.md.
 
 import { wasmBytes } from '../gen/wasm-source.js';
-import { BUFFERS, LAB_BUFFERS, L_FUSED, L_MASK } from '../gen/wasm-exports.js';
+import { BUFFERS, LAB_BUFFERS, TILE_BUFFERS, L_FUSED, L_MASK, MAX_TOKENS_FUSED, TILE_KEYS, TILE_ROWS } from '../gen/wasm-exports.js';
 import { STATUS, describe } from './words.js';
 
 // The shapes below are declared in web/core/types.d.ts (tsc reads it; the page never loads it).
@@ -20,12 +20,21 @@ import { STATUS, describe } from './words.js';
 /** @typedef {import('./types').Checked} Checked @typedef {import('./types').CheckedMask} CheckedMask @typedef {import('./types').MultiHeadArgs} MultiHeadArgs */
 /** forward()'s options read once. @typedef {{ outputs: readonly string[] | null, into: Result | null, fused: boolean }} Options */
 
-export const LIMITS = Object.freeze({ maxTokens: 512, maxWidth: 256, maxHeads: 64 });
+// maxTokens bounds n and m of the long form (every n×m matrix kept); the fused form (outputs:
+// ['O'] alone, and multiHead) keeps none and takes up to maxTokensFused (c/attention.h).
+export const LIMITS = Object.freeze({ maxTokens: 512, maxTokensFused: MAX_TOKENS_FUSED, maxWidth: 256, maxHeads: 64 });
+/** The limit on n and m, and what to do past it, for the long or the fused form. @param {boolean} fused */
+const tokenLimit = (fused) => (fused ? LIMITS.maxTokensFused : LIMITS.maxTokens);
+const SHORTER = 'use a shorter sequence';
+const SHORTER_OR_O = `use a shorter sequence, or ask for O alone (outputs: ['O']), which takes up to ${MAX_TOKENS_FUSED}`;
+/** @param {boolean} fused */
+const shorter = (fused) => (fused ? SHORTER : SHORTER_OR_O);
 
 // Buffer ids (BUFFERS: the table c/wasm_exports.def, in arena order: the buffers a result returns
 // come first, one after another, then the scratch ones), and the lab rows' ids.
 const BUF = Object.fromEntries(BUFFERS.map((name, i) => [name, i]));
 const LAB = Object.fromEntries(LAB_BUFFERS.map((name, i) => [name, i]));
+const TILE = Object.fromEntries(TILE_BUFFERS.map((name, i) => [name, i]));
 
 const NONFINITE = 3, BAD_MASK = 4, OVERFLOW = 6;
 const SLAB_FLOATS = 65536;
@@ -347,9 +356,9 @@ function checkMultiHeadArgs(args) {
   for (const [name, size, what] of [['Q', dk, 'Q.shape[2] / qHeads'], ['K', dkK, 'K.shape[2] / kvHeads'], ['V', dv, 'V.shape[2] / kvHeads']]) {
     if (!Number.isInteger(size)) throw new Error(`${name}'s hidden size does not divide by its head count (${what} = ${size}): the hidden sizes must be whole multiples of qHeads and kvHeads`);
   }
-  checkSize('Q', L, 'queries (len)', LIMITS.maxTokens, 'use a shorter sequence');
-  checkSize('K', S, 'keys (len)', LIMITS.maxTokens, 'use a shorter sequence');
-  checkSize('V', SV, 'keys (len)', LIMITS.maxTokens, 'use a shorter sequence');
+  checkSize('Q', L, 'queries (len)', LIMITS.maxTokensFused, SHORTER); // (every head runs the fused form)
+  checkSize('K', S, 'keys (len)', LIMITS.maxTokensFused, SHORTER);
+  checkSize('V', SV, 'keys (len)', LIMITS.maxTokensFused, SHORTER);
   checkSize('Q', dk, 'values per head (head size)', LIMITS.maxWidth, 'use a narrower head');
   checkSize('K', dkK, 'values per head (head size)', LIMITS.maxWidth, 'use a narrower head');
   checkSize('V', dv, 'values per head (head size)', LIMITS.maxWidth, 'use a narrower head');
@@ -399,8 +408,8 @@ function checkWeightsRow(/** @type {Float64Array} */ weights /* labRow's checked
 // forward()'s arguments, checked and read once (each property and row), into the instance's
 // one Plan p, refilled by every call (newPlan): { direct, cross, n, m, d (0 in the direct form),
 // dk, dv, scale, causal, mask, names, mats }, mats[k] named names[k] in the core's order.
-/** @param {unknown} given @param {Plan} p @returns {Plan} */
-function planForward(given, p) {
+/** @param {unknown} given @param {Plan} p @param {boolean} fused the fused form (its limit on n and m) @returns {Plan} */
+function planForward(given, p, fused) {
   if (!given || typeof given !== 'object') throw new Error('forward needs an object: { X, Wq, Wk, Wv } or { Q, K, V }');
   const args = /** @type {Record<string, unknown>} */ (given);
   for (const key in args) {
@@ -425,8 +434,8 @@ function planForward(given, p) {
   if (causal !== undefined && typeof causal !== 'boolean') {
     throw new Error(`causal is ${describe(causal)}: it must be true or false`);
   }
-  if (direct) planDirect(p, Q, K, V);
-  else planProjected(p, X, Xkv, Wq, Wk, Wv);
+  if (direct) planDirect(p, Q, K, V, fused);
+  else planProjected(p, X, Xkv, Wq, Wk, Wv, fused);
   p.mask = maskOf(mask, p.n, p.m, p.slots[5]);
   p.scale = checkScale(scale, p.dk);
   p.causal = Boolean(causal);
@@ -463,16 +472,16 @@ function releasePlan(p) {
   p.mask = null;
 }
 
-/** @param {Plan} p @param {unknown} x @param {unknown} xkv @param {unknown} wq @param {unknown} wk @param {unknown} wv */
-function planProjected(p, x, xkv, wq, wk, wv) {
+/** @param {Plan} p @param {unknown} x @param {unknown} xkv @param {unknown} wq @param {unknown} wk @param {unknown} wv @param {boolean} fused */
+function planProjected(p, x, xkv, wq, wk, wv, fused) {
   const slot = p.slots;
   const X = matrixOf('X', x, slot[0]), Wq = matrixOf('Wq', wq, slot[2]), Wk = matrixOf('Wk', wk, slot[3]), Wv = matrixOf('Wv', wv, slot[4]);
   const cross = xkv !== undefined && xkv !== null;
   const Xkv = cross ? matrixOf('Xkv', xkv, slot[1]) : X;
   const n = X.rows, d = X.cols, dk = Wq.cols, dv = Wv.cols, m = Xkv.rows;
-  checkSize('X', n, 'rows (tokens)', LIMITS.maxTokens, 'use a shorter sequence');
+  checkSize('X', n, 'rows (tokens)', tokenLimit(fused), shorter(fused));
   checkSize('X', d, 'columns (features, d)', LIMITS.maxWidth, 'use a narrower model');
-  if (cross) checkSize('Xkv', m, 'rows (tokens)', LIMITS.maxTokens, 'use a shorter sequence');
+  if (cross) checkSize('Xkv', m, 'rows (tokens)', tokenLimit(fused), shorter(fused));
   checkSize('Wq', dk, 'columns (dk)', LIMITS.maxWidth, 'use a narrower head');
   checkSize('Wv', dv, 'columns (dv)', LIMITS.maxWidth, 'use a narrower head');
   if (Wq.rows !== d || Wk.rows !== d || Wv.rows !== d) {
@@ -486,13 +495,13 @@ function planProjected(p, x, xkv, wq, wk, wv) {
   setShape(p, false, cross, n, m, d, dk, dv);
 }
 
-/** @param {Plan} p @param {unknown} q @param {unknown} k @param {unknown} v */
-function planDirect(p, q, k, v) {
+/** @param {Plan} p @param {unknown} q @param {unknown} k @param {unknown} v @param {boolean} fused */
+function planDirect(p, q, k, v, fused) {
   const slot = p.slots;
   const Q = matrixOf('Q', q, slot[0]), K = matrixOf('K', k, slot[1]), V = matrixOf('V', v, slot[2]);
   const n = Q.rows, dk = Q.cols, m = K.rows, dv = V.cols;
-  checkSize('Q', n, 'rows (queries)', LIMITS.maxTokens, 'use a shorter sequence');
-  checkSize('K', m, 'rows (keys)', LIMITS.maxTokens, 'use a shorter sequence');
+  checkSize('Q', n, 'rows (queries)', tokenLimit(fused), shorter(fused));
+  checkSize('K', m, 'rows (keys)', tokenLimit(fused), shorter(fused));
   checkSize('Q', dk, 'columns (dk)', LIMITS.maxWidth, 'use a narrower head');
   checkSize('V', dv, 'columns (dv)', LIMITS.maxWidth, 'use a narrower head');
   if (K.cols !== dk) throw new Error(`K has ${countOf(K.cols, 'column')} but Q has ${dk}: queries and keys need the same width dk so their dot products are defined`);
@@ -754,7 +763,7 @@ class Attention {
     this.#enter('forward()');
     try {
       const opts = forwardOptions(options, this.#options);
-      const plan = planForward(args, this.#plan);
+      const plan = planForward(args, this.#plan, opts.fused);
       this.#run(plan, opts.fused);
       return /** @type {import('../../types/attention').SomeResult<K>} */ (/** @type {unknown} */ (this.#result(plan, opts)));
     } finally {
@@ -794,10 +803,18 @@ class Attention {
   // re-reads the heap view: ae_prepare may have grown memory, which detaches the old view.
   /** @param {number} n @param {number} m @param {number} d @param {number} dk @param {number} dv @param {number} layout */
   #prepare(n, m, d, dk, dv, layout) {
-    const key = n + 513 * (m + 513 * (d + 257 * (dk + 257 * (dv + 257 * layout))));
+    // (unique for n, m <= 8192, d, dk, dv <= 256 and layout <= 3, and below 2^53)
+    const key = n + 8193 * (m + 8193 * (d + 257 * (dk + 257 * (dv + 257 * layout))));
     if (key === this.#key) return;
     this.#key = -1;
-    this.#check(this.exports.ae_prepare(n, m, d, dk, dv, layout));
+    const status = this.exports.ae_prepare(n, m, d, dk, dv, layout);
+    if (status === -1) {
+      const mb = (/** @type {number} */ x) => `${Math.ceil(x / 2 ** 20)} MB`;
+      throw new Error(layout & L_MASK
+        ? `a mask of ${n} × ${m} takes ${mb(n * m * 4)}, more than the core's memory can hold: for a causal mask give causal: true instead, or use a shorter sequence`
+        : `${n} queries and ${m} keys of widths ${d || '-'}, ${dk} and ${dv} need more memory than the core can hold: use a shorter sequence or narrower heads`);
+    }
+    this.#check(status);
     this.#freshHeap();
     for (let b = 0; b < BUFFERS.length; b++) this.offsets[b] = this.exports.ae_buffer(b) >> 2;
     this.#span = this.#oSpan = null;
@@ -1038,6 +1055,66 @@ class Attention {
   }
 
   /**
+   * The fused form's walk, one tile at a time, for the FlashAttention lab (web/labs/tiles.js):
+   * the head (forward()'s arguments, n and m up to LIMITS.maxTokens) goes through the core's
+   * fused form once (its O is `fusedO`), then through ae_tile_step tile after tile in the order
+   * the core visits them: query tiles of `queryTile` rows, each against key tiles of `keyTile`
+   * keys up to the last key its last row sees (with the causal mask, the tiles past it are
+   * listed as skipped and not run). Each step keeps copies of the rows' running maximum, sum and
+   * output before and after, the tile's z (scores plus mask), p = exp(z − max), alpha and the
+   * rescale of the output so far. `O` is the walk's output. Needs the trainer or full core.
+   * @param {import('../../types/attention').ForwardArgs} args
+   * @param {{ queryTile: number, keyTile: number }} tiles
+   * @returns {import('../../types/attention').TileWalk}
+   */
+  tileWalk(args, tiles) {
+    this.#enter('tileWalk()');
+    try {
+      const ex = this.exports, { ae_tile_step: tileStep, ae_tile_reset: tileReset, ae_tile_buffer: tileBuffer } = ex;
+      if (!tileStep || !tileReset || !tileBuffer) throw new Error("tileWalk() needs the trainer or the full core: loadAttention({ core: 'trainer' })");
+      const { queryTile, keyTile } = /** @type {{ queryTile?: unknown, keyTile?: unknown }} */ (tiles ?? {});
+      for (const [name, v, most] of /** @type {const} */ ([['queryTile', queryTile, TILE_ROWS], ['keyTile', keyTile, TILE_KEYS]])) {
+        if (!Number.isInteger(v) || /** @type {number} */ (v) < 1 || /** @type {number} */ (v) > most) throw new Error(`${name} is ${describe(v)}: it must be a whole number from 1 to ${most}`);
+      }
+      const bq = /** @type {number} */ (queryTile), bk = /** @type {number} */ (keyTile);
+      const plan = planForward(args, this.#plan, false); // the long form's limits: the lab shows n × m things
+      const { n, m, dv } = plan;
+      this.#run(plan, true);
+      const fusedO = this.heap.slice(this.offsets[BUF.O], this.offsets[BUF.O] + n * dv);
+      this.#check(tileReset());
+      const view = (/** @type {number} */ which, /** @type {number} */ from, /** @type {number} */ len) => {
+        const at = (tileBuffer(which) >> 2) + from;
+        return this.heap.slice(at, at + len);
+      };
+      const state = (/** @type {number} */ q0, /** @type {number} */ rows) => ({ max: view(TILE.max, q0, rows), sum: view(TILE.sum, q0, rows), out: view(TILE.out, q0 * dv, rows * dv) });
+      /** @type {import('../../types/attention').TileStep[]} */
+      const steps = [];
+      for (let q0 = 0; q0 < n; q0 += bq) {
+        const rows = Math.min(bq, n - q0), end = plan.causal ? Math.min(q0 + rows, m) : m;
+        for (let k0 = 0; k0 < m; k0 += bk) {
+          const keys = Math.min(bk, m - k0);
+          if (k0 >= end) {
+            steps.push({ q0, rows, k0, keys, skipped: true, before: null, after: null, z: null, p: null, alpha: null, rescale: null });
+            continue;
+          }
+          const before = state(q0, rows);
+          this.#check(tileStep(plan.mask ? 1 : 0, plan.causal ? 1 : 0, plan.scale, q0, bq, k0, bk), 'Q and K');
+          const grid = (/** @type {number} */ which) => {
+            const out = new Float32Array(rows * keys), all = view(which, 0, rows * bk);
+            for (let r = 0; r < rows; r++) out.set(all.subarray(r * bk, r * bk + keys), r * keys);
+            return out;
+          };
+          steps.push({ q0, rows, k0, keys, skipped: false, before, after: state(q0, rows), z: grid(TILE.z), p: grid(TILE.p), alpha: view(TILE.alpha, 0, rows), rescale: view(TILE.rescale, 0, rows) });
+        }
+      }
+      return { n, m, dv, queryTile: bq, keyTile: bk, steps, O: view(TILE.out, 0, n * dv), fusedO };
+    } finally {
+      releasePlan(this.#plan);
+      this.#busy = null;
+    }
+  }
+
+  /**
    * Several heads over ONNX-layout tensors, with grouped-query attention: each (batch, head)
    * goes through the fused form of forward() (O only). See docs/api.md for the layouts.
    * @param {import('../../types/attention').MultiHeadArgs} args
@@ -1110,7 +1187,7 @@ class Attention {
   // One head's O by the fused form, as a view of Wasm memory (valid until the next call).
   /** @param {unknown} args */
   #fusedO(args) {
-    const plan = planForward(args, this.#plan);
+    const plan = planForward(args, this.#plan, true);
     this.#run(plan, true);
     const o = this.offsets[BUF.O];
     return this.heap.subarray(o, o + plan.n * plan.dv);

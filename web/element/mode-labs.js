@@ -32,7 +32,7 @@ function mountOf(mode) {
     const changed = stateEmitter(mode, emit, null);
     const api = {
       // the lab's own modules load beside the core (web/labs/catalog.js; modes.js has a mode for each lab of it)
-      ready: Promise.all([sharedCore({ core: 'forward' }), entryOf(mode).load()]).then(([attn, record]) => {
+      ready: Promise.all([sharedCore({ core: entryOf(mode).core }), entryOf(mode).load()]).then(([attn, record]) => {
         if (gone) return;
         lab = mountLabRecord(record, container, {
           attn, doc, params: new URLSearchParams(params || ''),

@@ -3,11 +3,16 @@
 // the labs: web/labs/index.js loads all of it (for the tests), the element's lab modes and the
 // site's build (tools/build-site.mjs: what each lab's page preloads, one line per lab) read it.
 
-/** @typedef {{ mode: string, title: string, load: () => Promise<import('./mount.js').Lab> }} LabEntry */
+/** @typedef {{ mode: string, title: string, core: 'forward' | 'trainer', load: () => Promise<import('./mount.js').Lab> }} LabEntry */
 
-/** @param {string} mode @param {string} title @param {() => Promise<[any, any]>} modules @param {string} mount @returns {LabEntry} */
-const entry = (mode, title, modules, mount) => ({
-  mode, title,
+/**
+ * A lab: its mode, title, modules and mount, and the core it needs: 'forward' (the smallest), or
+ * 'trainer' for a lab that calls an export only the trainer and full cores have (attn.tileWalk).
+ * @param {string} mode @param {string} title @param {() => Promise<[any, any]>} modules @param {string} mount
+ * @param {'forward' | 'trainer'} [core] @returns {LabEntry}
+ */
+const entry = (mode, title, modules, mount, core = /** @type {'forward' | 'trainer'} */ ('forward')) => ({
+  mode, title, core,
   load: () => modules().then(([state, view]) => ({ mode, title, state, mount: view[mount] })),
 });
 
@@ -20,4 +25,5 @@ export const CATALOG = [
   entry('multihead-lab', 'Several heads', () => Promise.all([import('./multihead.js'), import('./multihead-view.js')]), 'mountMultiHeadLab'),
   entry('cross-lab', 'Cross-attention', () => Promise.all([import('./cross.js'), import('./cross-view.js')]), 'mountCrossLab'),
   entry('fused-lab', 'Fused form and n²', () => Promise.all([import('./fused.js'), import('./fused-view.js')]), 'mountFusedLab'),
+  entry('tiles-lab', 'FlashAttention, tile by tile', () => Promise.all([import('./tiles.js'), import('./tiles-view.js')]), 'mountTilesLab', 'trainer'),
 ];

@@ -2,7 +2,7 @@
 // mountFusedLab(root, { attn, doc, state, onState }). The bytes and the agreement of the two O
 // are computed at once; the times are measured after the redraw, one n per task (about 30 ms
 // each), so the page keeps answering while the sweep runs; a measurement is kept per n.
-import { compareForms, timeForms, plotGeometry, explainFused, bytesText, timeText, MODE, N_MIN, N_MAX, SWEEP, BLOCK, WIDTH, defaultState, writeState } from './fused.js';
+import { compareForms, timeForms, plotGeometry, explainFused, bytesText, timeText, MODE, N_MIN, N_MAX, SWEEP, BLOCK, TILE, WIDTH, defaultState, writeState } from './fused.js';
 import { h, slider, checkbox, button, table, paragraphs, labShell, svg } from './ui.js';
 
 const now = () => performance.now();
@@ -22,8 +22,8 @@ export function mountFusedLab(root, { attn, doc = root.ownerDocument, state = de
 
   const lab = labShell(root, {
     doc, kind: MODE, state, writeState, onState,
-    title: 'The fused form: the same O without the n × n matrix',
-    lede: 'The long form computes S = Q·Kᵀ/√dk, the masked softmax A and O = A·V, and keeps every n × n matrix, which is what you need to understand it and what the explorer shows. The fused form here (the core’s own) goes through the queries a block at a time and keeps only O: each block still holds its rows of S in full. PyTorch’s fused kernels for scaled_dot_product_attention (FlashAttention, memory-efficient attention) go further: they also take the keys a tile at a time, with an online softmax that rescales the running sum as each tile arrives, so no row of S is ever whole. Slide n and watch the memory, the time and the outputs of both, measured live in this browser.',
+    title: 'The fused form: O tile by tile, without the n × n matrix',
+    lede: `The long form computes S = Q·Kᵀ/√dk, the masked softmax A and O = A·V, and keeps every n × n matrix, which is what you need to understand it and what the explorer shows. The fused form here (the core’s own) works as FlashAttention does: a block of ${BLOCK} queries against a tile of ${TILE} keys at a time, with an online softmax. For each query row it carries the running maximum m of its scores, the running sum l of exp(score − m) and its output so far, the average of the values seen: a tile’s weights are exp(score − m) ÷ l, and what the row had is rescaled by α·l_old ÷ l_new, with α = exp(m_old − m_new) below 1 when the tile brings a larger score. No row of S is ever whole. PyTorch’s fused kernels for scaled_dot_product_attention (FlashAttention, memory-efficient attention) take the keys a tile at a time in the same way, on their own tile sizes. Slide n and watch the memory, the time and the outputs of both, measured live in this browser.`,
     render: (/** @type {FusedState} */ s, /** @type {HTMLElement} */ out) => render(s, out),
   });
 
@@ -63,12 +63,12 @@ export function mountFusedLab(root, { attn, doc = root.ownerDocument, state = de
     const points = /** @type {Timing[]} */ (SWEEP.map((m) => timed.get(key(s, m))).filter(Boolean)); // filter(Boolean) leaves out the undefined
     if (t && !SWEEP.includes(s.n)) points.push(t);
     out.append(
-      h(doc, 'p', { class: 'lab-verdict ' + (c.identical ? 'lab-ok' : ''), attrs: { 'data-role': 'agree' }, text: `Same O: largest difference ${c.identical ? '0' : c.maxDiff.toExponential(1)} over ${c.outputs.toLocaleString('en-US')} outputs` }),
+      h(doc, 'p', { class: 'lab-verdict ' + (c.identical ? 'lab-ok' : ''), attrs: { 'data-role': 'agree' }, text: `Same O${c.identical ? '' : ' to rounding'}: largest difference ${c.identical ? '0' : c.maxDiff.toExponential(1)} over ${c.outputs.toLocaleString('en-US')} outputs` }),
       table(doc, ['one head', 'long form', 'fused form'], [
         ['time per call', t ? timeText(t.long) : 'timing…', t ? timeText(t.fused) : 'timing…'],
         ['memory in all', bytesText(c.long.total), bytesText(c.fused.total)],
         ['of it n × n', bytesText(c.long.square), bytesText(c.fused.square)],
-        ['what it keeps', `S, M and A (${s.n} × ${s.n} each), then O`, `${BLOCK} × ${s.n} scores at a time, then O`],
+        ['what it keeps', `S, M and A (${s.n} × ${s.n} each), then O`, `${BLOCK} × ${Math.min(s.n, TILE)} scores of one tile, and m, l and the output so far of ${BLOCK} rows, at a time; then O`],
       ], { caption: `One head, n = ${s.n}, d = dk = dv = ${WIDTH}${s.causal ? ', causal' : ''}: memory from the core, times measured here`, cellClass: (i, j) => (i === 3 && j > 0 ? 'wrap' : '') }),
       plot(doc, points, s),
       paragraphs(doc, explainFused(c, t, points, s)),

@@ -5,12 +5,14 @@
 //
 // One seeded head, d = dk = dv = WIDTH (16), n tokens, run by the core both ways:
 //   long form   forward(args, { into })            stores S, M and A, n × n each, and O
-//   fused form  forward(args, { outputs: ['O'] })  a block of 4 queries at a time, only O
+//   fused form  forward(args, { outputs: ['O'] })  a block of 4 queries against a tile of keys at
+//                                                  a time, with an online softmax (FlashAttention's), only O
 // The bytes each needs come from the core (attn.workspace()), the times from the clock the
 // caller gives (performance.now on the page, a fake one in the tests), and the two O are compared.
 
 import { intParam, mulberry32, normals } from './random.js';
 import { count } from '../blocks/words.js';
+import { TILE_KEYS } from '../gen/wasm-exports.js';
 
 export const MODE = 'fused-lab';
 // d = dk = dv = WIDTH. Narrow enough that the n × n work leads within the sweep: at n = 512 the
@@ -21,6 +23,23 @@ export const SWEEP = [8, 16, 32, 64, 128, 256, 512];
 /** A time that grows by this much or more when n doubles is "close to 4": the n² part leads. */
 export const QUADRATIC_GROWTH = 3.2;
 export const BLOCK = 4; // queries per block in the fused form (c/attention.c, TR)
+export const TILE = TILE_KEYS; // keys per tile in the fused form (c/attention.h ATTN_TILE_KEYS)
+
+/**
+ * The scores the fused form computes at n, as the core goes: blocks of BLOCK queries (the last
+ * n % BLOCK one at a time), each against the keys its last row sees (all n without the causal
+ * mask: then nothing is skipped).
+ * @param {number} n @param {boolean} causal
+ */
+export function fusedScores(n, causal) {
+  let scores = 0;
+  for (let i = 0; i < n;) {
+    const rows = n - i >= BLOCK ? BLOCK : 1;
+    scores += rows * (causal ? Math.min(i + rows, n) : n);
+    i += rows;
+  }
+  return scores;
+}
 
 /** @typedef {{ n: number, causal: boolean, seed: number }} FusedState */
 /** @typedef {{ n: number, long: number, fused: number }} Timing µs per call of each form at n */
@@ -79,7 +98,7 @@ export function compareForms(attn, state) {
   return {
     n, scores: n * n, outputs: long.O.length, maxDiff, identical,
     long: { total: longSpace.total, square: b(longSpace) },
-    fused: { total: fusedSpace.total, square: b(fusedSpace), block: BLOCK * n * 4 },
+    fused: { total: fusedSpace.total, square: b(fusedSpace), tile: BLOCK * Math.min(n, TILE) * 4, computed: fusedScores(n, state.causal) },
   };
 }
 
@@ -253,14 +272,15 @@ export function doublingSentence(last, { causal }) {
  * @param {ReturnType<typeof compareForms>} c @param {Timing | null} t @param {Timing[]} points @param {{ causal: boolean }} state
  */
 export function explainFused(c, t, points, state) {
-  const n = c.n, out = [];
-  out.push(`With n = ${n} tokens there are ${n} × ${n} = ${grouped(c.scores)} scores. The long form stores all of them in S, and as many masks in M and weights in A: ${bytesText(c.long.square)} of n × n matrices out of ${bytesText(c.long.total)} in all. The fused form stores none: it works through ${count(Math.ceil(n / BLOCK), 'block')} of ${BLOCK} queries, keeping one block’s ${BLOCK} × ${n} scores (${bytesText(c.fused.block)}) at a time, ${bytesText(c.fused.total)} in all with the inputs, Kᵀ, V and O.`);
+  const n = c.n, out = [], keys = Math.min(n, TILE), tiles = Math.ceil(n / TILE);
+  const against = tiles === 1 ? `all ${n} keys in one tile` : `the keys a tile of ${TILE} at a time (${count(tiles, 'tile')})`;
+  out.push(`With n = ${n} tokens there are ${n} × ${n} = ${grouped(c.scores)} scores. The long form stores all of them in S, and as many masks in M and weights in A: ${bytesText(c.long.square)} of n × n matrices out of ${bytesText(c.long.total)} in all. The fused form stores none: it takes ${count(Math.ceil(n / BLOCK), 'block')} of ${BLOCK} queries, each against ${against}, and holds one tile’s ${BLOCK} × ${keys} scores (${bytesText(c.fused.tile)}) and, for each of the block’s rows, the running maximum m of its scores, the running sum l of their exponentials and its output so far, an average of the values seen: ${bytesText(c.fused.total)} in all with the inputs, K and V packed, and O.`);
   out.push(c.identical
-    ? `Both give the same O: the largest difference between their ${grouped(c.outputs)} outputs is 0. They add the same numbers in the same order, so the results agree to the last bit.`
-    : `Both give the same O up to rounding: the largest difference between their ${grouped(c.outputs)} outputs is ${c.maxDiff.toExponential(1)}.`);
+    ? `Both give the same O: the largest difference between their ${grouped(c.outputs)} outputs is 0.`
+    : `Both give the same O up to rounding: the largest difference between their ${grouped(c.outputs)} outputs is ${c.maxDiff.toExponential(1)}. The fused form builds each row’s average tile by tile: a tile’s weights are exp(score − m) ÷ l with the running m and l, and what it had is rescaled by α·l_old ÷ l_new, where α = exp(m_old − m_new) is below 1 when the tile brings a larger score: the same numbers, rounded in another order.`);
   if (t) {
     const faster = t.long / t.fused;
-    out.push(`At n = ${n} one call took ${timeText(t.long)} in the long form and ${timeText(t.fused)} in the fused form${faster >= 1.05 ? `, ${faster.toFixed(1)} times faster` : ''}.${state.causal ? ' The fused form also skips the scores the causal mask removes, about half of them; the long form computes them all, because S shows them.' : ''}`);
+    out.push(`At n = ${n} one call took ${timeText(t.long)} in the long form and ${timeText(t.fused)} in the fused form${faster >= 1.05 ? `, ${faster.toFixed(1)} times faster` : ''}.${state.causal && c.fused.computed < c.scores ? ` The fused form also skips ${Math.round((100 * (c.scores - c.fused.computed)) / c.scores)}% of the scores, those the causal mask removes past each block’s last row; the long form computes them all, because S shows them.` : ''}`);
   }
   const g = growth(points);
   const last = g[g.length - 1], fell = g.find((x) => x.long < 1 || x.fused < 1);
@@ -272,6 +292,6 @@ export function explainFused(c, t, points, state) {
     if (first && first.long < 3) out.push(`At small n (from ${first.from} to ${first.to}) a call grows by only ${first.long.toFixed(1)} times: its fixed cost (checking and copying the inputs, starting the core) is larger than the n² part. On the log–log plot the n² line is the slope the curves approach as n grows.`);
   }
   const context = 32768;
-  out.push(`The memory matters at the lengths models use. At n = ${grouped(context)} tokens, S alone would take ${bytesText(context * context * 4)} for one head; one block of the fused form takes ${bytesText(BLOCK * context * 4)}.`);
+  out.push(`The memory matters at the lengths models use. At n = ${grouped(context)} tokens, S alone would take ${bytesText(context * context * 4)} for one head; the fused form holds one tile’s ${BLOCK} × ${TILE} scores (${bytesText(BLOCK * TILE * 4)}) whatever n is, and besides the inputs and O only K and V packed: its memory grows with n, not with n².`);
   return out;
 }

@@ -41,7 +41,7 @@ async function main() {
     nav.append(a);
   }
   const [attn, record] = await Promise.all([
-    loadAttention({ core: 'forward' }), // the labs never train: the forward core
+    loadAttention({ core: shown.core }), // the labs never train: the forward core, unless a lab needs more (catalog.js)
     shown.load(),
   ]);
   const onState = (/** @type {Record<string, unknown>} */ state) => history.replaceState(null, '', queryOf(state) + location.hash);

@@ -43,7 +43,7 @@ function render(attn, doc, s, out) {
   for (let k = 0; k < x.concat.length; k++) diff = Math.max(diff, Math.abs(x.concat[k] - x.concatOneByOne[k]));
   out.append(matrixFigure(doc, { name: 'concat', id: 'concat', rows: x.n, cols: x.heads * x.dv, rowLabels: t, colLabels: cols, values: x.concat, kind: 'diverging', about: 'the heads’ outputs side by side, from the core’s multiHead()' }).el,
     paragraphs(doc, [
-      `The concatenated output comes from one multiHead() call on the heads’ Q, K and V; it equals the heads’ own outputs put side by side (largest difference ${diff === 0 ? '0' : diff.toExponential(1)}).`,
+      `The concatenated output comes from one multiHead() call on the heads’ Q, K and V; ${diff === 0 ? 'it equals' : 'it differs by rounding from'} the heads’ own outputs put side by side, each head’s O computed alone by the same fused form (largest difference ${diff === 0 ? '0' : diff.toExponential(1)}).`,
       x.kvHeads < x.heads ? `Grouped-query attention: ${x.heads} query heads share ${count(x.kvHeads, 'key/value head')}, ${x.group} query heads to each, so heads in a group read the same K and V but ask different questions (their own Q): their patterns still differ, and the K/V cache is ${x.group} times smaller.` : `Every head has its own keys and values: ${x.heads} × (Wq, Wk, Wv), each (${x.d}, ${x.dk}).`,
     ]));
   void fmt;

@@ -3,7 +3,7 @@
 // shares one key/value head (any number of them; in this lab, groups of two, half as many K/V
 // heads; one K/V head for all query heads is multi-query attention). Every head runs through the core's forward(); the concatenated output
 // comes from the core's multiHead() on the heads' Q, K and V, and must equal the heads' outputs
-// put side by side.
+// (each head's O alone, by the fused form multiHead runs) put side by side.
 
 import { PRESETS } from '../blocks/presets.js';
 import { mulberry32, normals, intParam } from './random.js';
@@ -71,7 +71,9 @@ export function computeMultiHead(attn, state) {
   const K = { shape: [1, n, kvHeads * dk], data: pack(kvFirst.map((r) => r.K), dk) };
   const V = { shape: [1, n, kvHeads * dk], data: pack(kvFirst.map((r) => r.V), dk) };
   const Y = attn.multiHead({ Q, K, V, qHeads: heads, kvHeads, causal: state.causal });
-  const concatOneByOne = pack(perHead.map((p) => p.r.O), dk);
+  // multiHead runs the fused form on each head: the heads' O alone by the same form, side by side
+  const fusedO = perHead.map((p) => attn.forward({ X, Wq: Wq[p.h], Wk: Wk[p.kv], Wv: Wv[p.kv], causal: state.causal }, { outputs: ['O'] }).O);
+  const concatOneByOne = pack(fusedO, dk);
   return { tokens, X, n, d, dk, dv: dk, heads, kvHeads, group, perHead, concat: Y.data, concatOneByOne, shapes: shapes({ n, d, dk, heads, kvHeads }) };
 }
 
