@@ -467,6 +467,22 @@ export function crossEngineSuite(engine) {
       `window.__seen = []; window.__clicks = 0;\n` +
       `for (const t of ['keydown', 'keyup']) document.addEventListener(t, (e) => window.__seen.push(t + ' ' + e.key));\n` +
       `document.addEventListener('click', () => window.__clicks++);\n`);
+    test('element: the compact layout, asked for and chosen by a short box, fits a 960 × 700 slide', () =>
+      withPage(
+        writePage('compact', '<script src="probe.js"></script>\n<attention-explorer id="slide" preset="cat" follow="3" controls="steps follow explain" layout="compact"></attention-explorer>\n<attention-explorer id="short" preset="worked-example"></attention-explorer>',
+          { css: 'body { margin: 0 } #short { display: block; height: 480px; overflow: auto }' }),
+        async (page) => {
+          const got = await page.waitFor(() => {
+            const slide = document.getElementById('slide'), short = document.getElementById('short');
+            if (!slide.dataset.ready || !short.dataset.ready || short.dataset.layout !== 'compact') return null;
+            const r = slide.shadowRoot, shown = (sel) => getComputedStyle(r.querySelector(sel)).display !== 'none';
+            return { layout: slide.dataset.layout, lead: shown('.lead'), bar: shown('.bar'), about: shown('.about'), height: Math.round(slide.getBoundingClientRect().height) };
+          }, null, 'both elements compact');
+          assert.deepEqual({ ...got, height: got.height <= 600 }, { layout: 'compact', lead: false, bar: false, about: false, height: true }, `the compact cat head is ${got.height} px tall`);
+        },
+        { width: 960, height: 700, ...ELEMENT },
+      ));
+
     test('element: keys it acts on stay inside it, keys it does not use reach the page', () =>
       withPage(
         elementPage('keys', '<script src="keys-host.js"></script>\n<attention-explorer preset="cat"></attention-explorer>'),
