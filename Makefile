@@ -196,7 +196,7 @@ build/san/%.o: c/%.c $(SAN_HEADERS) Makefile
 	@mkdir -p build/san
 	$(CLANG) $(SAN_FLAGS) -c $< -o $@
 
-build/san/%.o: tests/c/%.c tests/c/check.h tests/c/reference_head.h tests/c/wasm_shim.h $(SAN_HEADERS) $(EXPORTS) Makefile
+build/san/%.o: tests/c/%.c tests/c/check.h tests/c/reference_head.h tests/c/fused_tolerance.h tests/c/wasm_shim.h $(SAN_HEADERS) $(EXPORTS) Makefile
 	@mkdir -p build/san
 	$(CLANG) $(SAN_FLAGS) -c $< -o $@
 
@@ -257,7 +257,7 @@ FUZZ_RUNS_exports   := 15000
 # c/wasm_exports.c uses WebAssembly's __heap_base and memory builtins: natively, a test-only
 # shim stands in for them (tests/c/wasm_shim.h); the product code is built as it is.
 FUZZ_FLAGS_exports := -include tests/c/wasm_shim.h -Wno-unknown-attributes -Wno-ignored-attributes
-FUZZ_DEPS := tests/c/fuzz.h tests/c/reference_head.h tests/c/wasm_shim.h $(EXPORTS) $(CORE) $(TRAIN) Makefile
+FUZZ_DEPS := tests/c/fuzz.h tests/c/reference_head.h tests/c/fused_tolerance.h tests/c/wasm_shim.h $(EXPORTS) $(CORE) $(TRAIN) Makefile
 
 .SECONDEXPANSION:
 build/fuzz_%: tests/c/fuzz_%.c $$(FUZZ_SRC_$$*) $(FUZZ_DEPS)

@@ -74,3 +74,19 @@ export async function openServed(browser, dir, path = '', { headers = {}, colorS
   await page.goto(server.url + path);
   return { page, errors, close: async () => (await context.close(), await server.close()) };
 }
+
+/**
+ * openServed, then fn({ page, errors }); the page and the server close whatever fn does (a failed
+ * assertion must not leave the server open: node would wait for ever).
+ * @param {import('playwright-core').Browser} browser @param {string} dir @param {string} path
+ * @param {{ headers?: Record<string, string | null>, colorScheme?: 'light' | 'dark' }} options
+ * @param {(site: { page: import('playwright-core').Page, errors: string[] }) => Promise<void>} fn
+ */
+export async function withServed(browser, dir, path, options, fn) {
+  const { close, ...site } = await openServed(browser, dir, path, options);
+  try {
+    await fn(site);
+  } finally {
+    await close();
+  }
+}

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "fused_tolerance.h"
 
 /* Usually 1..8; one byte in sixteen picks an edge: 0, -1, limit + 1, INT_MAX, INT_MIN or the limit. */
 static int size_from(reader *r, int limit)
@@ -235,24 +236,14 @@ static void fuzz_sdpa(const float *Q, const float *K, const float *V, int inputs
     }
 
     /* The fused form on the same call: the same status, and on ATTN_OK the same O to float32
-     * rounding: eps·max|V|·(8·(1 + the widest row of visible z = S + mask) + m), the bound
-     * tests/c/test_fused.c explains (another max in exp(z − max), the m terms in another order). */
+     * rounding: the bound of tests/c/fused_tolerance.h (another max in exp(z − max), the m terms
+     * in another order). */
     if (!has_null && sizes_ok) {
         float *O2 = fuzz_floats((long)n * dv), *work = fuzz_floats(ATTN_FUSED_WORK(m, dk, dv));
         attn_status st2 = attn_sdpa_fused(O2, work, Q, K, V, mask, causal, scale, n, m, dk, dv);
         REQUIRE(st2 == st, "attn_sdpa_fused and attn_sdpa disagree on the status");
         if (st == ATTN_OK) {
-            double vmax = 0.0, spread = 0.0;
-            for (long e = 0; e < (long)m * dv; e++) vmax = fabs(V[e]) > vmax ? fabs(V[e]) : vmax;
-            for (int i = 0; i < n; i++) {
-                double lo = INFINITY, hi = -INFINITY;
-                for (int j = 0; j < m && (!causal || j <= i); j++) {
-                    double z = (double)S[(long)i * m + j] + (mask ? mask[(long)i * m + j] : 0.0f);
-                    if (isfinite(z)) lo = z < lo ? z : lo, hi = z > hi ? z : hi;
-                }
-                if (hi > lo && hi - lo > spread) spread = hi - lo;
-            }
-            double tol = FLT_EPSILON * (vmax > FLT_MIN ? vmax : FLT_MIN) * (8.0 * (1.0 + spread) + m);
+            double tol = fused_tolerance(V, S, mask, causal, n, m, dv);
             for (long e = 0; e < (long)n * dv; e++) /* (values near FLT_MAX may average to the same infinity in both) */
                 REQUIRE(O[e] == O2[e] || fabs((double)O[e] - O2[e]) <= tol, "attn_sdpa_fused's O is further from attn_sdpa's than float32 rounding allows");
         }

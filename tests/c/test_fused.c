@@ -5,7 +5,7 @@
  * The fused form promises the long form's O to float32 rounding, and its statuses, without
  * storing S or A: it works tile by tile with an online softmax (FlashAttention's), so its sums
  * run in another order. Every test runs both on the same inputs and compares: statuses with ==,
- * O within FUSED_TOL (below); a float64 reference checks the long sequences only the fused form
+ * O within the bound of tests/c/fused_tolerance.h; a float64 reference checks the long sequences only the fused form
  * takes. The long form itself is checked against a double reference in test_attention.c. Buffers
  * are exactly sized (fbuf, NaN-filled), the work buffer exactly ATTN_FUSED_WORK(m, dk, dv), so
  * a read or write past it is caught.
@@ -19,46 +19,13 @@
 #include <string.h>
 
 #include "check.h"
-
-/* How far the fused form's O may be from the long form's. Both compute every score bit for bit
- * alike; they differ in two roundings. exp(z − max): the fused form subtracts each tile's running
- * maximum and rescales by alpha later, the long form the row's maximum; each rounds z − max to
- * about eps·|z − max|, so a weight moves by that much relative to its value, and O (a weighted
- * average of V's rows) by at most about max|V|·eps·(the spread of a row's visible z = score + mask).
- * And the sum over m keys: the two forms add the same terms in another order (tile by tile, the
- * division before or after), each sum within m·eps·max|V| of the exact one in the worst case.
- * The bound: eps·max|V|·(8·(1 + spread) + m). Measured on the shapes below: at most 1.2e-7 for
- * |V| <= 1 and spreads of a few units (about one eps); a fuzzed head of 512 equal scores and V
- * near 414 differed by 2e-3, about 5·eps·m relative, as the long form's long sum rounds. */
-#define FUSED_TOL(vmax, spread, m) (FLT_EPSILON * ((vmax) > FLT_MIN ? (vmax) : FLT_MIN) * (8.0 * (1.0 + (spread)) + (m)))
-
-/* The largest spread, max − min, of the visible z = S + mask over one row (the long form's S). */
-static double largest_spread(const float *S, const float *mask, int causal, int n, int m)
-{
-    double widest = 0.0;
-    for (int i = 0; i < n; i++) {
-        double lo = INFINITY, hi = -INFINITY;
-        for (int j = 0; j < m && (!causal || j <= i); j++) {
-            double z = (double)S[(long)i * m + j] + (mask ? mask[(long)i * m + j] : 0.0f);
-            if (isfinite(z)) lo = z < lo ? z : lo, hi = z > hi ? z : hi;
-        }
-        if (hi > lo && hi - lo > widest) widest = hi - lo;
-    }
-    return widest;
-}
+#include "fused_tolerance.h"
 
 typedef struct {
     attn_status long_status, fused_status;
-    int same_o;  /* 1 when both gave ATTN_OK and O within FUSED_TOL */
+    int same_o;  /* 1 when both gave ATTN_OK and O within fused_tolerance.h's bound */
     double diff; /* the largest |O_long − O_fused| */
 } both;
-
-static double largest_abs(const float *x, long count)
-{
-    double best = 0.0;
-    for (long e = 0; e < count; e++) best = fabs(x[e]) > best ? fabs(x[e]) : best;
-    return best;
-}
 
 /* attn_sdpa and attn_sdpa_fused on the same inputs. */
 static both run_both(const float *Q, const float *K, const float *V, const float *mask, int causal, float scale, int n,
@@ -72,8 +39,7 @@ static both run_both(const float *Q, const float *K, const float *V, const float
     r.diff = 0.0;
     if (r.long_status == ATTN_OK && r.fused_status == ATTN_OK)
         for (long e = 0; e < (long)n * dv; e++) r.diff = fabs((double)O[e] - O2[e]) > r.diff ? fabs((double)O[e] - O2[e]) : r.diff;
-    r.same_o = r.long_status == ATTN_OK && r.fused_status == ATTN_OK &&
-               r.diff <= FUSED_TOL(largest_abs(V, (long)m * dv), largest_spread(S, mask, causal, n, m), m);
+    r.same_o = r.long_status == ATTN_OK && r.fused_status == ATTN_OK && r.diff <= fused_tolerance(V, S, mask, causal, n, m, dv);
     free(S), free(A), free(O), free(Kt), free(O2), free(work);
     return r;
 }
@@ -162,7 +128,7 @@ static void a_maximum_in_the_last_tile_rescales_the_earlier_ones(void)
 }
 
 /* Sequences past the long form's ATTN_MAX_TOKENS, which only the fused form takes, against a
- * float64 reference on every 37th row (the bound: FUSED_TOL plus the reference's own rounding). */
+ * float64 reference on every 37th row (the bound: fused_tol plus the reference's own rounding). */
 static void long_sequences_match_a_float64_reference(void)
 {
     rng_seed(8192);
@@ -190,7 +156,7 @@ static void long_sequences_match_a_float64_reference(void)
                 worst = err > worst ? err : worst;
             }
         }
-        CHECK(worst <= FUSED_TOL(1.0, 2.0 * dk * scale, m), "n %d, m %d: O is %g from the float64 reference", n, m, worst);
+        CHECK(worst <= fused_tol(1.0, 2.0 * dk * scale, m), "n %d, m %d: O is %g from the float64 reference", n, m, worst);
         free(Q), free(K), free(V), free(O), free(work), free(e);
     }
 }
@@ -249,7 +215,7 @@ static void stepping_every_tile_gives_the_long_forms_o(void)
             both r = run_both(Q, K, V, mask, causal, 0.5f, n, m, dk, dv);
             float *O = fbuf((long)n * dv, NULL), *Sx = fbuf((long)n * m, NULL), *A = fbuf((long)n * m, NULL), *Kt = fbuf((long)dk * m, NULL);
             CHECK(attn_sdpa(Sx, A, O, Kt, Q, K, V, mask, causal, 0.5f, n, m, dk, dv) == ATTN_OK && r.long_status == ATTN_OK, "the long form");
-            double worst = 0.0, tol = FUSED_TOL(largest_abs(V, (long)m * dv), largest_spread(Sx, mask, causal, n, m), m);
+            double worst = 0.0, tol = fused_tolerance(V, Sx, mask, causal, n, m, dv);
             for (long e = 0; e < (long)n * dv; e++) worst = fabs((double)O[e] - out[e]) > worst ? fabs((double)O[e] - out[e]) : worst;
             CHECK(worst <= tol, "tiles %d × %d, causal %d: the stepped O is %g from the long form's", bq, bk, causal, worst);
             free(mx), free(l), free(out), free(z), free(p), free(alpha), free(rescale), free(O), free(Sx), free(A), free(Kt);
@@ -357,7 +323,7 @@ static void padding_keys_never_overflow_a_score(void)
         CHECK(attn_sdpa(S, A, O1, Kt, Q, K, V, NULL, 0, attn_default_scale(dk), 1, m, dk, dv) == ATTN_OK, "m = %d: long form", m);
         CHECK(attn_sdpa_fused(O2, work, Q, K, V, NULL, 0, attn_default_scale(dk), 1, m, dk, dv) == ATTN_OK, "m = %d: fused form", m);
         for (int c = 0; c < dv; c++)
-            CHECK(fabs(O1[c] - mean[c]) < 1e-6 && fabs(O2[c] - O1[c]) <= FUSED_TOL(3.0, 0.0, m), "m = %d: O[%d] = %g and %g, the mean of V is %g", m, c, O1[c], O2[c], mean[c]);
+            CHECK(fabs(O1[c] - mean[c]) < 1e-6 && fabs(O2[c] - O1[c]) <= fused_tol(3.0, 0.0, m), "m = %d: O[%d] = %g and %g, the mean of V is %g", m, c, O1[c], O2[c], mean[c]);
         free(work);
     }
 }

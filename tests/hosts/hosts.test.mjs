@@ -9,7 +9,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, existsSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch } from '../browser/helpers.mjs';
-import { ROOT, recipe, writeRecipe, checkExplorer, openServed } from '../recipes.mjs';
+import { ROOT, recipe, writeRecipe, checkExplorer, withServed } from '../recipes.mjs';
 
 let browser, tmp;
 before(async () => {
@@ -34,46 +34,47 @@ function run(cmd, args, cwd) {
 // A site generator's pages run their theme's own inline scripts and styles, so each site is served
 // as its host would serve it: without tools/serve.mjs's strict policy (the element's own CSP test is
 // tests/browser/recipes.test.mjs).
-const open = (dir, path = '') => openServed(browser, dir, path, { headers: { 'content-security-policy': null } });
+// visit(dir, [path,] fn): the site served and opened, fn run on it, both closed whatever happens.
+const visit = (dir, ...rest) => withServed(browser, dir, rest.length > 1 ? rest[0] : '', { headers: { 'content-security-policy': null } }, rest[rest.length - 1]);
 
 test('MkDocs: the recipe as written builds a site whose page draws the element and explains a hover', async () => {
   const dir = join(tmp, 'mkdocs');
   writeRecipe('mkdocs', dir, { dist: ['docs/attention-explorer.js'] });
   run('mkdocs', ['build', '--strict', '--site-dir', 'site'], dir);
-  const { page, errors, close } = await open(join(dir, 'site'));
-  await checkExplorer(page, 'MkDocs');
-  // MkDocs's own theme takes highlight.js from a CDN (no network here) and then calls it.
-  assert.deepEqual(errors.filter((e) => !/hljs/.test(e)), []);
-  await close();
+  await visit(join(dir, 'site'), async ({ page, errors }) => {
+    await checkExplorer(page, 'MkDocs');
+    // MkDocs's own theme takes highlight.js from a CDN (no network here) and then calls it.
+    assert.deepEqual(errors.filter((e) => !/hljs/.test(e)), []);
+  });
 });
 
 test('Material for MkDocs: navigation.instant (with site_url) brings the element in by an instant page change; the palette toggle turns it dark', async () => {
   const dir = join(tmp, 'material');
   writeRecipe('material', dir, { dist: ['docs/attention-explorer.js'] });
   run('mkdocs', ['build', '--strict', '--site-dir', 'site'], dir);
-  const { page, errors, close } = await open(join(dir, 'site'));
-  await page.waitForSelector('a[href="lesson/"]');
-  await page.evaluate(() => (window.__samePage = true)); // a full page load would drop it
-  await page.locator('article a[href="lesson/"]').click();
-  await checkExplorer(page, 'Material, after an instant page change');
-  assert.match(page.url(), /\/lesson\/$/);
-  assert.equal(await page.evaluate(() => window.__samePage), true, 'the page changed without a full load (instant loading is on)');
-  const theme = () => page.locator('attention-explorer').getAttribute('data-theme');
-  assert.equal(await theme(), 'light');
-  await page.locator('form[data-md-component="palette"] label:visible').first().click();
-  await page.waitForFunction(() => document.querySelector('attention-explorer').dataset.theme === 'dark');
-  assert.deepEqual(errors, []);
-  await close();
+  await visit(join(dir, 'site'), async ({ page, errors }) => {
+    await page.waitForSelector('a[href="lesson/"]');
+    await page.evaluate(() => (window.__samePage = true)); // a full page load would drop it
+    await page.locator('article a[href="lesson/"]').click();
+    await checkExplorer(page, 'Material, after an instant page change');
+    assert.match(page.url(), /\/lesson\/$/);
+    assert.equal(await page.evaluate(() => window.__samePage), true, 'the page changed without a full load (instant loading is on)');
+    const theme = () => page.locator('attention-explorer').getAttribute('data-theme');
+    assert.equal(await theme(), 'light');
+    await page.locator('form[data-md-component="palette"] label:visible').first().click();
+    await page.waitForFunction(() => document.querySelector('attention-explorer').dataset.theme === 'dark');
+    assert.deepEqual(errors, []);
+  });
 });
 
 test('Sphinx: the raw directive of the recipe gives a page that draws the element and explains a hover', async () => {
   const dir = join(tmp, 'sphinx');
   writeRecipe('sphinx', dir, { dist: ['_static/attention-explorer.js'] });
   run('sphinx-build', ['-q', '-W', '-b', 'html', '.', '_build/html'], dir);
-  const { page, errors, close } = await open(join(dir, '_build/html'));
-  await checkExplorer(page, 'Sphinx');
-  assert.deepEqual(errors, []);
-  await close();
+  await visit(join(dir, '_build/html'), async ({ page, errors }) => {
+    await checkExplorer(page, 'Sphinx');
+    assert.deepEqual(errors, []);
+  });
 });
 
 test('Hugo: with markup.goldmark.renderer.unsafe the page keeps the element; it draws and explains a hover', async () => {
@@ -85,10 +86,10 @@ test('Hugo: with markup.goldmark.renderer.unsafe the page keeps the element; it 
   writeFileSync(join(dir, 'layouts/_default/list.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{{ .Title }}</title></head><body>{{ .Content }}</body></html>\n');
   run('hugo', ['--quiet', '--destination', 'public'], dir);
   assert.doesNotMatch(readFileSync(join(dir, 'public/lesson/index.html'), 'utf8'), /raw HTML omitted/);
-  const { page, errors, close } = await open(join(dir, 'public'), 'lesson/');
-  await checkExplorer(page, 'Hugo');
-  assert.deepEqual(errors, []);
-  await close();
+  await visit(join(dir, 'public'), 'lesson/', async ({ page, errors }) => {
+    await checkExplorer(page, 'Hugo');
+    assert.deepEqual(errors, []);
+  });
 });
 
 test('Jupyter: the two cells of the recipe, executed by nbconvert, give an HTML page that draws the element and explains a hover', async () => {
@@ -101,17 +102,17 @@ test('Jupyter: the two cells of the recipe, executed by nbconvert, give an HTML 
   run('jupyter', ['nbconvert', '--to', 'html', '--execute', '--ExecutePreprocessor.timeout=60', 'lesson.ipynb'], dir);
   // The page carries the main file and its parts joined: with the files gone, a lab still opens.
   for (const f of readdirSync(dir).filter((f) => f.endsWith('.js'))) rmSync(join(dir, f));
-  const { page, errors, close } = await open(dir, 'lesson.html');
-  await checkExplorer(page, 'nbconvert HTML');
-  const lab = await page.evaluate(async () => {
-    const el = document.body.appendChild(document.createElement('attention-explorer'));
-    el.setAttribute('mode', 'stability-lab');
-    await el.ready;
-    return el.shadowRoot.querySelectorAll('section.lab[data-lab="stability-lab"]').length;
+  await visit(dir, 'lesson.html', async ({ page, errors }) => {
+    await checkExplorer(page, 'nbconvert HTML');
+    const lab = await page.evaluate(async () => {
+      const el = document.body.appendChild(document.createElement('attention-explorer'));
+      el.setAttribute('mode', 'stability-lab');
+      await el.ready;
+      return el.shadowRoot.querySelectorAll('section.lab[data-lab="stability-lab"]').length;
+    });
+    assert.equal(lab, 1, 'a lab, from the parts inlined in the page');
+    // The exported page's own template asks a CDN for require.js and MathJax (no network here):
+    // those requests fail harmlessly; nothing of ours may throw.
+    assert.deepEqual(errors.filter((e) => !/require|MathJax/i.test(e)), []);
   });
-  assert.equal(lab, 1, 'a lab, from the parts inlined in the page');
-  // The exported page's own template asks a CDN for require.js and MathJax (no network here):
-  // those requests fail harmlessly; nothing of ours may throw.
-  assert.deepEqual(errors.filter((e) => !/require|MathJax/i.test(e)), []);
-  await close();
 });

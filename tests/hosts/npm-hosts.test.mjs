@@ -12,7 +12,7 @@ import { mkdtempSync, mkdirSync, copyFileSync, rmSync, existsSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch } from '../browser/helpers.mjs';
-import { ROOT, writeRecipe, checkExplorer, openServed } from '../recipes.mjs';
+import { ROOT, writeRecipe, checkExplorer, withServed } from '../recipes.mjs';
 
 let browser, tmp, tgz;
 before(async () => {
@@ -47,7 +47,8 @@ function course(host, recipe = host) {
 }
 
 // A site is served as its host would serve it: without tools/serve.mjs's strict policy.
-const open = (dir, path = '') => openServed(browser, dir, path, { headers: { 'content-security-policy': null } });
+// visit(dir, [path,] fn): the site served and opened, fn run on it, both closed whatever happens.
+const visit = (dir, ...rest) => withServed(browser, dir, rest.length > 1 ? rest[0] : '', { headers: { 'content-security-policy': null } }, rest[rest.length - 1]);
 
 /** Both elements draw (the cat preset's 5 × 5 weights, then a 3-token head's 3 × 3) and the first explains a hover. */
 async function checkBoth(page, what) {
@@ -62,8 +63,7 @@ for (const react of ['react18', 'react19']) {
     const app = course(react);
     run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.'], app); // the guide's `npx tsc`
     run(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], app);
-    const { page, errors, close } = await open(join(app, 'dist'));
-    try {
+    await visit(join(app, 'dist'), async ({ page, errors }) => {
       await checkBoth(page, react);
       // The second element shows the head set from state on the first render: its tokens, and
       // every key visible (causal: false)
@@ -78,17 +78,14 @@ for (const react of ['react18', 'react19']) {
       await page.locator('attention-explorer').first().locator('[data-follow="2"]').first().click();
       await page.waitForFunction(() => document.querySelector('#row').textContent === 'Following row 2');
       assert.deepEqual(errors, []);
-    } finally {
-      await close();
-    }
+    });
   });
 }
 
 test('VitePress: with isCustomElement the built page keeps both elements, hydrates without a mismatch, and the dark switch turns them dark', async () => {
   const app = course('vitepress');
   run(process.execPath, ['node_modules/vitepress/bin/vitepress.js', 'build', 'docs'], app);
-  const { page, errors, close } = await open(join(app, 'docs/.vitepress/dist'));
-  try {
+  await visit(join(app, 'docs/.vitepress/dist'), async ({ page, errors }) => {
     await checkBoth(page, 'VitePress');
     const themes = () => page.evaluate(() => [...document.querySelectorAll('attention-explorer')].map((e) => e.dataset.theme));
     assert.deepEqual(await themes(), ['light', 'light']);
@@ -98,38 +95,30 @@ test('VitePress: with isCustomElement the built page keeps both elements, hydrat
     assert.equal(await page.evaluate(() => document.documentElement.classList.contains('dark')), true, 'VitePress is dark');
     await page.waitForFunction(() => [...document.querySelectorAll('attention-explorer')].every((e) => e.dataset.theme === 'dark'));
     assert.deepEqual(errors.filter((e) => !/favicon/.test(e)), []);
-  } finally {
-    await close();
-  }
+  });
 });
 
 test('Astro: the element imported in a <script> is bundled; the built page draws both heads', async () => {
   const app = course('astro');
   run(process.execPath, ['node_modules/astro/astro.js', 'build', '--silent'], app);
-  const { page, errors, close } = await open(join(app, 'dist'));
-  try {
+  await visit(join(app, 'dist'), async ({ page, errors }) => {
     await checkBoth(page, 'Astro');
     assert.deepEqual(errors, []);
-  } finally {
-    await close();
-  }
+  });
 });
 
 test('Eleventy: the passthrough copy brings the element and its parts; the built page draws both heads and opens a lab from a part', async () => {
   const app = course('eleventy');
   run(process.execPath, ['node_modules/@11ty/eleventy/cmd.cjs', '--quiet'], app);
-  const { page, errors, close } = await open(join(app, '_site'));
-  try {
+  await visit(join(app, '_site'), async ({ page, errors }) => {
     await checkBoth(page, 'Eleventy');
     const lab = await page.evaluate(async () => {
       const el = document.body.appendChild(document.createElement('attention-explorer'));
       el.setAttribute('mode', 'sqrt-dk-lab');
       await el.ready;
       return el.shadowRoot.querySelectorAll('section.lab').length;
-    });
-    assert.equal(lab, 1, 'a lab, loaded from its part in _site/attention/');
-    assert.deepEqual(errors, []);
-  } finally {
-    await close();
-  }
+  });
+  assert.equal(lab, 1, 'a lab, loaded from its part in _site/attention/');
+  assert.deepEqual(errors, []);
+  });
 });

@@ -80,3 +80,18 @@ export function clipMessage(text, max = MAX_MESSAGE) {
   const t = String(text);
   return t.length <= max ? t : t.slice(0, max - 1) + '…';
 }
+
+const BYTE_UNITS = ['KiB', 'MiB', 'GiB'];
+/**
+ * 1,048,576 bytes -> "1.0 MiB", 2048 -> "2.0 KiB", 196,608 -> "192 KiB", 96 -> "96 bytes". One
+ * decimal below 10, whole numbers above; a value that would round to 1024 of a unit is said in
+ * the next (1023.9 KiB is "1.0 MiB", never "1024 KiB"), and 9.96 KiB is "10 KiB", not "10.0 KiB".
+ * @param {number} b
+ */
+export function bytesText(b) {
+  if (b < 1024) return count(b, 'byte');
+  let x = b / 1024, k = 0;
+  while (k < BYTE_UNITS.length - 1 && Math.round(x) >= 1024) x /= 1024, k++;
+  const tenths = x.toFixed(1);
+  return `${Number(tenths) < 10 ? tenths : Math.round(x)} ${BYTE_UNITS[k]}`;
+}

@@ -11,7 +11,9 @@
 // caller gives (performance.now on the page, a fake one in the tests), and the two O are compared.
 
 import { intParam, mulberry32, normals } from './random.js';
-import { count } from '../blocks/words.js';
+import { count, bytesText } from '../blocks/words.js';
+
+export { bytesText }; // (the labs' one way to say bytes: blocks/words.js)
 import { TILE_KEYS } from '../gen/wasm-exports.js';
 
 export const MODE = 'fused-lab';
@@ -184,21 +186,6 @@ export function plotGeometry(points, { width = 480, height = 260, current = null
 }
 
 // ---------------------------------------------------------------- words
-
-const BYTE_UNITS = ['KiB', 'MiB', 'GiB'];
-/**
- * 1,048,576 bytes -> "1.0 MiB", 2048 -> "2.0 KiB", 196,608 -> "192 KiB", 96 -> "96 bytes". One
- * decimal below 10, whole numbers above; a value that would round to 1024 of a unit is said in
- * the next (1023.9 KiB is "1.0 MiB", never "1024 KiB"), and 9.96 KiB is "10 KiB", not "10.0 KiB".
- * @param {number} b
- */
-export function bytesText(b) {
-  if (b < 1024) return count(b, 'byte');
-  let x = b / 1024, k = 0;
-  while (k < BYTE_UNITS.length - 1 && Math.round(x) >= 1024) x /= 1024, k++;
-  const tenths = x.toFixed(1);
-  return `${Number(tenths) < 10 ? tenths : Math.round(x)} ${BYTE_UNITS[k]}`;
-}
 
 const TIME_UNITS = ['µs', 'ms', 's'];
 

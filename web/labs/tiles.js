@@ -8,7 +8,7 @@
 import { PRESETS } from '../blocks/presets.js';
 import { parseConfig, forwardArgs } from '../blocks/config.js';
 import { fmt } from '../blocks/format.js';
-import { count, range } from '../blocks/words.js';
+import { count, range, bytesText } from '../blocks/words.js';
 import { intParam, oneOf, mulberry32, normals } from './random.js';
 
 export const MODE = 'tiles-lab';
@@ -132,9 +132,8 @@ export function memory(x) {
 /** @param {Tiles} x */
 export function memorySentence(x) {
   const k = memory(x);
-  return `Held now: every row’s m, l and output so far (${x.walk.n} × (2 + ${x.walk.dv}) = ${k.state} numbers) and one tile’s z and p (2 × ${x.walk.queryTile} × ${x.walk.keyTile} = ${k.tile}): ${bytes(k.held)}. The long form keeps S alone as ${x.walk.n} × ${x.walk.m} = ${x.walk.n * x.walk.m} numbers (${bytes(k.square)}), and as many again in M and A.`;
+  return `Held now: every row’s m, l and output so far (${x.walk.n} × (2 + ${x.walk.dv}) = ${k.state} numbers) and one tile’s z and p (2 × ${x.walk.queryTile} × ${x.walk.keyTile} = ${k.tile}): ${bytesText(k.held)}. The long form keeps S alone as ${x.walk.n} × ${x.walk.m} = ${x.walk.n * x.walk.m} numbers (${bytesText(k.square)}), and as many again in M and A.`;
 }
-const bytes = (/** @type {number} */ b) => (b < 1024 ? `${b} bytes` : `${(b / 1024).toFixed(1)} KiB`);
 
 /** The end of the walk: its O against the long form's and the fused form's. @param {Tiles} x */
 export function endSentence(x) {
