@@ -53,7 +53,7 @@ BROWSER_CONCURRENCY ?= 2
 
 .PHONY: all help run dev site screenshot test test-quick test-unit test-hosts test-c test-fuzz fuzz-runs test-node test-types bench setup setup-test clean dist fuzz-long fuzz-keep coverage mutate-c mutate-js
 
-all: setup web/gen/wasm-source.js web/gen/wasm-exports.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
+all: setup web/gen/wasm-source.js web/gen/wasm-exports.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js web/gen/geometry-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 12
@@ -152,13 +152,16 @@ web/gen/train-css.js: web/train/train.css tools/embed-css.mjs
 web/gen/induction-css.js: web/induction/induction.css tools/embed-css.mjs
 	node tools/embed-css.mjs web/induction/induction.css $@ INDUCTION_CSS
 
+web/gen/geometry-css.js: web/explorer/geometry.css tools/embed-css.mjs
+	node tools/embed-css.mjs web/explorer/geometry.css $@ GEOMETRY_CSS
+
 dist: all ## write dist/ with esbuild: a minified attention-explorer.js (the explorer, Wasm inside), the parts it loads for the other modes, index.html and lab.html that open from file://
 	@tools/setup.sh dist
 	node tools/build-dist.mjs
 
 # The site's sources: every file of web/ (but the generated ones, made by `all`) and its build script.
 SITE_SRC := $(shell find web -type f -not -path 'web/gen/*') tools/build-site.mjs tools/build-dist.mjs
-GEN      := web/gen/wasm-source.js web/gen/wasm-exports.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js
+GEN      := web/gen/wasm-source.js web/gen/wasm-exports.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js web/gen/geometry-css.js
 site/index.html: $(SITE_SRC) $(GEN)
 	node tools/build-site.mjs
 

@@ -45,6 +45,7 @@ export const PARTS = {
   train: { what: 'mode="train"', entries: ['web/element/mode-train.js'] },
   induction: { what: 'mode="induction"', entries: ['web/element/mode-induction.js'] },
   src: { what: 'loading a config from the src attribute', entries: ['web/element/fetch-config.js'] },
+  geometry: { what: 'the explorer’s geometry view (its arrows button, mode="geometry")', entries: ['web/explorer/geometry-view.js'] },
   frame: { what: 'reporting the height of a frame to the page around it', entries: ['web/element/frame-height.js'] },
   trainers: { what: "the core's trainers and induction models", entries: ['web/core/trainer.js', 'web/core/induction-model.js'] },
   'forward-scalar': { what: 'the scalar build of the forward core (for engines without Wasm SIMD)', entries: ['web/gen/attention-wasm-forward-scalar.js'] },
@@ -55,8 +56,9 @@ export const PARTS = {
 };
 export const INLINE = ['web/gen/attention-wasm-forward-simd.js'];
 // A module that two parts import is in both, as two copies: only stateless ones may be (the
-// induction panel takes niceCeil from web/train/words.js). The build refuses any other.
-export const MAY_REPEAT = ['web/train/words.js', 'web/blocks/copy-link.js'];
+// induction panel takes niceCeil from web/train/words.js; the training panel and the geometry view
+// draw with web/blocks/svg.js). The build refuses any other.
+export const MAY_REPEAT = ['web/train/words.js', 'web/blocks/copy-link.js', 'web/blocks/svg.js'];
 
 const banner = `/*! attention-explorer ${pkg.version} (${pkg.license}): the <attention-explorer> element and its
  * WebAssembly core, as a classic or module script. It loads its parts (attention-explorer.*.js:

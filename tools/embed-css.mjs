@@ -5,7 +5,8 @@
 //   :host([data-layout=...]), body -> .ae (the wrapper),
 //   @media (max-width) -> @container (the element's width, not the window's, decides the layout;
 //   the container is .ae-frame, the wrapper's parent),
-//   rem -> px (the host page's root font size must not resize the element).
+//   rem -> px (the host page's root font size must not resize the element), and the spaces that
+//   mean nothing dropped (a lighter first load).
 // web/explorer/style.css gives EXPLORER_CSS (with the host's own rules); the labs' and the training
 // panel's CSS give LABS_CSS and TRAIN_CSS, adopted on top of it only in those modes.
 // Usage: node tools/embed-css.mjs STYLE.css OUT.js [NAME]   (NAME default EXPLORER_CSS)
@@ -27,7 +28,11 @@ const css = readFileSync(cssPath, 'utf8')
   .replace(/@media \(max-width:/g, '@container (max-width:')
   // rem follows the host page's root font size: fix it at the browser default the page assumes
   .replace(/(\d+(?:\.\d+)?|\.\d+)rem\b/g, (_, n) => +(Number(n) * 16).toFixed(2) + 'px')
-  .replace(/\n\s*\n/g, '\n')
+  // Spaces that mean nothing: around { } ; , > and after a colon (the project's CSS has no quoted
+  // text holding them; a space before a colon is a descendant combinator, and stays).
+  .replace(/\s*([{};,>])\s*/g, '$1')
+  .replace(/:\s+/g, ':')
+  .replace(/;\}/g, '}')
   .trim();
 // The host page's inherited styles (font, colour, line height, text-transform ...) stop at .ae;
 // flow-root keeps its children's margins (a lab's top margin) inside its background. The

@@ -18,6 +18,8 @@ import { PRESETS } from '../web/blocks/presets.js';
 import { CATALOG } from '../web/labs/catalog.js';
 import { MODES } from '../web/element/modes.js';
 import { LAYOUTS } from '../web/element/layout.js';
+import { EXPLORER_MODES } from '../web/element/modes.js';
+import { CONTROLS } from '../web/explorer/state.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -48,6 +50,20 @@ export const BLOCKS = [
       `export type LabMode = ${union(labModes)};`,
       '/** The built-in modes that are not labs: a panel with the explorer of its head under it. */',
       `export type PanelMode = ${union(panelModes)};`,
+    ],
+  },
+  {
+    file: 'types/element.d.ts', name: 'ExplorerMode', from: 'web/element/modes.js',
+    lines: [
+      '/** The modes that are the explorer itself: its attributes and API work in each (geometry opens the geometry view). */',
+      `export type ExplorerMode = ${union([...EXPLORER_MODES])};`,
+    ],
+  },
+  {
+    file: 'types/element.d.ts', name: 'ControlGroup', from: 'web/explorer/state.js',
+    lines: [
+      '/** The control groups the `controls` attribute names ("classroom mode": "steps follow explain"). */',
+      `export type ControlGroup = ${union(CONTROLS)};`,
     ],
   },
   {
@@ -88,12 +104,16 @@ export function withBlock(text, b) {
   return [...lines.slice(0, i + 1), ...b.lines, ...lines.slice(j)].join('\n');
 }
 
-/** The blocks whose file differs from what the modules give: [{ file, name, want, have }]. */
+/**
+ * The blocks whose file differs from what the modules give: [{ file, name, want, have }]. `want`
+ * is the file with every block of it written (a file may hold several), so writing it once is enough.
+ */
 export function differences() {
+  const texts = new Map(BLOCKS.map((b) => [b.file, readFileSync(ROOT + b.file, 'utf8')]));
+  const wants = new Map([...texts].map(([file, text]) => [file, BLOCKS.filter((b) => b.file === file).reduce(withBlock, text)]));
   return BLOCKS.flatMap((b) => {
-    const have = readFileSync(ROOT + b.file, 'utf8');
-    const want = withBlock(have, b);
-    return want === have ? [] : [{ file: b.file, name: b.name, want, have }];
+    const have = /** @type {string} */ (texts.get(b.file));
+    return withBlock(have, b) === have ? [] : [{ file: b.file, name: b.name, want: /** @type {string} */ (wants.get(b.file)), have }];
   });
 }
 

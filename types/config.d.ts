@@ -88,6 +88,14 @@ export interface Cell {
   j: number;
 }
 /** The page's state in its URL. */
+/**
+ * The geometry view's planes: two dimensions (counted from 0) of q and k, and of v and O; -1 as
+ * the second is the line y = 0 of a width of 1.
+ */
+export interface Planes {
+  qk: [number, number];
+  v: [number, number];
+}
 export interface UrlState {
   preset: string | null;
   configText: string | null;
@@ -98,6 +106,8 @@ export interface UrlState {
   cell: Cell | null;
   /** The theme the link asks for; null leaves the reader's own choice. */
   theme: 'light' | 'dark' | null;
+  /** The geometry view's planes when the link shows it (geometry=on, or geometry=0.1.0.1), else null. */
+  geometry: Planes | null;
   /** The step, follow, cell or theme the link gave that could not be read, each with why. */
   ignored: IgnoredParam[];
 }
@@ -108,6 +118,10 @@ export interface IgnoredParam {
   why: string;
 }
 /** Reads the state from location.search and location.hash (the hash wins). */
+/** The planes in a link's form: "on" for the first two dimensions of each, else "a.b.c.d". */
+export declare function writePlanes(planes: Planes): string;
+/** Reads writePlanes's form: the planes, or why the text is not one. */
+export declare function readPlanes(text: string): { planes: Planes } | { why: string };
 export declare function readUrlState(search: string | null | undefined, hash: string | null | undefined): UrlState;
 /** The search + hash part of a link for a state (the inverse of readUrlState). */
 export declare function writeUrlState(state: {
@@ -118,4 +132,5 @@ export declare function writeUrlState(state: {
   follow?: number | null;
   cell?: Cell | null;
   theme?: 'light' | 'dark' | null;
+  geometry?: Planes | null;
 }): string;

@@ -2,7 +2,7 @@
 // custom element, defined when the module is imported in a browser. docs/embedding.md describes
 // every attribute, property and event.
 import type { Attention, ForwardResult } from './attention.js';
-import type { Cell, Config, ConfigInput, MatrixName, Step } from './config.js';
+import type { Cell, Config, ConfigInput, MatrixName, Planes, Step } from './config.js';
 import type { PresetName } from './presets.js';
 
 export { loadAttention, LIMITS } from './attention.js';
@@ -12,8 +12,14 @@ export { loadAttention, LIMITS } from './attention.js';
 export type LayoutSetting = 'auto' | 'full' | 'compact';
 // lists.mjs: end
 
+// lists.mjs: ControlGroup (generated from web/explorer/state.js by `node tools/lists.mjs`; edit the module, not these lines)
 /** The control groups the `controls` attribute names ("classroom mode": "steps follow explain"). */
-export type ControlGroup = 'presets' | 'theme' | 'link' | 'steps' | 'follow' | 'explain' | 'edit' | 'config' | 'export';
+export type ControlGroup = 'presets' | 'theme' | 'link' | 'geometry' | 'steps' | 'follow' | 'explain' | 'edit' | 'config' | 'export';
+// lists.mjs: end
+// lists.mjs: ExplorerMode (generated from web/element/modes.js by `node tools/lists.mjs`; edit the module, not these lines)
+/** The modes that are the explorer itself: its attributes and API work in each (geometry opens the geometry view). */
+export type ExplorerMode = 'explorer' | 'geometry';
+// lists.mjs: end
 /** light, dark, or auto: the host page's color-scheme where it sets one, else the reader's system setting. */
 export type ThemeSetting = 'light' | 'dark' | 'auto';
 // lists.mjs: LabMode (generated from web/labs/catalog.js and web/element/modes.js by `node tools/lists.mjs`; edit the module, not these lines)
@@ -23,7 +29,7 @@ export type LabMode = 'sqrt-dk-lab' | 'stability-lab' | 'misconceptions-lab' | '
 export type PanelMode = 'train' | 'induction';
 // lists.mjs: end
 /** What the element shows; registerMode() adds more names. */
-export type Mode = 'explorer' | LabMode | PanelMode | (string & {});
+export type Mode = ExplorerMode | LabMode | PanelMode | (string & {});
 
 /** The detail of each event the element fires (bubbling, composed). */
 export interface AttentionExplorerEventDetails {
@@ -140,6 +146,8 @@ export interface Explorer {
   readonly result: ForwardResult | null;
   setStep(step: Step | null): void;
   setFollow(row: number | null): void;
+  /** Shows the geometry view with these planes (true: the first two dimensions of each), or hides it (null). */
+  setGeometry(planes: Planes | true | null): void;
   setPreset(name: PresetName): void;
   setConfig(input: ConfigInput | string): void;
   setCausal(on: boolean): void;

@@ -271,7 +271,7 @@ test('a cell of any matrix round-trips through the URL; steps, follow and cell a
   assert.equal(readUrlState('?follow=12', '').follow, 12);
   for (const bad of ['x2', '2x', '-1', '1.5']) assert.equal(readUrlState(`?follow=${bad}`, '').follow, null, bad);
   assert.equal(readUrlState('?preset=cat', '#preset=worked-example').preset, 'worked-example');
-  assert.deepEqual(readUrlState(undefined, undefined), { preset: null, configText: null, from: null, step: null, follow: null, cell: null, theme: null, ignored: [] });
+  assert.deepEqual(readUrlState(undefined, undefined), { preset: null, configText: null, from: null, step: null, follow: null, cell: null, theme: null, geometry: null, ignored: [] });
 });
 
 test('a link holds only what is set', () => {

@@ -276,7 +276,7 @@ export function readUrlState(search, hash) {
   /** @param {string} k */
   const get = (k) => (h.has(k) ? h.get(k) : p.get(k));
   /** @type {UrlState} */
-  const out = { preset: get('preset'), configText: get('config'), from: get('from'), step: null, follow: null, cell: null, theme: null, ignored: [] };
+  const out = { preset: get('preset'), configText: get('config'), from: get('from'), step: null, follow: null, cell: null, theme: null, geometry: null, ignored: [] };
   /** @param {string} name @param {string} value @param {string} why */
   const ignore = (name, value, why) => { out.ignored.push({ name, value, why }); };
   const step = get('step');
@@ -293,7 +293,34 @@ export function readUrlState(search, hash) {
   const theme = get('theme');
   if (THEMES.includes(/** @type {'light' | 'dark'} */ (theme))) out.theme = /** @type {'light' | 'dark'} */ (theme);
   else if (theme) ignore('theme', theme, 'the theme is light or dark');
+  const geometry = get('geometry');
+  if (geometry !== null) {
+    const g = readPlanes(geometry);
+    if ('planes' in g) out.geometry = g.planes;
+    else ignore('geometry', geometry, g.why);
+  }
   return out;
+}
+
+// The geometry view's planes in a link (web/explorer/geometry.js): which two dimensions of q and k,
+// and of v, it draws.
+/** The link's form of the planes: "on" for the first two dimensions of each, else "a.b.c.d". @param {import('../../types/config').Planes} p */
+export function writePlanes(p) {
+  const same = (/** @type {readonly number[]} */ d) => d[0] === 0 && d[1] === 1;
+  return same(p.qk) && same(p.v) ? 'on' : [...p.qk, ...p.v].join('.');
+}
+
+/**
+ * Reads the link's geometry= (writePlanes's form): the planes, or why it could not.
+ * @param {string} text @returns {{ planes: import('../../types/config').Planes } | { why: string }}
+ */
+export function readPlanes(text) {
+  if (text === 'on' || text === '') return { planes: { qk: [0, 1], v: [0, 1] } };
+  const m = /^(\d{1,3})\.(\d{1,3})(?:\.(\d{1,3})\.(\d{1,3}))?$/.exec(text);
+  if (!m) return { why: 'geometry is “on”, or the two dimensions of q and k and then of v, counted from 0, as 0.1.0.1' };
+  const n = m.slice(1).map(Number);
+  if (n[0] === n[1] || (m[3] != null && n[2] === n[3])) return { why: 'a plane needs two different dimensions' };
+  return { planes: { qk: [n[0], n[1]], v: m[3] != null ? [n[2], n[3]] : [0, 1] } };
 }
 
 /**
@@ -301,12 +328,13 @@ export function readUrlState(search, hash) {
  * @param {Parameters<typeof import('../../types/config').writeUrlState>[0]} state
  * @returns {string}
  */
-export function writeUrlState({ preset, config, from = null, step, follow, cell, theme = null }) {
+export function writeUrlState({ preset, config, from = null, step, follow, cell, theme = null, geometry = null }) {
   const rest = new URLSearchParams();
   if (step) rest.set('step', step);
   if (follow != null) rest.set('follow', String(follow));
   if (cell) rest.set('cell', `${cell.m}.${cell.i}.${cell.j}`);
   if (theme) rest.set('theme', theme);
+  if (geometry) rest.set('geometry', writePlanes(geometry));
   const tail = rest.toString();
   if (preset) return '?preset=' + encodeURIComponent(preset) + (tail ? '&' + tail : '');
   return '#config=' + encodeURIComponent(JSON.stringify(config)) + (from ? '&from=' + encodeURIComponent(from) : '') + (tail ? '&' + tail : '');

@@ -15,26 +15,28 @@
 //   follow    0-based row of the token to follow
 //   causal    "true" / "false": overrides the config's causal flag
 //   controls  the control groups to show, e.g. "steps follow explain" ("classroom mode");
-//             groups: presets theme steps follow explain edit config export (default: all)
+//             groups: CONTROLS of web/explorer/state.js (default: all)
 //   layout    compact | full | auto (default auto: compact when the page gives the element less
 //             height than the full layout needs; web/element/layout.js). Compact fits a 960 × 700 slide
 //   theme     light | dark | auto (default: the reader's remembered choice, else the page's
 //             color-scheme where it sets one, else the reader's prefers-color-scheme; web/blocks/host-theme.js)
-//   mode      explorer (default), a lab (the modes of web/labs/catalog.js), train or induction
-//             (web/element/modes.js); more with registerMode()
+//   mode      explorer (default) or geometry (the explorer with its geometry view open), a lab
+//             (the modes of web/labs/catalog.js), train or induction (web/element/modes.js); more
+//             with registerMode()
 //   params    a lab's or train's state: the query string of its page without the mode,
-//             e.g. mode="sqrt-dk-lab" params="dk=128&n=16&seed=3" (web/labs.html?mode=sqrt-dk-lab&dk=128...)
+//             e.g. mode="sqrt-dk-lab" params="dk=128&n=16&seed=3" (web/labs.html?mode=sqrt-dk-lab&dk=128...);
+//             geometry's planes, params="geometry=2.0.0.1" (as the explorer page's link)
 // Events (bubbling, composed; detail in brackets):
 //   explorer-step [{ step }]   explorer-select [{ cell, follow }]   explorer-change [{ config }]
-//   explorer-error [{ message }]   explorer-ready   explorer-state [{ mode, params }] (labs, train)
+//   explorer-error [{ message }]   explorer-ready   explorer-state [{ mode, params }] (labs, train, geometry)
 // el.ready resolves once drawn, or rejects with the explorer-error message (docs/embedding.md).
 // Configs from attributes and src are untrusted: parsed strictly (config.js), size-checked
 // before parsing, shown only as text.
 
 import { mountExplorer, sharedCore, CONTROLS } from '../explorer/index.js';
 import { EXPLORER_CSS } from '../gen/explorer-css.js';
-import { STEPS, SRC_TIMEOUT_MS, clipMessage, readConfig } from '../blocks/config.js';
-import { MODES as BUILT_IN_MODES } from './modes.js';
+import { STEPS, SRC_TIMEOUT_MS, clipMessage, readConfig, readUrlState, writePlanes } from '../blocks/config.js';
+import { MODES as BUILT_IN_MODES, EXPLORER_MODES, isExplorerMode } from './modes.js';
 import { resolveTheme, watchTheme } from '../blocks/host-theme.js';
 import { attributeWhy, ignoredText, LIM } from '../explorer/state.js';
 import { watchLayout } from './layout.js';
@@ -63,7 +65,7 @@ const MODES = new Map(BUILT_IN_MODES);
  * @param {string} name @param {Mount} mount @param {{ css?: string }} [options]
  */
 export function registerMode(name, mount, { css = '' } = {}) {
-  if (!/^[a-z][a-z0-9-]*$/.test(name) || name === 'explorer') throw new Error(`registerMode: “${name}” is not a free mode name (lower-case letters, digits and dashes)`);
+  if (!/^[a-z][a-z0-9-]*$/.test(name) || isExplorerMode(name)) throw new Error(`registerMode: “${name}” is not a free mode name (lower-case letters, digits and dashes)`);
   MODES.set(name, { mount, css });
 }
 
@@ -357,11 +359,11 @@ export class AttentionExplorer extends Base {
     const token = ++this.#srcToken;
     this.#pendingReady();
     const mode = this.getAttribute('mode') || 'explorer';
-    if (mode !== 'explorer') {
+    if (!isExplorerMode(mode)) {
       const entry = MODES.get(mode); // a Map: "__proto__" or "constructor" are no modes
       if (!entry) {
         adoptStyles(this.#shadow, this.ownerDocument);
-        const known = ['explorer', ...MODES.keys()].map((m) => `“${m}”`).join(', ');
+        const known = [...EXPLORER_MODES, ...MODES.keys()].map((m) => `“${m}”`).join(', ');
         return this.#message(token, `<attention-explorer>: there is no mode “${clipMessage(mode, 40)}” in this version. The modes are ${known}; leave mode out for the explorer.`);
       }
       let app, firstError = '';
@@ -444,9 +446,10 @@ export class AttentionExplorer extends Base {
         core: sharedCore({ core: 'forward' }), // the explorer never trains: the forward core is enough
         initial,
         controls: parseControls(this.getAttribute('controls')),
+        geometry: mode === 'geometry' ? this.#planes() : null,
         emit: (/** @type {string} */ type, /** @type {any} */ detail) => { // detail: each event's own (types/element.d.ts)
           if (type === 'error' && detail.message && !this.#ready.settled && token === this.#srcToken) firstError ||= detail.message;
-          this.#emit(type, detail);
+          this.#emit(type, type === 'state' ? { mode, ...detail } : detail); // the geometry view's planes: { mode, params }
           if (type === 'ready') this.#settle(token, firstError);
         },
       });
@@ -480,6 +483,7 @@ export class AttentionExplorer extends Base {
     if (name === 'src' && value && old !== value && this.#started && !this.#modeApp && this.getAttribute('config') == null && !this.#pendingConfig) return this.#mount();
     if (this.#modeApp) return this.#modeAttribute(name, old, value);
     if (!app || !app.setPreset || this.#mounting || !this.#live) return; // the mount reads every attribute
+    if (name === 'params' && this.mode === 'geometry' && old !== value && value !== this.params) return app.setGeometry?.(this.#planes());
     try {
       switch (name) {
         case 'preset':
@@ -524,6 +528,18 @@ export class AttentionExplorer extends Base {
     if (why) app.showError(ignoredText([{ name, value: value ?? '', why }], { attribute: true }));
   }
 
+  /**
+   * mode="geometry": the planes its params give (params="geometry=0.2.0.1"), else its first ones
+   * (true). Params it cannot read are said, as the page says a link's.
+   * @returns {import('../../types/config').Planes | true}
+   */
+  #planes() {
+    const u = readUrlState('?' + (this.getAttribute('params') || ''), '');
+    const bad = u.ignored.find((x) => x.name === 'geometry');
+    if (bad) queueMicrotask(() => this.#app?.showError?.(`The params="geometry=${clipMessage(bad.value, 40)}" attribute was ignored: ${bad.why}.`));
+    return u.geometry || true;
+  }
+
   /** A lab's or train's attribute: params restarts it, theme recolours it, train passes step and follow on. */
   /** @param {string} name @param {string | null} old @param {string | null} value */
   #modeAttribute(name, old, value) {
@@ -561,13 +577,17 @@ export class AttentionExplorer extends Base {
   set mode(v) { this.setAttribute('mode', String(v)); }
   get src() { return this.getAttribute('src'); }
   /** A lab's or train's state now, as the params attribute takes it ("dk=64&n=32&seed=1"). */
-  get params() { return this.#modeApp?.params ? this.#modeApp.params() : this.getAttribute('params') || ''; }
+  get params() {
+    if (this.#modeApp?.params) return this.#modeApp.params();
+    const planes = this.mode === 'geometry' && this.#app?.state?.geometry;
+    return planes ? `geometry=${writePlanes(planes)}` : this.getAttribute('params') || '';
+  }
   set params(v) { this.setAttribute('params', String(v)); }
   set src(v) { this.setAttribute('src', String(v)); }
   /** The head as the config format (a copy); setting takes an object or JSON text (untrusted: parsed strictly, throws on error). */
   /** @returns {import('../../types/config').Config | null} */
   get config() {
-    if (this.mode === 'explorer' && !this.#live) return this.#pendingConfig ? structuredClone(this.#pendingConfig.config) : null;
+    if (isExplorerMode(this.mode) && !this.#live) return this.#pendingConfig ? structuredClone(this.#pendingConfig.config) : null;
     return this.#app?.config ? this.#app.config() : null;
   }
   /**
@@ -576,7 +596,7 @@ export class AttentionExplorer extends Base {
    * @param {import('../../types/config').ConfigInput | string} v
    */
   set config(v) {
-    if (this.mode !== 'explorer') throw new Error(`<attention-explorer>: config belongs to the explorer; mode="${this.mode}" shows no single head (leave out mode for the explorer)`);
+    if (!isExplorerMode(this.mode)) throw new Error(`<attention-explorer>: config belongs to the explorer; mode="${this.mode}" shows no single head (leave out mode for the explorer)`);
     if (this.#app?.setConfig && this.#live) this.#app.setConfig(v);
     else this.#pendingConfig = { config: readConfig(v, LIM).config };
   }

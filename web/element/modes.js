@@ -17,6 +17,16 @@
 
 import { CATALOG } from '../labs/catalog.js';
 
+/**
+ * The modes that are the explorer itself, each with how it starts: "explorer", and "geometry",
+ * the explorer with its geometry view open (web/explorer/geometry-view.js; its params are the
+ * page's link's geometry=, e.g. params="geometry=0.2.0.1"). They take the explorer's attributes
+ * (preset, config, src, step, follow, ...) and API.
+ */
+export const EXPLORER_MODES = /** @type {const} */ (['explorer', 'geometry']);
+/** @param {string} mode @returns {mode is typeof EXPLORER_MODES[number]} */
+export const isExplorerMode = (mode) => /** @type {readonly string[]} */ (EXPLORER_MODES).includes(mode);
+
 /** @typedef {import('./attention-explorer.js').Mode} Mode @typedef {import('../../types/element').ModeContext} ModeContext */
 
 /** "?mode=x&dk=64" -> "dk=64": the element's params, without the mode its attribute gives. @param {string} query */

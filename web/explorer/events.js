@@ -377,4 +377,5 @@ export function wireEvents(ctx) {
   wireSteps(ctx);
   wireHead(ctx);
   wirePage(ctx);
+  ctx.views.geometry.wire(ctx);
 }

@@ -23,6 +23,7 @@ export const MARKUP = `
   </label>
   <button type="button" id="theme" data-control="theme" aria-pressed="false">Dark theme</button>
   <button type="button" id="copy-link" data-control="link">Copy link</button>
+  <button type="button" id="geometry-toggle" data-control="geometry" aria-pressed="false" aria-controls="geometry" title="See q, k and v as arrows you can drag">Arrows</button>
   <details id="about-head" class="about-head">
     <summary id="about-summary">About this head: its features and formula</summary>
     <p id="preset-note" class="note" data-control="presets"></p>
@@ -48,6 +49,11 @@ export const MARKUP = `
 <p id="narration" class="narration" aria-live="polite"></p>
 <p id="follow-text" class="follow-text" aria-live="polite"></p>
 
+<section id="geometry" class="geometry" aria-labelledby="geo-title" hidden>
+  <h2 id="geo-title">Attention as geometry: <span id="geo-query"></span></h2>
+  <p id="geo-crowded" class="note"></p>
+  <div id="geo-body"></div>
+</section>
 <div class="ex-grid">
 <div class="ex-main">
 <section id="matrices" class="matrices" aria-label="The matrices of the head" tabindex="-1"></section>

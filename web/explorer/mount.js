@@ -24,6 +24,7 @@ import { createTokensView } from './tokens-view.js';
 import { createControlsView } from './controls-view.js';
 import { createLeakView } from './leak-view.js';
 import { createLeadView } from './lead-view.js';
+import { createGeometrySlot } from './geometry-slot.js';
 import { createExports } from './exports.js';
 import { wireEvents } from './events.js';
 
@@ -53,9 +54,14 @@ import { wireEvents } from './events.js';
 /**
  * @typedef {{ panels: ReturnType<typeof createPanelsView>, inspector: ReturnType<typeof createInspectorView>,
  *   steps: ReturnType<typeof createStepsView>, tokens: ReturnType<typeof createTokensView>,
- *   controls: ReturnType<typeof createControlsView>, leak: ReturnType<typeof createLeakView>, lead: ReturnType<typeof createLeadView> }} Views
+ *   controls: ReturnType<typeof createControlsView>, leak: ReturnType<typeof createLeakView>, lead: ReturnType<typeof createLeadView>,
+ *   geometry: ReturnType<typeof createGeometrySlot> }} Views
  */
-/** mountExplorer's options (see mountExplorer). @typedef {import('../../types/element').ExplorerOptions & { keysOn?: EventTarget }} MountOptions */
+/**
+ * mountExplorer's options (see mountExplorer); `geometry` shows the geometry view from the start
+ * (true: its first planes), as the element's mode="geometry" does.
+ * @typedef {import('../../types/element').ExplorerOptions & { keysOn?: EventTarget, geometry?: boolean | import('../../types/config').Planes | null }} MountOptions
+ */
 /** Adds a listener that destroy() removes. @typedef {<E extends Event>(target: EventTarget, type: string, fn: (ev: E) => void, opts?: AddEventListenerOptions | boolean) => void} Listen */
 /**
  * What explorerApi needs of the mount.
@@ -136,8 +142,9 @@ function derive(state, view, panels, pointer) {
  * Every view draws its region from (state, view); `dirty` says what changed since the last frame.
  * @param {Views} views @param {State} state @param {View} view @param {Dirty} dirty @param {'fine' | 'coarse'} pointer
  */
-function drawViews({ panels, steps, inspector, tokens, controls, leak, lead }, state, view, dirty, pointer) {
+function drawViews({ panels, steps, inspector, tokens, controls, leak, lead, geometry }, state, view, dirty, pointer) {
   panels.draw(state, view, { values: dirty.values || dirty.compute, rebuild: dirty.rebuild });
+  geometry.draw(state, view);
   steps.draw(state, view);
   lead.draw(state, view);
   const d = derive(state, view, panels, pointer);
@@ -193,6 +200,7 @@ export function mountExplorer(root, options = {}) {
     controls: createControlsView(doc, $, active),
     leak: createLeakView(doc, $),
     lead: createLeadView($),
+    geometry: createGeometrySlot(doc, $),
   };
   const { panels, inspector, controls } = views;
   const exports = createExports(doc, root, $, win);
@@ -420,6 +428,7 @@ async function start(x) {
   if (x.gone()) return;
   if (useUrl) x.fromUrl();
   else act(S.fromOptions, (typeof options.initial === 'function' ? options.initial() : options.initial) || {});
+  if (options.geometry && !state.geometry) x.apply({ ...S.setGeometry(state, options.geometry), emit: [] }); // the start is no change to report
 }
 
 // The reader's theme choice, remembered across visits (a sandboxed frame may refuse storage).
@@ -460,6 +469,8 @@ function explorerApi(x) {
     setValue: (/** @type {string} */ m, /** @type {number} */ i, /** @type {number} */ j, /** @type {number} */ v) => act(S.setValue, m, i, j, v),
     setStep: (/** @type {Step | null | undefined} */ s) => (act(S.stop), act(S.setStep, s ?? null)),
     setFollow: (/** @type {number | null} */ i) => act(S.setFollow, i),
+    /** Shows the geometry view with these planes (true: the first two dimensions of each), or hides it (null). */
+    setGeometry: (/** @type {import('../../types/config').Planes | true | null} */ planes) => act(S.setGeometry, planes),
     select: (/** @type {import('../../types/config').Cell | null} */ cell) => act(S.select, cell),
     setPreset: (/** @type {string} */ name) => act(S.setPreset, name),
     /** Untrusted input: JSON text or an object, parsed strictly; throws ConfigError. */

@@ -23,7 +23,7 @@
 
 import { list, count as countOf } from '../blocks/words.js';
 import { LIMITS } from '../core/attention.js';
-import { parseConfig, readConfig, cloneConfig, isDirect, STEPS, MAX_NAME, UNNAMED, writeUrlState, readUrlState } from '../blocks/config.js';
+import { parseConfig, readConfig, cloneConfig, isDirect, STEPS, MAX_NAME, UNNAMED, writeUrlState, readUrlState, writePlanes } from '../blocks/config.js';
 import { PRESETS, DEFAULT_PRESET } from '../blocks/presets.js';
 
 /** @typedef {import('../../types/config').Config} Config */
@@ -56,7 +56,8 @@ import { PRESETS, DEFAULT_PRESET } from '../blocks/presets.js';
  *   step: Step | null, playing: boolean, follow: number | null, sel: Cell | null, hover: Cell | null,
  *   themeSetting: ThemeSetting, theme: Theme, controls: Set<string>, extra: import('../blocks/explain.js').Extra | null,
  *   weightsOpen: boolean, weightsChosen: boolean, tour: number | null, leak: { base: Config } | null,
- *   reducedMotion: boolean, urlTheme: Theme | null, rev: number, pasted: Pasted | null }} State
+ *   reducedMotion: boolean, urlTheme: Theme | null, rev: number, pasted: Pasted | null,
+ *   geometry: import('../../types/config').Planes | null }} State
  */
 /**
  * How the head in the config box was read when it was printed tensors: which settings the text
@@ -75,7 +76,7 @@ const matricesOf = (config) => /** @type {Partial<Record<MatrixName, number[][]>
 export const LIM = Object.freeze({ maxTokens: Math.min(256, LIMITS.maxTokens), maxWidth: LIMITS.maxWidth });
 
 /** The control groups a host can show or hide ("classroom mode"). `link` exists on the page only. */
-export const CONTROLS = ['presets', 'theme', 'link', 'steps', 'follow', 'explain', 'edit', 'config', 'export'];
+export const CONTROLS = ['presets', 'theme', 'link', 'geometry', 'steps', 'follow', 'explain', 'edit', 'config', 'export'];
 
 /**
  * The matrix panels in the lesson's order, in two rows: [title, panels, folded panels]. The
@@ -127,6 +128,7 @@ export function createState({ theme = 'light', reducedMotion = false } = {}) {
     urlTheme: null, // the theme the link asked for (kept in the link), or null
     rev: 0, // counts changes of the config, so a view can tell the head changed without comparing it
     pasted: null, // how the config box's printed tensors were read (setConfig), until the next head
+    geometry: null, // the geometry view's planes while it is shown (geometry.js), else null
   };
 }
 
@@ -226,7 +228,7 @@ export function presetOf(config) {
 export function urlOf(state) {
   return writeUrlState({
     preset: state.preset, config: headOf(state), from: state.preset ? null : state.origin,
-    step: state.step, follow: state.follow, cell: state.sel, theme: state.urlTheme,
+    step: state.step, follow: state.follow, cell: state.sel, theme: state.urlTheme, geometry: state.geometry,
   });
 }
 
@@ -403,6 +405,46 @@ export function setValue(state, m, i, j, v) {
   if (!Number.isFinite(v) || !editable(state).has(m)) return null;
   /** @type {number[][]} */ (matricesOf(headOf(state))[/** @type {MatrixName} */ (m)])[i][j] = Math.round(v * 1e6) / 1e6;
   return modified(state);
+}
+
+/**
+ * Sets some columns of one row of an input at once (a tip dragged in the geometry view moves two
+ * numbers in one edit), each rounded to 6 decimals; ignored for a matrix that cannot be edited.
+ * @param {State} state @param {string} m @param {number} i @param {readonly number[]} cols @param {readonly number[]} values @returns {Change | null}
+ */
+export function setRow(state, m, i, cols, values) {
+  if (!editable(state).has(m) || cols.length !== values.length || !values.every(Number.isFinite)) return null;
+  const row = /** @type {number[][]} */ (matricesOf(headOf(state))[/** @type {MatrixName} */ (m)])[i];
+  if (!row || cols.some((c) => !(c >= 0 && c < row.length))) return null;
+  const next = values.map((v) => Math.round(v * 1e6) / 1e6);
+  if (cols.every((c, k) => row[c] === next[k])) return null;
+  cols.forEach((c, k) => (row[c] = next[k]));
+  return modified(state);
+}
+
+/**
+ * Shows the geometry view with these planes (true: the first two dimensions of each), or hides
+ * it (null). Hosts hear 'state' with the link's form of it (the element's params).
+ * @param {State} state @param {import('../../types/config').Planes | true | null} planes @returns {Change | null}
+ */
+export function setGeometry(state, planes) {
+  const next = planes === true ? { qk: /** @type {[number, number]} */ ([0, 1]), v: /** @type {[number, number]} */ ([0, 1]) } : planes;
+  if (JSON.stringify(next) === JSON.stringify(state.geometry)) return null;
+  state.geometry = next && { qk: [next.qk[0], next.qk[1]], v: [next.v[0], next.v[1]] };
+  const params = state.geometry ? 'geometry=' + writePlanes(state.geometry) : '';
+  return { url: true, seen: true, values: true, emit: [['state', { params }]] };
+}
+
+/** The geometry button: shows the view, or hides it. @param {State} state */
+export const toggleGeometry = (state) => setGeometry(state, state.geometry ? null : true);
+
+/**
+ * The geometry view's plane of q and k ('qk') or of v ('v'): two different dimensions.
+ * @param {State} state @param {'qk' | 'v'} which @param {[number, number]} dims @returns {Change | null}
+ */
+export function setPlane(state, which, dims) {
+  if (!state.geometry || dims[0] === dims[1] || !dims.every((d) => Number.isInteger(d) && d >= -1)) return null;
+  return setGeometry(state, { ...state.geometry, [which]: [dims[0], dims[1]] });
 }
 
 /**
@@ -791,7 +833,7 @@ export function outsideHead(c, follow, cell) {
 }
 
 // The order the link writes its parameters in (config.js writeUrlState), and its notes say them in.
-const LINK_ORDER = ['step', 'follow', 'cell', 'theme'];
+const LINK_ORDER = ['step', 'follow', 'cell', 'theme', 'geometry'];
 
 /**
  * What the page says of the link's parameters it left out (readUrlState's `ignored`, and a follow
@@ -830,6 +872,7 @@ export function fromUrl(state, u) {
   state.follow = outside.some((x) => x.name === 'follow') ? null : u.follow;
   state.sel = outside.some((x) => x.name === 'cell') ? null : u.cell; // a cell of another head is dropped
   state.urlTheme = u.theme;
+  if (u.geometry) state.geometry = u.geometry;
   state.rev++;
   error = [error, ignoredText(ignored)].filter(Boolean).join(' ');
   return { compute: true, rebuild: true, tokens: true, error, badConfig, restoreCursor: Boolean(state.sel) };

@@ -483,6 +483,32 @@ export function crossEngineSuite(engine) {
         { width: 960, height: 700, ...ELEMENT },
       ));
 
+    test('geometry: ↑ on k₂’s tip and a drag of q₃ edit the worked example; S, A and O are the core’s for the edited head; hovering k₁ explains its angle', () =>
+      withPage('web/index.html?preset=worked-example&geometry=on&follow=2', async (page) => {
+        const WE = PRESETS['worked-example'].config;
+        await page.waitFor((sel, find) => Boolean(find(sel)), '.geo-handle', 'the geometry view, loaded on first show');
+        await page.eval((sel, find) => find(sel).focus(), '.geo-handle[data-kind="k"][data-j="1"]');
+        await page.press(...Array(10).fill('ArrowUp'));
+        await page.settle();
+        let want = expected(attn, { ...WE, K: [[1, 0], [0, 2], [1, 1]] }).shown, got = await cellTexts(page);
+        for (const m of ['K', 'S', 'A', 'O']) assert.deepEqual(got[m], want[m], `${m} after ↑ ×10 on k₂`);
+        assert.equal(await page.eval(() => window.__explorer.state.step), null, 'the arrow keys moved the tip, not the step');
+        const tip = await page.point('.geo-handle[data-kind="q"]');
+        const o = await page.eval(() => {
+          const p = new DOMPoint(150, 150).matrixTransform(document.getElementById('geo-qk').getScreenCTM());
+          return { x: p.x, y: p.y };
+        });
+        await page.drag(tip.x, tip.y, Math.round(o.x + 2 * (tip.x - o.x)), Math.round(o.y + 2 * (tip.y - o.y)));
+        await page.settle();
+        want = expected(attn, { ...WE, Q: [[1, 0], [0, 1], [2, 2]], K: [[1, 0], [0, 2], [1, 1]] }).shown;
+        got = await cellTexts(page);
+        for (const m of ['Q', 'S', 'A', 'O']) assert.deepEqual(got[m], want[m], `${m} after q₃ dragged to (2, 2)`);
+        const k1 = await page.point('.geo-handle[data-kind="k"][data-j="0"]');
+        await page.drag(k1.x, k1.y, k1.x, k1.y); // a press and release in place moves nothing
+        await page.settle();
+        assert.match(await page.text('#geo-explain'), /^k₁, the key of token 1, at \[1\.000, 0\.000\]\. q₃·k₁ = \|q₃\| \|k₁\| cos θ = 2\.828 × 1\.000 × cos 45\.0° = 2\.000/);
+      }));
+
     test('element: keys it acts on stay inside it, keys it does not use reach the page', () =>
       withPage(
         elementPage('keys', '<script src="keys-host.js"></script>\n<attention-explorer preset="cat"></attention-explorer>'),
