@@ -159,6 +159,15 @@ test('a finger drags a tip too (touch), and a projected head (cat: dk = 4) says 
   await settle(page);
   assert.deepEqual((await cellTexts(page, 'V'))[0], ['0.500', '1.500']);
   assert.equal(await page.evaluate(() => scrollX), 0, 'the page did not pan under the finger');
+  // A finger elsewhere on the plane scrolls the page, as anywhere else.
+  const box = await page.locator('#geo-v').boundingBox();
+  const y0 = await page.evaluate(() => scrollY);
+  const from = { x: box.x + 8, y: box.y + box.height - 8 };
+  await touch('touchStart', from);
+  for (let k = 1; k <= 5; k++) await touch('touchMove', { x: from.x, y: from.y - 40 * k });
+  await touch('touchEnd', null);
+  await page.waitForFunction((y0) => scrollY > y0 + 50, y0);
+  assert.deepEqual((await cellTexts(page, 'V'))[0], ['0.500', '1.500'], 'nothing moved');
   await page.goto(env.url + '?preset=cat&geometry=2.0.1.3&follow=4');
   await page.waitForSelector('.geo-handle');
   assert.match(await page.textContent('#geo-planes'), /dk = 4 columns; the left plane shows dimensions 3 and 1, and the other 2 dimensions are not drawn/);

@@ -416,6 +416,13 @@ export function wireGeometry(x, { act, listen }) {
     v.drag = null;
     if (v.last) draw(x, v.last.state, v.last.view); // the planes take their own scale again
   };
+  // A touch that starts on a tip drags it and never scrolls the page (touch-action on an SVG
+  // shape is not honoured everywhere); a touch anywhere else scrolls as usual.
+  const onTip = (/** @type {TouchEvent} */ ev) => {
+    if (ev.target instanceof Element && ev.target.closest('.geo-movable')) ev.preventDefault();
+  };
+  listen(section, 'touchstart', onTip, { passive: false });
+  listen(section, 'touchmove', onTip, { passive: false });
   listen(section, 'pointerup', end);
   listen(section, 'pointercancel', end);
   listen(section, 'keydown', (/** @type {KeyboardEvent} */ ev) => {
