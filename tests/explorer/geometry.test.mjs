@@ -40,6 +40,11 @@ test('the worked example reads as the lesson prints it: weights 0.401 0.198 0.40
   const g3 = picture(state, 2);
   assert.match(G.explainArrow(g3, 'k', 0, state.config.tokens), /q₃·k₁ = \|q₃\| \|k₁\| cos θ = 1\.414 × 1\.000 × cos 45\.0° = 1\.000\. ÷ √2 gives the score S\[3\]\[1\] = 0\.707; after the softmax its weight is A\[3\]\[1\] = 0\.248/);
   assert.match(G.averagePrompt(g3), /\[1\.759, 1\.000\]/);
+  // With the scaling switched off (key S), the score is q·k itself, and the words say so.
+  S.toggleScaling(state);
+  const off = picture(state, 2);
+  assert.match(G.dotText(off, off.keys[0]), /= 1\.000\. × 1 \(the scaling is off\) gives the score S\[3\]\[1\] = 1\.000;/);
+  assert.match(G.scalingPrompt(off), /^Scaling: scores are q·k × 1 \(the scaling is off\), so a longer q₃/);
   assert.match(G.planeSentences(g3).join(' '), /picture is exact/);
 });
 

@@ -154,9 +154,10 @@ function distanceToSegment(p, a, b) {
 
 /** An angle in degrees, one decimal. @param {number} cos */
 const degrees = (cos) => `${(Math.acos(cos) * 180 / Math.PI).toFixed(1)}°`;
-/** The scaling as the lesson writes it: "÷ √2" (1/√dk), else "× 0.500". @param {number} scale @param {number} dk */
+/** The scaling as the lesson writes it: "÷ √2" (1/√dk), "× 1 (the scaling is off)", else "× 0.500". @param {number} scale @param {number} dk */
 function scaleText(scale, dk) {
-  return Math.abs(scale - 1 / Math.sqrt(dk)) < 1e-7 ? `÷ √${dk}` : `× ${fmt(scale)}`;
+  if (Math.abs(scale - 1 / Math.sqrt(dk)) < 1e-7) return `÷ √${dk}`;
+  return scale === 1 ? '× 1 (the scaling is off)' : `× ${fmt(scale)}`;
 }
 /** [x, y] as the page writes a vector; a line (dimension -1) has only x. @param {Point} p @param {Dims} d */
 const vec = (p, d) => (d[1] < 0 ? `[${fmt(p.x)}]` : `[${fmt(p.x)}, ${fmt(p.y)}]`);
