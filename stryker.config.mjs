@@ -16,7 +16,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 const MODULES = [
   'web/blocks/explain.js', 'web/explorer/notes.js',
-  'web/blocks/config.js', 'web/explorer/state.js',
+  'web/blocks/config.js', 'web/explorer/state.js', 'web/explorer/geometry.js',
   'web/blocks/format.js', 'web/blocks/colors.js', 'web/blocks/words.js', 'web/blocks/tensor-text.js',
   'web/train/words.js', 'web/train/state.js',
   'web/labs/cross.js', 'web/labs/misconceptions.js', 'web/labs/multihead.js', 'web/labs/predict.js',
@@ -83,6 +83,7 @@ const OWNERS = {
   'web/blocks/config.js': ['blocks/config', 'blocks/tensor-text', 'explorer/state', 'explorer/own-head', 'blocks/explain', 'blocks/lookups', 'train/ui', 'train/state'],
   'web/blocks/tensor-text.js': ['blocks/tensor-text', 'blocks/config', 'explorer/own-head'],
   'web/blocks/explain.js': ['blocks/explain-text', 'blocks/explain', 'explorer/sentences', 'explorer/notes', 'train/ui', 'train/state', 'labs/words'],
+  'web/explorer/geometry.js': ['explorer/geometry'],
   'web/explorer/': ['explorer/notes-text', 'explorer/state', 'explorer/notes', 'explorer/own-head', 'explorer/lead'],
   'web/train/words.js': ['train/text', 'train/ui', 'train/state', 'blocks/lookups'],
   'web/train/': ['train/text', 'train/state', 'train/ui'],

@@ -258,3 +258,87 @@ test('every sentence of the view keeps the sentence rules, for every preset and 
     check(G.geometryOf(computeView(attn, config, null), h.i, FIRST), config.tokens, JSON.stringify(h));
   }), { seed: 32, numRuns: 100 });
 });
+
+// Exact words and edges, one by one (each assertion here was added for a change of the module that
+// no other test noticed: StrykerJS's survivors, make mutate-js).
+test('the words of each arrow, exactly: a query, a value, the output, a key of a vector longer than 1, and their accessible names', () => {
+  const state = shown('worked-example');
+  const g = picture(state, 2);
+  const t = state.config.tokens;
+  assert.equal(G.querySentence(g, t), 'q₃, the query of token 3: |q₃| = 1.414. Its largest weight is 0.503, on k₃.');
+  assert.equal(G.explainArrow(g, 'q', 2, t), 'q₃, the query of token 3, at [1.000, 1.000]: |q₃| = 1.414. ' + G.querySentence(g, t));
+  assert.equal(G.explainArrow(g, 'o', 2, t), 'O₃, the output of token 3, at [1.759, 1.000]: the sum of the weighted values, drawn tip to tail. ' + G.averagePrompt(g));
+  assert.equal(G.explainArrow(g, 'v', 1, t), 'v₂, the value of token 2, at [0.000, 2.000]. q₃ gives it weight 0.248, so it adds 0.248 × [0.000, 2.000] = [0.000, 0.497] to O₃.');
+  assert.equal(G.explainArrow(g, 'k', 0, t), 'k₁, the key of token 1, at [1.000, 0.000]. q₃·k₁ = |q₃| |k₁| cos θ = 1.414 × 1.000 × cos 45.0° = 1.000. ÷ √2 gives the score S[3][1] = 0.707; after the softmax its weight is A[3][1] = 0.248, the share of v₁ in O₃.');
+  assert.equal(G.arrowLabel(g, 'q', 2, true), 'q₃, query arrow, tip at [1.000, 1.000]; arrow keys move it by 0.1, with Shift by 0.01');
+  assert.equal(G.arrowLabel(g, 'v', 0, false), 'v₁, value arrow, tip at [1.000, 0.000], weight 0.248');
+  assert.equal(G.arrowLabel(g, 'o', 2, false), 'O₃, output arrow, tip at [1.759, 1.000]');
+  assert.equal(G.scalingPrompt(g), 'Scaling: scores are q·k ÷ √2, so a longer q₃ multiplies every score of its row. Drag q₃ longer and the softmax sharpens (largest weight now 0.503); shorter and it flattens towards 0.333 each.');
+  assert.deepEqual(G.planeSentences(g), ['Q, K and V have two columns each here, so every arrow is the whole vector and the picture is exact.']);
+  // |k₂| = 2: cos θ divides q·k by both lengths.
+  S.setRow(state, 'K', 1, [0, 1], [0, 2]);
+  assert.match(G.dotText(picture(state, 2), picture(state, 2).keys[1]), /^q₃·k₂ = \|q₃\| \|k₂\| cos θ = 1\.414 × 2\.000 × cos 45\.0° = 2\.000\./);
+});
+
+test('the scaling sentence: a drag that did not change |q| adds nothing, nor one from a zero-length q; a custom scale is said as a factor', () => {
+  const g = picture(shown('worked-example'), 2);
+  assert.doesNotMatch(G.scalingPrompt(g, { qLen: g.qLen, top: 0.4 }), /Since/);
+  assert.doesNotMatch(G.scalingPrompt(g, { qLen: 0, top: 0.333 }), /Since/);
+  assert.match(G.scalingPrompt(g, { qLen: g.qLen / 2, top: 0.4 }), /Since your last drag of q₃: \|q₃\| 0\.707 → 1\.414 \(× 2\.00\), the largest weight 0\.400 → 0\.503\.$/);
+  const custom = parseConfig({ ...PRESETS['worked-example'].config, scale: 0.25 });
+  const gc = G.geometryOf(computeView(attn, custom, null), 2, FIRST);
+  assert.match(G.scalingPrompt(gc), /^Scaling: scores are q·k × 0\.250, so/);
+});
+
+test('planes: every edge of fitPlanes, a plane drawn the other way round ([1, 0]), a width of 1, and the drag of a value in its own plane', () => {
+  for (const bad of [[-1, 1], [1, -1], [4, 1], [1, 4], [2, 2]]) assert.deepEqual(G.fitPlanes({ qk: bad, v: [0, 1] }, 4, 4).qk, [0, 1], String(bad));
+  assert.deepEqual(G.fitPlanes({ qk: [3, 0], v: [1, 0] }, 4, 2), { qk: [3, 0], v: [1, 0] });
+  assert.deepEqual(G.fitPlanes({ qk: [0, 3], v: [0, 1] }, 4, 2).qk, [0, 3]);
+  const three = direct([[1, 2, 3], [0, 1, 0]], [[2, 1, 1], [0, 2, 1]], [[1, 2], [3, 4]]);
+  const view = computeView(attn, three, null);
+  const g = G.geometryOf(view, 0, G.fitPlanes({ qk: [0, 1], v: [1, 0] }, 3, 2));
+  assert.match(G.dotText(g, g.keys[0]), /q₁·k₁ = .* = 7\.000\. Of it, 4\.000 comes from the two dimensions drawn and 3\.000 from the other 1 dimension\./);
+  assert.equal(G.explainArrow(g, 'v', 1, three.tokens).slice(0, 40), 'v₂, the value of token 2, at [4.000, 3.0');
+  assert.deepEqual(G.dragEdit('v', 1, g.planes, { x: 1.26, y: -0.04 }, G.STEP), { m: 'V', i: 1, cols: [1, 0], values: [1.3, 0] });
+  assert.ok(Object.is(G.dragEdit('q', 0, g.planes, { x: -0.04, y: 0 }, G.STEP).values[0], 0), 'no −0 in the head');
+  assert.deepEqual(G.dragEdit('q', 0, g.planes, { x: 1, y: 2 }, G.STEP).cols, [0, 1], 'q moves in the plane of q and k');
+  // Each arrow's name gives the coordinates of its own plane, and says a masked value is masked.
+  assert.equal(G.arrowLabel(g, 'k', 0, false), 'k₁, key arrow, tip at [2.000, 1.000], weight 0.500');
+  assert.equal(G.arrowLabel(g, 'q', 0, false), 'q₁, query arrow, tip at [1.000, 2.000]');
+  assert.equal(G.arrowLabel(g, 'v', 0, false), 'v₁, value arrow, tip at [2.000, 1.000], weight 0.500');
+  const causal = G.geometryOf(computeView(attn, { ...three, causal: true }, null), 0, g.planes);
+  assert.equal(G.arrowLabel(causal, 'v', 1, false), 'v₂, value arrow, tip at [4.000, 3.000], masked');
+  // dk = 3 and dv = 2: the plane of q and k says what it hides, the plane of v does not, and nothing says “exact”.
+  assert.equal(G.planeSentences(g).length, 1);
+  assert.match(G.planeSentences(g)[0], /^Q and K have dk = 3 columns/);
+  assert.match(G.explainArrow(g, 'q', 0, three.tokens), /^q₁, the query of token 1, at \[1\.000, 2\.000\] in dimensions 1 and 2: \|q₁\| = 3\.742\./);
+  const wide = direct([[1, 0], [0, 1]], [[1, 0], [0, 1]], [[1, 2, 3], [4, 5, 6]]);
+  assert.deepEqual(G.planeSentences(G.geometryOf(computeView(attn, wide, null), 0, FIRST)).map((t) => t.slice(0, 30)), ['V and O have dv = 3 columns; t']);
+  const thin = direct([[1, 0], [0, 1]], [[1, 0], [0, 1]], [[1], [2]]);
+  const gt = G.geometryOf(computeView(attn, thin, null), 0, G.fitPlanes(FIRST, 2, 1));
+  assert.match(G.planeSentences(gt)[0], /have at most two columns here/);
+  assert.equal(G.arrowLabel(gt, 'q', 0, false), 'q₁, query arrow, tip at [1.000, 0.000]', 'q in its plane of two, though v’s is a line');
+  assert.equal(G.arrowLabel(gt, 'v', 0, false), 'v₁, value arrow, tip at [1.000], weight 0.670');
+  const narrow = direct([[1], [2]], [[1], [1]], [[1, 0], [0, 1]]);
+  const gn = G.geometryOf(computeView(attn, narrow, null), 1, G.fitPlanes(FIRST, 1, 2));
+  assert.deepEqual(G.planeSentences(gn), ['Q, K and V have at most two columns here, so every arrow is the whole vector and the picture is exact.']);
+  assert.equal(G.arrowLabel(gn, 'k', 0, false), 'k₁, key arrow, tip at [1.000], weight 0.500');
+});
+
+test('the hull’s own edges: its order, a far point of a one-point or two-point hull, and the float32 tolerance, which grows with the hull', () => {
+  assert.deepEqual(G.convexHull([{ x: 0, y: 2 }, { x: 2, y: 2 }, { x: 0, y: 0 }, { x: 2, y: 0 }]), [{ x: 0, y: 0 }, { x: 2, y: 0 }, { x: 2, y: 2 }, { x: 0, y: 2 }]);
+  assert.deepEqual(G.convexHull([{ x: 1, y: 1 }, { x: 0, y: 0 }]), [{ x: 0, y: 0 }, { x: 1, y: 1 }]);
+  assert.ok(!G.insideHull({ x: 5, y: 5 }, [{ x: 1, y: 1 }]));
+  assert.ok(!G.insideHull({ x: 4, y: 4 }, [{ x: 0, y: 0 }, { x: 3, y: 3 }]), 'on the line, past the segment');
+  const big = G.convexHull([{ x: 1e4, y: 1e4 }, { x: 2e4, y: 1e4 }, { x: 2e4, y: 2e4 }, { x: 1e4, y: 2e4 }]);
+  assert.ok(G.insideHull({ x: 1.5e4, y: 2e4 + 0.15 }, big), 'within 1e-5 of the largest coordinate (0.2)');
+  assert.ok(!G.insideHull({ x: 1.5e4, y: 2e4 + 0.3 }, big));
+  assert.ok(!G.insideHull({ x: 2e4 + 0.3, y: 1.5e4 }, big));
+  const flat = G.convexHull([{ x: 1e4, y: 0 }, { x: 2e4, y: 0 }, { x: 2e4, y: 1 }, { x: 1e4, y: 1 }]);
+  assert.ok(G.insideHull({ x: 1.5e4, y: 1.15 }, flat), 'the tolerance follows the largest coordinate of any corner, here x');
+  assert.ok(!G.insideHull({ x: 0, y: 0 }, []), 'an empty hull holds nothing');
+  // An O the hull does not hold (a result made by hand) is said as a fault to report, never as inside.
+  const view = computeView(attn, direct([[1, 0], [0, 1]], [[1, 0], [0, 1]], [[1, 0], [0, 1]]), null);
+  const g = G.geometryOf({ ...view, r: { ...view.r, O: new Float32Array([3, 3, 0, 0]) } }, 0, FIRST);
+  assert.match(G.averagePrompt(g), /O₁ should lie in the hull of the visible values but is outside it by more than float32 rounding: please report this head\.$/);
+});

@@ -99,7 +99,7 @@ export function geometryOf(view, i, planes) {
   return {
     i, n: r.n, m, dk, dv, planes, q, qLen, qShown, keys, visible, chain, o, hull, scale: r.scale, causal: r.causal,
     exact: { qk: dk <= 2, v: dv <= 2 },
-    inside: visible.length > 0 && insideHull(o, hull),
+    inside: insideHull(o, hull), // (no visible value: an empty hull, which holds nothing)
   };
 }
 /** @typedef {ReturnType<typeof geometryOf>} Geometry */
@@ -124,8 +124,7 @@ export function convexHull(points) {
     }
     return h.slice(0, -1);
   };
-  const hull = [...half(ps), ...half([...ps].reverse())];
-  return hull.length ? hull : [ps[0], ps[ps.length - 1]]; // all on one line: its two ends
+  return [...half(ps), ...half([...ps].reverse())]; // (points all on one line: its two ends)
 }
 
 /**
@@ -136,6 +135,7 @@ export function convexHull(points) {
 export function insideHull(p, hull) {
   const size = Math.max(1, ...hull.map((h) => Math.max(Math.abs(h.x), Math.abs(h.y))));
   const tol = 1e-5 * size;
+  if (!hull.length) return false;
   if (hull.length === 1) return Math.hypot(p.x - hull[0].x, p.y - hull[0].y) <= tol;
   if (hull.length === 2) return distanceToSegment(p, hull[0], hull[1]) <= tol;
   for (let k = 0; k < hull.length; k++) {
@@ -161,8 +161,8 @@ function scaleText(scale, dk) {
 }
 /** [x, y] as the page writes a vector; a line (dimension -1) has only x. @param {Point} p @param {Dims} d */
 const vec = (p, d) => (d[1] < 0 ? `[${fmt(p.x)}]` : `[${fmt(p.x)}, ${fmt(p.y)}]`);
-/** "dimensions 1 and 2" (counted from 1, as the heatmaps' columns). @param {Dims} d */
-const dimsText = (d) => (d[1] < 0 ? 'its one dimension' : `dimensions ${d[0] + 1} and ${d[1] + 1}`);
+/** "dimensions 1 and 2" (counted from 1, as the heatmaps' columns), of a plane of a width over 2. @param {Dims} d */
+const dimsText = (d) => `dimensions ${d[0] + 1} and ${d[1] + 1}`;
 
 /**
  * What the planes show: exact, or which dimensions and what the learner does not see.
