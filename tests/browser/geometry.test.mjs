@@ -72,7 +72,7 @@ test('keyboard only: Tab reaches k₂’s tip, ten presses of ↑ take it to (0,
     tabs++;
   }
   assert.ok(tabs < 40, 'Tab reaches k₂');
-  assert.match(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), /^k₂, key arrow, tip at \[0\.000, 1\.000\], weight 0\.248; arrow keys move it by 0\.1, with Shift by 0\.01$/);
+  assert.match(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), /^k₂, key arrow, tip at \[0\.000, 1\.000\], weight 0\.248; arrow keys move it by 0\.1, with Shift by 0\.01; Enter shows S\[3\]\[2\]$/);
   for (let k = 0; k < 10; k++) await page.keyboard.press('ArrowUp');
   await page.evaluate(() => new Promise(requestAnimationFrame)); // one frame
   const want = expected(worked([[1, 0], [0, 2], [1, 1]]));
@@ -87,6 +87,12 @@ test('keyboard only: Tab reaches k₂’s tip, ten presses of ↑ take it to (0,
   await settle(page);
   assert.deepEqual((await cellTexts(page, 'K'))[1], ['0.090', '2.000']);
   assert.equal(await page.evaluate(() => window.__explorer.state.step), null);
+  // Enter shows the arrow's own number in the matrices: k₂'s score with q₃, S[3][2], explained; space does not play.
+  await page.keyboard.press('Enter');
+  await page.keyboard.press(' ');
+  await settle(page);
+  assert.deepEqual(await page.evaluate(() => [window.__explorer.state.sel, window.__explorer.state.playing]), [{ m: 'S', i: 2, j: 1 }, false]);
+  assert.match(await page.textContent('#explain-title'), /^S\[3\]\[2\] = /);
   // The link holds the edited head and the view; Reset goes back to the preset.
   await page.waitForFunction(() => location.hash.includes('geometry=on') && decodeURIComponent(location.hash).includes('"K":[[1,0],[0.09,2],[1,1]]'));
   await page.click('#reset');

@@ -85,7 +85,7 @@ test('only a head given as Q, K and V drags: a projected head’s q is x·Wq, an
   const g = picture(state, 4);
   assert.match(G.scalingPrompt(g, null, false), /Make q₅ longer \(larger numbers in X or Wq\)/);
   assert.doesNotMatch(G.arrowLabel(g, 'q', 4, false), /arrow keys/);
-  assert.match(G.arrowLabel(picture(we, 0), 'k', 1, true), /^k₂, key arrow, tip at \[0\.000, 1\.000\], weight 0\.198; arrow keys move it by 0\.1, with Shift by 0\.01$/);
+  assert.match(G.arrowLabel(picture(we, 0), 'k', 1, true), /^k₂, key arrow, tip at \[0\.000, 1\.000\], weight 0\.198; arrow keys move it by 0\.1, with Shift by 0\.01; Enter shows S\[1\]\[2\]$/);
 });
 
 test('a plane of two of dk dimensions says what it hides, and a key’s q·k splits into the part drawn and the rest', () => {
@@ -270,9 +270,9 @@ test('the words of each arrow, exactly: a query, a value, the output, a key of a
   assert.equal(G.explainArrow(g, 'o', 2, t), 'O₃, the output of token 3, at [1.759, 1.000]: the sum of the weighted values, drawn tip to tail. ' + G.averagePrompt(g));
   assert.equal(G.explainArrow(g, 'v', 1, t), 'v₂, the value of token 2, at [0.000, 2.000]. q₃ gives it weight 0.248, so it adds 0.248 × [0.000, 2.000] = [0.000, 0.497] to O₃.');
   assert.equal(G.explainArrow(g, 'k', 0, t), 'k₁, the key of token 1, at [1.000, 0.000]. q₃·k₁ = |q₃| |k₁| cos θ = 1.414 × 1.000 × cos 45.0° = 1.000. ÷ √2 gives the score S[3][1] = 0.707; after the softmax its weight is A[3][1] = 0.248, the share of v₁ in O₃.');
-  assert.equal(G.arrowLabel(g, 'q', 2, true), 'q₃, query arrow, tip at [1.000, 1.000]; arrow keys move it by 0.1, with Shift by 0.01');
-  assert.equal(G.arrowLabel(g, 'v', 0, false), 'v₁, value arrow, tip at [1.000, 0.000], weight 0.248');
-  assert.equal(G.arrowLabel(g, 'o', 2, false), 'O₃, output arrow, tip at [1.759, 1.000]');
+  assert.equal(G.arrowLabel(g, 'q', 2, true), 'q₃, query arrow, tip at [1.000, 1.000]; arrow keys move it by 0.1, with Shift by 0.01; Enter shows Q[3][1]');
+  assert.equal(G.arrowLabel(g, 'v', 0, false), 'v₁, value arrow, tip at [1.000, 0.000], weight 0.248; Enter shows A[3][1]');
+  assert.equal(G.arrowLabel(g, 'o', 2, false), 'O₃, output arrow, tip at [1.759, 1.000]; Enter shows O[3][1]');
   assert.equal(G.scalingPrompt(g), 'Scaling: scores are q·k ÷ √2, so a longer q₃ multiplies every score of its row. Drag q₃ longer and the softmax sharpens (largest weight now 0.503); shorter and it flattens towards 0.333 each.');
   assert.deepEqual(G.planeSentences(g), ['Q, K and V have two columns each here, so every arrow is the whole vector and the picture is exact.']);
   // |k₂| = 2: cos θ divides q·k by both lengths.
@@ -290,6 +290,15 @@ test('the scaling sentence: a drag that did not change |q| adds nothing, nor one
   assert.match(G.scalingPrompt(gc), /^Scaling: scores are q·k × 0\.250, so/);
 });
 
+test('Enter on a tip selects the cell the arrow stands for: q its row of Q, a key its score, a value its weight, O its row of O', () => {
+  const g = picture(shown('cat'), 4);
+  const gp = { ...g, planes: G.fitPlanes({ qk: [2, 0], v: [3, 1] }, 4, 4) };
+  assert.deepEqual(G.cellOf(gp, 'q', 4), { m: 'Q', i: 4, j: 2 });
+  assert.deepEqual(G.cellOf(gp, 'k', 1), { m: 'S', i: 4, j: 1 });
+  assert.deepEqual(G.cellOf(gp, 'v', 3), { m: 'A', i: 4, j: 3 });
+  assert.deepEqual(G.cellOf(gp, 'o', 4), { m: 'O', i: 4, j: 3 });
+});
+
 test('planes: every edge of fitPlanes, a plane drawn the other way round ([1, 0]), a width of 1, and the drag of a value in its own plane', () => {
   for (const bad of [[-1, 1], [1, -1], [4, 1], [1, 4], [2, 2]]) assert.deepEqual(G.fitPlanes({ qk: bad, v: [0, 1] }, 4, 4).qk, [0, 1], String(bad));
   assert.deepEqual(G.fitPlanes({ qk: [3, 0], v: [1, 0] }, 4, 2), { qk: [3, 0], v: [1, 0] });
@@ -303,11 +312,11 @@ test('planes: every edge of fitPlanes, a plane drawn the other way round ([1, 0]
   assert.ok(Object.is(G.dragEdit('q', 0, g.planes, { x: -0.04, y: 0 }, G.STEP).values[0], 0), 'no −0 in the head');
   assert.deepEqual(G.dragEdit('q', 0, g.planes, { x: 1, y: 2 }, G.STEP).cols, [0, 1], 'q moves in the plane of q and k');
   // Each arrow's name gives the coordinates of its own plane, and says a masked value is masked.
-  assert.equal(G.arrowLabel(g, 'k', 0, false), 'k₁, key arrow, tip at [2.000, 1.000], weight 0.500');
-  assert.equal(G.arrowLabel(g, 'q', 0, false), 'q₁, query arrow, tip at [1.000, 2.000]');
-  assert.equal(G.arrowLabel(g, 'v', 0, false), 'v₁, value arrow, tip at [2.000, 1.000], weight 0.500');
+  assert.equal(G.arrowLabel(g, 'k', 0, false), 'k₁, key arrow, tip at [2.000, 1.000], weight 0.500; Enter shows S[1][1]');
+  assert.equal(G.arrowLabel(g, 'q', 0, false), 'q₁, query arrow, tip at [1.000, 2.000]; Enter shows Q[1][1]');
+  assert.equal(G.arrowLabel(g, 'v', 0, false), 'v₁, value arrow, tip at [2.000, 1.000], weight 0.500; Enter shows A[1][1]');
   const causal = G.geometryOf(computeView(attn, { ...three, causal: true }, null), 0, g.planes);
-  assert.equal(G.arrowLabel(causal, 'v', 1, false), 'v₂, value arrow, tip at [4.000, 3.000], masked');
+  assert.equal(G.arrowLabel(causal, 'v', 1, false), 'v₂, value arrow, tip at [4.000, 3.000], masked; Enter shows A[1][2]');
   // dk = 3 and dv = 2: the plane of q and k says what it hides, the plane of v does not, and nothing says “exact”.
   assert.equal(G.planeSentences(g).length, 1);
   assert.match(G.planeSentences(g)[0], /^Q and K have dk = 3 columns/);
@@ -317,12 +326,12 @@ test('planes: every edge of fitPlanes, a plane drawn the other way round ([1, 0]
   const thin = direct([[1, 0], [0, 1]], [[1, 0], [0, 1]], [[1], [2]]);
   const gt = G.geometryOf(computeView(attn, thin, null), 0, G.fitPlanes(FIRST, 2, 1));
   assert.match(G.planeSentences(gt)[0], /have at most two columns here/);
-  assert.equal(G.arrowLabel(gt, 'q', 0, false), 'q₁, query arrow, tip at [1.000, 0.000]', 'q in its plane of two, though v’s is a line');
-  assert.equal(G.arrowLabel(gt, 'v', 0, false), 'v₁, value arrow, tip at [1.000], weight 0.670');
+  assert.equal(G.arrowLabel(gt, 'q', 0, false), 'q₁, query arrow, tip at [1.000, 0.000]; Enter shows Q[1][1]', 'q in its plane of two, though v’s is a line');
+  assert.equal(G.arrowLabel(gt, 'v', 0, false), 'v₁, value arrow, tip at [1.000], weight 0.670; Enter shows A[1][1]');
   const narrow = direct([[1], [2]], [[1], [1]], [[1, 0], [0, 1]]);
   const gn = G.geometryOf(computeView(attn, narrow, null), 1, G.fitPlanes(FIRST, 1, 2));
   assert.deepEqual(G.planeSentences(gn), ['Q, K and V have at most two columns here, so every arrow is the whole vector and the picture is exact.']);
-  assert.equal(G.arrowLabel(gn, 'k', 0, false), 'k₁, key arrow, tip at [1.000], weight 0.500');
+  assert.equal(G.arrowLabel(gn, 'k', 0, false), 'k₁, key arrow, tip at [1.000], weight 0.500; Enter shows S[2][1]');
 });
 
 test('the hull’s own edges: its order, a far point of a one-point or two-point hull, and the float32 tolerance, which grows with the hull', () => {

@@ -15,7 +15,7 @@ import { fmtShort, tokenRef } from '../blocks/format.js';
 import * as S from './state.js';
 import {
   geometryOf, fitPlanes, planeSentences, querySentence, scalingPrompt, maskPrompt, averagePrompt,
-  explainArrow, dotText, arrowLabel, arrowName, dragEdit, STEP, FINE, MAX_ARROWS, MATRIX_OF,
+  explainArrow, dotText, arrowLabel, arrowName, dragEdit, cellOf, STEP, FINE, MAX_ARROWS, MATRIX_OF,
 } from './geometry.js';
 
 /** @typedef {import('./mount.js').Lookup} Lookup @typedef {import('./mount.js').View} View @typedef {import('./state.js').State} State */
@@ -392,6 +392,10 @@ export function wireGeometry(x, { act, listen }) {
     dims[axis] = Number(s.value);
     act(S.setPlane, which, dims);
   });
+  listen(section, 'click', (ev) => { // a tip that does not drag (O, or a projected head's): its cell
+    const h = /** @type {SVGElement | null} */ (ev.target instanceof Element ? ev.target.closest('.geo-handle:not(.geo-movable)') : null);
+    if (h && v.last) act(S.select, cellOf(v.last.g, /** @type {Kind} */ (h.dataset.kind), Number(h.dataset.j)));
+  });
   listen(section, 'pointerdown', (/** @type {PointerEvent} */ ev) => {
     const h = /** @type {SVGElement | null} */ (ev.target instanceof Element ? ev.target.closest('.geo-movable') : null);
     if (!h || !v.last) return;
@@ -427,6 +431,11 @@ export function wireGeometry(x, { act, listen }) {
   listen(section, 'pointercancel', end);
   listen(section, 'keydown', (/** @type {KeyboardEvent} */ ev) => {
     const h = /** @type {SVGElement} */ (ev.target);
+    if ((ev.key === 'Enter' || ev.key === ' ') && h.classList && h.classList.contains('geo-handle') && v.last) {
+      ev.preventDefault();
+      ev.stopPropagation(); // (space would play the steps)
+      return act(S.select, cellOf(v.last.g, /** @type {Kind} */ (h.dataset.kind), Number(h.dataset.j)));
+    }
     const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[ev.key];
     if (!d || !h.classList || !h.classList.contains('geo-movable') || !v.last) return;
     ev.preventDefault();

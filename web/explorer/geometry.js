@@ -286,7 +286,21 @@ export function arrowLabel(g, kind, j, movable) {
   const masked = (kind === 'k' || kind === 'v') && !g.keys[j].visible ? ', masked' : '';
   const weight = (kind === 'k' || kind === 'v') && g.keys[j].visible ? `, weight ${fmt(g.keys[j].weight)}` : '';
   const move = movable ? `; arrow keys move it by ${STEP}, with Shift by ${FINE}` : '';
-  return `${arrowName(kind, j)}, ${role} arrow, tip at ${vec(p, d)}${masked}${weight}${move}`;
+  const c = cellOf(g, kind, j);
+  return `${arrowName(kind, j)}, ${role} arrow, tip at ${vec(p, d)}${masked}${weight}${move}; Enter shows ${c.m}[${c.i + 1}][${c.j + 1}]`;
+}
+
+/**
+ * The cell of the matrices an arrow stands for, which Enter on its tip selects (the explorer then
+ * explains it): q_i its row of Q (the plane's first dimension), k_j the score S[i][j] it makes
+ * with q_i, v_j the weight A[i][j] it gets, O_i its row of O.
+ * @param {Geometry} g @param {'q' | 'k' | 'v' | 'o'} kind @param {number} j
+ * @returns {import('../../types/config').Cell}
+ */
+export function cellOf(g, kind, j) {
+  if (kind === 'q') return { m: 'Q', i: g.i, j: g.planes.qk[0] };
+  if (kind === 'o') return { m: 'O', i: g.i, j: g.planes.v[0] };
+  return { m: kind === 'k' ? 'S' : 'A', i: g.i, j };
 }
 
 /**
