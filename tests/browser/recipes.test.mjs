@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch, shot } from './helpers.mjs';
 import { CSP } from './embed-helpers.mjs';
-import { ROOT, writeRecipe, checkExplorer, openServed } from '../recipes.mjs';
+import { ROOT, writeRecipe, checkExplorer, withServed } from '../recipes.mjs';
 
 let browser, tmp;
 before(async () => {
@@ -23,25 +23,28 @@ after(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-/** Serves `dir` under the strict CSP and opens `path`. */
-const serveAndOpen = (dir, path = '', { colorScheme = 'light' } = {}) => openServed(browser, dir, path, { headers: { 'content-security-policy': CSP }, colorScheme });
+/**
+ * Serves `dir` under the strict CSP (and `csp`, more of it), opens `path` and runs fn({ page,
+ * errors }); the server closes whatever fn does (withServed).
+ */
+const served = (dir, path, fn, { colorScheme = 'light', csp = '' } = {}) =>
+  withServed(browser, dir, path, { headers: { 'content-security-policy': CSP + csp }, colorScheme }, fn);
 
 test('docs recipe "static": the page as written, with the one file beside it, draws both elements and explains a hover', async () => {
   const dir = join(tmp, 'static');
   writeRecipe('static', dir, { dist: ['attention-explorer.js'] });
-  const { page, errors, close } = await serveAndOpen(dir);
-  await checkExplorer(page, 'static page');
-  await page.waitForFunction(() => [...document.querySelectorAll('attention-explorer')].every((e) => e.dataset.ready));
-  assert.deepEqual(errors, []);
-  await close();
+  await served(dir, '', async ({ page, errors }) => {
+    await checkExplorer(page, 'static page');
+    await page.waitForFunction(() => [...document.querySelectorAll('attention-explorer')].every((e) => e.dataset.ready));
+    assert.deepEqual(errors, []);
+  });
 });
 
 test('docs recipe "iframe": dist/index.html in a sandboxed frame draws and explains a hover, sizes its frame to its page as it changes, and its theme button works without storage', async () => {
   const dir = join(tmp, 'iframe');
   writeRecipe('iframe', dir, { dist: ['attention/attention-explorer.js'] });
   copyFileSync(ROOT + 'dist/index.html', join(dir, 'attention/index.html'));
-  const { page, errors, close } = await serveAndOpen(dir);
-  try {
+  await served(dir, '', async ({ page, errors }) => {
     const iframe = await page.waitForSelector('iframe');
     const frame = await iframe.contentFrame();
     await checkExplorer(frame, 'iframe');
@@ -75,9 +78,7 @@ test('docs recipe "iframe": dist/index.html in a sandboxed frame draws and expla
     await frame.waitForFunction((t) => document.querySelector('attention-explorer').dataset.theme !== t, before);
     assert.notEqual(await el.getAttribute('data-theme'), before, 'the theme button switched the theme');
     assert.deepEqual(errors, []);
-  } finally {
-    await close();
-  }
+  });
 });
 
 test('docs recipe "reveal": a reveal.js deck with the element on a dark slide; keys it acts on move the step and never the slide, other keys drive the deck', async () => {
@@ -85,8 +86,7 @@ test('docs recipe "reveal": a reveal.js deck with the element on a dark slide; k
   writeRecipe('reveal', dir, { dist: ['attention/attention-explorer.js'] });
   cpSync(ROOT + 'node_modules/reveal.js/dist', join(dir, 'reveal'), { recursive: true }); // the pinned reveal.js
   // (the strict CSP, with fonts from data: URLs, as reveal.js's themes embed theirs)
-  const { page, errors, close } = await openServed(browser, dir, '#/1', { headers: { 'content-security-policy': CSP + "; font-src 'self' data:" } });
-  try {
+  await served(dir, '#/1', async ({ page, errors }) => {
     await page.waitForFunction(() => window.Reveal?.isReady() && document.querySelector('attention-explorer').dataset.ready);
     // reveal.js's default 960 × 700 slide (laid out again once the head is drawn) shows the heading
     // and the whole compact element under it, down to O's legend.
@@ -124,9 +124,7 @@ test('docs recipe "reveal": a reveal.js deck with the element on a dark slide; k
     await page.waitForFunction(() => Reveal.getIndices().h === 1);
     assert.equal(await step(), 'score', 'the deck\'s keys left the element alone');
     assert.deepEqual(errors, []);
-  } finally {
-    await close(); // (a failed assertion must not leave the server open: node would wait for ever)
-  }
+  }, { csp: "; font-src 'self' data:" });
 });
 
 test('docs recipe "vite": vite build of the packed, installed package (offline) gives a page that draws and explains a hover', async () => {
@@ -141,13 +139,13 @@ test('docs recipe "vite": vite build of the packed, installed package (offline) 
   execFileSync(process.execPath, [ROOT + 'node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { cwd: app, stdio: 'pipe' });
   const built = readdirSync(join(app, 'dist/assets'));
   assert.ok(built.some((f) => /attention-wasm-simd.*\.js$/.test(f)) && built.some((f) => /attention-wasm-scalar.*\.js$/.test(f)), `both Wasm builds are separate chunks: ${built}`);
-  const { page, errors, close } = await serveAndOpen(join(app, 'dist'));
-  const loaded = [];
-  page.on('request', (r) => /attention-wasm-/.test(r.url()) && loaded.push(r.url()));
-  await checkExplorer(page, 'vite build');
-  assert.equal(loaded.filter((u) => /scalar/.test(u)).length, 0, 'the scalar build is not downloaded where SIMD runs');
-  assert.deepEqual(errors, []);
-  await close();
+  await served(join(app, 'dist'), '', async ({ page, errors }) => {
+    const loaded = [];
+    page.on('request', (r) => /attention-wasm-/.test(r.url()) && loaded.push(r.url()));
+    await checkExplorer(page, 'vite build');
+    assert.equal(loaded.filter((u) => /scalar/.test(u)).length, 0, 'the scalar build is not downloaded where SIMD runs');
+    assert.deepEqual(errors, []);
+  });
 });
 
 test('theme="auto" follows the page\'s color-scheme the way Docusaurus sets it, live, in the explorer and in a lab', async () => {
@@ -161,19 +159,19 @@ test('theme="auto" follows the page\'s color-scheme the way Docusaurus sets it, 
     '<attention-explorer id="e" preset="cat"></attention-explorer><attention-explorer id="l" mode="sqrt-dk-lab"></attention-explorer>' +
     '<attention-explorer id="fixed" preset="cat" theme="light"></attention-explorer></body></html>');
   // The reader's system says dark: the page's own light scheme wins, then its toggle.
-  const { page, errors, close } = await serveAndOpen(dir, '', { colorScheme: 'dark' });
-  await page.waitForFunction(() => [...document.querySelectorAll('attention-explorer')].every((e) => e.dataset.ready));
-  const themes = () => page.evaluate(() => [...document.querySelectorAll('attention-explorer')].map((e) => e.dataset.theme));
-  assert.deepEqual(await themes(), ['light', 'light', 'light']);
-  await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
-  await page.waitForFunction(() => document.getElementById('e').dataset.theme === 'dark' && document.getElementById('l').dataset.theme === 'dark');
-  assert.deepEqual(await themes(), ['dark', 'dark', 'light'], 'theme="light" stays light');
-  const bg = await page.locator('#e .ae').evaluate((e) => getComputedStyle(e).backgroundColor);
-  assert.notEqual(bg, 'rgb(255, 255, 255)', 'the dark stylesheet is in use');
-  // A page that does not say: the reader's system setting.
-  await page.evaluate(() => document.querySelector('link[rel=stylesheet]').remove());
-  await page.evaluate(() => (document.documentElement.dataset.theme = 'none'));
-  await page.waitForFunction(() => document.getElementById('e').dataset.theme === 'dark');
-  assert.deepEqual(errors, []);
-  await close();
+  await served(dir, '', async ({ page, errors }) => {
+    await page.waitForFunction(() => [...document.querySelectorAll('attention-explorer')].every((e) => e.dataset.ready));
+    const themes = () => page.evaluate(() => [...document.querySelectorAll('attention-explorer')].map((e) => e.dataset.theme));
+    assert.deepEqual(await themes(), ['light', 'light', 'light']);
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+    await page.waitForFunction(() => document.getElementById('e').dataset.theme === 'dark' && document.getElementById('l').dataset.theme === 'dark');
+    assert.deepEqual(await themes(), ['dark', 'dark', 'light'], 'theme="light" stays light');
+    const bg = await page.locator('#e .ae').evaluate((e) => getComputedStyle(e).backgroundColor);
+    assert.notEqual(bg, 'rgb(255, 255, 255)', 'the dark stylesheet is in use');
+    // A page that does not say: the reader's system setting.
+    await page.evaluate(() => document.querySelector('link[rel=stylesheet]').remove());
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'none'));
+    await page.waitForFunction(() => document.getElementById('e').dataset.theme === 'dark');
+    assert.deepEqual(errors, []);
+  }, { colorScheme: 'dark' });
 });
