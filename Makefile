@@ -53,7 +53,9 @@ BROWSER_CONCURRENCY ?= 2
 
 .PHONY: all help run dev site screenshot test test-quick test-unit test-hosts test-c test-fuzz fuzz-runs test-node test-types bench setup setup-test clean dist fuzz-long fuzz-keep coverage mutate-c mutate-js
 
-all: setup web/gen/wasm-source.js web/gen/wasm-exports.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js web/gen/geometry-css.js ## build the Wasm core (SIMD and scalar) and its JS embedding
+# The generated files of web/gen/: the Wasm cores and their ids, and the stylesheets as strings.
+GEN      := web/gen/wasm-source.js web/gen/wasm-exports.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js web/gen/geometry-css.js
+all: setup $(GEN) ## build the Wasm core (SIMD and scalar) and its JS embedding
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 12
@@ -161,7 +163,6 @@ dist: all ## write dist/ with esbuild: a minified attention-explorer.js (the exp
 
 # The site's sources: every file of web/ (but the generated ones, made by `all`) and its build script.
 SITE_SRC := $(shell find web -type f -not -path 'web/gen/*') tools/build-site.mjs tools/build-dist.mjs
-GEN      := web/gen/wasm-source.js web/gen/wasm-exports.js web/gen/explorer-css.js web/gen/labs-css.js web/gen/train-css.js web/gen/induction-css.js web/gen/geometry-css.js
 site/index.html: $(SITE_SRC) $(GEN)
 	node tools/build-site.mjs
 

@@ -74,6 +74,10 @@ export const BLOCKS = [
     ],
   },
   {
+    file: 'docs/embedding.md', name: 'controls', from: 'web/explorer/state.js',
+    lines: [`The control groups of \`controls\`: ${CONTROLS.map((c) => `\`${c}\``).join(', ')} (\`link\`, the page's Copy link, does nothing in the element).`],
+  },
+  {
     file: 'docs/embedding.md', name: 'presets', from: 'web/blocks/presets.js',
     lines: [
       '| `preset` | the head |',

@@ -351,3 +351,28 @@ test('the hull’s own edges: its order, a far point of a one-point or two-point
   const g = G.geometryOf({ ...view, r: { ...view.r, O: new Float32Array([3, 3, 0, 0]) } }, 0, FIRST);
   assert.match(G.averagePrompt(g), /O₁ should lie in the hull of the visible values but is outside it by more than float32 rounding: please report this head\.$/);
 });
+
+test('the words beside the planes: how the tips move, or why they do not; the arrow in hand, else the query; a head too crowded to draw', () => {
+  assert.match(G.dragSentence(true, true), /^Drag the tip of any q, k or v, or focus it \(Tab\) and use the arrow keys/);
+  assert.match(G.dragSentence(false, true), /so they do not drag\. Edit X, Wq, Wk or Wv below, or paste a head as Q, K and V to drag it\. Follow another token/);
+  assert.match(G.dragSentence(false, false), /so they do not drag\. Follow another token above to take its query\.$/, 'without the edit controls, no advice to edit');
+  assert.match(G.crowdedSentence(40), /^This head has 40 tokens: the arrows are drawn for heads of up to 16\./);
+  const state = shown('worked-example');
+  const g = picture(state, 2), t = state.config.tokens;
+  assert.equal(G.activeText(g, null, t), G.querySentence(g, t) + ' Hover or focus an arrow, or the angle θ, for its arithmetic.');
+  assert.equal(G.activeText(g, { kind: 'k', j: 7 }, t), G.activeText(g, null, t), 'a key no longer in the head: the query again');
+  assert.equal(G.activeText(g, { kind: 'angle', j: 0 }, t), 'The angle θ between q₃ and k₁: ' + G.dotText(g, g.keys[0]));
+  assert.equal(G.activeText(g, { kind: 'o', j: 0 }, t), G.explainArrow(g, 'o', 2, t), 'O is the query’s own');
+  assert.equal(G.activeText(g, { kind: 'v', j: 1 }, t), G.explainArrow(g, 'v', 1, t));
+});
+
+test('the element’s mode="geometry" starts from its params: the planes given, the first ones for none, and a bad one said and left out', () => {
+  const start = (geometry) => { const state = S.createState(); const change = S.fromOptions(state, { preset: 'cat', geometry }); return { state, change }; };
+  assert.deepEqual(start('').state.geometry, FIRST);
+  assert.deepEqual(start('geometry=2.0.1.3').state.geometry, { qk: [2, 0], v: [1, 3] });
+  assert.equal(start(null).state.geometry, null, 'the explorer mode starts without it');
+  const bad = start('geometry=1.1');
+  assert.deepEqual(bad.state.geometry, FIRST);
+  assert.equal(bad.change.error, 'The params="geometry=1.1" attribute was ignored: a plane needs two different dimensions.');
+  assert.deepEqual(S.geometryParams('geometry=3.1'), { planes: { qk: [3, 1], v: [0, 1] }, ignored: [] });
+});

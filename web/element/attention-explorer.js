@@ -35,11 +35,12 @@
 
 import { mountExplorer, sharedCore, CONTROLS } from '../explorer/index.js';
 import { EXPLORER_CSS } from '../gen/explorer-css.js';
-import { STEPS, SRC_TIMEOUT_MS, clipMessage, readConfig, readUrlState, writePlanes } from '../blocks/config.js';
+import { STEPS, SRC_TIMEOUT_MS, clipMessage, readConfig, writePlanes } from '../blocks/config.js';
 import { MODES as BUILT_IN_MODES, EXPLORER_MODES, isExplorerMode } from './modes.js';
 import { resolveTheme, watchTheme } from '../blocks/host-theme.js';
-import { attributeWhy, ignoredText, LIM } from '../explorer/state.js';
+import { attributeWhy, ignoredText, geometryParams, LIM } from '../explorer/state.js';
 import { watchLayout } from './layout.js';
+import { constructable, sheetOf } from '../blocks/sheets.js';
 
 export { loadAttention, LIMITS } from '../core/attention.js';
 export { mountExplorer, sharedCore };
@@ -69,25 +70,11 @@ export function registerMode(name, mount, { css = '' } = {}) {
   MODES.set(name, { mount, css });
 }
 
-// One stylesheet per document and CSS text, shared by every element in it.
-/** @type {WeakMap<Document, Map<string, CSSStyleSheet>>} */
-const SHEETS = new WeakMap();
-const constructable = (/** @type {ShadowRoot} */ shadow) => 'adoptedStyleSheets' in shadow && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype;
 /** @param {ShadowRoot} shadow @param {Document} doc */
 function adoptStyles(shadow, doc, extra = '') {
   const texts = [EXPLORER_CSS, extra].filter(Boolean);
   if (constructable(shadow)) {
-    if (!SHEETS.has(doc)) SHEETS.set(doc, new Map());
-    const cache = /** @type {Map<string, CSSStyleSheet>} */ (SHEETS.get(doc));
-    shadow.adoptedStyleSheets = texts.map((text) => {
-      if (!cache.has(text)) {
-        // (a document with a shadow root being styled has a window; its own CSSStyleSheet)
-        const sheet = new (/** @type {Window & typeof globalThis} */ (doc.defaultView)).CSSStyleSheet();
-        sheet.replaceSync(text);
-        cache.set(text, sheet);
-      }
-      return /** @type {CSSStyleSheet} */ (cache.get(text));
-    });
+    shadow.adoptedStyleSheets = texts.map((text) => sheetOf(doc, text));
   } else {
     // Old browsers without constructable stylesheets (needs style-src 'unsafe-inline' under a CSP).
     for (const old of shadow.querySelectorAll('style')) old.remove();
@@ -432,6 +419,7 @@ export class AttentionExplorer extends Base {
         step: /** @type {import('../../types/config').Step | null} */ (this.getAttribute('step')), // checked by the explorer (state.js fromOptions)
         follow: this.getAttribute('follow'), // the text: one the explorer cannot use, it says so (state.js fromOptions)
         causal: parseCausal(this.getAttribute('causal')),
+        geometry: mode === 'geometry' ? this.getAttribute('params') || '' : null, // (state.js fromOptions reads it, and says a bad one)
       };
     };
     let firstError = ''; // the first error of this mount: ready rejects with it
@@ -446,7 +434,6 @@ export class AttentionExplorer extends Base {
         core: sharedCore({ core: 'forward' }), // the explorer never trains: the forward core is enough
         initial,
         controls: parseControls(this.getAttribute('controls')),
-        geometry: mode === 'geometry' ? this.#planes() : null,
         emit: (/** @type {string} */ type, /** @type {any} */ detail) => { // detail: each event's own (types/element.d.ts)
           if (type === 'error' && detail.message && !this.#ready.settled && token === this.#srcToken) firstError ||= detail.message;
           this.#emit(type, type === 'state' ? { mode, ...detail } : detail); // the geometry view's planes: { mode, params }
@@ -483,7 +470,11 @@ export class AttentionExplorer extends Base {
     if (name === 'src' && value && old !== value && this.#started && !this.#modeApp && this.getAttribute('config') == null && !this.#pendingConfig) return this.#mount();
     if (this.#modeApp) return this.#modeAttribute(name, old, value);
     if (!app || !app.setPreset || this.#mounting || !this.#live) return; // the mount reads every attribute
-    if (name === 'params' && this.mode === 'geometry' && old !== value && value !== this.params) return app.setGeometry?.(this.#planes());
+    if (name === 'params' && this.mode === 'geometry' && old !== value && value !== this.params) {
+      const g = geometryParams(value ?? '');
+      if (g.ignored.length) return app.showError(ignoredText(g.ignored, { attribute: true }));
+      return app.setGeometry(g.planes);
+    }
     try {
       switch (name) {
         case 'preset':
@@ -526,18 +517,6 @@ export class AttentionExplorer extends Base {
   #noteIgnored(app, name, value) {
     const why = attributeWhy(name, value, app.state.config?.tokens.length ?? 0);
     if (why) app.showError(ignoredText([{ name, value: value ?? '', why }], { attribute: true }));
-  }
-
-  /**
-   * mode="geometry": the planes its params give (params="geometry=0.2.0.1"), else its first ones
-   * (true). Params it cannot read are said, as the page says a link's.
-   * @returns {import('../../types/config').Planes | true}
-   */
-  #planes() {
-    const u = readUrlState('?' + (this.getAttribute('params') || ''), '');
-    const bad = u.ignored.find((x) => x.name === 'geometry');
-    if (bad) queueMicrotask(() => this.#app?.showError?.(`The params="geometry=${clipMessage(bad.value, 40)}" attribute was ignored: ${bad.why}.`));
-    return u.geometry || true;
   }
 
   /** A lab's or train's attribute: params restarts it, theme recolours it, train passes step and follow on. */

@@ -10,18 +10,19 @@
 import { el, setText, setAttr } from '../blocks/dom.js';
 import { setMarkup } from '../blocks/trusted-types.js';
 import { GEOMETRY_CSS } from '../gen/geometry-css.js';
+import { constructable, sheetOf } from '../blocks/sheets.js';
 import { svgEl } from '../blocks/svg.js';
 import { fmtShort, tokenRef } from '../blocks/format.js';
 import * as S from './state.js';
 import {
-  geometryOf, fitPlanes, planeSentences, querySentence, scalingPrompt, maskPrompt, averagePrompt,
-  explainArrow, dotText, arrowLabel, arrowName, dragEdit, cellOf, STEP, FINE, MAX_ARROWS, MATRIX_OF,
+  geometryOf, fitPlanes, planeSentences, scalingPrompt, maskPrompt, averagePrompt,
+  arrowLabel, arrowName, dragEdit, cellOf, crowdedSentence, dragSentence, activeText, STEP, FINE, MAX_ARROWS, MATRIX_OF,
 } from './geometry.js';
 
 /** @typedef {import('./mount.js').Lookup} Lookup @typedef {import('./mount.js').View} View @typedef {import('./state.js').State} State */
 /** @typedef {import('./geometry.js').Geometry} Geometry @typedef {import('./geometry.js').Point} Point */
 /** @typedef {'q' | 'k' | 'v' | 'o'} Kind */
-/** An arrow or angle in hand: { kind, j } ('angle' is the angle between q and key j). @typedef {{ kind: Kind | 'angle', j: number }} Active */
+/** @typedef {import('./geometry.js').Active} Active */
 
 const SIZE = 300, PAD = 26, MID = SIZE / 2;
 
@@ -144,27 +145,16 @@ function drawLabels(g, labels) {
  */
 /** The view's document, lookup and kept state, which every part below gets. @typedef {{ doc: Document, $: Lookup, v: Kept }} Ctx */
 
-/** One sheet per document, shared by every explorer on it. @type {WeakMap<Document, CSSStyleSheet>} */
-const SHEETS = new WeakMap();
 /**
  * The view's stylesheet (web/explorer/geometry.css) on the root the view is drawn in: the page's
- * document or the element's shadow root. A constructable sheet, so a strict CSP allows it; an
- * engine without them gets a <style> (which needs style-src 'unsafe-inline', as the element's own).
+ * document or the element's shadow root; an engine without constructable sheets gets a <style>
+ * (which needs style-src 'unsafe-inline', as the element's own).
  * @param {Document} doc @param {Node} node
  */
 function adoptCss(doc, node) {
   const root = /** @type {Document | ShadowRoot} */ (node.getRootNode());
-  if (!('adoptedStyleSheets' in root) || !doc.defaultView || !('replaceSync' in doc.defaultView.CSSStyleSheet.prototype)) {
-    const style = Object.assign(doc.createElement('style'), { textContent: GEOMETRY_CSS });
-    (root === doc ? doc.head : root).appendChild(style);
-    return;
-  }
-  let sheet = SHEETS.get(doc);
-  if (!sheet) {
-    sheet = new (/** @type {Window & typeof globalThis} */ (doc.defaultView)).CSSStyleSheet();
-    sheet.replaceSync(GEOMETRY_CSS);
-    SHEETS.set(doc, sheet);
-  }
+  if (!constructable(root)) return void (root === doc ? doc.head : root).appendChild(Object.assign(doc.createElement('style'), { textContent: GEOMETRY_CSS }));
+  const sheet = sheetOf(doc, GEOMETRY_CSS);
   if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
 }
 
@@ -310,7 +300,7 @@ function draw(x, state, view) {
   const c = S.headOf(state), n = c.tokens.length;
   const crowded = n > MAX_ARROWS;
   $('geo-body').hidden = crowded;
-  setText($('geo-crowded'), crowded ? `This head has ${n} tokens: the arrows are drawn for heads of up to ${MAX_ARROWS}. Remove tokens, or pick a smaller preset; the heatmaps below hold every number.` : '');
+  setText($('geo-crowded'), crowded ? crowdedSentence(n) : '');
   if (crowded) return void (v.last = null);
   const i = state.follow ?? n - 1;
   const g = geometryOf(view, i, fitPlanes(state.geometry, view.r.dk, view.r.dv));
@@ -324,23 +314,12 @@ function draw(x, state, view) {
   drawPlane(x, 'v', g, frames.v, movable);
   drawPlaneMenus(x, g);
   setText($('geo-query'), `the query ${arrowName('q', i)} of ${tokenRef(c.tokens, i)}`);
-  setText($('geo-planes'), [...planeSentences(g), movable
-    ? 'Drag the tip of any q, k or v, or focus it (Tab) and use the arrow keys (Shift for finer steps): every matrix below follows. Follow another token above to take its query.'
-    : `Here Q = X·Wq, K = X·Wk and V = X·Wv: the arrows are the core’s rows of them, and moving one would need a change of X or the weights, so they do not drag. ${S.can(state, 'edit') ? 'Edit X, Wq, Wk or Wv below, or paste a head as Q, K and V to drag it.' : ''} Follow another token above to take its query.`].join(' ').trim());
+  setText($('geo-planes'), [...planeSentences(g), dragSentence(movable, S.can(state, 'edit'))].join(' '));
   const prompts = [scalingPrompt(g, v.before && v.before.i === i && v.before.rev === state.rev ? v.before : null, movable), maskPrompt(g), averagePrompt(g)];
   const list = $('geo-prompts');
   while (list.children.length < prompts.length) list.appendChild(el(doc, 'li'));
   prompts.forEach((p, k) => setText(list.children[k], p));
-  setText($('geo-explain'), explainActive(x, g, c.tokens));
-}
-
-/** @param {Ctx} x @param {Geometry} g @param {readonly string[]} tokens */
-function explainActive(x, g, tokens) {
-  const { v } = x;
-  if (!v.active) return querySentence(g, tokens) + ' Hover or focus an arrow, or the angle θ, for its arithmetic.';
-  if (v.active.kind === 'angle') return g.keys[v.active.j] ? `The angle θ between ${arrowName('q', g.i)} and ${arrowName('k', v.active.j)}: ${dotText(g, g.keys[v.active.j])}` : '';
-  if (v.active.kind !== 'q' && v.active.kind !== 'o' && !g.keys[v.active.j]) return querySentence(g, tokens);
-  return explainArrow(g, v.active.kind, v.active.kind === 'q' || v.active.kind === 'o' ? g.i : v.active.j, tokens);
+  setText($('geo-explain'), activeText(g, v.active, c.tokens));
 }
 
 /** @param {Ctx} x @param {Active | null} a */

@@ -19,6 +19,7 @@ import { count, list, largest, verb } from '../blocks/words.js';
 /** Two dimensions, counted from 0; -1 is "none" (a width of 1: the line y = 0). @typedef {[number, number]} Dims */
 /** The two planes drawn: q and k in `qk`, v and O in `v`. @typedef {import("../../types/config").Planes} Planes */
 /** A point of a plane. @typedef {{ x: number, y: number }} Point */
+/** An arrow or angle in hand: { kind, j } ('angle' is the angle between q and key j). @typedef {{ kind: 'q' | 'k' | 'v' | 'o' | 'angle', j: number }} Active */
 /**
  * One key (and its value) as the query in hand sees it.
  * @typedef {{ j: number, k: Point, v: Point, visible: boolean, dot: number, score: number, weight: number,
@@ -288,6 +289,33 @@ export function arrowLabel(g, kind, j, movable) {
   const move = movable ? `; arrow keys move it by ${STEP}, with Shift by ${FINE}` : '';
   const c = cellOf(g, kind, j);
   return `${arrowName(kind, j)}, ${role} arrow, tip at ${vec(p, d)}${masked}${weight}${move}; Enter shows ${c.m}[${c.i + 1}][${c.j + 1}]`;
+}
+
+/** What the view says of a head of n tokens, more than MAX_ARROWS, instead of its arrows. @param {number} n */
+export const crowdedSentence = (n) =>
+  `This head has ${n} tokens: the arrows are drawn for heads of up to ${MAX_ARROWS}. Remove tokens, or pick a smaller preset; the heatmaps below hold every number.`;
+
+/**
+ * How the tips move: by drag and arrow keys in a head given as Q, K and V (`movable`); else why
+ * not, and, where the learner may edit (`canEdit`), what to do instead.
+ * @param {boolean} movable @param {boolean} canEdit
+ */
+export function dragSentence(movable, canEdit) {
+  const follow = 'Follow another token above to take its query.';
+  if (movable) return `Drag the tip of any q, k or v, or focus it (Tab) and use the arrow keys (Shift for finer steps): every matrix below follows. ${follow}`;
+  const instead = canEdit ? ' Edit X, Wq, Wk or Wv below, or paste a head as Q, K and V to drag it.' : '';
+  return `Here Q = X·Wq, K = X·Wk and V = X·Wv: the arrows are the core’s rows of them, and moving one would need a change of X or the weights, so they do not drag.${instead} ${follow}`;
+}
+
+/**
+ * The explanation under the planes: of the arrow or angle in hand, else of the query.
+ * @param {Geometry} g @param {Active | null} active @param {readonly string[]} tokens
+ */
+export function activeText(g, active, tokens) {
+  const k = active && active.kind !== 'q' && active.kind !== 'o' ? g.keys[active.j] : null;
+  if (!active || (active.kind !== 'q' && active.kind !== 'o' && !k)) return querySentence(g, tokens) + ' Hover or focus an arrow, or the angle θ, for its arithmetic.';
+  if (active.kind === 'angle') return `The angle θ between ${arrowName('q', g.i)} and ${arrowName('k', active.j)}: ${dotText(g, /** @type {Key} */ (k))}`;
+  return explainArrow(g, active.kind, active.kind === 'q' || active.kind === 'o' ? g.i : active.j, tokens);
 }
 
 /**

@@ -57,11 +57,7 @@ import { wireEvents } from './events.js';
  *   controls: ReturnType<typeof createControlsView>, leak: ReturnType<typeof createLeakView>, lead: ReturnType<typeof createLeadView>,
  *   geometry: ReturnType<typeof createGeometrySlot> }} Views
  */
-/**
- * mountExplorer's options (see mountExplorer); `geometry` shows the geometry view from the start
- * (true: its first planes), as the element's mode="geometry" does.
- * @typedef {import('../../types/element').ExplorerOptions & { keysOn?: EventTarget, geometry?: boolean | import('../../types/config').Planes | null }} MountOptions
- */
+/** mountExplorer's options (see mountExplorer). @typedef {import('../../types/element').ExplorerOptions & { keysOn?: EventTarget }} MountOptions */
 /** Adds a listener that destroy() removes. @typedef {<E extends Event>(target: EventTarget, type: string, fn: (ev: E) => void, opts?: AddEventListenerOptions | boolean) => void} Listen */
 /**
  * What explorerApi needs of the mount.
@@ -428,7 +424,6 @@ async function start(x) {
   if (x.gone()) return;
   if (useUrl) x.fromUrl();
   else act(S.fromOptions, (typeof options.initial === 'function' ? options.initial() : options.initial) || {});
-  if (options.geometry && !state.geometry) x.apply({ ...S.setGeometry(state, options.geometry), emit: [] }); // the start is no change to report
 }
 
 // The reader's theme choice, remembered across visits (a sandboxed frame may refuse storage).

@@ -46,7 +46,10 @@ import { PRESETS, DEFAULT_PRESET } from '../blocks/presets.js';
 /**
  * The element's start (fromOptions). A step is checked; a follow is a row number (one outside the
  * head is dropped) or the element's attribute text (checked, and said when it is left out).
- * @typedef {{ preset?: string | null, config?: string | ConfigInput | null, causal?: boolean | null, step?: string | null, follow?: number | string | null }} StartOptions
+ * `geometry`, the element's params in mode="geometry" ("geometry=2.0.0.1", or "" for the first
+ * planes), opens the geometry view; planes it cannot read are said, as a link's are.
+ * @typedef {{ preset?: string | null, config?: string | ConfigInput | null, causal?: boolean | null, step?: string | null, follow?: number | string | null,
+ *   geometry?: string | null }} StartOptions
  */
 /**
  * The explorer's state (createState). `config` and `base` are null only until the first head is
@@ -422,13 +425,27 @@ export function setRow(state, m, i, cols, values) {
   return modified(state);
 }
 
+/** The geometry view's first planes: the first two dimensions of q and k, and of v. @returns {import('../../types/config').Planes} */
+const FIRST_PLANES = () => ({ qk: [0, 1], v: [0, 1] });
+
+/**
+ * The geometry view's planes in an element's params ("geometry=2.0.0.1"; none: the first
+ * planes), and, when they cannot be read, the attribute left out and why (ignoredText's form).
+ * @param {string} params @returns {{ planes: import('../../types/config').Planes, ignored: import('../../types/config').IgnoredParam[] }}
+ */
+export function geometryParams(params) {
+  const u = readUrlState('?' + params, '');
+  const bad = u.ignored.find((x) => x.name === 'geometry');
+  return { planes: u.geometry || FIRST_PLANES(), ignored: bad ? [{ name: 'params', value: `geometry=${bad.value}`, why: bad.why }] : [] };
+}
+
 /**
  * Shows the geometry view with these planes (true: the first two dimensions of each), or hides
  * it (null). Hosts hear 'state' with the link's form of it (the element's params).
  * @param {State} state @param {import('../../types/config').Planes | true | null} planes @returns {Change | null}
  */
 export function setGeometry(state, planes) {
-  const next = planes === true ? { qk: /** @type {[number, number]} */ ([0, 1]), v: /** @type {[number, number]} */ ([0, 1]) } : planes;
+  const next = planes === true ? FIRST_PLANES() : planes;
   if (JSON.stringify(next) === JSON.stringify(state.geometry)) return null;
   state.geometry = next && { qk: [next.qk[0], next.qk[1]], v: [next.v[0], next.v[1]] };
   const params = state.geometry ? 'geometry=' + writePlanes(state.geometry) : '';
@@ -896,6 +913,11 @@ export function fromOptions(state, init) {
   const n = headOf(state).tokens.length;
   const step = init.step ?? null, follow = init.follow ?? null;
   const ignored = ignoredAttributes({ step, follow }, n);
+  if (init.geometry != null) {
+    const g = geometryParams(init.geometry);
+    state.geometry = g.planes;
+    ignored.push(...g.ignored);
+  }
   state.step = isStep(step) ? step : null;
   const row = typeof follow === 'string' ? (/^\d+$/.test(follow.trim()) ? Number(follow.trim()) : null) : follow;
   state.follow = isRow(row, n) ? row : null;
