@@ -138,10 +138,10 @@ function drawLabels(g, labels) {
  * What the view keeps between frames: the arrow or angle in hand, the query at the start of the
  * learner's last drag of it (for the scaling prompt), a tip being dragged (its kind and row, and
  * the planes' scales, kept still meanwhile but grown to hold the tip), what was drawn last, and the
- * widths the plane menus were built for.
+ * widths the plane menus were built for, and what the planes were last drawn for (draw's key).
  * @typedef {{ active: Active | null, before: { i: number, rev: number, qLen: number, top: number } | null,
  *   drag: { kind: 'q' | 'k' | 'v', j: number, E: { qk: number, v: number } } | null,
- *   last: { state: State, view: View, g: Geometry, movable: boolean, frames: { qk: Frame, v: Frame } } | null, planesKey: string }} Kept
+ *   last: { state: State, view: View, g: Geometry, movable: boolean, frames: { qk: Frame, v: Frame } } | null, planesKey: string, drawn: string }} Kept
  */
 /** The view's document, lookup and kept state, which every part below gets. @typedef {{ doc: Document, $: Lookup, v: Kept }} Ctx */
 
@@ -162,7 +162,7 @@ function adoptCss(doc, node) {
 export function createGeometryView(doc, $) {
   adoptCss(doc, $('geometry'));
   /** @type {Ctx} */
-  const x = { doc, $, v: { active: null, before: null, drag: null, last: null, planesKey: '' } };
+  const x = { doc, $, v: { active: null, before: null, drag: null, last: null, planesKey: '', drawn: '' } };
   const t = doc.createElement('template');
   setMarkup(t, MARKUP); // a constant: never user text
   $('geo-body').replaceChildren(t.content);
@@ -296,7 +296,13 @@ function drawPlaneMenus(x, g) {
  */
 function draw(x, state, view) {
   const { doc, $, v } = x;
-  if (!state.geometry) return void (v.last = null); // (geometry-slot.js hides the section)
+  if (!state.geometry) return void (v.last = null, v.drawn = ''); // (geometry-slot.js hides the section)
+  // The explorer redraws every view each frame (a hover over a cell too): the planes only when
+  // what they show changed, the numbers (serial), the query, the planes, the arrow in hand, a drag.
+  const key = [view.serial, state.follow, JSON.stringify(state.geometry), S.can(state, 'edit'), v.active && v.active.kind + v.active.j,
+    v.drag && `${v.drag.E.qk},${v.drag.E.v}`, v.before && v.before.rev].join('|');
+  if (key === v.drawn && v.last) return void (v.last = { ...v.last, state, view });
+  v.drawn = key;
   const c = S.headOf(state), n = c.tokens.length;
   const crowded = n > MAX_ARROWS;
   $('geo-body').hidden = crowded;
