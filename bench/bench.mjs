@@ -36,7 +36,7 @@ import { attentionHeadOnnx } from './onnx-head.mjs';
 const SIZES = [[5, 4, 4], [64, 64, 64], [256, 64, 64], [512, 128, 64]];
 // Past the long form's 512 tokens only the fused form runs (issue 29): it against the peer alone,
 // in fewer rounds (a call takes a fraction of a second), and the memory each holds.
-const LONG_SIZES = [[2048, 64, 64], [4096, 64, 64]], LONG_ROUNDS = 9;
+const LONG_SIZES = [[2048, 64, 64], [4096, 64, 64]], LONG_ROUNDS = 15;
 let ROUNDS = 31;
 const SAMPLE_MS = 5, WARM_MS = 500;
 // The FLOP count of a head with every score computed (causal or not), so GFLOP/s compare.

@@ -31,11 +31,17 @@ typedef int i32x4 __attribute__((vector_size(16)));
 static f32x4 load4(const float *p) { f32x4 v; memcpy(&v, p, sizeof v); return v; }
 static void store4(float *p, f32x4 v) { memcpy(p, &v, sizeof v); }
 static float hsum4(f32x4 v) { return (v[0] + v[1]) + (v[2] + v[3]); }
-/* lane-wise max: a comparison gives all ones in the lanes where it holds */
+/* lane-wise max, a > b ? a : b (b when either is NaN). WebAssembly's pmax(b, a) is exactly that
+ * (b < a ? a : b) and V8 makes it one instruction; elsewhere a comparison gives all ones in the
+ * lanes where it holds, and selects by those bits (WebAssembly's select takes V8 four). */
 static f32x4 max4(f32x4 a, f32x4 b)
 {
+#ifdef __wasm_simd128__
+    return __builtin_wasm_pmax_f32x4(b, a);
+#else
     i32x4 gt = a > b;
     return (f32x4)((gt & (i32x4)a) | (~gt & (i32x4)b));
+#endif
 }
 static float hmax4(f32x4 v)
 {
@@ -269,6 +275,17 @@ static int scores(float *S, long lds, const float *Q_r, int rows, const float *K
     return hsum4(check) != 0.0f;
 }
 
+/* scores() without the check, where no score can pass FLT_MAX (scores_bounded): the fused form's
+ * hot path, whose tiles then skip the two additions per value the check costs. Pads the last panel. */
+static void scores_unchecked(float *S, long lds, const float *Q_r, int rows, const float *Kt, const float *last,
+                             int keys, int m, int dk, float scale)
+{
+    for (int j = 0; j < keys; j += TC) {
+        const float *panel = m - j < TC ? last : Kt + (long)j * dk;
+        tile(S + j, lds, Q_r, dk, rows, panel, TC, dk, TC, scale);
+    }
+}
+
 /* The largest |x[i]|, four lanes at a time (clearing the sign bit is the absolute value). */
 static float max_abs(const float *x, long count)
 {
@@ -304,15 +321,14 @@ static f32x4 exp4_nonpositive(f32x4 v)
     const float log2e = 1.44269504f, ln2_hi = 0.693145752f, ln2_lo = 1.42860677e-6f, magic = 12582912.0f;
     const float two_minus_64 = 5.42101086e-20f; /* 2^-64, exact */
     const f32x4 floor_v = {-104.0f, -104.0f, -104.0f, -104.0f};
-    i32x4 underflow = v < floor_v; /* also true for -Infinity: below it exp(v) rounds to 0 in float32 */
-    v = (f32x4)((underflow & (i32x4)floor_v) | (~underflow & (i32x4)v));
+    v = max4(v, floor_v); /* -Infinity too: exp(-104) = 6.8e-46 rounds to 0 in float32, as every v below does */
     f32x4 shifted = v * log2e + magic;       /* v·log2 e in [-150.1, 0], rounded to a whole number */
     i32x4 k = (i32x4)shifted - (i32x4)(f32x4){magic, magic, magic, magic};
     f32x4 kf = shifted - magic;
     f32x4 r = (v - kf * ln2_hi) - kf * ln2_lo;
     f32x4 p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720))))));
     i32x4 two_k64 = (k + 64 + 127) << 23;    /* the float 2^(k+64), k + 64 in [-86, 64] */
-    return (f32x4)(~underflow & (i32x4)((p * (f32x4)two_k64) * two_minus_64));
+    return (p * (f32x4)two_k64) * two_minus_64;
 }
 
 /* One query row of pass 3. s: the row of scaled scores S (finite); a: the row of weights A (may
@@ -523,7 +539,7 @@ attn_status attn_sdpa(float *S, float *A, float *O, float *Kt, const float *Q, c
 }
 
 /* The tiled form's online softmax for one tile of keys, for the `rows` query rows of a block.
- * W [rows, BK] holds the tile's scaled scores on entry (keys past `keys` are padding); mask_r is
+ * W [rows, ldw] holds the tile's scaled scores on entry (keys past `keys` are padding); mask_r is
  * each row's additive mask at the tile's first key (NULL: none), ldm apart; seen[r] is how many of
  * the tile's keys row r sees (the causal mask; 0 .. keys). For each row, with z_j = W[r][j] +
  * mask[r][j] over the keys it sees:
@@ -539,12 +555,12 @@ attn_status attn_sdpa(float *S, float *A, float *O, float *Kt, const float *Q, c
  * is the softmax-weighted average over every key seen so far. (l_new >= 1: the key of the largest
  * score adds exp(0) = 1.) Returns 0, or 1 when a score plus its mask passed FLT_MAX (the long
  * form's ATTN_ERR_OVERFLOW). */
-static int online_softmax_tile(float *W, float rescale[TR], float run_max[TR], float run_sum[TR], const float *mask,
-                               long ldm, const int seen[TR], int rows, int keys)
+static int online_softmax_tile(float *W, long ldw, float rescale[TR], float run_max[TR], float run_sum[TR],
+                               const float *mask, long ldm, const int seen[TR], int rows, int keys)
 {
     int over = 0;
     for (int r = 0; r < rows; r++) {
-        float *w = W + (long)r * ATTN_TILE_KEYS;
+        float *w = W + r * ldw;
         const float *mask_r = mask ? mask + r * ldm : NULL;
         f32x4 max_4 = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
         int j = 0;
@@ -590,6 +606,12 @@ static int online_softmax_tile(float *W, float rescale[TR], float run_max[TR], f
 attn_status attn_sdpa_fused(float *O, float *work, const float *Q, const float *K, const float *V,
                             const float *mask, int causal, float scale, int n, int m, int dk, int dv)
 {
+    return attn_sdpa_fused_tiles(O, work, Q, K, V, mask, causal, scale, n, m, dk, dv, ATTN_TILE_KEYS);
+}
+
+attn_status attn_sdpa_fused_tiles(float *O, float *work, const float *Q, const float *K, const float *V,
+                                  const float *mask, int causal, float scale, int n, int m, int dk, int dv, int tile_keys)
+{
     if (!size_ok(n, ATTN_MAX_TOKENS_FUSED) || !size_ok(m, ATTN_MAX_TOKENS_FUSED) || !size_ok(dk, ATTN_MAX_WIDTH) ||
         !size_ok(dv, ATTN_MAX_WIDTH))
         return ATTN_ERR_SIZE;
@@ -598,45 +620,47 @@ attn_status attn_sdpa_fused(float *O, float *work, const float *Q, const float *
     if (!all_finite(Q, (long)n * dk) || !all_finite(K, (long)m * dk) || !all_finite(V, (long)m * dv))
         return ATTN_ERR_NONFINITE;
     if (mask && !mask_ok(mask, (long)n * m)) return ATTN_ERR_MASK;
+    if (!size_ok(tile_keys, ATTN_TILE_KEYS) || tile_keys % TC) return ATTN_ERR_SIZE;
 
-    enum { BK = ATTN_TILE_KEYS };
     int dv_pad = (dv + TC - 1) / TC * TC;
     float *Kt = work;                    /* K in panels of TC keys (pack_keys): a copy of K */
     float *Vp = Kt + (long)dk * m;       /* V in panels of TC columns: panel j/TC is [m, TC] */
-    float *W = Vp + (long)m * dv_pad;    /* [TR, BK]: a tile's scores, then its weights p */
-    float *acc = W + TR * BK;            /* [TR, dv_pad]: each row's output so far (a weighted average) */
+    float *W = Vp + (long)m * dv_pad;    /* [TR, tile_keys]: a tile's scores, then its weights p */
+    float *acc = W + TR * ATTN_TILE_KEYS; /* [TR, dv_pad]: each row's output so far (a weighted average) */
     float *pv = acc + TR * dv_pad;       /* [TR, dv_pad]: the tile's p·V */
     float last[ATTN_MAX_WIDTH * TC];
     pack_keys(Kt, last, K, m, dk);
     for (int j = 0; j < dv; j += TC)
         if (dv - j != 4) pack_panel(Vp + (long)j * m, V, m, dv, j); /* 4 columns are read in place (tile4) */
     memset(pv, 0, sizeof(float) * TR * dv_pad); /* (the columns past dv stay 0: no tile writes them) */
-    /* Skipping the tiles the causal mask removes is safe when none of their scores can overflow;
-     * otherwise they are computed too, only to report the overflow as the long form does. */
-    int skip = causal && scores_bounded(Q, K, n, m, dk, scale);
+    /* When no score can overflow, the tiles need no check, and the tiles the causal mask removes
+     * can be skipped; otherwise they are computed too, only to report the overflow as the long
+     * form does. */
+    int bounded = scores_bounded(Q, K, n, m, dk, scale), skip = causal && bounded;
 
     for (int i = 0; i < n;) {
         int rows = n - i >= TR ? TR : 1;
         float run_max[TR] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY}, run_sum[TR] = {0}, rescale[TR];
         memset(acc, 0, sizeof(float) * TR * dv_pad);
         int end = skip ? visible_keys(i + rows - 1, m, 1) : m; /* past the block's last visible key: skipped */
-        for (int j0 = 0; j0 < end; j0 += BK) {
-            int keys = end - j0 < BK ? end - j0 : BK;
+        for (int j0 = 0; j0 < end; j0 += tile_keys) {
+            int keys = end - j0 < tile_keys ? end - j0 : tile_keys;
             /* the tile's scores S[i..i+rows)[j0..j0+keys), in W */
-            if (scores(W, BK, Q + (long)i * dk, rows, Kt + (long)j0 * dk, last, keys, m - j0, dk, scale, 1))
+            if (bounded) scores_unchecked(W, tile_keys, Q + (long)i * dk, rows, Kt + (long)j0 * dk, last, keys, m - j0, dk, scale);
+            else if (scores(W, tile_keys, Q + (long)i * dk, rows, Kt + (long)j0 * dk, last, keys, m - j0, dk, scale, 1))
                 return ATTN_ERR_OVERFLOW;
             int seen[TR];
             for (int r = 0; r < rows; r++) {
                 int v = visible_keys(i + r, m, causal) - j0;
                 seen[r] = v < 0 ? 0 : v > keys ? keys : v;
             }
-            if (online_softmax_tile(W, rescale, run_max, run_sum, mask ? mask + (long)i * m + j0 : NULL, m, seen, rows, keys))
+            if (online_softmax_tile(W, tile_keys, rescale, run_max, run_sum, mask ? mask + (long)i * m + j0 : NULL, m, seen, rows, keys))
                 return ATTN_ERR_OVERFLOW;
             /* pv = (p / l)·V over the tile's keys, then acc = rescale·acc + pv, row by row */
             for (int j = 0; j < dv; j += TC) {
                 int cols = dv - j < TC ? dv - j : TC;
                 const float *b = cols == 4 ? V + (long)j0 * dv + j : Vp + (long)j * m + (long)j0 * TC;
-                product_tile(pv + j, dv_pad, W, BK, rows, b, cols == 4 ? dv : TC, keys, cols);
+                product_tile(pv + j, dv_pad, W, tile_keys, rows, b, cols == 4 ? dv : TC, keys, cols);
             }
             for (int r = 0; r < rows; r++) {
                 float *a_r = acc + (long)r * dv_pad, *p_r = pv + (long)r * dv_pad;

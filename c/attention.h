@@ -82,7 +82,7 @@ attn_status attn_sdpa(float *S,          /* [n, m] out */
  * attn_sdpa, including ATTN_ERR_OVERFLOW when any score scale·q·k (masked or not) passes FLT_MAX.
  *   work is scratch the caller provides: ATTN_FUSED_WORK(m, dk, dv) floats. */
 #define ATTN_MAX_TOKENS_FUSED 8192 /* n and m of the fused form */
-#define ATTN_TILE_KEYS 256         /* keys per tile of the fused form (a multiple of 8) */
+#define ATTN_TILE_KEYS 1024        /* keys per tile of the fused form (a multiple of 8; see docs/speed.md) */
 #define ATTN_FUSED_WORK(m, dk, dv) ((long)(dk) * (m) + ((long)(m) + 8L) * (((dv) + 7) / 8 * 8) + 4L * ATTN_TILE_KEYS)
 attn_status attn_sdpa_fused(float *O,          /* [n, dv] out */
                             float *work,       /* [ATTN_FUSED_WORK(m, dk, dv)] scratch */
@@ -92,6 +92,12 @@ attn_status attn_sdpa_fused(float *O,          /* [n, dv] out */
                             const float *mask, /* [n, m] additive, or NULL */
                             int causal, float scale,
                             int n, int m, int dk, int dv);
+/* attn_sdpa_fused with tiles of tile_keys keys (a multiple of 8, 8 .. ATTN_TILE_KEYS; otherwise
+ * ATTN_ERR_SIZE) instead of ATTN_TILE_KEYS: the same O to float32 rounding. For tests, which
+ * compare several tiles per row with the long form, whose ATTN_MAX_TOKENS is below one full tile. */
+attn_status attn_sdpa_fused_tiles(float *O, float *work, const float *Q, const float *K, const float *V,
+                                  const float *mask, int causal, float scale, int n, int m, int dk, int dv,
+                                  int tile_keys);
 
 /* One tile of the fused form's arithmetic, for a lab that steps through it: query rows q0 ..
  * q0+bq−1 against keys k0 .. k0+bk−1 (both clipped to n and m; bq, bk <= ATTN_TILE_KEYS), with

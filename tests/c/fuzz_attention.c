@@ -235,17 +235,20 @@ static void fuzz_sdpa(const float *Q, const float *K, const float *V, int inputs
         check_mask_build(A, O, Q, K, V, mask, causal, scale, n, m, dk, dv);
     }
 
-    /* The fused form on the same call: the same status, and on ATTN_OK the same O to float32
-     * rounding: the bound of tests/c/fused_tolerance.h (another max in exp(z − max), the m terms
-     * in another order). */
+    /* The fused form on the same call, with its own tiles (one, at these sizes) and with tiles of
+     * 8 to 64 keys (several): the same status, and on ATTN_OK the same O to float32 rounding: the
+     * bound of tests/c/fused_tolerance.h (another max in exp(z − max), the m terms in another order). */
     if (!has_null && sizes_ok) {
         float *O2 = fuzz_floats((long)n * dv), *work = fuzz_floats(ATTN_FUSED_WORK(m, dk, dv));
-        attn_status st2 = attn_sdpa_fused(O2, work, Q, K, V, mask, causal, scale, n, m, dk, dv);
-        REQUIRE(st2 == st, "attn_sdpa_fused and attn_sdpa disagree on the status");
-        if (st == ATTN_OK) {
-            double tol = fused_tolerance(V, S, mask, causal, n, m, dv);
-            for (long e = 0; e < (long)n * dv; e++) /* (values near FLT_MAX may average to the same infinity in both) */
-                REQUIRE(O[e] == O2[e] || fabs((double)O[e] - O2[e]) <= tol, "attn_sdpa_fused's O is further from attn_sdpa's than float32 rounding allows");
+        const int tiles[2] = {ATTN_TILE_KEYS, 8 << ((n + m + dk) % 4)};
+        for (int t = 0; t < 2; t++) {
+            attn_status st2 = attn_sdpa_fused_tiles(O2, work, Q, K, V, mask, causal, scale, n, m, dk, dv, tiles[t]);
+            REQUIRE(st2 == st, "attn_sdpa_fused and attn_sdpa disagree on the status");
+            if (st == ATTN_OK) {
+                double tol = fused_tolerance(V, S, mask, causal, n, m, dv);
+                for (long e = 0; e < (long)n * dv; e++) /* (values near FLT_MAX may average to the same infinity in both) */
+                    REQUIRE(O[e] == O2[e] || fabs((double)O[e] - O2[e]) <= tol, "attn_sdpa_fused's O is further from attn_sdpa's than float32 rounding allows");
+            }
         }
         free(O2), free(work);
     }

@@ -684,7 +684,8 @@ static void op_tile(reader *r)
         int has_mask = (f & 1) && (sz[5] & L_MASK), causal = (f & 2) != 0;
         float scale = f & 4 ? attn_default_scale(sz[3]) : 0.5f;
         float *mx2 = copy_of(mx, n), *sum2 = copy_of(sum, n), *out2 = copy_of(out, (long)n * dv);
-        float *z = fuzz_floats((long)TILE_ROWS * ATTN_TILE_KEYS), *p = fuzz_floats((long)TILE_ROWS * ATTN_TILE_KEYS);
+        /* exactly the tile's z and p (bq <= TILE_ROWS rows of bk keys), so a write past them is caught */
+        float *z = fuzz_floats((long)TILE_ROWS * (bk ? bk : 1)), *p = fuzz_floats((long)TILE_ROWS * (bk ? bk : 1));
         float alpha[TILE_ROWS + 2], rescale[TILE_ROWS + 2];
         attn_status want = bq > TILE_ROWS ? ATTN_ERR_SIZE
                                           : attn_tile_step(mx2, sum2, out2, z, p, alpha, rescale, ae_buffer(B_Q), ae_buffer(B_K), ae_buffer(B_V),

@@ -27,15 +27,15 @@ typedef struct {
     double diff; /* the largest |O_long − O_fused| */
 } both;
 
-/* attn_sdpa and attn_sdpa_fused on the same inputs. */
-static both run_both(const float *Q, const float *K, const float *V, const float *mask, int causal, float scale, int n,
-                     int m, int dk, int dv)
+/* attn_sdpa, and attn_sdpa_fused_tiles with tiles of tile_keys keys, on the same inputs. */
+static both run_both_tiles(const float *Q, const float *K, const float *V, const float *mask, int causal, float scale,
+                           int n, int m, int dk, int dv, int tile_keys)
 {
     float *S = fbuf((long)n * m, NULL), *A = fbuf((long)n * m, NULL), *O = fbuf((long)n * dv, NULL);
     float *Kt = fbuf((long)dk * m, NULL), *O2 = fbuf((long)n * dv, NULL), *work = fbuf(ATTN_FUSED_WORK(m, dk, dv), NULL);
     both r;
     r.long_status = attn_sdpa(S, A, O, Kt, Q, K, V, mask, causal, scale, n, m, dk, dv);
-    r.fused_status = attn_sdpa_fused(O2, work, Q, K, V, mask, causal, scale, n, m, dk, dv);
+    r.fused_status = attn_sdpa_fused_tiles(O2, work, Q, K, V, mask, causal, scale, n, m, dk, dv, tile_keys);
     r.diff = 0.0;
     if (r.long_status == ATTN_OK && r.fused_status == ATTN_OK)
         for (long e = 0; e < (long)n * dv; e++) r.diff = fabs((double)O[e] - O2[e]) > r.diff ? fabs((double)O[e] - O2[e]) : r.diff;
@@ -43,6 +43,18 @@ static both run_both(const float *Q, const float *K, const float *V, const float
     free(S), free(A), free(O), free(Kt), free(O2), free(work);
     return r;
 }
+
+/* run_both_tiles with the fused form's own tiles (attn_sdpa_fused). */
+static both run_both(const float *Q, const float *K, const float *V, const float *mask, int causal, float scale, int n,
+                     int m, int dk, int dv)
+{
+    return run_both_tiles(Q, K, V, mask, causal, scale, n, m, dk, dv, ATTN_TILE_KEYS);
+}
+
+/* Tiles small enough that the long form's ATTN_MAX_TOKENS keys span several of them, and the
+ * fused form's own (one tile, up to the long form's limit). */
+static const int tile_sizes[] = {8, 16, 64, 128, ATTN_TILE_KEYS};
+enum { TILE_SIZES = sizeof tile_sizes / sizeof *tile_sizes };
 
 /* mask: 0 = none, 1 = booleans as 0 / -inf, 2 = floats with some -inf, 3 = every key of row 0 removed */
 static float *random_mask(int kind, int n, int m)
@@ -62,9 +74,10 @@ static float *random_mask(int kind, int n, int m)
 static void fused_gives_the_long_forms_o_on_300_seeded_shapes_of_one_and_more_key_tiles(void)
 {
     rng_seed(2024);
+    int most_tiles = 0;
     for (int trial = 0; trial < 300; trial++) {
-        int tiles_m = 3 * ATTN_TILE_KEYS < ATTN_MAX_TOKENS ? 3 * ATTN_TILE_KEYS : ATTN_MAX_TOKENS; /* (the long form's limit) */
-        int n = 1 + (int)(rng_next() * 70), m = 1 + (int)(rng_next() * tiles_m);
+        int tile_keys = tile_sizes[trial % TILE_SIZES];
+        int n = 1 + (int)(rng_next() * 70), m = 1 + (int)(rng_next() * ATTN_MAX_TOKENS); /* (the long form's limit) */
         int dk = 1 + (int)(rng_next() * 40), dv = 1 + (int)(rng_next() * 40);
         if (trial < 8) { /* the edges: single rows and keys, widths around the 8-wide panels */
             int edge[8][4] = {{1, 1, 1, 1}, {1, 9, 8, 8}, {9, 1, 7, 9}, {4, 8, 8, 16}, {5, 5, 4, 4}, {3, 17, 1, 17}, {33, 31, 9, 15}, {8, 8, 8, 8}};
@@ -74,11 +87,15 @@ static void fused_gives_the_long_forms_o_on_300_seeded_shapes_of_one_and_more_ke
         float scale = rng_next() < 0.2 ? 1.0f : attn_default_scale(dk);
         float *Q = rand_matrix((long)n * dk, -1.5, 1.5), *K = rand_matrix((long)m * dk, -1.5, 1.5), *V = rand_matrix((long)m * dv, -1.0, 1.0);
         float *mask = random_mask(mask_kind, n, m);
-        both r = run_both(Q, K, V, mask, causal, scale, n, m, dk, dv);
+        both r = run_both_tiles(Q, K, V, mask, causal, scale, n, m, dk, dv, tile_keys);
         CHECK(r.long_status == ATTN_OK && r.fused_status == ATTN_OK, "trial %d: statuses %d and %d", trial, r.long_status, r.fused_status);
-        CHECK(r.same_o, "trial %d (n %d, m %d, dk %d, dv %d, causal %d, mask %d): O differs by %g", trial, n, m, dk, dv, causal, mask_kind, r.diff);
+        CHECK(r.same_o, "trial %d (n %d, m %d, dk %d, dv %d, causal %d, mask %d, tiles of %d): O differs by %g", trial, n, m, dk,
+              dv, causal, mask_kind, tile_keys, r.diff);
+        int tiles = (m + tile_keys - 1) / tile_keys;
+        most_tiles = tiles > most_tiles ? tiles : most_tiles;
         free(Q), free(K), free(V), free(mask);
     }
+    CHECK(most_tiles >= 32, "the longest row spanned only %d tiles", most_tiles);
 }
 
 static void fused_at_the_size_limits_gives_the_long_forms_o(void)
@@ -96,21 +113,24 @@ static void fused_at_the_size_limits_gives_the_long_forms_o(void)
     }
 }
 
-/* Key counts at the tile's edges (one key, a tile less one, a tile, a tile and one ...), each
- * with queries that see fewer and more keys than a tile (causal, n != m). */
+/* Key counts at a tile's edges (one key, a tile less one, a tile, a tile and one ...), each
+ * with queries that see fewer and more keys than a tile (causal, n != m), for every tile size. */
 static void fused_at_the_edges_of_a_key_tile_gives_the_long_forms_o(void)
 {
     rng_seed(64);
-    const int T = ATTN_TILE_KEYS, ms[] = {1, T - 1, T, T + 1, 2 * T - 1, 2 * T, 2 * T + 1, 3 * T + 7};
-    for (unsigned k = 0; k < sizeof ms / sizeof *ms; k++) {
-        int m = ms[k], n = m + 5 <= ATTN_MAX_TOKENS ? m + 5 : m - 5, dk = 7, dv = 9;
-        if (m > ATTN_MAX_TOKENS) continue; /* past the long form: long_sequences_match_a_float64_reference */
-        float *Q = rand_matrix((long)n * dk, -2.0, 2.0), *K = rand_matrix((long)m * dk, -2.0, 2.0), *V = rand_matrix((long)m * dv, -1.0, 1.0);
-        for (int causal = 0; causal < 2; causal++) {
-            both r = run_both(Q, K, V, NULL, causal, attn_default_scale(dk), n, m, dk, dv);
-            CHECK(r.same_o, "m %d, causal %d: statuses %d and %d, or O differs by %g", m, causal, r.long_status, r.fused_status, r.diff);
+    for (int s = 0; s < TILE_SIZES; s++) {
+        const int T = tile_sizes[s], ms[] = {1, T - 1, T, T + 1, 2 * T - 1, 2 * T, 2 * T + 1, 3 * T + 7};
+        for (unsigned k = 0; k < sizeof ms / sizeof *ms; k++) {
+            int m = ms[k], n = m + 5 <= ATTN_MAX_TOKENS ? m + 5 : m - 5, dk = 7, dv = 9;
+            if (m > ATTN_MAX_TOKENS) continue; /* past the long form: long_sequences_match_a_float64_reference */
+            float *Q = rand_matrix((long)n * dk, -2.0, 2.0), *K = rand_matrix((long)m * dk, -2.0, 2.0), *V = rand_matrix((long)m * dv, -1.0, 1.0);
+            for (int causal = 0; causal < 2; causal++) {
+                both r = run_both_tiles(Q, K, V, NULL, causal, attn_default_scale(dk), n, m, dk, dv, T);
+                CHECK(r.same_o, "tiles of %d, m %d, causal %d: statuses %d and %d, or O differs by %g", T, m, causal,
+                      r.long_status, r.fused_status, r.diff);
+            }
+            free(Q), free(K), free(V);
         }
-        free(Q), free(K), free(V);
     }
 }
 
@@ -118,11 +138,11 @@ static void fused_at_the_edges_of_a_key_tile_gives_the_long_forms_o(void)
  * tile's sums are rescaled by alpha = exp(m_old − m_new), here as small as exp(−40). */
 static void a_maximum_in_the_last_tile_rescales_the_earlier_ones(void)
 {
-    int n = 4, m = 3 * ATTN_TILE_KEYS < ATTN_MAX_TOKENS ? 3 * ATTN_TILE_KEYS : ATTN_MAX_TOKENS, dk = 1, dv = 2; /* 2 or 3 tiles */
+    int n = 4, tile_keys = 128, m = 3 * tile_keys, dk = 1, dv = 2; /* 3 tiles */
     float *Q = fbuf((long)n * dk, NULL), *K = fbuf((long)m * dk, NULL), *V = fbuf((long)m * dv, NULL);
     for (int i = 0; i < n; i++) Q[i] = 1.0f;
     for (int j = 0; j < m; j++) K[j] = j < m - 1 ? (float)j / (float)m : 40.0f, V[j * dv] = 1.0f, V[j * dv + 1] = (float)j;
-    both r = run_both(Q, K, V, NULL, 0, 1.0f, n, m, dk, dv);
+    both r = run_both_tiles(Q, K, V, NULL, 0, 1.0f, n, m, dk, dv, tile_keys);
     CHECK(r.same_o, "statuses %d and %d, or O differs by %g", r.long_status, r.fused_status, r.diff);
     free(Q), free(K), free(V);
 }
@@ -298,6 +318,11 @@ static void bad_input_gives_the_long_forms_status(void)
     CHECK(attn_sdpa_fused(NULL, work, Q, K, V, NULL, 0, 1.0f, n, m, dk, dv) == ATTN_ERR_NULL, "no O");
     CHECK(attn_sdpa_fused(O, work, Q, K, V, NULL, 0, 0.0f, n, m, dk, dv) == ATTN_ERR_SCALE, "scale 0");
     CHECK(attn_sdpa_fused(O, work, Q, K, V, NULL, 0, NAN, n, m, dk, dv) == ATTN_ERR_SCALE, "scale NaN");
+    const int bad_tiles[] = {0, -8, 4, 12, ATTN_TILE_KEYS + 8};
+    for (unsigned t = 0; t < sizeof bad_tiles / sizeof *bad_tiles; t++)
+        CHECK(attn_sdpa_fused_tiles(O, work, Q, K, V, NULL, 0, 1.0f, n, m, dk, dv, bad_tiles[t]) == ATTN_ERR_SIZE, "tiles of %d keys",
+              bad_tiles[t]);
+    CHECK(attn_sdpa_fused_tiles(O, work, Q, K, V, NULL, 0, 1.0f, n, m, dk, dv, 8) == ATTN_OK, "tiles of 8 keys");
     mask[3] = NAN;
     both r = run_both(Q, K, V, mask, 0, 1.0f, n, m, dk, dv);
     CHECK(r.long_status == ATTN_ERR_MASK && r.fused_status == ATTN_ERR_MASK, "NaN mask: %d and %d", r.long_status, r.fused_status);
