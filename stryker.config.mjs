@@ -19,10 +19,17 @@ const MODULES = [
   'web/blocks/config.js', 'web/explorer/state.js', 'web/explorer/geometry.js',
   'web/blocks/format.js', 'web/blocks/colors.js', 'web/blocks/words.js', 'web/blocks/tensor-text.js',
   'web/train/words.js', 'web/train/state.js',
-  'web/labs/cross.js', 'web/labs/misconceptions.js', 'web/labs/multihead.js', 'web/labs/predict.js',
-  'web/labs/sqrtdk.js', 'web/labs/stability.js', 'web/labs/random.js', 'web/labs/fused.js',
-  'web/labs/index.js', 'web/labs/catalog.js',
+  'web/labs/random.js', 'web/labs/index.js', 'web/labs/catalog.js',
+  ...labModules(),
 ];
+
+// The labs' pure modules: every lab is a pair, web/labs/NAME.js (its state, numbers and words)
+// and NAME-view.js (its DOM), so a new lab is mutated as soon as it exists, with every test of
+// tests/labs/ as an owner (below).
+function labModules() {
+  return readdirSync('web/labs').filter((f) => f.endsWith('-view.js')).map((f) => `web/labs/${f.replace(/-view\.js$/, '.js')}`).filter((f) => existsSync(f)).sort();
+}
+const labTests = () => readdirSync('tests/labs').filter((f) => f.endsWith('.test.mjs')).map((f) => `labs/${f.replace(/\.test\.mjs$/, '')}`).sort();
 
 // Functions found by name in a file, each from its first line to the closing brace at its own
 // indentation (a name that is gone is skipped): file:from-to ranges for Stryker.
@@ -87,7 +94,7 @@ const OWNERS = {
   'web/explorer/': ['explorer/notes-text', 'explorer/state', 'explorer/notes', 'explorer/own-head', 'explorer/lead'],
   'web/train/words.js': ['train/text', 'train/ui', 'train/state', 'blocks/lookups'],
   'web/train/': ['train/text', 'train/state', 'train/ui'],
-  'web/labs/': ['labs/sqrtdk', 'labs/stability', 'labs/predict', 'labs/misconceptions', 'labs/cross', 'labs/multihead', 'labs/words', 'labs/stats', 'labs/fused', 'blocks/lookups', 'explorer/sentences'],
+  'web/labs/': [...labTests(), 'blocks/lookups', 'explorer/sentences'],
 };
 const testsOf = () => Object.fromEntries(Object.entries(OWNERS).map(([m, names]) => [m, names.map((n) => `tests/${n}.test.mjs`)]));
 

@@ -3,7 +3,7 @@
 // its arithmetic (tiles.js explainTileCell) in the explanation box.
 import { fmt } from '../blocks/format.js';
 import {
-  computeTiles, whereSentence, rowSentences, memorySentence, endSentence, explainTileCell, tileMap, summary,
+  computeTiles, shownTile, whereSentence, rowSentences, memorySentence, endSentence, explainTileCell, tileMap, summary,
   HEADS, QUERY_TILES, KEY_TILES, RANDOM, RANDOM_N, MODE, defaultState, writeState,
 } from './tiles.js';
 import { PRESETS } from '../blocks/presets.js';
@@ -62,7 +62,6 @@ export function mountTilesLab(root, { attn, doc = root.ownerDocument, state = de
 
 /** @param {Document} doc @param {Tiles} x @param {HTMLElement} out @param {(pos: number) => void} jump */
 function render(doc, x, out, jump) {
-  const t = x.walk.steps[x.step];
   const say = h(doc, 'p', { class: 'lab-explain', attrs: { 'aria-live': 'polite', 'data-role': 'explain' }, text: 'Hover or focus a number of the tile for its arithmetic.' });
   const explainFrom = (/** @type {Event} */ ev) => {
     const el = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (ev.target).closest?.('[data-what], [data-row]'));
@@ -72,7 +71,7 @@ function render(doc, x, out, jump) {
     say.textContent = explainTileCell(x, /** @type {any} */ (what), Number(el.dataset.r ?? el.dataset.row), Number(el.dataset.j ?? el.dataset.col ?? 0));
   };
   const detail = h(doc, 'div', { class: 'lab-tile', on: { pointerover: explainFrom, focusin: explainFrom } });
-  if (!t.skipped) detail.append(stateTable(doc, x), tileFigures(doc, x));
+  detail.append(stateTable(doc, x), tileFigures(doc, x));
   out.append(
     h(doc, 'p', { class: 'lab-stat', attrs: { 'data-role': 'summary' }, text: summary(x) }),
     mapOf(doc, x, jump),
@@ -101,8 +100,7 @@ function mapOf(doc, x, jump) {
 
 /** The tile's rows: m, α, l and the rescale before and after, and the output so far (its first columns). @param {Document} doc @param {Tiles} x */
 function stateTable(doc, x) {
-  const t = x.walk.steps[x.step], dv = x.walk.dv, shownCols = Math.min(dv, 4);
-  const b = /** @type {NonNullable<typeof t.before>} */ (t.before), a = /** @type {NonNullable<typeof t.after>} */ (t.after);
+  const t = shownTile(x), dv = x.walk.dv, shownCols = Math.min(dv, 4), b = t.before, a = t.after;
   const num = (/** @type {number} */ v, /** @type {string} */ what, /** @type {number} */ r, j = 0, label = '') =>
     h(doc, 'button', { class: 'lab-num', text: fmt(v), attrs: { type: 'button', 'data-what': what, 'data-r': r, 'data-j': j, 'aria-label': `${label || what} ${fmt(v)}` } });
   const head = ['row', 'm before', 'm after', 'α', 'l before', 'l after', 'rescale', ...Array.from({ length: shownCols }, (_, c) => `out[${c + 1}]`)];
@@ -111,9 +109,9 @@ function stateTable(doc, x) {
     const i = t.q0 + r, tr = h(doc, 'tr', {}, h(doc, 'th', { text: `${i + 1} ${x.tokens[i]}`, attrs: { scope: 'row' } }));
     const cells = [
       num(b.max[r], 'm', r, 0, `row ${i + 1} m before`), num(a.max[r], 'm', r, 0, `row ${i + 1} m after`),
-      num(/** @type {Float32Array} */ (t.alpha)[r], 'alpha', r, 0, `row ${i + 1} α`),
+      num(t.alpha[r], 'alpha', r, 0, `row ${i + 1} α`),
       num(b.sum[r], 'l', r, 0, `row ${i + 1} l before`), num(a.sum[r], 'l', r, 0, `row ${i + 1} l after`),
-      num(/** @type {Float32Array} */ (t.rescale)[r], 'rescale', r, 0, `row ${i + 1} rescale`),
+      num(t.rescale[r], 'rescale', r, 0, `row ${i + 1} rescale`),
       ...Array.from({ length: shownCols }, (_, c) => num(a.out[r * dv + c], 'out', r, c, `row ${i + 1} output ${c + 1}`)),
     ];
     for (const c of cells) tr.append(h(doc, 'td', {}, c));
@@ -128,9 +126,9 @@ function stateTable(doc, x) {
 
 /** The tile's z (score plus mask) and p = exp(z − m), as heatmaps. @param {Document} doc @param {Tiles} x */
 function tileFigures(doc, x) {
-  const t = x.walk.steps[x.step];
+  const t = shownTile(x);
   const rowLabels = Array.from({ length: t.rows }, (_, r) => x.tokens[t.q0 + r]), colLabels = Array.from({ length: t.keys }, (_, j) => x.tokens[t.k0 + j]);
   return h(doc, 'div', { class: 'lab-row' },
-    matrixFigure(doc, { name: 'z', id: 'tile-z', kind: 'diverging', rows: t.rows, cols: t.keys, rowLabels, colLabels, values: /** @type {Float32Array} */ (t.z), about: 'this tile’s scores, scaled, plus the mask (−∞: hidden); rows: queries, columns: keys' }).el,
-    matrixFigure(doc, { name: 'p', id: 'tile-p', kind: 'sequential', rows: t.rows, cols: t.keys, rowLabels, colLabels, values: /** @type {Float32Array} */ (t.p), about: 'exp(z − m), with the row’s m after this tile' }).el);
+    matrixFigure(doc, { name: 'z', id: 'tile-z', kind: 'diverging', rows: t.rows, cols: t.keys, rowLabels, colLabels, values: t.z, about: 'this tile’s scores, scaled, plus the mask (−∞: hidden); rows: queries, columns: keys' }).el,
+    matrixFigure(doc, { name: 'p', id: 'tile-p', kind: 'sequential', rows: t.rows, cols: t.keys, rowLabels, colLabels, values: t.p, about: 'exp(z − m), with the row’s m after this tile' }).el);
 }

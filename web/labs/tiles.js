@@ -79,6 +79,20 @@ export function computeTiles(attn, s) {
   };
 }
 
+/** @typedef {import('../../types/attention').TileState} TileState */
+/** @typedef {Omit<TileStep, 'before' | 'after' | 'z' | 'p' | 'alpha' | 'rescale'> & { before: TileState, after: TileState, z: Float32Array, p: Float32Array, alpha: Float32Array, rescale: Float32Array }} ComputedTile */
+
+/**
+ * The tile on show: always one the core computes, since computeTiles steps over the tiles the
+ * causal mask hides wholly (the map shows those, and summary counts them).
+ * @param {Tiles} x @returns {ComputedTile}
+ */
+export function shownTile(x) {
+  const t = x.walk.steps[x.step];
+  if (t.skipped) throw new Error(`tiles lab: step ${x.step} is a tile the core skips, which computeTiles never shows`);
+  return /** @type {ComputedTile} */ (t);
+}
+
 const quote = (/** @type {string} */ t) => `“${t}”`;
 /** "queries 1 and 2 (“The”, “cat”)" @param {string[]} tokens @param {number} first @param {number} n @param {string} what */
 function rowsText(tokens, first, n, what) {
@@ -88,10 +102,8 @@ function rowsText(tokens, first, n, what) {
 
 /** Where the walk is: "Tile 2 of 9: queries 1 and 2 (…) against keys 3 and 4 (…)." @param {Tiles} x */
 export function whereSentence(x) {
-  const t = x.walk.steps[x.step];
-  const head = `Tile ${x.pos + 1} of the ${x.run} the core computes: ${rowsText(x.tokens, t.q0, t.rows, 'query')} against ${rowsText(x.tokens, t.k0, t.keys, 'key')}.`;
-  if (t.skipped) return `${head} The causal mask hides every one of these keys from ${t.rows === 1 ? 'this query' : 'these queries'} (a query sees the keys up to its own position), so the core skips the tile: it computes and stores nothing for it.`;
-  return head;
+  const t = shownTile(x);
+  return `Tile ${x.pos + 1} of the ${x.run} the core computes: ${rowsText(x.tokens, t.q0, t.rows, 'query')} against ${rowsText(x.tokens, t.k0, t.keys, 'key')}.`;
 }
 
 /**
@@ -99,13 +111,12 @@ export function whereSentence(x) {
  * @param {Tiles} x @returns {string[]}
  */
 export function rowSentences(x) {
-  const t = x.walk.steps[x.step];
-  if (t.skipped || !t.before || !t.after || !t.alpha || !t.rescale) return [];
+  const t = shownTile(x);
   const out = [];
   for (let r = 0; r < t.rows; r++) {
     const name = `Row ${t.q0 + r + 1} (${quote(x.tokens[t.q0 + r])})`;
     const m0 = t.before.max[r], m1 = t.after.max[r];
-    const seen = t.z ? Array.from(t.z.subarray(r * t.keys, (r + 1) * t.keys)).filter((v) => v !== -Infinity).length : 0;
+    const seen = Array.from(t.z.subarray(r * t.keys, (r + 1) * t.keys)).filter((v) => v !== -Infinity).length;
     if (seen === 0) {
       out.push(`${name} sees none of these keys: m, l and its output stay as they were.`);
       continue;
@@ -125,14 +136,15 @@ export function rowSentences(x) {
  * one tile's z and p. @param {Tiles} x
  */
 export function memory(x) {
-  const { n, m, dv } = x.walk, t = x.walk.steps[x.step];
+  const { n, m, dv } = x.walk;
   const state = n * (2 + dv), tile = 2 * x.walk.queryTile * x.walk.keyTile;
-  return { state, tile, held: (state + tile) * 4, square: n * m * 4, t };
+  return { state, tile, held: (state + tile) * 4, square: n * m * 4 };
 }
 /** @param {Tiles} x */
 export function memorySentence(x) {
   const k = memory(x);
-  return `Held now: every row’s m, l and output so far (${x.walk.n} × (2 + ${x.walk.dv}) = ${k.state} numbers) and one tile’s z and p (2 × ${x.walk.queryTile} × ${x.walk.keyTile} = ${k.tile}): ${bytesText(k.held)}. The long form keeps S alone as ${x.walk.n} × ${x.walk.m} = ${x.walk.n * x.walk.m} numbers (${bytesText(k.square)}), and as many again in M and A.`;
+  const grouped = (/** @type {number} */ v) => v.toLocaleString('en-US');
+  return `Held now: every row’s m, l and output so far (${x.walk.n} × (2 + ${x.walk.dv}) = ${grouped(k.state)} numbers) and one tile’s z and p (2 × ${x.walk.queryTile} × ${x.walk.keyTile} = ${grouped(k.tile)}): ${bytesText(k.held)}. The long form keeps S alone as ${x.walk.n} × ${x.walk.m} = ${grouped(x.walk.n * x.walk.m)} numbers (${bytesText(k.square)}), and as many again in M and A.`;
 }
 
 /** The end of the walk: its O against the long form's and the fused form's. @param {Tiles} x */
@@ -152,8 +164,7 @@ export function endSentence(x) {
  * @param {Tiles} x @param {'z' | 'p' | 'm' | 'l' | 'alpha' | 'rescale' | 'out'} what @param {number} r @param {number} j
  */
 export function explainTileCell(x, what, r, j = 0) {
-  const t = x.walk.steps[x.step];
-  if (t.skipped || !t.z || !t.p || !t.before || !t.after || !t.alpha || !t.rescale) return 'This tile was skipped: nothing was computed.';
+  const t = shownTile(x);
   const i = t.q0 + r, key = t.k0 + j, L = x.long, dk = L.dk, dv = L.dv;
   const row = `row ${i + 1} (${quote(x.tokens[i])})`;
   if (what === 'z' || what === 'p') {
