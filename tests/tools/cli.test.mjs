@@ -2,12 +2,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync, openSync, writeSync, closeSync, constants } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PRESETS } from '../../web/blocks/presets.js';
 import { MAX_JSON } from '../../web/blocks/config.js';
 import { fileURLToPath } from 'node:url';
+import { Socket } from 'node:net';
 
 const cli = fileURLToPath(new URL('../../tools/cli.js', import.meta.url));
 const run = (...args) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
@@ -89,6 +90,44 @@ test('an endless standard input stops at the limit with the same message', async
   assert.equal(code, 1);
   assert.match(stderr, TOO_LONG);
   assert.ok(written < 4 * MAX_JSON, `it stopped after ${written} bytes were written`);
+});
+
+// A non-blocking standard input (a shell or a tool may hand one over) answers "nothing yet" with
+// EAGAIN until data comes: the CLI waits for it instead of failing. Here its stdin is a FIFO. The
+// child's libuv makes its stdin blocking as it starts; the open file is shared, so a socket the test
+// opens on its own descriptor of it (libuv then sets O_NONBLOCK) makes the CLI's non-blocking again.
+// The config comes in two parts with a pause between, and the end later still, so the CLI reads
+// past what has arrived at least once.
+test('a non-blocking standard input that has nothing yet is waited for, not an error', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ae-cli-'));
+  const fifo = join(dir, 'stdin');
+  execFileSync('mkfifo', [fifo]);
+  const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK), writer = openSync(fifo, 'w');
+  let shared = null;
+  try {
+    const text = '{"Q":[[1]],"K":[[1]],"V":[[2]]}', half = text.length >> 1;
+    writeSync(writer, text.slice(0, half));
+    const child = spawn(process.execPath, [cli, '--config', '-', '--matrix', 'O', '--format', 'csv'], { stdio: [reader, 'pipe', 'pipe'] });
+    const exited = new Promise((ok) => child.on('exit', ok));
+    await new Promise((ok) => child.once('spawn', ok));
+    shared = new Socket({ fd: reader, readable: false, writable: false });
+    shared.pause();
+    let stdout = '', stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    const pause = () => new Promise((ok) => setTimeout(ok, 300));
+    await pause();
+    writeSync(writer, text.slice(half));
+    await pause();
+    closeSync(writer);
+    const code = await exited;
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /^1,2\b/m);
+  } finally {
+    if (shared) shared.destroy(); // (closes reader)
+    else closeSync(reader);
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a file one character past the limit is refused; one at the limit (padded with spaces) is read', () => {
