@@ -1,7 +1,7 @@
 // The grammar helpers every generated sentence goes through (web/blocks/words.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { count, noun, verb, list, range, largest } from '../../web/blocks/words.js';
+import { count, noun, verb, list, range, largest, grouped } from '../../web/blocks/words.js';
 
 test('count and noun agree with the number: 0 and n take the plural, 1 the singular', () => {
   assert.equal(count(0, 'token'), '0 tokens');
@@ -37,4 +37,10 @@ test('largest keeps every index that reads the same as the maximum, and nothing 
   assert.deepEqual(largest([-Infinity, -Infinity]), []);
   assert.deepEqual(largest([NaN, 1, NaN]), [1]);
   assert.deepEqual(largest([3, 9, 9, 1], [0, 3]), [0]);
+});
+
+test('grouped writes a whole number with its thousands grouped by commas, as the lesson does', () => {
+  assert.equal(grouped(65536), '65,536');
+  assert.equal(grouped(999), '999');
+  assert.equal(grouped(4096 * 4096), '16,777,216');
 });

@@ -82,6 +82,11 @@ export function clipMessage(text, max = MAX_MESSAGE) {
 }
 
 const BYTE_UNITS = ['KiB', 'MiB', 'GiB'];
+/** A whole number with its thousands grouped, as the lesson writes them: 65536 → "65,536". @param {number} x */
+export function grouped(x) {
+  return x.toLocaleString('en-US');
+}
+
 /**
  * 1,048,576 bytes -> "1.0 MiB", 2048 -> "2.0 KiB", 196,608 -> "192 KiB", 96 -> "96 bytes". One
  * decimal below 10, whole numbers above; a value that would round to 1024 of a unit is said in

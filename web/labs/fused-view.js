@@ -4,6 +4,7 @@
 // each), so the page keeps answering while the sweep runs; a measurement is kept per n.
 import { compareForms, timeForms, plotGeometry, explainFused, bytesText, timeText, MODE, N_MIN, N_MAX, SWEEP, BLOCK, TILE, WIDTH, defaultState, writeState } from './fused.js';
 import { h, slider, checkbox, button, table, paragraphs, labShell, svg } from './ui.js';
+import { grouped } from '../blocks/words.js';
 
 const now = () => performance.now();
 
@@ -63,7 +64,7 @@ export function mountFusedLab(root, { attn, doc = root.ownerDocument, state = de
     const points = /** @type {Timing[]} */ (SWEEP.map((m) => timed.get(key(s, m))).filter(Boolean)); // filter(Boolean) leaves out the undefined
     if (t && !SWEEP.includes(s.n)) points.push(t);
     out.append(
-      h(doc, 'p', { class: 'lab-verdict ' + (c.identical ? 'lab-ok' : ''), attrs: { 'data-role': 'agree' }, text: `Same O${c.identical ? '' : ' to rounding'}: largest difference ${c.identical ? '0' : c.maxDiff.toExponential(1)} over ${c.outputs.toLocaleString('en-US')} outputs` }),
+      h(doc, 'p', { class: 'lab-verdict ' + (c.identical ? 'lab-ok' : ''), attrs: { 'data-role': 'agree' }, text: `Same O${c.identical ? '' : ' to rounding'}: largest difference ${c.identical ? '0' : c.maxDiff.toExponential(1)} over ${grouped(c.outputs)} outputs` }),
       table(doc, ['one head', 'long form', 'fused form'], [
         ['time per call', t ? timeText(t.long) : 'timing…', t ? timeText(t.fused) : 'timing…'],
         ['memory in all', bytesText(c.long.total), bytesText(c.fused.total)],

@@ -11,7 +11,7 @@
 // caller gives (performance.now on the page, a fake one in the tests), and the two O are compared.
 
 import { intParam, mulberry32, normals } from './random.js';
-import { count, bytesText } from '../blocks/words.js';
+import { count, bytesText, grouped } from '../blocks/words.js';
 
 export { bytesText }; // (the labs' one way to say bytes: blocks/words.js)
 import { TILE_KEYS } from '../gen/wasm-exports.js';
@@ -207,7 +207,6 @@ export function timeText(us) {
   return `${decimals > 0 ? (r / 10 ** decimals).toFixed(decimals) : String(r * 10 ** -decimals)} ${TIME_UNITS[k]}`;
 }
 
-const grouped = (/** @type {number} */ x) => x.toLocaleString('en-US');
 
 /** How much longer a call got from one n to the next power of two, for each pair measured. @param {Timing[]} points */
 export function growth(points) {

@@ -8,7 +8,7 @@
 import { PRESETS } from '../blocks/presets.js';
 import { parseConfig, forwardArgs } from '../blocks/config.js';
 import { fmt } from '../blocks/format.js';
-import { count, range, bytesText } from '../blocks/words.js';
+import { count, range, bytesText, grouped } from '../blocks/words.js';
 import { intParam, oneOf, mulberry32, normals } from './random.js';
 
 export const MODE = 'tiles-lab';
@@ -143,7 +143,6 @@ export function memory(x) {
 /** @param {Tiles} x */
 export function memorySentence(x) {
   const k = memory(x);
-  const grouped = (/** @type {number} */ v) => v.toLocaleString('en-US');
   return `Held now: every row’s m, l and output so far (${x.walk.n} × (2 + ${x.walk.dv}) = ${grouped(k.state)} numbers) and one tile’s z and p (2 × ${x.walk.queryTile} × ${x.walk.keyTile} = ${grouped(k.tile)}): ${bytesText(k.held)}. The long form keeps S alone as ${x.walk.n} × ${x.walk.m} = ${grouped(x.walk.n * x.walk.m)} numbers (${bytesText(k.square)}), and as many again in M and A.`;
 }
 
